@@ -1,0 +1,155 @@
+//! Axis-aligned bounding boxes and the segment slab test used by the BVH.
+
+use glam::Vec3;
+
+/// An axis-aligned box. The empty box has `min = +inf`, `max = -inf`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner.
+    pub max: Vec3,
+}
+
+impl Default for Aabb {
+    fn default() -> Self {
+        Aabb::EMPTY
+    }
+}
+
+impl Aabb {
+    /// The box that contains nothing; growing it by a point gives that point.
+    pub const EMPTY: Aabb = Aabb {
+        min: Vec3::splat(f32::INFINITY),
+        max: Vec3::splat(f32::NEG_INFINITY),
+    };
+
+    /// The smallest box containing all `points`.
+    pub fn from_points(points: impl IntoIterator<Item = Vec3>) -> Aabb {
+        points.into_iter().fold(Aabb::EMPTY, |b, p| b.grown(p))
+    }
+
+    /// True when the box contains no point.
+    pub fn is_empty(&self) -> bool {
+        self.min.x > self.max.x || self.min.y > self.max.y || self.min.z > self.max.z
+    }
+
+    /// This box grown to contain `p`.
+    #[inline]
+    pub fn grown(self, p: Vec3) -> Aabb {
+        Aabb {
+            min: self.min.min(p),
+            max: self.max.max(p),
+        }
+    }
+
+    /// The smallest box containing both boxes.
+    #[inline]
+    pub fn union(self, other: Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// This box with every face pushed out by `margin`.
+    pub fn inflated(self, margin: f32) -> Aabb {
+        Aabb {
+            min: self.min - Vec3::splat(margin),
+            max: self.max + Vec3::splat(margin),
+        }
+    }
+
+    /// Centre point.
+    pub fn center(&self) -> Vec3 {
+        (self.min + self.max) * 0.5
+    }
+
+    /// Edge lengths.
+    pub fn size(&self) -> Vec3 {
+        (self.max - self.min).max(Vec3::ZERO)
+    }
+
+    /// Half the surface area (the constant factor does not matter to the SAH); 0 when empty.
+    pub fn half_area(&self) -> f32 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let s = self.size();
+        s.x * s.y + s.y * s.z + s.z * s.x
+    }
+
+    /// True when `p` lies inside or on the box.
+    pub fn contains(&self, p: Vec3) -> bool {
+        p.cmpge(self.min).all() && p.cmple(self.max).all()
+    }
+
+    /// Slab test: the parameter at which the ray `origin + t * dir` enters the box, if it
+    /// does so within `[0, t_max]`. `inv_dir` is `1 / dir` per component (infinite for a zero
+    /// component).
+    #[inline]
+    pub fn ray_entry(&self, origin: Vec3, inv_dir: Vec3, t_max: f32) -> Option<f32> {
+        let (mut t_enter, mut t_exit) = (0.0f32, t_max);
+        for i in 0..3 {
+            let t1 = (self.min[i] - origin[i]) * inv_dir[i];
+            let t2 = (self.max[i] - origin[i]) * inv_dir[i];
+            // A NaN (0 * inf) means the ray runs exactly in a face's plane: that slab does
+            // not constrain it.
+            let (lo, hi) = if t1 <= t2 {
+                (t1, t2)
+            } else if t2 < t1 {
+                (t2, t1)
+            } else {
+                (f32::NEG_INFINITY, f32::INFINITY)
+            };
+            t_enter = t_enter.max(lo);
+            t_exit = t_exit.min(hi);
+        }
+        (t_enter <= t_exit).then_some(t_enter)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit() -> Aabb {
+        Aabb::from_points([Vec3::ZERO, Vec3::ONE])
+    }
+
+    #[test]
+    fn empty_box_is_empty_and_has_no_area() {
+        assert!(Aabb::EMPTY.is_empty());
+        assert_eq!(Aabb::EMPTY.half_area(), 0.0);
+        assert!(!unit().is_empty());
+        assert_eq!(unit().half_area(), 3.0);
+    }
+
+    #[test]
+    fn ray_through_box_enters_at_near_face() {
+        let o = Vec3::new(-1.0, 0.5, 0.5);
+        let t = unit().ray_entry(o, Vec3::new(1.0, f32::INFINITY, f32::INFINITY), 10.0);
+        assert_eq!(t, Some(1.0));
+    }
+
+    #[test]
+    fn ray_along_a_face_with_zero_components_still_hits() {
+        // Direction (1, 0, 0) exactly in the plane y = 0 of the box face: 0 * inf is NaN there.
+        let o = Vec3::new(-1.0, 0.0, 0.0);
+        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        assert_eq!(unit().ray_entry(o, inv, 10.0), Some(1.0));
+    }
+
+    #[test]
+    fn ray_missing_box_or_too_short_gives_none() {
+        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        assert_eq!(unit().ray_entry(Vec3::new(-1.0, 2.0, 0.5), inv, 10.0), None);
+        assert_eq!(unit().ray_entry(Vec3::new(-1.0, 0.5, 0.5), inv, 0.5), None);
+    }
+
+    #[test]
+    fn ray_starting_inside_enters_at_zero() {
+        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        assert_eq!(unit().ray_entry(Vec3::splat(0.5), inv, 0.1), Some(0.0));
+    }
+}

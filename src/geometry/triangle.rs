@@ -1,0 +1,125 @@
+//! A triangle with everything the collision test needs precomputed once at load.
+
+use glam::Vec3;
+
+use super::{Aabb, Plane};
+use crate::tolerance::DEGENERATE_AREA;
+
+/// A non-degenerate triangle: its first vertex, two edges, its plane, and the constants of
+/// the barycentric test (Ericson, *Real-Time Collision Detection*, 3.4), all computed once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triangle {
+    /// First vertex.
+    pub a: Vec3,
+    /// `b - a`.
+    pub e1: Vec3,
+    /// `c - a`.
+    pub e2: Vec3,
+    /// The supporting plane; its normal follows the winding `a, b, c`.
+    pub plane: Plane,
+    /// `e1 . e1`, `e1 . e2`, `e2 . e2` and `1 / (d00 d11 - d01^2)`.
+    pub bary: [f32; 4],
+}
+
+impl Triangle {
+    /// Build from three vertices. `None` for a degenerate triangle: a non-finite coordinate,
+    /// repeated vertices or (nearly) zero area.
+    pub fn new(a: Vec3, b: Vec3, c: Vec3) -> Option<Triangle> {
+        if !(a.is_finite() && b.is_finite() && c.is_finite()) {
+            return None;
+        }
+        let (e1, e2) = (b - a, c - a);
+        if e1.cross(e2).length() < DEGENERATE_AREA {
+            return None;
+        }
+        let plane = Plane::from_points(a, b, c)?;
+        let (d00, d01, d11) = (e1.dot(e1), e1.dot(e2), e2.dot(e2));
+        let denom = d00 * d11 - d01 * d01;
+        if !(denom.is_finite() && denom > 0.0) {
+            return None;
+        }
+        Some(Triangle {
+            a,
+            e1,
+            e2,
+            plane,
+            bary: [d00, d01, d11, 1.0 / denom],
+        })
+    }
+
+    /// The three vertices, in their original order.
+    pub fn vertices(&self) -> [Vec3; 3] {
+        [self.a, self.a + self.e1, self.a + self.e2]
+    }
+
+    /// Bounding box of the three vertices.
+    pub fn bounds(&self) -> Aabb {
+        Aabb::from_points(self.vertices())
+    }
+
+    /// Centroid (the BVH sorts triangles by it).
+    pub fn centroid(&self) -> Vec3 {
+        self.a + (self.e1 + self.e2) / 3.0
+    }
+
+    /// Barycentric coordinates `(u, v, w)` of `p` (assumed in the plane): `p = u a + v b + w c`.
+    #[inline]
+    pub fn barycentric(&self, p: Vec3) -> (f32, f32, f32) {
+        let [d00, d01, d11, inv] = self.bary;
+        let e = p - self.a;
+        let (d20, d21) = (e.dot(self.e1), e.dot(self.e2));
+        let v = (d11 * d20 - d01 * d21) * inv;
+        let w = (d00 * d21 - d01 * d20) * inv;
+        (1.0 - v - w, v, w)
+    }
+
+    /// The point of the triangle's plane closest to `p` (orthogonal projection).
+    #[inline]
+    pub fn project(&self, p: Vec3) -> Vec3 {
+        self.plane.project(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degenerate_triangles_are_refused() {
+        let (a, b) = (Vec3::ZERO, Vec3::X);
+        assert!(Triangle::new(a, b, Vec3::X * 3.0).is_none(), "collinear");
+        assert!(Triangle::new(a, a, b).is_none(), "repeated vertex");
+        assert!(Triangle::new(a, a, a).is_none(), "a point");
+        assert!(
+            Triangle::new(a, b, Vec3::new(f32::NAN, 0.0, 0.0)).is_none(),
+            "NaN"
+        );
+        assert!(
+            Triangle::new(a, b, Vec3::new(0.0, f32::INFINITY, 0.0)).is_none(),
+            "infinity"
+        );
+        assert!(Triangle::new(a, b, Vec3::Y).is_some());
+    }
+
+    #[test]
+    fn barycentric_of_vertices_and_centroid() {
+        let t = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap();
+        let (u, v, w) = t.barycentric(Vec3::X);
+        assert!((u - 0.0).abs() < 1e-6 && (v - 1.0).abs() < 1e-6 && w.abs() < 1e-6);
+        let (u, v, w) = t.barycentric(t.centroid());
+        for x in [u, v, w] {
+            assert!((x - 1.0 / 3.0).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn vertices_round_trip() {
+        let (a, b, c) = (
+            Vec3::new(1.0, 2.0, 3.0),
+            Vec3::new(4.0, 2.0, 3.0),
+            Vec3::new(1.0, 7.0, 3.0),
+        );
+        let t = Triangle::new(a, b, c).unwrap();
+        assert_eq!(t.vertices(), [a, b, c]);
+    }
+}

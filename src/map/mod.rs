@@ -1,0 +1,152 @@
+//! Maps: OBJ/MTL files loaded with tobj into render batches and collision triangles, in
+//! world coordinates (Y up, about one unit a metre), with the frame that converts back to
+//! the file's own coordinates.
+//!
+//! - [`frame`]: the file-to-world transform (scale, up axis).
+//! - [`obj`]: loading and its errors (file, line, reason), MTL and textures.
+//! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
+//! - [`survey`]: scale inference and automatic spawn, by ray casts.
+//! - [`builtin`]: the default map, embedded in the binary.
+
+pub mod builtin;
+pub mod frame;
+pub mod obj;
+pub mod survey;
+pub mod triangulate;
+
+use std::path::PathBuf;
+
+use glam::Vec3;
+
+use crate::geometry::Aabb;
+
+pub use frame::{MapFrame, ParseUpError, UpAxis};
+pub use obj::{LoadOptions, MapError, load_obj_file, load_obj_str};
+pub use survey::{ScaleGuess, SpawnChoice};
+
+/// One vertex of the flat triangle list drawn by the renderer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub struct Vertex {
+    /// Position, world coordinates.
+    pub position: [f32; 3],
+    /// Unit normal, world coordinates.
+    pub normal: [f32; 3],
+    /// Texture coordinates (0 when the file has none).
+    pub uv: [f32; 2],
+}
+
+/// An RGBA8 image decoded at load time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextureImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Row-major RGBA, top row first.
+    pub rgba: Vec<u8>,
+    /// True when some pixel is not fully opaque (the renderer then alpha-tests).
+    pub has_alpha: bool,
+}
+
+/// A material: a diffuse colour and an optional texture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Material {
+    /// Name from the MTL file (or "default").
+    pub name: String,
+    /// Diffuse colour, linear RGB in `[0, 1]`.
+    pub diffuse: [f32; 3],
+    /// Decoded diffuse texture (`map_Kd`), with the alpha of `map_d` merged in.
+    pub texture: Option<std::sync::Arc<TextureImage>>,
+}
+
+impl Material {
+    /// The grey used when a face has no material or its material is missing.
+    pub fn default_grey() -> Material {
+        Material {
+            name: "default".into(),
+            diffuse: [0.7, 0.7, 0.7],
+            texture: None,
+        }
+    }
+}
+
+/// A contiguous run of vertices drawn with one material: one draw call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Index into [`Map::materials`].
+    pub material: usize,
+    /// First vertex in [`Map::vertices`].
+    pub first: u32,
+    /// Number of vertices (three per triangle).
+    pub count: u32,
+}
+
+/// A spawn point written into the map (an object named `spawn` or `player_start`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MarkedSpawn {
+    /// Eye position, world coordinates.
+    pub position: Vec3,
+}
+
+/// A loaded map.
+#[derive(Clone, Debug, Default)]
+pub struct Map {
+    /// Display name (the file name).
+    pub name: String,
+    /// The file it came from (none for the built-in map).
+    pub source: Option<PathBuf>,
+    /// Flat triangle list in world coordinates, grouped by material.
+    pub vertices: Vec<Vertex>,
+    /// One batch per material actually used.
+    pub batches: Vec<Batch>,
+    /// Materials; index 0 is always the default grey.
+    pub materials: Vec<Material>,
+    /// Bounds of all vertices, world coordinates.
+    pub bounds: Aabb,
+    /// File-to-world transform.
+    pub frame: MapFrame,
+    /// Spawn marked in the file, if any.
+    pub marked_spawn: Option<MarkedSpawn>,
+    /// Objects (`o`/`g`) in the file.
+    pub objects: usize,
+    /// Non-fatal problems: missing MTL or textures, dropped faces, concave polygons.
+    pub warnings: Vec<String>,
+}
+
+impl Map {
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.vertices.len() / 3
+    }
+
+    /// The triangles, world coordinates (what the collision world is built from).
+    pub fn triangles(&self) -> impl Iterator<Item = [Vec3; 3]> + '_ {
+        self.vertices.chunks_exact(3).map(|t| {
+            [
+                t[0].position.into(),
+                t[1].position.into(),
+                t[2].position.into(),
+            ]
+        })
+    }
+
+    /// Multiply every position by `factor` and the frame's scale with it (used when the
+    /// scale is inferred after loading).
+    pub fn rescale(&mut self, factor: f32) {
+        if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
+            return;
+        }
+        for v in &mut self.vertices {
+            v.position = (Vec3::from(v.position) * factor).into();
+        }
+        self.bounds = Aabb {
+            min: self.bounds.min * factor,
+            max: self.bounds.max * factor,
+        };
+        if let Some(s) = &mut self.marked_spawn {
+            s.position *= factor;
+        }
+        self.frame.scale *= factor;
+    }
+}

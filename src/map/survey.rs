@@ -1,0 +1,283 @@
+//! Surveying a map by ray casts: what its units are, and where to put the player.
+//!
+//! Both work on a [`CollisionWorld`] built from the map, in world axes (Y up).
+
+use glam::Vec3;
+
+use super::Map;
+use crate::collision::CollisionWorld;
+use crate::tolerance::EYE_HEIGHT;
+
+/// Floor-to-ceiling height the scale inference aims for, metres (one storey).
+pub const STOREY_HEIGHT: f32 = 3.0;
+/// Columns per side of the survey grid.
+const GRID: usize = 24;
+/// Horizontal surfaces recorded per column, top down.
+const MAX_LAYERS: usize = 12;
+/// A surface counts as horizontal when its normal's |y| exceeds this.
+const HORIZONTAL_COS: f32 = 0.8;
+/// Fewer floor-to-ceiling gaps than this and the inference falls back on the bounds.
+const MIN_GAPS: usize = 6;
+/// A guessed scale within this factor of 1 is taken as metres already.
+const METRES_SLACK: f32 = 2.5;
+/// Without gaps, maps larger than this many units are assumed not to be in metres.
+const MAX_PLAUSIBLE_METRES: f32 = 2000.0;
+/// Size such maps are scaled to, metres.
+const FALLBACK_SIZE: f32 = 200.0;
+/// Free distance required around an automatic spawn, metres.
+const SPAWN_CLEARANCE: f32 = 0.4;
+
+/// The inferred scale and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScaleGuess {
+    /// World units (metres) per file unit.
+    pub scale: f32,
+    /// A sentence for the user.
+    pub reason: String,
+}
+
+/// The chosen spawn and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpawnChoice {
+    /// Eye position, world coordinates.
+    pub position: Vec3,
+    /// Heading, degrees.
+    pub yaw_deg: f32,
+    /// A sentence for the user.
+    pub reason: String,
+}
+
+/// Horizontal surfaces under the column at `(x, z)`, top down: (height, normal y).
+fn layers(world: &CollisionWorld, x: f32, z: f32) -> Vec<f32> {
+    let b = world.bounds();
+    let step = (b.size().y * 1e-4).max(1e-5);
+    let mut out = Vec::new();
+    let mut y = b.max.y + 1.0;
+    let span = b.size().y + 2.0;
+    while out.len() < MAX_LAYERS {
+        let Some((t, tri)) = world.ray_cast(Vec3::new(x, y, z), -Vec3::Y, span) else {
+            break;
+        };
+        let hit_y = y - t;
+        if world.triangles()[tri as usize].plane.normal.y.abs() > HORIZONTAL_COS {
+            out.push(hit_y);
+        }
+        y = hit_y - step;
+    }
+    out
+}
+
+fn columns(world: &CollisionWorld) -> impl Iterator<Item = (f32, f32)> + '_ {
+    let b = world.bounds();
+    (0..GRID * GRID).map(move |k| {
+        let (i, j) = (k % GRID, k / GRID);
+        let fx = (i as f32 + 0.5) / GRID as f32;
+        let fz = (j as f32 + 0.5) / GRID as f32;
+        (b.min.x + fx * b.size().x, b.min.z + fz * b.size().z)
+    })
+}
+
+/// Guess world units per file unit from floor-to-ceiling gaps (`world` at scale 1).
+pub fn infer_scale(world: &CollisionWorld) -> ScaleGuess {
+    let b = world.bounds();
+    if b.is_empty() {
+        return ScaleGuess {
+            scale: 1.0,
+            reason: "empty map: scale 1".into(),
+        };
+    }
+    let min_gap = b.size().max_element() * 1e-3;
+    let mut gaps: Vec<f32> = columns(world)
+        .flat_map(|(x, z)| {
+            let l = layers(world, x, z);
+            l.windows(2)
+                .map(|w| w[0] - w[1])
+                .filter(|g| *g > min_gap)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if gaps.len() >= MIN_GAPS {
+        gaps.sort_by(f32::total_cmp);
+        let median = gaps[gaps.len() / 2];
+        let scale = STOREY_HEIGHT / median;
+        if (1.0 / METRES_SLACK..=METRES_SLACK).contains(&scale) {
+            return ScaleGuess {
+                scale: 1.0,
+                reason: format!(
+                    "typical floor-to-ceiling height {median:.2} units: already metres"
+                ),
+            };
+        }
+        return ScaleGuess {
+            scale,
+            reason: format!(
+                "typical floor-to-ceiling height {median:.4} units taken as {STOREY_HEIGHT} m"
+            ),
+        };
+    }
+    let size = b.size().max_element();
+    if size <= MAX_PLAUSIBLE_METRES {
+        ScaleGuess {
+            scale: 1.0,
+            reason: format!("no rooms found; {size:.1} units across, taken as metres"),
+        }
+    } else {
+        ScaleGuess {
+            scale: FALLBACK_SIZE / size,
+            reason: format!("no rooms found; {size:.0} units across, scaled to {FALLBACK_SIZE} m"),
+        }
+    }
+}
+
+/// Heading (degrees) that looks along the horizontal direction `dir`.
+pub fn yaw_of(dir: Vec3) -> f32 {
+    (-dir.x).atan2(-dir.z).to_degrees()
+}
+
+/// Choose where the player starts: the map's marked spawn, else the best open floor spot
+/// (indoors preferred: a ceiling above and walls around), facing the most open way.
+pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
+    let dirs: Vec<Vec3> = (0..8)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 8.0;
+            Vec3::new(a.cos(), 0.0, a.sin())
+        })
+        .collect();
+    let b = world.bounds();
+    let reach = b.size().length().max(1.0);
+    let most_open = |eye: Vec3| -> (f32, Vec3, usize, f32) {
+        let mut best = (0.0f32, dirs[0]);
+        let (mut walls, mut nearest) = (0, f32::INFINITY);
+        for &d in &dirs {
+            let dist = world
+                .ray_cast(eye, d, reach)
+                .map_or(f32::INFINITY, |(t, _)| t);
+            if dist.is_finite() {
+                walls += 1;
+            }
+            nearest = nearest.min(dist);
+            if dist > best.0 {
+                best = (dist, d);
+            }
+        }
+        (best.0, best.1, walls, nearest)
+    };
+    if let Some(s) = map.marked_spawn {
+        // A marked spawn keeps the map author's heading convention: yaw 0 (toward -Z).
+        return SpawnChoice {
+            position: s.position,
+            yaw_deg: 0.0,
+            reason: "the map marks it (object 'spawn' or 'player_start')".into(),
+        };
+    }
+    let mut best: Option<(f32, SpawnChoice)> = None;
+    let centre = b.center();
+    for (x, z) in columns(world) {
+        for floor in layers(world, x, z) {
+            let feet = Vec3::new(x, floor, z);
+            let eye = feet + Vec3::Y * EYE_HEIGHT;
+            let up = world.ray_cast(feet + Vec3::Y * 0.05, Vec3::Y, reach);
+            if up.is_some_and(|(t, _)| t < EYE_HEIGHT + 0.1) {
+                continue; // no head room
+            }
+            let (open, dir, walls, nearest) = most_open(eye);
+            if nearest < SPAWN_CLEARANCE {
+                continue;
+            }
+            // Indoors beats outdoors (a roof has open sky above), enclosed beats open,
+            // then roomy, then central.
+            let score =
+                if up.is_some() { 10.0 } else { 0.0 } + walls as f32 + nearest.min(5.0) / 5.0
+                    - (feet - centre).length() / reach;
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                let indoors = if up.is_some() { "indoors" } else { "outdoors" };
+                best = Some((
+                    score,
+                    SpawnChoice {
+                        position: eye,
+                        yaw_deg: yaw_of(dir),
+                        reason: format!(
+                            "best open floor found by ray casts ({indoors}, walls in {walls} of 8 directions, {:.1} m clear{})",
+                            nearest.min(open),
+                            if open.is_finite() {
+                                ""
+                            } else {
+                                ", facing open space"
+                            }
+                        ),
+                    },
+                ));
+            }
+        }
+    }
+    best.map(|(_, s)| s).unwrap_or_else(|| SpawnChoice {
+        position: if b.is_empty() {
+            Vec3::new(0.0, EYE_HEIGHT, 0.0)
+        } else {
+            centre
+        },
+        yaw_deg: 0.0,
+        reason: "no floor found: the centre of the map".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{LoadOptions, load_obj_str};
+
+    /// A closed box room `w` x `h` x `w` units, faces inward.
+    fn room(w: f32, h: f32) -> String {
+        let mut s = String::new();
+        for (x, y, z) in [
+            (0., 0., 0.),
+            (w, 0., 0.),
+            (w, 0., w),
+            (0., 0., w),
+            (0., h, 0.),
+            (w, h, 0.),
+            (w, h, w),
+            (0., h, w),
+        ] {
+            s += &format!("v {x} {y} {z}\n");
+        }
+        s += "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n";
+        s
+    }
+
+    fn world_of(obj: &str) -> (Map, CollisionWorld) {
+        let m = load_obj_str("room.obj", obj, &[], &LoadOptions::default()).unwrap();
+        let w = CollisionWorld::new(m.triangles());
+        (m, w)
+    }
+
+    #[test]
+    fn millimetre_room_is_scaled_to_metres() {
+        let (_, w) = world_of(&room(6000.0, 3000.0));
+        let g = infer_scale(&w);
+        assert!((g.scale - 0.001).abs() < 1e-5, "{g:?}");
+    }
+
+    #[test]
+    fn metre_room_keeps_scale_one() {
+        let (_, w) = world_of(&room(8.0, 2.7));
+        assert_eq!(infer_scale(&w).scale, 1.0);
+    }
+
+    #[test]
+    fn spawn_is_on_the_floor_inside_at_eye_height() {
+        let (m, w) = world_of(&room(10.0, 3.0));
+        let s = find_spawn(&m, &w);
+        assert!((s.position.y - EYE_HEIGHT).abs() < 1e-3, "{s:?}");
+        assert!(
+            s.position.x > 0.0 && s.position.x < 10.0 && s.position.z > 0.0 && s.position.z < 10.0
+        );
+        assert!(s.reason.contains("indoors"), "{}", s.reason);
+    }
+
+    #[test]
+    fn yaw_of_matches_pose_convention() {
+        assert!((yaw_of(-Vec3::Z) - 0.0).abs() < 1e-5);
+        assert!((yaw_of(-Vec3::X) - 90.0).abs() < 1e-4);
+    }
+}

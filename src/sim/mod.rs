@@ -1,0 +1,39 @@
+//! Headless simulation: a script drives the controller at a fixed step, a trace records
+//! every step. The window runs the same [`ScriptPlayer`] and [`Controller::step`], so the
+//! same script gives the same trace with or without a window, at any frame rate.
+
+mod script;
+mod trace;
+
+pub use script::{Command, ScriptError, ScriptPlayer, parse_script};
+pub use trace::{TRACE_HEADER, TraceRow};
+
+use crate::camera::Controller;
+use crate::collision::CollisionWorld;
+use crate::map::MapFrame;
+
+/// Run a whole script from the controller's current state; returns one row per step,
+/// plus a first row (frame 0) for the starting pose.
+pub fn run(
+    world: &CollisionWorld,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f32,
+) -> Vec<TraceRow> {
+    let mut player = ScriptPlayer::new(script.to_vec(), dt);
+    let mut rows = vec![TraceRow::new(0, 0.0, controller, frame, false)];
+    let mut step = 0u64;
+    while let Some(intent) = player.next_step(controller) {
+        let report = controller.step(world, &intent, dt);
+        step += 1;
+        rows.push(TraceRow::new(
+            step,
+            step as f64 * dt as f64,
+            controller,
+            frame,
+            report.hit,
+        ));
+    }
+    rows
+}

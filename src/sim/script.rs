@@ -1,0 +1,245 @@
+//! Scripts: one command a line, `#` comments.
+//!
+//! ```text
+//! forward|back|left|right|up|down SECS   hold that key for SECS
+//! run on|off                             hold the run key from now on, or release it
+//! turn DEG                               yaw, left positive (instant)
+//! look DEG                               pitch, up positive (instant)
+//! wait SECS                              no key held
+//! response stop|slide                    mode walk|fly      method NAME
+//! ```
+
+use crate::camera::{Controller, Mode, MoveIntent};
+use crate::collision::Response;
+use crate::geometry::InsideMethod;
+
+/// Longest duration one command may hold, seconds (a typo like `forward 1e9` would
+/// otherwise run for ever).
+pub const MAX_COMMAND_SECS: f32 = 3600.0;
+
+/// One script command.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Command {
+    /// Hold a movement for this many seconds.
+    Hold(MoveIntent, f32),
+    /// No input for this many seconds.
+    Wait(f32),
+    /// Turn: yaw by the first, pitch by the second, degrees.
+    Turn(f32, f32),
+    /// Switch response.
+    Response(Response),
+    /// Switch mode.
+    Mode(Mode),
+    /// Switch point-in-triangle method.
+    Method(InsideMethod),
+    /// Run key held (true) or released.
+    Run(bool),
+}
+
+/// A script line that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{source_name}:{line}: {reason}")]
+pub struct ScriptError {
+    /// The script's name (file path).
+    pub source_name: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Parse a script. `source_name` is used in error messages.
+pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, ScriptError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let err = |reason: String| ScriptError {
+            source_name: source_name.to_string(),
+            line: i + 1,
+            reason,
+        };
+        let mut words = line.split_whitespace();
+        let verb = words.next().unwrap_or("").to_ascii_lowercase();
+        let arg = words.next();
+        if let Some(extra) = words.next() {
+            return Err(err(format!("unexpected '{extra}' after '{verb}'")));
+        }
+        let need = |what: &str| arg.ok_or_else(|| err(format!("'{verb}' needs {what}")));
+        let number = |what: &str| -> Result<f32, ScriptError> {
+            let a = need(what)?;
+            a.parse::<f32>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| err(format!("'{a}' is not a number ({verb} needs {what})")))
+        };
+        let seconds = || -> Result<f32, ScriptError> {
+            let s = number("seconds")?;
+            if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
+                return Err(err(format!(
+                    "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
+                )));
+            }
+            Ok(s)
+        };
+        let hold = |f: f32, s: f32, v: f32| -> Result<Command, ScriptError> {
+            let intent = MoveIntent {
+                forward: f,
+                strafe: s,
+                vertical: v,
+                run: false,
+            };
+            Ok(Command::Hold(intent, seconds()?))
+        };
+        let cmd = match verb.as_str() {
+            "forward" => hold(1.0, 0.0, 0.0)?,
+            "back" | "backward" => hold(-1.0, 0.0, 0.0)?,
+            "left" => hold(0.0, -1.0, 0.0)?,
+            "right" => hold(0.0, 1.0, 0.0)?,
+            "up" => hold(0.0, 0.0, 1.0)?,
+            "down" => hold(0.0, 0.0, -1.0)?,
+            "wait" => Command::Wait(seconds()?),
+            "turn" => Command::Turn(number("degrees")?, 0.0),
+            "look" => Command::Turn(0.0, number("degrees")?),
+            "response" => Command::Response(
+                need("stop or slide")?
+                    .parse()
+                    .map_err(|e| err(format!("{e}")))?,
+            ),
+            "mode" => Command::Mode(
+                need("walk or fly")?
+                    .parse()
+                    .map_err(|e| err(format!("{e}")))?,
+            ),
+            "method" => Command::Method(
+                need("a method name")?
+                    .parse()
+                    .map_err(|e| err(format!("{e}")))?,
+            ),
+            "run" => match need("on or off")? {
+                "on" => Command::Run(true),
+                "off" => Command::Run(false),
+                a => return Err(err(format!("'{a}' is not on or off"))),
+            },
+            _ => {
+                return Err(err(format!(
+                    "unknown command '{verb}' (expected forward, back, left, right, up, down, wait, turn, look, run, response, mode or method)"
+                )));
+            }
+        };
+        out.push(cmd);
+    }
+    Ok(out)
+}
+
+/// Plays a script one fixed step at a time, applying instant commands between steps.
+#[derive(Clone, Debug)]
+pub struct ScriptPlayer {
+    commands: Vec<Command>,
+    next: usize,
+    /// Steps left of the current hold or wait, and its intent.
+    holding: Option<(MoveIntent, u64)>,
+    run: bool,
+    dt: f32,
+}
+
+impl ScriptPlayer {
+    /// A player for `commands` at step `dt` seconds.
+    pub fn new(commands: Vec<Command>, dt: f32) -> ScriptPlayer {
+        ScriptPlayer {
+            commands,
+            next: 0,
+            holding: None,
+            run: false,
+            dt,
+        }
+    }
+
+    /// True when every command has been played.
+    pub fn finished(&self) -> bool {
+        self.holding.is_none() && self.next >= self.commands.len()
+    }
+
+    /// The intent for the next step, after applying any instant commands to `c`;
+    /// `None` when the script is over. A hold of `s` seconds lasts `round(s / dt)` steps.
+    pub fn next_step(&mut self, c: &mut Controller) -> Option<MoveIntent> {
+        loop {
+            if let Some((intent, left)) = &mut self.holding {
+                if *left > 0 {
+                    *left -= 1;
+                    let mut i = *intent;
+                    i.run = self.run;
+                    return Some(i);
+                }
+                self.holding = None;
+            }
+            let cmd = *self.commands.get(self.next)?;
+            self.next += 1;
+            let steps = |s: f32| (s / self.dt).round() as u64;
+            match cmd {
+                Command::Hold(intent, s) => self.holding = Some((intent, steps(s))),
+                Command::Wait(s) => self.holding = Some((MoveIntent::default(), steps(s))),
+                Command::Turn(y, p) => c.pose.turn(y, p),
+                Command::Response(r) => c.settings.response = r,
+                Command::Mode(m) => c.settings.mode = m,
+                Command::Method(m) => c.settings.method = m,
+                Command::Run(on) => self.run = on,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::{Pose, Settings};
+
+    #[test]
+    fn every_command_parses() {
+        let s = "# a comment\nforward 1\nback 0.5\nleft 2 # trailing\nright 1\nup 1\ndown 1\nturn 90\nlook -10\nwait 0.25\nresponse stop\nmode fly\nmethod angle-sum\nrun on\n\n";
+        let c = parse_script("s.txt", s).unwrap();
+        assert_eq!(c.len(), 13);
+        assert_eq!(c[6], Command::Turn(90.0, 0.0));
+        assert_eq!(c[9], Command::Response(Response::Stop));
+        assert_eq!(c[11], Command::Method(InsideMethod::AngleSum));
+    }
+
+    #[test]
+    fn bad_lines_are_refused_with_their_number() {
+        let cases = [
+            ("forward 1\njump 2\n", "s.txt:2: unknown command 'jump'"),
+            ("forward\n", "s.txt:1: 'forward' needs seconds"),
+            (
+                "wait abc\n",
+                "s.txt:1: 'abc' is not a number (wait needs seconds)",
+            ),
+            ("\n\nforward -1\n", "s.txt:3: -1 seconds is out of range"),
+            ("turn nan\n", "s.txt:1: 'nan' is not a number"),
+            ("response bounce\n", "s.txt:1: unknown response 'bounce'"),
+            ("forward 1 2\n", "s.txt:1: unexpected '2' after 'forward'"),
+        ];
+        for (text, want) in cases {
+            let e = parse_script("s.txt", text).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e:?} should start with {want:?}");
+        }
+    }
+
+    #[test]
+    fn player_holds_for_the_right_number_of_steps_and_applies_instants() {
+        let cmds = parse_script("s", "turn 90\nforward 0.5\nresponse stop\nwait 0.25\n").unwrap();
+        let mut p = ScriptPlayer::new(cmds, 0.125);
+        let mut c = Controller::new(Pose::default(), Settings::default());
+        let mut intents = vec![];
+        while let Some(i) = p.next_step(&mut c) {
+            intents.push(i);
+        }
+        assert_eq!(intents.len(), 6);
+        assert!(intents[..4].iter().all(|i| i.forward == 1.0));
+        assert!(intents[4..].iter().all(|i| i.is_idle()));
+        assert_eq!(c.pose.yaw_deg, 90.0);
+        assert_eq!(c.settings.response, Response::Stop);
+        assert!(p.finished());
+    }
+}
