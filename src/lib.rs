@@ -13,6 +13,7 @@
 //! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
+//! - [`session`]: a map opened and ready to walk: world, scale, spawn.
 //! - [`tolerance`]: every tolerance and physical default, named and documented in one place.
 #![forbid(unsafe_code)]
 
@@ -20,5 +21,6 @@ pub mod camera;
 pub mod collision;
 pub mod geometry;
 pub mod map;
+pub mod session;
 pub mod sim;
 pub mod tolerance;

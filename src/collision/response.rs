@@ -74,6 +74,10 @@ pub struct MoveOutcome {
     pub path: [Vec3; MAX_SLIDE_ITERATIONS + 1],
     /// Number of straight legs of the path.
     pub legs: usize,
+    /// Triangles that stopped or bent the move, in order (first `n_contacts` entries).
+    pub contacts: [u32; MAX_SLIDE_ITERATIONS],
+    /// Number of entries of `contacts` in use.
+    pub n_contacts: usize,
 }
 
 impl MoveOutcome {
@@ -83,6 +87,16 @@ impl MoveOutcome {
             hit: false,
             path: [start; MAX_SLIDE_ITERATIONS + 1],
             legs: 0,
+            contacts: [0; MAX_SLIDE_ITERATIONS],
+            n_contacts: 0,
+        }
+    }
+
+    fn touch(&mut self, triangle: u32) {
+        self.hit = true;
+        if self.n_contacts < MAX_SLIDE_ITERATIONS {
+            self.contacts[self.n_contacts] = triangle;
+            self.n_contacts += 1;
         }
     }
 
@@ -92,6 +106,11 @@ impl MoveOutcome {
             self.path[self.legs] = to;
         }
         self.end = to;
+    }
+
+    /// Triangles that stopped or bent the move.
+    pub fn contacts(&self) -> &[u32] {
+        &self.contacts[..self.n_contacts]
     }
 
     /// The straight legs travelled, in order.
@@ -119,7 +138,7 @@ impl CollisionWorld {
             Response::Stop => match self.first_hit(start, d, method) {
                 None => out.advance(start + d),
                 Some(hit) => {
-                    out.hit = true;
+                    out.touch(hit.triangle);
                     out.advance(start + d * hit.t);
                 }
             },
@@ -143,7 +162,7 @@ impl CollisionWorld {
                 out.advance(pos);
                 return;
             };
-            out.hit = true;
+            out.touch(hit.triangle);
             if hit.t > 0.0 {
                 pos += rest * hit.t;
                 out.advance(pos);

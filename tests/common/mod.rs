@@ -1,0 +1,72 @@
+//! Helpers shared by the integration tests: worlds made of walls, and stepping.
+#![allow(dead_code)]
+
+use glam::Vec3;
+use walkthrough::collision::{CollisionWorld, MoveOutcome, Response};
+use walkthrough::geometry::InsideMethod;
+
+/// A vertical wall quad from `(x0, z0)` to `(x1, z1)`, from y = -h to y = +h, as two triangles.
+pub fn wall(x0: f32, z0: f32, x1: f32, z1: f32, h: f32) -> [[Vec3; 3]; 2] {
+    let a = Vec3::new(x0, -h, z0);
+    let b = Vec3::new(x1, -h, z1);
+    let c = Vec3::new(x1, h, z1);
+    let d = Vec3::new(x0, h, z0);
+    [[a, b, c], [a, c, d]]
+}
+
+/// Triangles of an axis-aligned box (12 triangles, both sides collide anyway).
+pub fn cube(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    quads
+        .iter()
+        .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]])
+        .collect()
+}
+
+/// Step `n` times by `d` from `p`, returning every outcome.
+pub fn walk(
+    world: &CollisionWorld,
+    mut p: Vec3,
+    d: Vec3,
+    n: usize,
+    response: Response,
+    method: InsideMethod,
+) -> Vec<MoveOutcome> {
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let o = world.resolve_move(p, d, response, method);
+        assert!(o.end.is_finite(), "NaN position");
+        p = o.end;
+        out.push(o);
+    }
+    out
+}
+
+/// Independent check that the segment `p0 -> p1` does not touch triangle `t`:
+/// signed volumes for the plane, same-side edge tests for the inside.
+pub fn segment_touches(t: &[Vec3; 3], p0: Vec3, p1: Vec3) -> bool {
+    let n = (t[1] - t[0]).cross(t[2] - t[0]);
+    let s0 = n.dot(p0 - t[0]);
+    let s1 = n.dot(p1 - t[0]);
+    if s0 * s1 > 0.0 || (s0 == 0.0 && s1 == 0.0) {
+        return false;
+    }
+    let q = p0 + (p1 - p0) * (s0 / (s0 - s1));
+    let side = |a: Vec3, b: Vec3| (b - a).cross(q - a).dot(n);
+    let (e0, e1, e2) = (side(t[0], t[1]), side(t[1], t[2]), side(t[2], t[0]));
+    (e0 >= 0.0 && e1 >= 0.0 && e2 >= 0.0) || (e0 <= 0.0 && e1 <= 0.0 && e2 <= 0.0)
+}
