@@ -368,7 +368,11 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         bounds,
         frame,
         marked_spawn,
-        objects: models.len(),
+        objects: models
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
         warnings,
     })
 }

@@ -1,0 +1,39 @@
+#version 330 core
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+
+uniform vec3 u_color;        // material diffuse colour (Kd)
+uniform int u_textured;      // 1: sample u_texture instead of u_color
+uniform int u_alpha_test;    // 1: discard texels with alpha below one half (leaves, glass)
+uniform sampler2D u_texture;
+uniform vec3 u_eye;          // eye position, for two-sided lighting and fog
+uniform vec3 u_light_dir;    // unit direction the light travels
+uniform float u_fog_far;     // distance at which fog is complete
+
+out vec4 frag_color;
+
+const vec3 FOG_COLOR = vec3(0.62, 0.70, 0.78);
+
+void main() {
+    vec4 base = vec4(u_color, 1.0);
+    if (u_textured == 1) {
+        base = texture(u_texture, v_uv);
+        if (u_alpha_test == 1 && base.a < 0.5) {
+            discard;
+        }
+    }
+    // Walls are seen from both sides and OBJ winding is unreliable: light the side facing
+    // the eye.
+    vec3 n = normalize(v_normal);
+    vec3 to_eye = u_eye - v_world;
+    if (dot(n, to_eye) < 0.0) {
+        n = -n;
+    }
+    float diffuse = max(dot(n, -u_light_dir), 0.0);
+    // A little extra light on vertical faces facing the eye keeps walls readable up close.
+    float headlight = 0.15 * max(dot(n, normalize(to_eye)), 0.0);
+    vec3 lit = base.rgb * (0.35 + 0.55 * diffuse + headlight);
+    float fog = clamp(length(to_eye) / u_fog_far, 0.0, 1.0);
+    frag_color = vec4(mix(lit, FOG_COLOR, fog * fog), 1.0);
+}

@@ -1,0 +1,19 @@
+#version 330 core
+// Map vertices are already in world coordinates (Y up, metres).
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+
+uniform mat4 u_view_proj;
+
+out vec3 v_world;
+out vec3 v_normal;
+out vec2 v_uv;
+
+void main() {
+    v_world = a_position;
+    v_normal = a_normal;
+    // OBJ texture coordinates start at the bottom row; images are uploaded top row first.
+    v_uv = vec2(a_uv.x, 1.0 - a_uv.y);
+    gl_Position = u_view_proj * vec4(a_position, 1.0);
+}

@@ -1,0 +1,130 @@
+//! The window and its OpenGL 3.3 core context (glutin + glutin-winit), one owner.
+#![allow(unsafe_code)] // creating a GL context and loading its functions is unsafe by nature
+
+use std::ffi::CString;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use glutin::config::{ConfigTemplateBuilder, GlConfig};
+use glutin::context::{
+    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentGlContext, PossiblyCurrentContext,
+    Version,
+};
+use glutin::display::{GetGlDisplay, GlDisplay};
+use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
+use glutin_winit::{DisplayBuilder, GlWindow};
+use raw_window_handle::HasWindowHandle;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::{Window, WindowAttributes};
+
+/// A window with a current GL context. Drop order: surface and context before the window.
+pub struct GlWindowContext {
+    /// The surface drawn into.
+    pub surface: Surface<WindowSurface>,
+    /// The current context.
+    pub context: PossiblyCurrentContext,
+    /// The glow function table.
+    pub gl: Arc<glow::Context>,
+    /// "OpenGL 4.5 (Core Profile) Mesa ..., llvmpipe" and the like.
+    pub description: String,
+    /// The window (dropped last).
+    pub window: Window,
+}
+
+impl GlWindowContext {
+    /// Create the window and a GL 3.3 core context with a depth buffer.
+    pub fn new(
+        event_loop: &ActiveEventLoop,
+        attributes: WindowAttributes,
+        vsync: bool,
+    ) -> Result<GlWindowContext, String> {
+        let template = ConfigTemplateBuilder::new().with_depth_size(24);
+        let (window, config) = DisplayBuilder::new()
+            .with_window_attributes(Some(attributes))
+            .build(event_loop, template, |configs| {
+                // Prefer a config without multisampling cost but with the most depth bits.
+                configs
+                    .reduce(|a, b| {
+                        if b.depth_size() > a.depth_size() {
+                            b
+                        } else {
+                            a
+                        }
+                    })
+                    .expect("glutin offers at least one config")
+            })
+            .map_err(|e| format!("cannot create a window with OpenGL: {e}"))?;
+        let window = window.ok_or("the window could not be created")?;
+        let raw = window
+            .window_handle()
+            .map_err(|e| format!("no window handle: {e}"))?
+            .as_raw();
+        let display = config.display();
+        let attrs = ContextAttributesBuilder::new()
+            .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+            .with_profile(GlProfile::Core)
+            .build(Some(raw));
+        // SAFETY: the raw window handle comes from the live `window` owned by this struct.
+        let not_current = unsafe { display.create_context(&config, &attrs) }
+            .map_err(|e| format!("OpenGL 3.3 core is not available: {e}"))?;
+        let surface_attrs = window
+            .build_surface_attributes(Default::default())
+            .map_err(|e| format!("cannot describe the window surface: {e}"))?;
+        // SAFETY: as above, the window outlives the surface (field order).
+        let surface = unsafe { display.create_window_surface(&config, &surface_attrs) }
+            .map_err(|e| format!("cannot create the window surface: {e}"))?;
+        let context = not_current
+            .make_current(&surface)
+            .map_err(|e| format!("cannot make the context current: {e}"))?;
+        let interval = if vsync {
+            SwapInterval::Wait(NonZeroU32::MIN)
+        } else {
+            SwapInterval::DontWait
+        };
+        if let Err(e) = surface.set_swap_interval(&context, interval) {
+            eprintln!(
+                "warning: cannot set vsync {}: {e}",
+                if vsync { "on" } else { "off" }
+            );
+        }
+        // SAFETY: the context is current on this thread; the loader returns its functions.
+        let gl = unsafe {
+            glow::Context::from_loader_function(|s| {
+                let s = CString::new(s).expect("GL function names have no NUL");
+                display.get_proc_address(&s)
+            })
+        };
+        let description = {
+            use glow::HasContext;
+            // SAFETY: plain string queries on the current context.
+            unsafe {
+                format!(
+                    "OpenGL {}, {}",
+                    gl.get_parameter_string(glow::VERSION),
+                    gl.get_parameter_string(glow::RENDERER)
+                )
+            }
+        };
+        Ok(GlWindowContext {
+            surface,
+            context,
+            gl: Arc::new(gl),
+            description,
+            window,
+        })
+    }
+
+    /// Resize the surface; zero sizes (minimised windows) are ignored.
+    pub fn resize(&self, width: u32, height: u32) {
+        if let (Some(w), Some(h)) = (NonZeroU32::new(width), NonZeroU32::new(height)) {
+            self.surface.resize(&self.context, w, h);
+        }
+    }
+
+    /// Present the frame.
+    pub fn swap(&self) -> Result<(), String> {
+        self.surface
+            .swap_buffers(&self.context)
+            .map_err(|e| format!("swap failed: {e}"))
+    }
+}

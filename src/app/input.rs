@@ -1,0 +1,52 @@
+//! Keyboard state to a move intent. Physical keys, so W/A/S/D sit in the same place on
+//! every layout.
+
+use winit::keyboard::KeyCode;
+
+use walkthrough::camera::MoveIntent;
+
+/// Movement keys currently held.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeldKeys {
+    forward: bool,
+    back: bool,
+    left: bool,
+    right: bool,
+    up: bool,
+    down: bool,
+    run: bool,
+}
+
+impl HeldKeys {
+    /// Record a movement key going down or up; returns false for other keys.
+    pub fn set(&mut self, key: KeyCode, down: bool) -> bool {
+        let slot = match key {
+            KeyCode::KeyW | KeyCode::ArrowUp => &mut self.forward,
+            KeyCode::KeyS | KeyCode::ArrowDown => &mut self.back,
+            KeyCode::KeyA | KeyCode::ArrowLeft => &mut self.left,
+            KeyCode::KeyD | KeyCode::ArrowRight => &mut self.right,
+            KeyCode::Space => &mut self.up,
+            KeyCode::KeyC => &mut self.down,
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => &mut self.run,
+            _ => return false,
+        };
+        *slot = down;
+        true
+    }
+
+    /// Release everything (focus lost: the key-up events will never come).
+    pub fn clear(&mut self) {
+        *self = HeldKeys::default();
+    }
+
+    /// The intent these keys ask for.
+    pub fn intent(&self) -> MoveIntent {
+        let axis = |pos: bool, neg: bool| pos as i32 as f32 - neg as i32 as f32;
+        MoveIntent {
+            forward: axis(self.forward, self.back),
+            strafe: axis(self.right, self.left),
+            vertical: axis(self.up, self.down),
+            run: self.run,
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The binary's command line: bad input gets a clear message and a non-zero exit, and
+//! `sim` prints the trace. No window is needed.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn walkthrough(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn missing_map_is_a_clear_error() {
+    let o = walkthrough(&["/no/such/map.obj"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("walkthrough: error: /no/such/map.obj: cannot read the file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn malformed_map_names_file_and_line() {
+    let p = tmp("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 zz\nf 1 2 3\n");
+    let o = walkthrough(&[p.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let want = format!(
+        "walkthrough: error: {}:3: a vertex needs three numbers: 'v 0 1 zz'",
+        p.display()
+    );
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+}
+
+#[test]
+fn directory_as_map_is_a_clear_error() {
+    let dir = std::env::temp_dir();
+    let o = walkthrough(&[dir.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a directory, not an OBJ file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn sim_with_a_bad_script_line_names_the_line() {
+    let s = tmp("bad.txt", "forward 1\nfly 2\n");
+    let o = walkthrough(&["sim", "--script", s.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(&format!("{}:2: unknown command 'fly'", s.display())),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn sim_needs_a_script() {
+    let o = walkthrough(&["sim"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("sim needs --script FILE"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_option_values_are_refused() {
+    for (args, want) in [
+        (
+            vec!["sim", "--response", "bounce"],
+            "unknown response 'bounce'",
+        ),
+        (vec!["sim", "--spawn", "1,2"], "expected X,Y,Z"),
+        (
+            vec!["sim", "--method", "guess"],
+            "unknown point-in-triangle method",
+        ),
+        (vec!["--size", "10x10"], "between 64 and 16384"),
+    ] {
+        let o = walkthrough(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn sim_prints_the_trace_header_and_one_row_per_step() {
+    let s = tmp("walk.txt", "forward 0.5\nturn 90\nwait 0.25\n");
+    let o = walkthrough(&["sim", "--script", s.to_str().unwrap(), "--dt", "0.01"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit");
+    assert_eq!(lines.len(), 1 + 1 + 50 + 25);
+    assert!(
+        lines.last().unwrap().contains(",90.000,0.000,slide,0"),
+        "{}",
+        lines.last().unwrap()
+    );
+}
+
+#[test]
+fn help_lists_the_controls_and_options() {
+    let o = walkthrough(&["--help"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    for word in [
+        "--response",
+        "--script",
+        "--trace",
+        "--screenshot",
+        "--exit-after",
+        "Tab toggles stop",
+        "sim",
+    ] {
+        assert!(out.contains(word), "--help lacks {word}:\n{out}");
+    }
+}

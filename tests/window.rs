@@ -1,0 +1,298 @@
+//! The real binary in a real window under Xvfb (Mesa llvmpipe), driven by real key
+//! presses from xdotool. Needs `Xvfb` and `xdotool` (`apt-get install -y xvfb xdotool`),
+//! so these tests are `#[ignore]`d for a plain `cargo test`; `.ci/run` runs them with
+//! `-- --include-ignored`. They fail (never skip) when a tool is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// An Xvfb server on a free display, killed on drop.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+/// The tests share the display-number search; one at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Xvfb {
+    fn start() -> (Xvfb, std::sync::MutexGuard<'static, ()>) {
+        let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let n = (90..200)
+            .find(|n| {
+                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+            })
+            .expect("a free X display number");
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb must be installed for the window tests (apt-get install -y xvfb)");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
+            assert!(Instant::now() < deadline, "Xvfb did not start on {display}");
+            sleep(Duration::from_millis(50));
+        }
+        (Xvfb { child, display }, guard)
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool must be installed for the window tests (apt-get install -y xdotool)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("walkthrough-window-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Start the app, wait for its window, give it focus. Returns the process and window id.
+fn launch(x: &Xvfb, args: &[&str]) -> (Child, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(args)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let pid = child.id().to_string();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let win = loop {
+        let found = x.xdotool(&["search", "--pid", &pid]);
+        if let Some(w) = found.lines().last() {
+            break w.trim().to_string();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no window appeared for pid {pid}"
+        );
+        sleep(Duration::from_millis(100));
+    };
+    sleep(Duration::from_millis(800)); // first frames
+    x.xdotool(&["windowfocus", "--sync", &win]);
+    sleep(Duration::from_millis(200));
+    (child, win)
+}
+
+fn hold(x: &Xvfb, keys: &[&str], secs: f32) {
+    for k in keys {
+        x.xdotool(&["keydown", k]);
+    }
+    sleep(Duration::from_secs_f32(secs));
+    // Release in reverse order: letting go of W first would leave D alone for a moment,
+    // a legitimate strafe along the wall.
+    for k in keys.iter().rev() {
+        x.xdotool(&["keyup", k]);
+    }
+    sleep(Duration::from_millis(300));
+}
+
+fn finish(x: &Xvfb, mut child: Child) -> String {
+    x.xdotool(&["key", "Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(status.success(), "app failed: {err}");
+            return err;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the app did not quit on Escape");
+        }
+        sleep(Duration::from_millis(100));
+    }
+}
+
+struct Row {
+    x: f32,
+    z: f32,
+    response: String,
+    hit: bool,
+}
+
+fn read_trace(p: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(p).expect("trace written");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("frame,t,x,y,z,yaw_deg,pitch_deg,response,hit")
+    );
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            Row {
+                x: f[2].parse().unwrap(),
+                z: f[4].parse().unwrap(),
+                response: f[7].into(),
+                hit: f[8] == "1",
+            }
+        })
+        .collect()
+}
+
+/// Average colour of a `size` x `size` patch at the centre of a PNG.
+fn centre_colour(p: &Path, size: u32) -> [f32; 3] {
+    let img = image::open(p).expect("screenshot is a PNG").to_rgb8();
+    let (cx, cy) = (img.width() / 2, img.height() / 2);
+    let mut sum = [0f32; 3];
+    for y in cy - size / 2..cy + size / 2 {
+        for x in cx - size / 2..cx + size / 2 {
+            // Skip the crosshair's two lines.
+            if x.abs_diff(cx) < 3 || y.abs_diff(cy) < 3 {
+                continue;
+            }
+            let px = img.get_pixel(x, y);
+            for c in 0..3 {
+                sum[c] += px[c] as f32;
+            }
+        }
+    }
+    let n = (size * size - (6 * size) + 36) as f32;
+    sum.map(|s| s / n)
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn walking_into_a_wall_in_stop_mode_keeps_it_drawn_then_tab_slides_along_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("stop-slide");
+    let (trace, shot) = (dir.join("trace.csv"), dir.join("shot.png"));
+    // Spawn 4 m in front of the north wall (z = -12, light blue), looking at it.
+    let (child, _win) = launch(
+        &x,
+        &[
+            "--response",
+            "stop",
+            "--spawn",
+            "0,1.6,-8",
+            "--yaw",
+            "0",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-after",
+            "60",
+        ],
+    );
+    // Hold W for 2.5 s at 3 m/s: 7.5 m of intent, 4 m of room.
+    hold(&x, &["w"], 2.5);
+    // Stop mode: diagonal into the wall does not move at all.
+    hold(&x, &["w", "d"], 0.5);
+    // Tab to slide, then the same diagonal slides along the wall.
+    x.xdotool(&["key", "Tab"]);
+    sleep(Duration::from_millis(200));
+    hold(&x, &["w", "d"], 1.0);
+    let log = finish(&x, child);
+    assert!(log.contains("llvmpipe") || log.contains("OpenGL"), "{log}");
+
+    let rows = read_trace(&trace);
+    assert!(rows.len() > 300, "{} rows", rows.len());
+    let stop_rows: Vec<&Row> = rows.iter().filter(|r| r.response == "stop").collect();
+    let slide_rows: Vec<&Row> = rows.iter().filter(|r| r.response == "slide").collect();
+    assert!(
+        !stop_rows.is_empty() && !slide_rows.is_empty(),
+        "Tab must switch the response"
+    );
+    // Stop: the eye ends exactly the skin in front of the wall, and hits were reported.
+    let stopped = stop_rows.last().unwrap();
+    assert!(
+        (stopped.z - (-12.0 + 0.025)).abs() < 1e-3,
+        "stopped at z {}",
+        stopped.z
+    );
+    assert!(stop_rows.iter().any(|r| r.hit));
+    assert!(
+        stopped.x.abs() < 1e-3,
+        "stop mode must not creep sideways: x {}",
+        stopped.x
+    );
+    // Slide: moved along the wall (x grew), still at the skin distance.
+    let last = rows.last().unwrap();
+    assert!(last.x > 1.0, "slide moved only to x {}", last.x);
+    assert!(
+        (last.z - (-12.0 + 0.025)).abs() < 1e-3,
+        "slid off the wall: z {}",
+        last.z
+    );
+    assert!(slide_rows.iter().any(|r| r.hit));
+
+    // The wall fills the centre of the screen: light blue (0.55, 0.70, 0.90), lit.
+    let [r, g, b] = centre_colour(&shot, 64);
+    assert!(
+        b > r + 40.0 && b > g + 15.0 && b > 100.0,
+        "centre colour {r} {g} {b} is not the blue wall"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn scripted_window_run_gives_the_same_trace_as_sim() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("script");
+    let script = dir.join("walk.txt");
+    std::fs::write(
+        &script,
+        "forward 1.5\nturn 45\nforward 1\nresponse stop\nright 0.5\n",
+    )
+    .unwrap();
+    let (win_trace, shot) = (dir.join("window.csv"), dir.join("shot.png"));
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args([
+            "--script",
+            script.to_str().unwrap(),
+            "--trace",
+            win_trace.to_str().unwrap(),
+        ])
+        .args(["--screenshot", shot.to_str().unwrap(), "--exit-after", "5"])
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("runs");
+    assert!(
+        child.status.success(),
+        "{}",
+        String::from_utf8_lossy(&child.stderr)
+    );
+    let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(["sim", "--script", script.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(sim.status.success());
+    let sim_text = String::from_utf8(sim.stdout).unwrap();
+    let win_text = std::fs::read_to_string(&win_trace).unwrap();
+    // The window keeps stepping (idle) after the script; the script's part is identical.
+    let sim_lines: Vec<&str> = sim_text.lines().collect();
+    let win_lines: Vec<&str> = win_text.lines().collect();
+    assert!(
+        win_lines.len() >= sim_lines.len(),
+        "{} < {}",
+        win_lines.len(),
+        sim_lines.len()
+    );
+    assert_eq!(&win_lines[..sim_lines.len()], &sim_lines[..]);
+    // The screenshot was taken when the script ended and is not black.
+    let [r, g, b] = centre_colour(&shot, 32);
+    assert!(r + g + b > 60.0, "screenshot is black");
+}
