@@ -212,7 +212,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         Source::Dir(d) => mtl_dirs.values().next().cloned().or(Some(d.to_path_buf())),
         Source::Memory(_) => None,
     };
-    let mut cache = HashMap::new();
+    let mut cache = TextureCache::default();
     let mut mats = vec![Material::default_grey()];
     for m in &tobj_materials {
         mats.push(convert_material(
@@ -412,10 +412,18 @@ fn sanitize_mtl(name: &str, text: &str, warnings: &mut Vec<String>) -> String {
     out
 }
 
+/// Decoded textures by file, and merged colour + alpha textures by file pair, so that a
+/// texture shared by many materials is decoded and stored once.
+#[derive(Default)]
+struct TextureCache {
+    files: HashMap<PathBuf, Option<Arc<TextureImage>>>,
+    merged: HashMap<(PathBuf, PathBuf), Arc<TextureImage>>,
+}
+
 fn convert_material(
     m: &tobj::Material,
     dir: Option<&Path>,
-    cache: &mut HashMap<PathBuf, Option<Arc<TextureImage>>>,
+    cache: &mut TextureCache,
     warnings: &mut Vec<String>,
 ) -> Material {
     let diffuse = m
@@ -424,9 +432,12 @@ fn convert_material(
         .map_or([0.7, 0.7, 0.7], |c| c.map(|x| x.clamp(0.0, 1.0)));
     let mut texture = None;
     if let (Some(dir), Some(name)) = (dir, m.diffuse_texture.as_deref()) {
-        texture = load_texture(dir, name, cache, warnings);
+        texture = load_texture(dir, name, &mut cache.files, warnings);
         if let (Some(tex), Some(alpha_name)) = (&texture, m.dissolve_texture.as_deref()) {
-            if let Some(alpha) = load_texture(dir, alpha_name, cache, warnings) {
+            let key = (resolve_texture(dir, name), resolve_texture(dir, alpha_name));
+            if let Some(merged) = cache.merged.get(&key) {
+                texture = Some(merged.clone());
+            } else if let Some(alpha) = load_texture(dir, alpha_name, &mut cache.files, warnings) {
                 if alpha.width == tex.width && alpha.height == tex.height {
                     let mut merged = (**tex).clone();
                     for (px, a) in merged
@@ -437,12 +448,13 @@ fn convert_material(
                         px[3] = px[3].min(a[0]);
                     }
                     merged.has_alpha = merged.rgba.chunks_exact(4).any(|p| p[3] < 255);
-                    texture = Some(Arc::new(merged));
+                    let merged = Arc::new(merged);
+                    cache.merged.insert(key, merged.clone());
+                    texture = Some(merged);
                 } else {
                     warnings.push(format!(
-                        "material {}: alpha map {alpha_name} has a different size than {}; ignored",
-                        m.name,
-                        m.diffuse_texture.as_deref().unwrap_or("")
+                        "material {}: alpha map {alpha_name} has a different size than {name}; ignored",
+                        m.name
                     ));
                 }
             }
@@ -455,20 +467,26 @@ fn convert_material(
     }
 }
 
-/// Resolve a `map_Kd` value (which may carry options such as `-s 1 1 1`) and decode it.
+/// The file a `map_Kd` / `map_d` value names: the value itself, or its last word when it
+/// carries options such as `-s 1 1 1 file.png`; backslashes read as slashes.
+fn resolve_texture(dir: &Path, spec: &str) -> PathBuf {
+    let spec = spec.trim();
+    let candidates = [spec, spec.split_whitespace().last().unwrap_or(spec)];
+    candidates
+        .iter()
+        .map(|c| dir.join(c.replace('\\', "/")))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| dir.join(spec))
+}
+
+/// Decode the texture a `map_Kd` / `map_d` value names (once per file).
 fn load_texture(
     dir: &Path,
     spec: &str,
     cache: &mut HashMap<PathBuf, Option<Arc<TextureImage>>>,
     warnings: &mut Vec<String>,
 ) -> Option<Arc<TextureImage>> {
-    let spec = spec.trim();
-    let candidates = [spec, spec.split_whitespace().last().unwrap_or(spec)];
-    let path = candidates
-        .iter()
-        .map(|c| dir.join(c.replace('\\', "/")))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| dir.join(spec));
+    let path = resolve_texture(dir, spec);
     if let Some(hit) = cache.get(&path) {
         return hit.clone();
     }

@@ -145,22 +145,24 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
         .collect();
     let b = world.bounds();
     let reach = b.size().length().max(1.0);
-    let most_open = |eye: Vec3| -> (f32, Vec3, usize, f32) {
+    // Per spot: the most open direction, how many directions meet a wall, the nearest
+    // wall, and how many of those walls are seen from behind (inside a solid they all are).
+    let most_open = |eye: Vec3| -> (f32, Vec3, usize, f32, usize) {
         let mut best = (0.0f32, dirs[0]);
-        let (mut walls, mut nearest) = (0, f32::INFINITY);
+        let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
         for &d in &dirs {
-            let dist = world
-                .ray_cast(eye, d, reach)
-                .map_or(f32::INFINITY, |(t, _)| t);
-            if dist.is_finite() {
+            let hit = world.ray_cast(eye, d, reach);
+            let dist = hit.map_or(f32::INFINITY, |(t, _)| t);
+            if let Some((_, tri)) = hit {
                 walls += 1;
+                backs += (world.triangles()[tri as usize].plane.normal.dot(d) > 0.0) as usize;
             }
             nearest = nearest.min(dist);
             if dist > best.0 {
                 best = (dist, d);
             }
         }
-        (best.0, best.1, walls, nearest)
+        (best.0, best.1, walls, nearest, backs)
     };
     if let Some(s) = map.marked_spawn {
         // A marked spawn keeps the map author's heading convention: yaw 0 (toward -Z).
@@ -180,15 +182,20 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
             if up.is_some_and(|(t, _)| t < EYE_HEIGHT + 0.1) {
                 continue; // no head room
             }
-            let (open, dir, walls, nearest) = most_open(eye);
+            let (open, dir, walls, nearest, backs) = most_open(eye);
             if nearest < SPAWN_CLEARANCE {
                 continue;
             }
-            // Indoors beats outdoors (a roof has open sky above), enclosed beats open,
-            // then roomy, then central.
-            let score =
-                if up.is_some() { 10.0 } else { 0.0 } + walls as f32 + nearest.min(5.0) / 5.0
-                    - (feet - centre).length() / reach;
+            // Not inside a solid (walls seen from behind all round: a hollow block, if the
+            // faces are wound outward; a room wound outward looks the same, so this only
+            // breaks ties between indoor spots); indoors beats outdoors (a roof has open sky above),
+            // enclosed beats open, then roomy, then central.
+            let inside_solid = walls > 0 && backs * 4 >= walls * 3;
+            let score = if inside_solid { -5.0 } else { 0.0 }
+                + if up.is_some() { 10.0 } else { 0.0 }
+                + walls as f32 * 0.5
+                + nearest.min(3.0)
+                - (feet - centre).length() / reach;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 let indoors = if up.is_some() { "indoors" } else { "outdoors" };
                 best = Some((
