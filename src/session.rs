@@ -76,7 +76,7 @@ impl Session {
                 survey = t1.elapsed();
                 if guess.scale != 1.0 {
                     map.rescale(guess.scale);
-                    world = CollisionWorld::new(map.triangles());
+                    world = world.scaled(guess.scale);
                 }
                 format!("scale {}: {}", map.frame.scale, guess.reason)
             }

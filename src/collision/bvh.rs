@@ -3,29 +3,32 @@
 //! Hierarchies", 2007) and stored flat: children of node `i` sit next to each other, leaves
 //! point into a triangle order that the world adopts, so a leaf's triangles are contiguous.
 //!
-//! The BVH only chooses candidates. Its boxes are inflated by the skin (plus a margin for
-//! rounding) because a move can be stopped by a triangle it passes within `SKIN` of.
+//! The BVH only chooses candidates. It is built on the triangles' true bounds (so the SAH
+//! sees their real sizes); queries inflate every box by the skin (plus a margin for
+//! rounding), because a move can be stopped by a triangle it passes within `SKIN` of.
 
-use glam::Vec3;
+use glam::Vec3A;
 
 use crate::geometry::Aabb;
 
 /// Number of bins along an axis when the SAH looks for a split.
-const BINS: usize = 16;
+const BINS: usize = 12;
 /// A node with at most this many triangles becomes a leaf without trying to split.
 const MIN_SPLIT: usize = 2;
 /// A leaf never holds more than this many triangles (a split is forced past it).
 const MAX_LEAF: usize = 16;
 /// SAH cost of visiting a node, relative to testing one triangle.
-const TRAVERSAL_COST: f32 = 1.0;
+const TRAVERSAL_COST: f32 = 2.0;
 /// Depth of the traversal stack; a binned-SAH tree over a billion triangles stays far below.
 pub const STACK_DEPTH: usize = 64;
 
-/// One node of the flattened tree.
+/// One node of the flattened tree (48 bytes; SIMD bounds for the slab test).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
-    /// Bounds of everything below, inflated by the skin margin.
-    pub bounds: Aabb,
+    /// Smallest corner of the triangles below (not inflated).
+    pub min: Vec3A,
+    /// Largest corner.
+    pub max: Vec3A,
     /// Leaf: first triangle (in BVH order). Interior: index of the left child (the right
     /// child follows it).
     pub first: u32,
@@ -34,6 +37,27 @@ pub struct Node {
 }
 
 impl Node {
+    /// The node's bounds as an [`Aabb`].
+    pub fn bounds(&self) -> Aabb {
+        Aabb {
+            min: self.min.into(),
+            max: self.max.into(),
+        }
+    }
+
+    /// Slab test against the node's box grown by `margin`: the ray parameter where the
+    /// ray `origin + t / inv_dir` enters it, if within `[0, t_max]`. `inv_dir` comes from
+    /// [`crate::geometry::safe_recip`] (finite: no NaN from `0 * inf`).
+    #[inline(always)]
+    pub fn ray_entry(&self, origin: Vec3A, inv_dir: Vec3A, t_max: f32, margin: f32) -> Option<f32> {
+        let m = Vec3A::splat(margin);
+        let t1 = (self.min - m - origin) * inv_dir;
+        let t2 = (self.max + m - origin) * inv_dir;
+        let t_enter = t1.min(t2).max_element().max(0.0);
+        let t_exit = t1.max(t2).min_element().min(t_max);
+        (t_enter <= t_exit).then_some(t_enter)
+    }
+
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
@@ -48,160 +72,315 @@ pub struct Bvh {
     pub nodes: Vec<Node>,
 }
 
+/// A triangle as the builder sees it: its box (SIMD-friendly) and its index. The builder
+/// partitions these records themselves, so every pass reads memory in order.
+#[derive(Clone, Copy)]
+struct Prim {
+    min: Vec3A,
+    max: Vec3A,
+    index: u32,
+}
+
+impl Prim {
+    #[inline]
+    fn centroid(&self) -> Vec3A {
+        (self.min + self.max) * 0.5
+    }
+}
+
+/// Bounds of a range of prims and of their centroids, built up in one pass.
+#[derive(Clone, Copy)]
+struct RangeBounds {
+    min: Vec3A,
+    max: Vec3A,
+    cmin: Vec3A,
+    cmax: Vec3A,
+}
+
+impl RangeBounds {
+    const EMPTY: RangeBounds = RangeBounds {
+        min: Vec3A::INFINITY,
+        max: Vec3A::NEG_INFINITY,
+        cmin: Vec3A::INFINITY,
+        cmax: Vec3A::NEG_INFINITY,
+    };
+
+    #[inline]
+    fn add(&mut self, p: &Prim) {
+        self.min = self.min.min(p.min);
+        self.max = self.max.max(p.max);
+        let c = p.centroid();
+        self.cmin = self.cmin.min(c);
+        self.cmax = self.cmax.max(c);
+    }
+
+    fn of(prims: &[Prim]) -> RangeBounds {
+        let mut b = RangeBounds::EMPTY;
+        prims.iter().for_each(|p| b.add(p));
+        b
+    }
+}
+
+/// Nodes larger than this choose their split from a strided sample of this many prims
+/// (the partition and the bounds still use every prim).
+const SAMPLE: usize = 1024;
+
 impl Bvh {
-    /// Build over triangles given by their (already inflated) bounds. Returns the tree and
-    /// the permutation `order`: leaf ranges index `order`, and the world reorders its
-    /// triangles by it so that the ranges index the triangles directly.
+    /// Build over triangles given by their bounds. Returns the tree and the permutation
+    /// `order`: leaf ranges index `order`, and the world reorders its triangles by it so
+    /// that the ranges index the triangles directly.
     pub fn build(bounds: &[Aabb]) -> (Bvh, Vec<u32>) {
-        let mut order: Vec<u32> = (0..bounds.len() as u32).collect();
         if bounds.is_empty() {
-            return (Bvh::default(), order);
+            return (Bvh::default(), Vec::new());
         }
-        let centroids: Vec<Vec3> = bounds.iter().map(Aabb::center).collect();
-        let mut nodes = Vec::with_capacity(2 * bounds.len() / MIN_SPLIT + 1);
-        nodes.push(Node {
-            bounds: Aabb::EMPTY,
-            first: 0,
-            count: bounds.len() as u32,
-        });
-        // Explicit work list instead of recursion: deep trees never overflow the stack.
-        let mut work = vec![0usize];
-        while let Some(ni) = work.pop() {
-            let (first, count) = (nodes[ni].first as usize, nodes[ni].count as usize);
-            let range = &mut order[first..first + count];
-            let node_bounds = range
-                .iter()
-                .fold(Aabb::EMPTY, |b, &i| b.union(bounds[i as usize]));
-            nodes[ni].bounds = node_bounds;
-            if count <= MIN_SPLIT {
-                continue;
-            }
-            let Some(mid) = split(range, bounds, &centroids, node_bounds, count) else {
-                continue;
+        let mut prims: Vec<Prim> = bounds
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Prim {
+                min: b.min.into(),
+                max: b.max.into(),
+                index: i as u32,
+            })
+            .collect();
+        let root = RangeBounds::of(&prims);
+        let nodes = if prims.len() < PARALLEL_MIN {
+            build_subtree(&mut prims, 0, root)
+        } else {
+            build_in_two(&mut prims, root)
+        };
+        (Bvh { nodes }, prims.iter().map(|p| p.index).collect())
+    }
+
+    /// Recompute every node's bounds from its triangles' bounds, in the tree's triangle
+    /// order: the same tree, fitted to moved triangles. Children always come after their
+    /// parent, so one backward sweep suffices.
+    pub fn refit(&mut self, bounds: &[Aabb]) {
+        for i in (0..self.nodes.len()).rev() {
+            let n = self.nodes[i];
+            let b = if n.is_leaf() {
+                bounds[n.first as usize..(n.first + n.count) as usize]
+                    .iter()
+                    .fold(Aabb::EMPTY, |b, t| b.union(*t))
+            } else {
+                self.nodes[n.first as usize]
+                    .bounds()
+                    .union(self.nodes[n.first as usize + 1].bounds())
             };
-            let left = nodes.len();
-            nodes.push(Node {
-                bounds: Aabb::EMPTY,
-                first: first as u32,
-                count: mid as u32,
-            });
-            nodes.push(Node {
-                bounds: Aabb::EMPTY,
-                first: (first + mid) as u32,
-                count: (count - mid) as u32,
-            });
-            nodes[ni].first = left as u32;
-            nodes[ni].count = 0;
-            work.push(left + 1);
-            work.push(left);
+            self.nodes[i].min = b.min.into();
+            self.nodes[i].max = b.max.into();
         }
-        (Bvh { nodes }, order)
     }
 
     /// Depth of the deepest leaf (the root alone is depth 1).
     pub fn depth(&self) -> usize {
-        fn walk(nodes: &[Node], i: usize) -> usize {
-            let n = &nodes[i];
+        let mut deepest = 0;
+        let mut stack = vec![(0usize, 1usize)];
+        while let Some((i, d)) = stack.pop() {
+            let Some(n) = self.nodes.get(i) else { break };
             if n.is_leaf() {
-                1
+                deepest = deepest.max(d);
             } else {
-                1 + walk(nodes, n.first as usize).max(walk(nodes, n.first as usize + 1))
+                stack.push((n.first as usize, d + 1));
+                stack.push((n.first as usize + 1, d + 1));
             }
         }
-        if self.nodes.is_empty() {
-            0
-        } else {
-            walk(&self.nodes, 0)
-        }
+        deepest
     }
 }
 
-/// Partition `range` by the best binned-SAH split; returns the size of the left part, or
-/// `None` when a leaf is cheaper (and small enough).
-fn split(
-    range: &mut [u32],
-    bounds: &[Aabb],
-    centroids: &[Vec3],
-    node_bounds: Aabb,
-    count: usize,
-) -> Option<usize> {
-    let cb = range
-        .iter()
-        .fold(Aabb::EMPTY, |b, &i| b.grown(centroids[i as usize]));
-    let extent = cb.size();
-    let mut best: Option<(f32, usize, usize)> = None; // (cost, axis, bin boundary)
-    for axis in 0..3 {
-        if extent[axis] <= 0.0 {
+/// Below this many triangles the build stays on one thread.
+const PARALLEL_MIN: usize = 50_000;
+
+/// Build the tree over `prims`, whose first element is triangle slot `offset` of the
+/// whole build. Node 0 of the result is the subtree's root; child links are local.
+fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node> {
+    let mut nodes = Vec::with_capacity(2 * prims.len() / MIN_SPLIT + 1);
+    nodes.push(Node {
+        min: rb.min,
+        max: rb.max,
+        first: offset as u32,
+        count: prims.len() as u32,
+    });
+    // Explicit work list instead of recursion: deep trees never overflow the stack.
+    let mut work = vec![(0usize, rb)];
+    while let Some((ni, rb)) = work.pop() {
+        let (first, count) = (nodes[ni].first as usize, nodes[ni].count as usize);
+        if count <= MIN_SPLIT {
             continue;
         }
-        let scale = BINS as f32 / extent[axis];
-        let bin_of = |c: Vec3| (((c[axis] - cb.min[axis]) * scale) as usize).min(BINS - 1);
-        let mut bin_bounds = [Aabb::EMPTY; BINS];
-        let mut bin_count = [0usize; BINS];
-        for &i in range.iter() {
-            let b = bin_of(centroids[i as usize]);
-            bin_bounds[b] = bin_bounds[b].union(bounds[i as usize]);
-            bin_count[b] += 1;
+        let range = &mut prims[first - offset..first - offset + count];
+        let Some((mid, left, right)) = split(range, &rb) else {
+            continue;
+        };
+        let l = nodes.len();
+        nodes.push(Node {
+            min: left.min,
+            max: left.max,
+            first: first as u32,
+            count: mid as u32,
+        });
+        nodes.push(Node {
+            min: right.min,
+            max: right.max,
+            first: (first + mid) as u32,
+            count: (count - mid) as u32,
+        });
+        nodes[ni].first = l as u32;
+        nodes[ni].count = 0;
+        work.push((l + 1, right));
+        work.push((l, left));
+    }
+    nodes
+}
+
+/// Split the root once, build its two subtrees on two threads, and stitch them together
+/// as `[root, left root, right root, left rest.., right rest..]` so siblings stay adjacent.
+fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Vec<Node> {
+    let Some((mid, lb, rb)) = split(prims, &root) else {
+        return build_subtree(prims, 0, root);
+    };
+    let (lp, rp) = prims.split_at_mut(mid);
+    let (left, right) = std::thread::scope(|s| {
+        let right = s.spawn(|| build_subtree(rp, mid, rb));
+        let left = build_subtree(lp, 0, lb);
+        (left, right.join().expect("BVH builder thread panicked"))
+    });
+    let (nl, nr) = (left.len(), right.len());
+    // New positions of local node i of each subtree.
+    let place_l = |i: usize| if i == 0 { 1 } else { 3 + i - 1 };
+    let place_r = |i: usize| if i == 0 { 2 } else { 3 + (nl - 1) + i - 1 };
+    let mut nodes = vec![
+        Node {
+            min: root.min,
+            max: root.max,
+            first: 1,
+            count: 0
+        };
+        3 + nl - 1 + nr - 1
+    ];
+    for (i, mut n) in left.into_iter().enumerate() {
+        if !n.is_leaf() {
+            n.first = place_l(n.first as usize) as u32;
         }
-        // Sweep from the right, then from the left, to get each boundary's cost.
-        let mut right_area = [0.0f32; BINS];
-        let mut right_count = [0usize; BINS];
-        let (mut acc, mut n) = (Aabb::EMPTY, 0);
-        for b in (1..BINS).rev() {
-            acc = acc.union(bin_bounds[b]);
-            n += bin_count[b];
-            right_area[b] = acc.half_area();
-            right_count[b] = n;
+        nodes[place_l(i)] = n;
+    }
+    for (i, mut n) in right.into_iter().enumerate() {
+        if !n.is_leaf() {
+            n.first = place_r(n.first as usize) as u32;
         }
-        let (mut acc, mut n) = (Aabb::EMPTY, 0);
-        for b in 1..BINS {
-            acc = acc.union(bin_bounds[b - 1]);
-            n += bin_count[b - 1];
-            if n == 0 || right_count[b] == 0 {
-                continue;
-            }
-            let cost = acc.half_area() * n as f32 + right_area[b] * right_count[b] as f32;
-            if best.is_none_or(|(c, _, _)| cost < c) {
-                best = Some((cost, axis, b));
-            }
+        nodes[place_r(i)] = n;
+    }
+    nodes
+}
+
+/// Half the surface area of a box given by corners (0 when empty).
+#[inline]
+fn half_area(min: Vec3A, max: Vec3A) -> f32 {
+    let s = (max - min).max(Vec3A::ZERO);
+    s.x * s.y + s.y * s.z + s.z * s.x
+}
+
+/// Split `range` by the best binned-SAH boundary along the longest axis of the centroid
+/// bounds; returns the size of the left part and both parts' bounds, or `None` when a
+/// leaf is cheaper (and small enough).
+fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<(usize, RangeBounds, RangeBounds)> {
+    let count = range.len();
+    let extent = rb.cmax - rb.cmin;
+    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+        0
+    } else if extent.y >= extent.z {
+        1
+    } else {
+        2
+    };
+    if extent[axis] <= 0.0 {
+        // All centroids coincide: only a forced median split can keep leaves small.
+        return (count > MAX_LEAF).then(|| median(range));
+    }
+    let (lo, scale) = (rb.cmin[axis], BINS as f32 / extent[axis]);
+    let bin_of = |p: &Prim| (((p.centroid()[axis] - lo) * scale) as usize).min(BINS - 1);
+
+    let mut bin_min = [Vec3A::INFINITY; BINS];
+    let mut bin_max = [Vec3A::NEG_INFINITY; BINS];
+    let mut bin_count = [0usize; BINS];
+    let stride = (count / SAMPLE).max(1);
+    for p in range.iter().step_by(stride) {
+        let b = bin_of(p);
+        bin_min[b] = bin_min[b].min(p.min);
+        bin_max[b] = bin_max[b].max(p.max);
+        bin_count[b] += 1;
+    }
+    // Sweep from the right, then from the left, to get each boundary's cost.
+    let mut right_cost = [0.0f32; BINS];
+    let (mut mn, mut mx, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0usize);
+    for b in (1..BINS).rev() {
+        mn = mn.min(bin_min[b]);
+        mx = mx.max(bin_max[b]);
+        n += bin_count[b];
+        right_cost[b] = if n == 0 {
+            f32::INFINITY
+        } else {
+            half_area(mn, mx) * n as f32
+        };
+    }
+    let mut best: Option<(f32, usize)> = None;
+    let (mut mn, mut mx, mut n) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY, 0usize);
+    for b in 1..BINS {
+        mn = mn.min(bin_min[b - 1]);
+        mx = mx.max(bin_max[b - 1]);
+        n += bin_count[b - 1];
+        if n == 0 || !right_cost[b].is_finite() {
+            continue;
+        }
+        let cost = half_area(mn, mx) * n as f32 + right_cost[b];
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, b));
         }
     }
-
-    let parent_area = node_bounds.half_area().max(f32::MIN_POSITIVE);
-    let leaf_cost = count as f32;
-    match best {
-        Some((cost, axis, boundary))
-            if TRAVERSAL_COST + cost / parent_area < leaf_cost || count > MAX_LEAF =>
-        {
-            let scale = BINS as f32 / extent[axis];
-            let mid = partition(range, |&i| {
-                let c = centroids[i as usize];
-                ((((c[axis] - cb.min[axis]) * scale) as usize).min(BINS - 1)) < boundary
-            });
-            (mid > 0 && mid < count).then_some(mid)
+    // Costs are per sampled prim: scale back to the whole range.
+    let parent_area = half_area(rb.min, rb.max).max(f32::MIN_POSITIVE);
+    let sampled = count.div_ceil(stride) as f32;
+    let split_cost =
+        best.map(|(c, b)| (TRAVERSAL_COST + c / parent_area * count as f32 / sampled, b));
+    match split_cost {
+        Some((cost, boundary)) if cost < count as f32 || count > MAX_LEAF => {
+            // Partition and measure both sides in the same pass.
+            let (mut left, mut right) = (RangeBounds::EMPTY, RangeBounds::EMPTY);
+            let mut i = 0;
+            for j in 0..count {
+                if bin_of(&range[j]) < boundary {
+                    left.add(&range[j]);
+                    range.swap(i, j);
+                    i += 1;
+                } else {
+                    right.add(&range[j]);
+                }
+            }
+            if i > 0 && i < count {
+                Some((i, left, right))
+            } else {
+                (count > MAX_LEAF).then(|| median(range))
+            }
         }
-        // All centroids coincide (or no useful split): a forced median split keeps leaves
-        // small even for piles of identical triangles.
-        _ if count > MAX_LEAF => Some(count / 2),
+        _ if count > MAX_LEAF => Some(median(range)),
         _ => None,
     }
 }
 
-/// In-place partition: elements satisfying `pred` first; returns how many.
-fn partition<T>(v: &mut [T], mut pred: impl FnMut(&T) -> bool) -> usize {
-    let mut i = 0;
-    for j in 0..v.len() {
-        if pred(&v[j]) {
-            v.swap(i, j);
-            i += 1;
-        }
-    }
-    i
+/// Split in the middle of the range as it stands (for piles of coincident triangles).
+fn median(range: &mut [Prim]) -> (usize, RangeBounds, RangeBounds) {
+    let mid = range.len() / 2;
+    (
+        mid,
+        RangeBounds::of(&range[..mid]),
+        RangeBounds::of(&range[mid..]),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     fn boxes(n: usize) -> Vec<Aabb> {
         (0..n)
@@ -218,19 +397,20 @@ mod tests {
         let mut stack = vec![(0usize, Aabb::EMPTY, true)];
         while let Some((i, parent, root)) = stack.pop() {
             let n = bvh.nodes[i];
+            let nb = n.bounds();
             if !root {
-                assert!(parent.contains(n.bounds.min) && parent.contains(n.bounds.max));
+                assert!(parent.contains(nb.min) && parent.contains(nb.max));
             }
             if n.is_leaf() {
                 assert!(n.count as usize <= MAX_LEAF);
                 for k in n.first..n.first + n.count {
                     let t = order[k as usize] as usize;
                     seen[t] += 1;
-                    assert!(n.bounds.contains(bounds[t].min) && n.bounds.contains(bounds[t].max));
+                    assert!(nb.contains(bounds[t].min) && nb.contains(bounds[t].max));
                 }
             } else {
-                stack.push((n.first as usize, n.bounds, false));
-                stack.push((n.first as usize + 1, n.bounds, false));
+                stack.push((n.first as usize, nb, false));
+                stack.push((n.first as usize + 1, nb, false));
             }
         }
         assert!(seen.iter().all(|&s| s == 1));
@@ -242,6 +422,29 @@ mod tests {
             let b = boxes(n);
             let (bvh, order) = Bvh::build(&b);
             check(&bvh, &order, &b);
+        }
+    }
+
+    #[test]
+    fn two_thread_build_keeps_every_triangle_once_and_siblings_adjacent() {
+        let n = PARALLEL_MIN + 12_345;
+        let b: Vec<Aabb> = (0..n)
+            .map(|i| {
+                let p = Vec3::new(
+                    (i % 97) as f32,
+                    (i / 97 % 89) as f32 * 0.5,
+                    (i / 8633) as f32 * 3.0,
+                );
+                Aabb::from_points([p, p + Vec3::new(0.7, 0.2, 0.4)])
+            })
+            .collect();
+        let (bvh, order) = Bvh::build(&b);
+        check(&bvh, &order, &b);
+        // Children of every interior node are inside the array and after their parent.
+        for (i, node) in bvh.nodes.iter().enumerate() {
+            if !node.is_leaf() {
+                assert!(node.first as usize > i && (node.first as usize + 1) < bvh.nodes.len());
+            }
         }
     }
 

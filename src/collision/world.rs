@@ -1,15 +1,18 @@
 //! The collision world: triangles in BVH order, the BVH, and the first-hit queries.
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use super::bvh::{Bvh, STACK_DEPTH};
 use super::segment::{Hit, hit_triangle};
-use crate::geometry::{Aabb, InsideMethod, Triangle};
+use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
 use crate::tolerance::{MIN_MOVE, SKIN};
 
 /// Extra inflation of the BVH boxes beyond the skin, so that rounding in the slab test
 /// never drops a candidate the triangle test would accept (world units).
 const BOX_MARGIN: f32 = 1e-3;
+/// How far a first-hit query inflates every BVH box: a move is stopped by triangles it
+/// passes within the skin of.
+const QUERY_MARGIN: f32 = SKIN + BOX_MARGIN;
 
 /// Counts describing a built world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -37,30 +40,56 @@ impl CollisionWorld {
     /// Build from raw triangles (world coordinates). Degenerate ones are dropped and counted;
     /// no NaN or infinity ever enters the world.
     pub fn new(raw: impl IntoIterator<Item = [Vec3; 3]>) -> CollisionWorld {
+        let raw = raw.into_iter();
+        let mut triangles = Vec::with_capacity(raw.size_hint().0);
         let mut dropped = 0;
-        let triangles: Vec<Triangle> = raw
-            .into_iter()
-            .filter_map(|[a, b, c]| {
-                let t = Triangle::new(a, b, c);
-                dropped += t.is_none() as usize;
-                t
-            })
-            .collect();
-        let boxes: Vec<Aabb> = triangles
-            .iter()
-            .map(|t| t.bounds().inflated(SKIN + BOX_MARGIN))
-            .collect();
+        for [a, b, c] in raw {
+            match Triangle::new(a, b, c) {
+                Some(t) => triangles.push(t),
+                None => dropped += 1,
+            }
+        }
+        let boxes: Vec<Aabb> = triangles.iter().map(Triangle::bounds).collect();
         let (bvh, order) = Bvh::build(&boxes);
         let triangles: Vec<Triangle> = order.iter().map(|&i| triangles[i as usize]).collect();
-        let bounds = triangles
-            .iter()
-            .fold(Aabb::EMPTY, |b, t| b.union(t.bounds()));
+        let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
         CollisionWorld {
             triangles,
             bvh,
             dropped,
             bounds,
         }
+    }
+
+    /// This world scaled by `factor` about the origin: the same tree, refitted (its topology
+    /// is scale-free), so a map whose scale is inferred after loading is not built twice.
+    pub fn scaled(mut self, factor: f32) -> CollisionWorld {
+        if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
+            return self;
+        }
+        let mut kept = Vec::with_capacity(self.triangles.len());
+        for t in &self.triangles {
+            let [a, b, c] = t.vertices();
+            // Scaling keeps a triangle valid unless it shrinks below the degenerate area.
+            match Triangle::new(a * factor, b * factor, c * factor) {
+                Some(s) => kept.push(s),
+                None => {
+                    return CollisionWorld::new(
+                        self.triangles
+                            .iter()
+                            .map(|t| t.vertices().map(|v| v * factor)),
+                    );
+                }
+            }
+        }
+        self.triangles = kept;
+        let boxes: Vec<Aabb> = self.triangles.iter().map(Triangle::bounds).collect();
+        self.bvh.refit(&boxes);
+        self.bounds = Aabb {
+            min: self.bounds.min * factor,
+            max: self.bounds.max * factor,
+        };
+        self
     }
 
     /// The kept triangles, in BVH order (`Hit::triangle` indexes this).
@@ -89,12 +118,12 @@ impl CollisionWorld {
         if !(len >= MIN_MOVE && len.is_finite() && p0.is_finite()) || self.bvh.nodes.is_empty() {
             return None;
         }
-        let inv = d.recip();
+        let (o, inv) = (Vec3A::from(p0), Vec3A::from(safe_recip(d)));
         let nodes = &self.bvh.nodes;
         let mut best: Option<Hit> = None;
         let mut stack = [0u32; STACK_DEPTH];
         let mut sp = 0;
-        if nodes[0].bounds.ray_entry(p0, inv, 1.0).is_some() {
+        if nodes[0].ray_entry(o, inv, 1.0, QUERY_MARGIN).is_some() {
             stack[0] = 0;
             sp = 1;
         }
@@ -123,8 +152,8 @@ impl CollisionWorld {
             }
             // Visit the nearer child first so that the other is often pruned.
             let (l, r) = (node.first, node.first + 1);
-            let tl = nodes[l as usize].bounds.ray_entry(p0, inv, t_max);
-            let tr = nodes[r as usize].bounds.ray_entry(p0, inv, t_max);
+            let tl = nodes[l as usize].ray_entry(o, inv, t_max, QUERY_MARGIN);
+            let tr = nodes[r as usize].ray_entry(o, inv, t_max, QUERY_MARGIN);
             let mut push = |i: u32| {
                 debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
                 if sp < STACK_DEPTH {
@@ -178,12 +207,12 @@ impl CollisionWorld {
         if self.bvh.nodes.is_empty() || !origin.is_finite() || !dir.is_finite() {
             return None;
         }
-        let inv = dir.recip();
+        let (o, inv) = (Vec3A::from(origin), Vec3A::from(safe_recip(dir)));
         let nodes = &self.bvh.nodes;
         let mut best: Option<(f32, u32)> = None;
         let mut stack = [0u32; STACK_DEPTH];
         let mut sp = 0;
-        if nodes[0].bounds.ray_entry(origin, inv, max_dist).is_some() {
+        if nodes[0].ray_entry(o, inv, max_dist, BOX_MARGIN).is_some() {
             sp = 1;
         }
         while sp > 0 {
@@ -203,8 +232,7 @@ impl CollisionWorld {
             }
             for c in [node.first, node.first + 1] {
                 if nodes[c as usize]
-                    .bounds
-                    .ray_entry(origin, inv, t_max)
+                    .ray_entry(o, inv, t_max, BOX_MARGIN)
                     .is_some()
                     && sp < STACK_DEPTH
                 {
@@ -231,6 +259,42 @@ mod tests {
         ]);
         assert_eq!(w.stats().triangles, 1);
         assert_eq!(w.stats().dropped, 3);
+    }
+
+    #[test]
+    fn scaled_world_answers_like_a_world_built_at_that_scale() {
+        let tris: Vec<[Vec3; 3]> = (0..200)
+            .map(|i| {
+                let o = Vec3::new(
+                    (i % 10) as f32 * 300.0,
+                    (i / 10 % 4) as f32 * 500.0,
+                    (i / 40) as f32 * 700.0,
+                );
+                [
+                    o,
+                    o + Vec3::new(250.0, 0.0, 0.0),
+                    o + Vec3::new(0.0, 400.0, 100.0),
+                ]
+            })
+            .collect();
+        let scaled = CollisionWorld::new(tris.iter().copied()).scaled(0.001);
+        let built = CollisionWorld::new(tris.iter().map(|t| t.map(|v| v * 0.001)));
+        let m = InsideMethod::Barycentric;
+        for i in 0..500 {
+            let p = Vec3::new(
+                (i % 23) as f32 * 0.13,
+                (i % 7) as f32 * 0.3,
+                (i % 11) as f32 * 0.25,
+            );
+            let d = Vec3::new(((i * 7) % 5) as f32 - 2.0, 0.3, ((i * 3) % 5) as f32 - 2.0) * 0.2;
+            let (a, b) = (scaled.first_hit(p, d, m), built.first_hit(p, d, m));
+            assert_eq!(a.map(|h| h.t), b.map(|h| h.t), "{p} {d}");
+            assert_eq!(
+                scaled.first_hit(p, d, m),
+                scaled.first_hit_brute_force(p, d, m)
+            );
+        }
+        assert_eq!(scaled.bounds(), built.bounds());
     }
 
     #[test]

@@ -85,28 +85,40 @@ impl Aabb {
     }
 
     /// Slab test: the parameter at which the ray `origin + t * dir` enters the box, if it
-    /// does so within `[0, t_max]`. `inv_dir` is `1 / dir` per component (infinite for a zero
-    /// component).
+    /// does so within `[0, t_max]`. `inv_dir` must come from [`safe_recip`]: finite, so
+    /// that no `0 * inf` NaN can arise and the test stays branch-free.
     #[inline]
     pub fn ray_entry(&self, origin: Vec3, inv_dir: Vec3, t_max: f32) -> Option<f32> {
-        let (mut t_enter, mut t_exit) = (0.0f32, t_max);
-        for i in 0..3 {
-            let t1 = (self.min[i] - origin[i]) * inv_dir[i];
-            let t2 = (self.max[i] - origin[i]) * inv_dir[i];
-            // A NaN (0 * inf) means the ray runs exactly in a face's plane: that slab does
-            // not constrain it.
-            let (lo, hi) = if t1 <= t2 {
-                (t1, t2)
-            } else if t2 < t1 {
-                (t2, t1)
-            } else {
-                (f32::NEG_INFINITY, f32::INFINITY)
-            };
-            t_enter = t_enter.max(lo);
-            t_exit = t_exit.min(hi);
-        }
+        self.ray_entry_inflated(origin, inv_dir, t_max, 0.0)
+    }
+
+    /// [`ray_entry`](Self::ray_entry) against this box grown by `margin` on every side.
+    #[inline]
+    pub fn ray_entry_inflated(
+        &self,
+        origin: Vec3,
+        inv_dir: Vec3,
+        t_max: f32,
+        margin: f32,
+    ) -> Option<f32> {
+        let t1 = (self.min - Vec3::splat(margin) - origin) * inv_dir;
+        let t2 = (self.max + Vec3::splat(margin) - origin) * inv_dir;
+        let t_enter = t1.min(t2).max_element().max(0.0);
+        let t_exit = t1.max(t2).min_element().min(t_max);
         (t_enter <= t_exit).then_some(t_enter)
     }
+}
+
+/// Below this magnitude a direction component is treated as this magnitude (keeping its
+/// sign) before taking its reciprocal: the slab test then sees a huge but finite slope.
+const MIN_DIRECTION: f32 = 1e-20;
+
+/// `1 / d` per component, finite: components smaller than `MIN_DIRECTION` in magnitude
+/// count as `MIN_DIRECTION` (with their sign), so the slab test never multiplies by inf.
+#[inline]
+pub fn safe_recip(d: Vec3) -> Vec3 {
+    let tiny = d.abs().cmplt(Vec3::splat(MIN_DIRECTION));
+    Vec3::select(tiny, Vec3::splat(MIN_DIRECTION).copysign(d), d).recip()
 }
 
 #[cfg(test)]
@@ -128,7 +140,7 @@ mod tests {
     #[test]
     fn ray_through_box_enters_at_near_face() {
         let o = Vec3::new(-1.0, 0.5, 0.5);
-        let t = unit().ray_entry(o, Vec3::new(1.0, f32::INFINITY, f32::INFINITY), 10.0);
+        let t = unit().ray_entry(o, safe_recip(Vec3::X), 10.0);
         assert_eq!(t, Some(1.0));
     }
 
@@ -136,20 +148,20 @@ mod tests {
     fn ray_along_a_face_with_zero_components_still_hits() {
         // Direction (1, 0, 0) exactly in the plane y = 0 of the box face: 0 * inf is NaN there.
         let o = Vec3::new(-1.0, 0.0, 0.0);
-        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        let inv = safe_recip(Vec3::X);
         assert_eq!(unit().ray_entry(o, inv, 10.0), Some(1.0));
     }
 
     #[test]
     fn ray_missing_box_or_too_short_gives_none() {
-        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        let inv = safe_recip(Vec3::X);
         assert_eq!(unit().ray_entry(Vec3::new(-1.0, 2.0, 0.5), inv, 10.0), None);
         assert_eq!(unit().ray_entry(Vec3::new(-1.0, 0.5, 0.5), inv, 0.5), None);
     }
 
     #[test]
     fn ray_starting_inside_enters_at_zero() {
-        let inv = Vec3::new(1.0, f32::INFINITY, f32::INFINITY);
+        let inv = safe_recip(Vec3::X);
         assert_eq!(unit().ray_entry(Vec3::splat(0.5), inv, 0.1), Some(0.0));
     }
 }

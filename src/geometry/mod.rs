@@ -10,7 +10,7 @@ pub mod inside;
 pub mod plane;
 pub mod triangle;
 
-pub use aabb::Aabb;
+pub use aabb::{Aabb, safe_recip};
 pub use inside::{InsideMethod, ParseMethodError};
 pub use plane::{Plane, Side};
 pub use triangle::Triangle;

@@ -135,42 +135,47 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     };
     let loader = |p: &Path| -> tobj::MTLLoadResult {
         let key = p.to_string_lossy().into_owned();
-        let (mtl_name, mtl_text) = match &source {
-            Source::Dir(dir) => {
-                let full = dir.join(p);
-                match std::fs::read(&full) {
-                    Ok(b) => {
+        // `mtllib a.mtl b\ with\ spaces.mtl`: the whole value may be one file name with
+        // spaces, or several names with escaped spaces. Every library found is read.
+        let mut texts = Vec::new();
+        for name in mtllib_names(&key) {
+            match &source {
+                Source::Dir(dir) => {
+                    let full = dir.join(&name);
+                    if let Ok(b) = std::fs::read(&full) {
                         mtl_dirs
                             .borrow_mut()
-                            .insert(key.clone(), full.parent().unwrap_or(dir).to_path_buf());
-                        (
+                            .insert(name.clone(), full.parent().unwrap_or(dir).to_path_buf());
+                        texts.push((
                             full.display().to_string(),
                             String::from_utf8_lossy(&b).into_owned(),
-                        )
-                    }
-                    Err(e) => {
-                        warnings.borrow_mut().push(format!(
-                            "{shown}: material library '{key}' not found ({e}); its materials are grey"
                         ));
-                        return Err(tobj::LoadError::OpenFileFailed);
+                    }
+                }
+                Source::Memory(mtls) => {
+                    if let Some((n, t)) = mtls.iter().find(|(n, _)| *n == name) {
+                        texts.push((n.to_string(), t.to_string()));
                     }
                 }
             }
-            Source::Memory(mtls) => match mtls.iter().find(|(n, _)| *n == key) {
-                Some((n, t)) => (n.to_string(), t.to_string()),
-                None => {
-                    warnings.borrow_mut().push(format!(
-                        "{shown}: material library '{key}' not found; its materials are grey"
-                    ));
-                    return Err(tobj::LoadError::OpenFileFailed);
-                }
-            },
-        };
-        let clean = sanitize_mtl(&mtl_name, &mtl_text, &mut warnings.borrow_mut());
+            if texts.len() == 1 && name == key {
+                break; // the whole value named one file
+            }
+        }
+        if texts.is_empty() {
+            warnings.borrow_mut().push(format!(
+                "{shown}: material library '{key}' not found; its materials are grey"
+            ));
+            return Err(tobj::LoadError::OpenFileFailed);
+        }
+        let mut clean = String::new();
+        for (mtl_name, mtl_text) in &texts {
+            clean += &sanitize_mtl(mtl_name, mtl_text, &mut warnings.borrow_mut());
+        }
         tobj::load_mtl_buf(&mut clean.as_bytes()).inspect_err(|e| {
             warnings
                 .borrow_mut()
-                .push(format!("{mtl_name}: {e}; its materials are grey"));
+                .push(format!("{}: {e}; its materials are grey", texts[0].0));
         })
     };
     // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
@@ -375,6 +380,35 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
             .len(),
         warnings,
     })
+}
+
+/// The file names an `mtllib` value may mean: the value as one name, then its words split
+/// at unescaped whitespace with `\ ` read as a space.
+fn mtllib_names(value: &str) -> Vec<String> {
+    let mut names = vec![value.to_string()];
+    let mut word = String::new();
+    let mut chars = value.chars().peekable();
+    let mut split = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek().is_some_and(|n| n.is_whitespace()) => {
+                word.push(chars.next().unwrap_or(' '))
+            }
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    split.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        split.push(word);
+    }
+    if split.len() > 1 || split.first().is_some_and(|w| w != value) {
+        names.extend(split);
+    }
+    names
 }
 
 /// Colour keywords whose values tobj reads as exactly three numbers.
@@ -693,6 +727,19 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with("test.obj: no triangles to walk in")
+        );
+    }
+
+    #[test]
+    fn mtllib_with_escaped_spaces_names_several_files() {
+        assert_eq!(mtllib_names("a.mtl"), vec!["a.mtl"]);
+        assert_eq!(
+            mtllib_names(r"a.mtl b\ c.mtl"),
+            vec![
+                r"a.mtl b\ c.mtl".to_string(),
+                "a.mtl".into(),
+                "b c.mtl".into()
+            ]
         );
     }
 

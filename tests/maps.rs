@@ -1,0 +1,269 @@
+//! Real files: the tricky OBJ corpus and the shared maps (from ../shared, present in CI),
+//! and the small files this repository ships in assets/test.
+//!
+//! Without ../shared the shared-file tests say SKIPPED on stderr; under CI (CI=true) a
+//! missing ../shared is a failure, so they can never pass by not running.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use glam::Vec3;
+use walkthrough::camera::{Controller, MoveIntent, Settings};
+use walkthrough::collision::Response;
+use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
+use walkthrough::session::{OpenOptions, Session};
+use walkthrough::tolerance::EYE_HEIGHT;
+
+fn shared(sub: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(sub);
+    if p.exists() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must provide ../shared/{sub}"
+    );
+    eprintln!("SKIPPED: ../shared/{sub} not found");
+    None
+}
+
+fn repo(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
+}
+
+#[test]
+fn every_corpus_file_loads_or_is_refused_clearly() {
+    let Some(dir) = shared("obj-corpus") else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "corpus has {} files", files.len());
+    let (mut loaded, mut refused) = (0, 0);
+    for path in files {
+        // A hang is a failure too: each file gets ten seconds.
+        let (tx, rx) = mpsc::channel();
+        let p = path.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(Session::open(Some(&p), &OpenOptions::default()).map(|s| {
+                let finite = s.map.vertices.iter().all(|v| {
+                    v.position
+                        .iter()
+                        .chain(&v.normal)
+                        .chain(&v.uv)
+                        .all(|x| x.is_finite())
+                });
+                let world_ok = s.world.triangles().iter().all(|t| {
+                    t.a.is_finite()
+                        && t.e1.is_finite()
+                        && t.e2.is_finite()
+                        && t.plane.normal.is_finite()
+                });
+                (
+                    finite && world_ok && s.spawn.position.is_finite(),
+                    s.map.warnings.len(),
+                )
+            }));
+        });
+        let shown = path.display().to_string();
+        match rx.recv_timeout(Duration::from_secs(10)) {
+            Err(_) => panic!("{shown}: load hung or panicked"),
+            Ok(Ok((finite, _warnings))) => {
+                assert!(finite, "{shown}: a NaN reached the map or the world");
+                loaded += 1;
+            }
+            Ok(Err(e)) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.starts_with(&shown),
+                    "error does not name the file: {msg}"
+                );
+                assert!(msg.len() > shown.len() + 5, "error gives no reason: {msg}");
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("corpus: {loaded} loaded, {refused} refused with a message");
+    assert!(loaded > 30, "only {loaded} corpus files loaded");
+}
+
+#[test]
+fn corpus_malformed_faces_are_refused_with_their_line() {
+    let Some(dir) = shared("obj-corpus") else {
+        return;
+    };
+    let p = dir.join("invalid-relative-vertex-index.obj");
+    let e = load_obj_file(&p, &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!("{}:1: relative vertex index", p.display())),
+        "{e}"
+    );
+}
+
+#[test]
+fn corpus_whitespace_in_mtl_file_names_finds_the_material() {
+    let Some(dir) = shared("obj-corpus") else {
+        return;
+    };
+    let m = load_obj_file(
+        &dir.join("mtl filename with whitespace issue46.obj"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        m.materials.len() > 1,
+        "materials: {:?}",
+        m.materials.iter().map(|m| &m.name).collect::<Vec<_>>()
+    );
+}
+
+/// Walk a shared map from its automatic spawn with both responses; every leg of every
+/// step is checked against every triangle by an independent brute-force test.
+fn walk_shared(name: &str, expect_scale: (f32, f32)) {
+    let Some(dir) = shared(&format!("maps/{name}")) else {
+        return;
+    };
+    let s = Session::open(
+        Some(&dir.join(format!("{name}.obj"))),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let scale = s.map.frame.scale;
+    assert!(
+        (expect_scale.0..=expect_scale.1).contains(&scale),
+        "{name}: scale {scale}: {}",
+        s.scale_reason
+    );
+    // The walker starts on a floor, inside the map, with its eye at eye height.
+    let spawn = s.spawn.position;
+    assert!(
+        s.world.bounds().contains(spawn),
+        "{name}: spawn {spawn} outside the map"
+    );
+    let (below, _) = s
+        .world
+        .ray_cast(spawn, -Vec3::Y, 100.0)
+        .expect("a floor under the spawn");
+    assert!(
+        (below - EYE_HEIGHT).abs() < 0.05,
+        "{name}: floor {below} m below the eye"
+    );
+    let tris: Vec<[Vec3; 3]> = s.world.triangles().iter().map(|t| t.vertices()).collect();
+    for response in [Response::Slide, Response::Stop] {
+        let settings = Settings {
+            response,
+            speed: 4.0,
+            ..Settings::default()
+        };
+        let mut c = Controller::new(s.start_pose(None), settings);
+        let mut moved = 0.0;
+        for step in 0..480 {
+            if step % 120 == 0 {
+                c.pose.turn(77.0, 0.0);
+            }
+            let intent = MoveIntent {
+                forward: 1.0,
+                strafe: if step % 240 < 120 { 0.3 } else { 0.0 },
+                ..Default::default()
+            };
+            let d = c.wanted_move(&intent, 1.0 / 60.0);
+            let o =
+                s.world
+                    .resolve_move(c.pose.position, d, c.settings.response, c.settings.method);
+            for (a, b) in o.legs() {
+                if let Some(t) = tris.iter().find(|t| common::segment_touches(t, a, b)) {
+                    panic!("{name} {response}: step {step} leg {a} -> {b} crosses {t:?}");
+                }
+            }
+            moved += (o.end - c.pose.position).length();
+            c.pose.position = o.end;
+        }
+        assert!(
+            moved > 1.0,
+            "{name} {response}: the walker barely moved ({moved} m)"
+        );
+    }
+}
+
+#[test]
+fn cornell_box_walk_from_automatic_spawn_never_crosses_a_triangle() {
+    walk_shared("cornell_box", (0.004, 0.007));
+}
+
+#[test]
+fn lost_empire_walk_from_automatic_spawn_never_crosses_a_triangle() {
+    walk_shared("lost_empire", (1.0, 1.0));
+}
+
+#[test]
+fn conference_walk_from_automatic_spawn_never_crosses_a_triangle() {
+    walk_shared("conference", (0.002, 0.006));
+}
+
+#[test]
+fn lost_empire_textures_load_with_alpha_cut_outs() {
+    let Some(dir) = shared("maps/lost_empire") else {
+        return;
+    };
+    let m = load_obj_file(&dir.join("lost_empire.obj"), &LoadOptions::default()).unwrap();
+    let textured = m.materials.iter().filter(|m| m.texture.is_some()).count();
+    assert!(textured >= 40, "{textured} textured materials");
+    assert!(
+        m.materials
+            .iter()
+            .any(|m| m.texture.as_ref().is_some_and(|t| t.has_alpha)),
+        "no cut-out material"
+    );
+    assert!(
+        m.warnings.iter().all(|w| !w.contains("texture")),
+        "{:?}",
+        m.warnings
+    );
+}
+
+#[test]
+fn shipped_map_with_spaces_missing_texture_and_z_up_loads() {
+    let p = repo("assets/test/room with spaces.obj");
+    let m = load_obj_file(
+        &p,
+        &LoadOptions {
+            scale: Some(1.0),
+            up: UpAxis::Z,
+        },
+    )
+    .unwrap();
+    assert!(m.triangle_count() >= 12);
+    // Its MTL (also with spaces) gives colours; the missing texture is only a warning.
+    assert!(m.materials.iter().any(|mat| mat.diffuse == [0.8, 0.2, 0.2]));
+    assert!(
+        m.warnings.iter().any(|w| w.contains("missing.png")),
+        "{:?}",
+        m.warnings
+    );
+    // Z-up: the room is 3 units tall along the file's Z, so along the world's Y.
+    assert!((m.bounds.size().y - 3.0).abs() < 1e-5, "{:?}", m.bounds);
+}
+
+#[test]
+fn shipped_textured_quad_decodes_its_png() {
+    let p = repo("assets/test/textured.obj");
+    let m = load_obj_file(&p, &LoadOptions::default()).unwrap();
+    let tex = m
+        .materials
+        .iter()
+        .find_map(|m| m.texture.clone())
+        .expect("texture loaded");
+    assert_eq!((tex.width, tex.height), (4, 4));
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+}
