@@ -45,6 +45,14 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
             })
         });
     }
+    // The same segments as thin rays (no skin): the like-for-like comparison with parry3d.
+    g.bench_function("bvh_thin_ray", |b| {
+        b.iter(|| {
+            segs.iter()
+                .filter(|(p, d)| world.ray_cast(*p, d.normalize(), d.length()).is_some())
+                .count()
+        })
+    });
     g.bench_function("parry3d_ray_cast", |b| {
         b.iter(|| {
             segs.iter()

@@ -79,7 +79,7 @@ struct Common {
 
 #[derive(Args, Debug)]
 struct WindowArgs {
-    /// OBJ map to open (default: the built-in map).
+    /// OBJ map or TOML scene to open (default: the built-in map).
     map: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
@@ -102,7 +102,7 @@ struct WindowArgs {
 
 #[derive(Args, Debug)]
 struct SimArgs {
-    /// OBJ map (default: the built-in map).
+    /// OBJ map or TOML scene (default: the built-in map).
     map: Option<PathBuf>,
     #[command(flatten)]
     common: Common,

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use crate::camera::Pose;
-use crate::collision::CollisionWorld;
+use crate::collision::{Collider, CollisionWorld, InstancedWorld};
+use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::survey::{find_spawn, infer_scale};
 use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file};
 
@@ -42,8 +43,11 @@ pub struct LoadTimings {
 pub struct Session {
     /// The map, in world coordinates.
     pub map: Map,
-    /// Its collision world.
+    /// Its collision world (for a scene: every placement baked into world space, used for
+    /// spawn finding and ray casts; moves collide with [`Session::placed`] instead).
     pub world: CollisionWorld,
+    /// For a scene file: the placed models, tested in their own space.
+    pub placed: Option<InstancedWorld>,
     /// Where the player starts and why.
     pub spawn: SpawnChoice,
     /// Why the map has the scale it has.
@@ -55,6 +59,9 @@ pub struct Session {
 impl Session {
     /// Open the map at `path`, or the built-in map when `path` is `None`.
     pub fn open(path: Option<&Path>, opts: &OpenOptions) -> Result<Session, MapError> {
+        if let Some(p) = path.filter(|p| is_scene_path(p)) {
+            return Session::open_scene(p, opts);
+        }
         let t0 = Instant::now();
         let load = LoadOptions {
             scale: opts.scale,
@@ -67,21 +74,24 @@ impl Session {
         let parse = t0.elapsed();
         let t1 = Instant::now();
         let mut world = CollisionWorld::new(map.triangles());
+        let mut world_time = t1.elapsed();
         let mut survey = Duration::ZERO;
         let scale_reason = match (opts.scale, path) {
             (Some(s), _) => format!("scale {s} given on the command line"),
             (None, None) => "the built-in map is in metres".to_string(),
             (None, Some(_)) => {
+                let t2 = Instant::now();
                 let guess = infer_scale(&world);
-                survey = t1.elapsed();
+                survey = t2.elapsed();
                 if guess.scale != 1.0 {
+                    let t3 = Instant::now();
                     map.rescale(guess.scale);
                     world = world.scaled(guess.scale);
+                    world_time += t3.elapsed();
                 }
                 format!("scale {}: {}", map.frame.scale, guess.reason)
             }
         };
-        let world_time = t1.elapsed() - survey;
         let mut spawn = match opts.spawn {
             Some(p) => SpawnChoice {
                 position: map.frame.to_world(p),
@@ -96,6 +106,7 @@ impl Session {
         Ok(Session {
             map,
             world,
+            placed: None,
             spawn,
             scale_reason,
             timings: LoadTimings {
@@ -104,6 +115,49 @@ impl Session {
                 world: world_time,
             },
         })
+    }
+
+    /// Open a TOML scene of placed models (world units are the scene's: no inference).
+    fn open_scene(path: &Path, opts: &OpenOptions) -> Result<Session, MapError> {
+        let t0 = Instant::now();
+        let scene = load_scene(path, opts.up)?;
+        let parse = t0.elapsed();
+        let t1 = Instant::now();
+        let world = CollisionWorld::new(scene.world.baked_triangles());
+        let world_time = t1.elapsed();
+        let map = scene.map;
+        let mut spawn = match opts.spawn {
+            Some(p) => SpawnChoice {
+                position: p,
+                yaw_deg: 0.0,
+                reason: "given on the command line".into(),
+            },
+            None => find_spawn(&map, &world),
+        };
+        if let Some(y) = opts.yaw_deg {
+            spawn.yaw_deg = y;
+        }
+        let placements = scene.world.instances.len();
+        Ok(Session {
+            map,
+            world,
+            placed: Some(scene.world),
+            spawn,
+            scale_reason: format!("scene of {placements} placed models, in its own units"),
+            timings: LoadTimings {
+                parse,
+                survey: Duration::ZERO,
+                world: world_time,
+            },
+        })
+    }
+
+    /// What moves collide with: the placed models of a scene, else the map's world.
+    pub fn collider(&self) -> &dyn Collider {
+        match &self.placed {
+            Some(p) => p,
+            None => &self.world,
+        }
     }
 
     /// The pose to start from.
@@ -119,8 +173,9 @@ impl Session {
     pub fn describe(&self) -> String {
         let s = self.world.stats();
         let p = self.map.frame.to_file(self.spawn.position);
+        let t = &self.timings;
         format!(
-            "map: {} ({} triangles, {} objects, {} materials{})\n{}\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
+            "map: {} ({} triangles, {} objects, {} materials{})\n{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
             self.map.name,
             s.triangles,
             self.map.objects,
@@ -131,6 +186,10 @@ impl Session {
                 String::new()
             },
             self.scale_reason,
+            (t.parse + t.survey + t.world).as_secs_f64() * 1e3,
+            t.parse.as_secs_f64() * 1e3,
+            t.survey.as_secs_f64() * 1e3,
+            t.world.as_secs_f64() * 1e3,
             p.x,
             p.y,
             p.z,

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
-use crate::collision::{CollisionWorld, Response};
+use crate::collision::{Collider, Response};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
 
@@ -152,7 +152,7 @@ impl Controller {
     }
 
     /// Advance one fixed step of `dt` seconds.
-    pub fn step(&mut self, world: &CollisionWorld, intent: &MoveIntent, dt: f32) -> StepReport {
+    pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
         let d = self.wanted_move(intent, dt);
         let start = self.pose.position;
         let out = world.resolve_move(start, d, self.settings.response, self.settings.method);
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn step_in_empty_world_moves_freely() {
-        let w = CollisionWorld::new([]);
+        let w = crate::collision::CollisionWorld::new([]);
         let mut c = Controller::new(Pose::default(), Settings::default());
         let r = c.step(
             &w,

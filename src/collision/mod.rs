@@ -7,10 +7,12 @@
 //! The [`bvh`] only picks which triangles get the test; it never changes an answer.
 
 pub mod bvh;
+pub mod instances;
 pub mod response;
 pub mod segment;
 mod world;
 
-pub use response::{MoveOutcome, ParseResponseError, Response};
+pub use instances::{Instance, InstancedWorld};
+pub use response::{Collider, MoveOutcome, ParseResponseError, Response, resolve_move};
 pub use segment::Hit;
 pub use world::{CollisionWorld, WorldStats};

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use glam::Vec3;
 
-use super::CollisionWorld;
+use super::{CollisionWorld, Hit};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{MAX_SLIDE_ITERATIONS, MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
 
@@ -119,10 +119,35 @@ impl MoveOutcome {
     }
 }
 
-impl CollisionWorld {
+/// Anything a move can collide with: one map's world, or placed models.
+pub trait Collider {
+    /// The first triangle that stops the move `p0 -> p0 + d`, if any; its normal in the
+    /// collider's (world) space.
+    fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit>;
+
     /// Move from `start` by `d`, resolving collisions with `response`.
     ///
     /// Never returns a NaN: a non-finite or tiny move leaves the point where it is.
+    fn resolve_move(
+        &self,
+        start: Vec3,
+        d: Vec3,
+        response: Response,
+        method: InsideMethod,
+    ) -> MoveOutcome {
+        resolve_move(self, start, d, response, method)
+    }
+}
+
+impl Collider for CollisionWorld {
+    #[inline]
+    fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
+        CollisionWorld::first_hit(self, p0, d, method)
+    }
+}
+
+impl CollisionWorld {
+    /// Move from `start` by `d`, resolving collisions with `response` (see [`Collider`]).
     pub fn resolve_move(
         &self,
         start: Vec3,
@@ -130,24 +155,45 @@ impl CollisionWorld {
         response: Response,
         method: InsideMethod,
     ) -> MoveOutcome {
+        resolve_move(self, start, d, response, method)
+    }
+}
+
+/// Move from `start` by `d` through `world`, resolving collisions with `response`.
+pub fn resolve_move<C: Collider + ?Sized>(
+    world: &C,
+    start: Vec3,
+    d: Vec3,
+    response: Response,
+    method: InsideMethod,
+) -> MoveOutcome {
+    {
         let mut out = MoveOutcome::new(start);
         if !start.is_finite() || !d.is_finite() || d.length() < MIN_MOVE {
             return out;
         }
         match response {
-            Response::Stop => match self.first_hit(start, d, method) {
+            Response::Stop => match world.first_hit(start, d, method) {
                 None => out.advance(start + d),
                 Some(hit) => {
                     out.touch(hit.triangle);
                     out.advance(start + d * hit.t);
                 }
             },
-            Response::Slide => self.slide(start, d, method, &mut out),
+            Response::Slide => slide(world, start, d, method, &mut out),
         }
         out
     }
+}
 
-    fn slide(&self, start: Vec3, d: Vec3, method: InsideMethod, out: &mut MoveOutcome) {
+fn slide<C: Collider + ?Sized>(
+    world: &C,
+    start: Vec3,
+    d: Vec3,
+    method: InsideMethod,
+    out: &mut MoveOutcome,
+) {
+    {
         let mut pos = start;
         let mut rest = d;
         let mut planes = [Vec3::ZERO; MAX_SLIDE_ITERATIONS];
@@ -157,7 +203,7 @@ impl CollisionWorld {
                 break;
             }
             // 1. Go as far as the first wall allows.
-            let Some(hit) = self.first_hit(pos, rest, method) else {
+            let Some(hit) = world.first_hit(pos, rest, method) else {
                 pos += rest;
                 out.advance(pos);
                 return;

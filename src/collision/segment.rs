@@ -5,7 +5,8 @@
 //! 1. **Plane cross.** `s0 = n.p0 - c` and `s1 = n.(p0 + d) - c`. The side is the start's
 //!    (the sign of `s0`, so walls work from both faces); `a0 = |s0|`, `a1` the end's
 //!    distance on that side. The move reaches the wall when it approaches (`a1 < a0`, by
-//!    more than [`PARALLEL_COSINE`]) and ends closer than [`SKIN`] or beyond the plane.
+//!    more than [`PARALLEL_COSINE`]) and ends closer than [`SKIN`](crate::tolerance::SKIN)
+//!    or beyond the plane.
 //!    A start on the plane (`|s0| <= PLANE_EPSILON`) may leave to either side: no hit.
 //! 2. **Intersection.** The stretch of the move inside the skin band starts where the move
 //!    reaches distance `SKIN`, `t_in = (a0 - SKIN) / (a0 - a1)` (0 when it starts inside),
@@ -24,7 +25,7 @@
 use glam::Vec3;
 
 use crate::geometry::{InsideMethod, Triangle};
-use crate::tolerance::{PARALLEL_COSINE, PLANE_EPSILON, SKIN};
+use crate::tolerance::{PARALLEL_COSINE, PLANE_EPSILON};
 
 /// The first contact of a move with the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,7 +50,32 @@ impl Hit {
     }
 }
 
-/// Test the move `p0 -> p0 + d` (of length `len = |d| > 0`) against one triangle.
+/// How the skin band of one triangle is measured: its thickness along the plane's normal,
+/// and the direction in which points are projected onto the plane (scaled so that
+/// `normal . along = 1`). In world space that is `SKIN` and the normal itself; in a placed
+/// model's own space both are what the world's are once transformed (see
+/// [`crate::collision::instances`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    /// Distance to keep from the plane, in the plane's own distance units.
+    pub skin: f32,
+    /// Projection direction onto the plane, with `normal . along = 1`.
+    pub along: Vec3,
+}
+
+impl Band {
+    /// The plain band: `skin` along the triangle's own normal.
+    #[inline]
+    pub fn orthogonal(tri: &Triangle, skin: f32) -> Band {
+        Band {
+            skin,
+            along: tri.plane.normal,
+        }
+    }
+}
+
+/// Test the move `p0 -> p0 + d` (of length `len = |d| > 0`) against one triangle, keeping
+/// the `band`'s skin away from its plane (normally [`SKIN`](crate::tolerance::SKIN)).
 ///
 /// Returns the fraction of the move at which the eye reaches the skin distance and the
 /// normal facing the start, or `None` when this triangle does not stop the move.
@@ -60,7 +86,9 @@ pub fn hit_triangle(
     d: Vec3,
     len: f32,
     method: InsideMethod,
+    band: Band,
 ) -> Option<(f32, Vec3)> {
+    let Band { skin, along } = band;
     // Step 1: signed distances of start and end, seen from the start's side.
     let n = tri.plane.normal;
     let s0 = tri.plane.signed_distance(p0);
@@ -74,13 +102,13 @@ pub fn hit_triangle(
         return None; // parallel, or moving away
     }
     let a1 = a0 - approach;
-    if a1 >= SKIN {
+    if a1 >= skin {
         return None; // ends in front of the skin band
     }
     let facing = n * side;
 
     // Step 2: the stretch of the move inside the skin band.
-    let t_in = ((a0 - SKIN) / approach).max(0.0);
+    let t_in = ((a0 - skin) / approach).max(0.0);
     let t_plane = a0 / approach;
 
     // Step 3: its ends, projected onto the plane, inside the triangle?
@@ -88,17 +116,20 @@ pub fn hit_triangle(
         InsideMethod::MollerTrumbore => {
             // The whole segment test in one, for the crossing point...
             let crossing = t_plane <= 1.0 && method.ray_hits(tri, p0, d).is_some();
-            // ...and a ray along the normal for the band's entry and the move's end.
+            // ...and a ray along the projection direction for the band's entry and the
+            // move's end.
             crossing
-                || method.contains_point(tri, p0 + d * t_in)
-                || (t_plane > 1.0 && method.contains_point(tri, p0 + d))
+                || method.contains_point_along(tri, p0 + d * t_in, along)
+                || (t_plane > 1.0 && method.contains_point_along(tri, p0 + d, along))
         }
         InsideMethod::AngleSum | InsideMethod::Barycentric => {
-            let entry = p0 + d * t_in - facing * (a0 - approach * t_in);
+            // `along` has a unit component along the normal: stepping back by the signed
+            // distance lands exactly on the plane.
+            let entry = p0 + d * t_in - along * (side * (a0 - approach * t_in));
             let exit = if t_plane <= 1.0 {
                 p0 + d * t_plane
             } else {
-                p0 + d - facing * a1
+                p0 + d - along * (side * a1)
             };
             method.contains_point(tri, entry) || method.contains_point(tri, exit)
         }
@@ -109,6 +140,7 @@ pub fn hit_triangle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tolerance::SKIN;
 
     /// A 2 x 2 wall in the plane z = 0, facing +z.
     fn wall() -> Triangle {
@@ -124,7 +156,16 @@ mod tests {
         let d = p1 - p0;
         InsideMethod::ALL
             .iter()
-            .map(|m| hit_triangle(&wall(), p0, d, d.length(), *m))
+            .map(|m| {
+                hit_triangle(
+                    &wall(),
+                    p0,
+                    d,
+                    d.length(),
+                    *m,
+                    Band::orthogonal(&wall(), SKIN),
+                )
+            })
             .collect()
     }
 

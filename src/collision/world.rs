@@ -3,13 +3,13 @@
 use glam::{Vec3, Vec3A};
 
 use super::bvh::{Bvh, STACK_DEPTH};
-use super::segment::{Hit, hit_triangle};
+use super::segment::{Band, Hit, hit_triangle};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
 use crate::tolerance::{MIN_MOVE, SKIN};
 
 /// Extra inflation of the BVH boxes beyond the skin, so that rounding in the slab test
 /// never drops a candidate the triangle test would accept (world units).
-const BOX_MARGIN: f32 = 1e-3;
+pub const BOX_MARGIN: f32 = 1e-3;
 /// How far a first-hit query inflates every BVH box: a move is stopped by triangles it
 /// passes within the skin of.
 const QUERY_MARGIN: f32 = SKIN + BOX_MARGIN;
@@ -114,6 +114,22 @@ impl CollisionWorld {
 
     /// The first triangle that stops the move `p0 -> p0 + d`, found through the BVH.
     pub fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
+        self.first_hit_with(p0, d, method, QUERY_MARGIN, |t| Band::orthogonal(t, SKIN))
+    }
+
+    /// [`first_hit`](Self::first_hit) with a skin band chosen per triangle (a placed
+    /// model's own space stretches the skin differently along each normal). `margin`, the
+    /// inflation of the BVH boxes, must be at least the largest skin `band_of` returns plus
+    /// a rounding margin.
+    #[inline]
+    pub fn first_hit_with(
+        &self,
+        p0: Vec3,
+        d: Vec3,
+        method: InsideMethod,
+        margin: f32,
+        band_of: impl Fn(&Triangle) -> Band,
+    ) -> Option<Hit> {
         let len = d.length();
         if !(len >= MIN_MOVE && len.is_finite() && p0.is_finite()) || self.bvh.nodes.is_empty() {
             return None;
@@ -123,7 +139,7 @@ impl CollisionWorld {
         let mut best: Option<Hit> = None;
         let mut stack = [0u32; STACK_DEPTH];
         let mut sp = 0;
-        if nodes[0].ray_entry(o, inv, 1.0, QUERY_MARGIN).is_some() {
+        if nodes[0].ray_entry(o, inv, 1.0, margin).is_some() {
             stack[0] = 0;
             sp = 1;
         }
@@ -133,9 +149,8 @@ impl CollisionWorld {
             let t_max = best.map_or(1.0, |h| h.t);
             if node.is_leaf() {
                 for i in node.first..node.first + node.count {
-                    if let Some((t, normal)) =
-                        hit_triangle(&self.triangles[i as usize], p0, d, len, method)
-                    {
+                    let tri = &self.triangles[i as usize];
+                    if let Some((t, normal)) = hit_triangle(tri, p0, d, len, method, band_of(tri)) {
                         if t <= t_max {
                             best = Some(
                                 Hit {
@@ -152,8 +167,8 @@ impl CollisionWorld {
             }
             // Visit the nearer child first so that the other is often pruned.
             let (l, r) = (node.first, node.first + 1);
-            let tl = nodes[l as usize].ray_entry(o, inv, t_max, QUERY_MARGIN);
-            let tr = nodes[r as usize].ray_entry(o, inv, t_max, QUERY_MARGIN);
+            let tl = nodes[l as usize].ray_entry(o, inv, t_max, margin);
+            let tr = nodes[r as usize].ray_entry(o, inv, t_max, margin);
             let mut push = |i: u32| {
                 debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
                 if sp < STACK_DEPTH {
@@ -187,7 +202,9 @@ impl CollisionWorld {
         }
         let mut best = None;
         for (i, tri) in self.triangles.iter().enumerate() {
-            if let Some((t, normal)) = hit_triangle(tri, p0, d, len, method) {
+            if let Some((t, normal)) =
+                hit_triangle(tri, p0, d, len, method, Band::orthogonal(tri, SKIN))
+            {
                 best = Some(
                     Hit {
                         t,

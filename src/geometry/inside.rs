@@ -100,6 +100,26 @@ impl InsideMethod {
     }
 }
 
+impl InsideMethod {
+    /// Is the point where the line through `q` along `along` meets the triangle's plane
+    /// inside the triangle? (`along` must not be parallel to the plane; with the unit
+    /// normal this is [`contains_point`](Self::contains_point) of the orthogonal
+    /// projection.)
+    #[inline]
+    pub fn contains_point_along(self, tri: &Triangle, q: Vec3, along: Vec3) -> bool {
+        match self {
+            InsideMethod::MollerTrumbore => moller_trumbore(tri, q + along, -along).is_some(),
+            InsideMethod::AngleSum | InsideMethod::Barycentric => {
+                let denom = tri.plane.normal.dot(along);
+                if denom == 0.0 {
+                    return false;
+                }
+                self.contains_point(tri, q - along * (tri.plane.signed_distance(q) / denom))
+            }
+        }
+    }
+}
+
 impl fmt::Display for InsideMethod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

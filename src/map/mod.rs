@@ -6,11 +6,13 @@
 //! - [`obj`]: loading and its errors (file, line, reason), MTL and textures.
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`survey`]: scale inference and automatic spawn, by ray casts.
+//! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
 //! - [`builtin`]: the default map, embedded in the binary.
 
 pub mod builtin;
 pub mod frame;
 pub mod obj;
+pub mod scene;
 pub mod survey;
 pub mod triangulate;
 

@@ -9,13 +9,13 @@ pub use script::{Command, ScriptError, ScriptPlayer, parse_script};
 pub use trace::{TRACE_HEADER, TraceRow};
 
 use crate::camera::Controller;
-use crate::collision::CollisionWorld;
+use crate::collision::Collider;
 use crate::map::MapFrame;
 
 /// Run a whole script from the controller's current state; returns one row per step,
 /// plus a first row (frame 0) for the starting pose.
 pub fn run(
-    world: &CollisionWorld,
+    world: &dyn Collider,
     frame: &MapFrame,
     controller: &mut Controller,
     script: &[Command],

@@ -1,0 +1,210 @@
+//! Scene files: a TOML list of OBJ models placed with position, rotation and scale. Each
+//! distinct file is loaded once, however often it is placed.
+//!
+//! ```toml
+//! # scene.toml
+//! up = "y"                      # optional: the models' up axis
+//!
+//! [[model]]
+//! file = "room.obj"             # relative to this file
+//!
+//! [[model]]
+//! file = "pillar.obj"
+//! position = [2.0, 0.0, -3.0]   # world units (metres)
+//! rotation = [0.0, 45.0, 0.0]   # degrees about X, then Y, then Z
+//! scale = [1.0, 2.5, 1.0]       # or one number
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::{Affine3A, EulerRot, Quat, Vec3};
+use serde::Deserialize;
+
+use super::{Batch, LoadOptions, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file};
+use crate::collision::{CollisionWorld, InstancedWorld};
+use crate::geometry::Aabb;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFile {
+    #[serde(default)]
+    up: Option<String>,
+    #[serde(default, rename = "model")]
+    models: Vec<Placement>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ScaleSpec {
+    Uniform(f32),
+    PerAxis([f32; 3]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Placement {
+    file: String,
+    #[serde(default)]
+    position: [f32; 3],
+    #[serde(default)]
+    rotation: [f32; 3],
+    #[serde(default)]
+    scale: Option<ScaleSpec>,
+}
+
+/// A loaded scene: the baked map for drawing and the placed models for collision.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Every placement baked into world space, one batch per material.
+    pub map: Map,
+    /// Models in their own space, placed: what collision runs against.
+    pub world: InstancedWorld,
+}
+
+/// True when `path` looks like a scene file (`.toml`).
+pub fn is_scene_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+}
+
+/// Load a scene file and every model it places. `up` applies when the file names none.
+pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        return Err(MapError::IsDirectory { path: shown });
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| MapError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    let file: SceneFile = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map_or(1, |s| {
+            text[..s.start.min(text.len())].lines().count().max(1)
+        });
+        MapError::Parse {
+            path: shown.clone(),
+            line,
+            reason: e.message().to_string(),
+        }
+    })?;
+    let up = match file.up.as_deref() {
+        Some(u) => u.parse().map_err(|e| MapError::Invalid {
+            path: shown.clone(),
+            reason: format!("{e}"),
+        })?,
+        None => up,
+    };
+    if file.models.is_empty() {
+        return Err(MapError::Empty {
+            path: shown,
+            reason: "the scene places no [[model]]".into(),
+        });
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let opts = LoadOptions {
+        scale: Some(1.0),
+        up,
+    };
+
+    let mut loaded: HashMap<PathBuf, usize> = HashMap::new();
+    let mut models: Vec<Map> = Vec::new();
+    let mut world = InstancedWorld::default();
+    let mut warnings = Vec::new();
+    let mut placements = Vec::new();
+    for (k, p) in file.models.iter().enumerate() {
+        let what = format!("{shown}: model {} ({})", k + 1, p.file);
+        let file_path = dir.join(&p.file);
+        let model = match loaded.get(&file_path) {
+            Some(&m) => m,
+            None => {
+                let map = load_obj_file(&file_path, &opts)?;
+                warnings.extend(map.warnings.iter().cloned());
+                world.models.push(CollisionWorld::new(map.triangles()));
+                models.push(map);
+                loaded.insert(file_path, models.len() - 1);
+                models.len() - 1
+            }
+        };
+        let scale = match p.scale {
+            None => Vec3::ONE,
+            Some(ScaleSpec::Uniform(s)) => Vec3::splat(s),
+            Some(ScaleSpec::PerAxis(s)) => Vec3::from(s),
+        };
+        let [rx, ry, rz] = p.rotation.map(f32::to_radians);
+        // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
+        let rotation = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
+        let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
+        if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) || world.place(model, m).is_none()
+        {
+            return Err(MapError::Invalid {
+                path: shown,
+                reason: format!("{what}: scale {scale} must be positive and the placement finite"),
+            });
+        }
+        placements.push((model, m));
+    }
+
+    // Bake for drawing: all placements, grouped by material across models.
+    let mut materials = vec![super::Material::default_grey()];
+    let mut offsets = Vec::new();
+    for m in &models {
+        offsets.push(materials.len() - 1);
+        materials.extend(m.materials.iter().skip(1).cloned());
+    }
+    let mut per_material: Vec<Vec<Vertex>> = vec![Vec::new(); materials.len()];
+    let mut marked_spawn = None;
+    for &(model, m) in &placements {
+        let normal_m = glam::Mat3::from(m.matrix3).inverse().transpose();
+        let map = &models[model];
+        if marked_spawn.is_none() {
+            marked_spawn = map.marked_spawn.map(|s| super::MarkedSpawn {
+                position: m.transform_point3(s.position),
+            });
+        }
+        for b in &map.batches {
+            let target = if b.material == 0 {
+                0
+            } else {
+                b.material + offsets[model]
+            };
+            let verts = &map.vertices[b.first as usize..(b.first + b.count) as usize];
+            per_material[target].extend(verts.iter().map(|v| Vertex {
+                position: m.transform_point3(v.position.into()).into(),
+                normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
+                uv: v.uv,
+            }));
+        }
+    }
+    let mut vertices = Vec::new();
+    let mut batches = Vec::new();
+    for (material, verts) in per_material.into_iter().enumerate() {
+        if !verts.is_empty() {
+            batches.push(Batch {
+                material,
+                first: vertices.len() as u32,
+                count: verts.len() as u32,
+            });
+            vertices.extend(verts);
+        }
+    }
+    let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
+    let map = Map {
+        name: path
+            .file_name()
+            .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),
+        source: Some(path.to_path_buf()),
+        vertices,
+        batches,
+        materials,
+        bounds,
+        frame: MapFrame::default(),
+        marked_spawn,
+        objects: placements.len(),
+        warnings,
+    };
+    Ok(Scene { map, world })
+}
