@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use parry3d::query::{Ray, RayCast};
-use walkthrough::collision::{CollisionWorld, Response};
+use walkthrough::collision::{Collider, CollisionWorld, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::{LoadOptions, load_obj_file};
 
@@ -103,11 +103,7 @@ fn generated(c: &mut Criterion) {
     let mut g = c.benchmark_group("build/generated_331k");
     g.sample_size(10);
     g.bench_function("world", |b| {
-        b.iter_batched(
-            || tris.clone(),
-            |t| CollisionWorld::new(t),
-            BatchSize::LargeInput,
-        )
+        b.iter_batched(|| tris.clone(), CollisionWorld::new, BatchSize::LargeInput)
     });
     g.finish();
 }

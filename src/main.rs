@@ -172,10 +172,10 @@ impl Common {
     }
 
     fn open_options(&self) -> Result<OpenOptions, String> {
-        if let Some(s) = self.scale {
-            if !(s.is_finite() && s > 0.0) {
-                return Err(format!("--scale {s} must be a positive number"));
-            }
+        if let Some(s) = self.scale
+            && !(s.is_finite() && s > 0.0)
+        {
+            return Err(format!("--scale {s} must be a positive number"));
         }
         for (name, v) in [("--yaw", self.yaw), ("--pitch", self.pitch)] {
             if v.is_some_and(|v| !v.is_finite()) {

@@ -121,10 +121,10 @@ fn methods_agree_away_from_edges() {
                 );
             }
         }
-        if let (Some(a), Some(b)) = (angle, bary) {
-            if a.triangle == b.triangle {
-                compared += 1;
-            }
+        if let (Some(a), Some(b)) = (angle, bary)
+            && a.triangle == b.triangle
+        {
+            compared += 1;
         }
         if angle.is_some() && bary.is_none() {
             angle_only += 1;

@@ -5,7 +5,7 @@ mod common;
 
 use common::{cube, segment_touches, walk, wall};
 use glam::Vec3;
-use walkthrough::collision::{CollisionWorld, Response};
+use walkthrough::collision::{Collider, CollisionWorld, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::tolerance::{DEFAULT_FOV_Y_DEG, NEAR_PLANE, SKIN};
 

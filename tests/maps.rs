@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use glam::Vec3;
 use walkthrough::camera::{Controller, MoveIntent, Settings};
-use walkthrough::collision::Response;
+use walkthrough::collision::{Collider, Response};
 use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::tolerance::EYE_HEIGHT;
@@ -266,4 +266,83 @@ fn shipped_textured_quad_decodes_its_png() {
         .expect("texture loaded");
     assert_eq!((tex.width, tex.height), (4, 4));
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+}
+
+/// The real `walkthrough sim` on a shared map with automatic spawn and scale: the trace
+/// starts at the spawn, moves, and no step between two trace rows crosses a triangle.
+fn sim_binary_on_shared(name: &str) {
+    let Some(dir) = shared(&format!("maps/{name}")) else {
+        return;
+    };
+    let obj = dir.join(format!("{name}.obj"));
+    let script =
+        std::env::temp_dir().join(format!("walkthrough-sim-{name}-{}.txt", std::process::id()));
+    std::fs::write(
+        &script,
+        "forward 2\nturn 100\nrun on\nforward 2\nturn -150\nright 1\nforward 2\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args([
+            "sim",
+            obj.to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("spawn:") && err.contains("scale"),
+        "sim must say where and why: {err}"
+    );
+    let s = Session::open(Some(&obj), &OpenOptions::default()).unwrap();
+    let rows: Vec<Vec3> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<f32> = l
+                .split(',')
+                .skip(2)
+                .take(3)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            s.map.frame.to_world(Vec3::new(f[0], f[1], f[2]))
+        })
+        .collect();
+    assert_eq!(
+        rows.len(),
+        1 + (2 + 2 + 1 + 2) * 120,
+        "{name}: one row per step, plus the start"
+    );
+    assert!(
+        (rows[0] - s.spawn.position).length() < 1e-3 * s.map.frame.scale.max(1.0),
+        "{name}: starts at the spawn"
+    );
+    let tris: Vec<[Vec3; 3]> = s.world.triangles().iter().map(|t| t.vertices()).collect();
+    let mut moved = 0.0;
+    for w in rows.windows(2) {
+        moved += (w[1] - w[0]).length();
+        if let Some(t) = tris.iter().find(|t| common::segment_touches(t, w[0], w[1])) {
+            panic!("{name}: {} -> {} crosses {t:?}", w[0], w[1]);
+        }
+    }
+    assert!(moved > 2.0, "{name}: moved only {moved} m");
+}
+
+#[test]
+fn sim_binary_walks_cornell_box_without_crossing() {
+    sim_binary_on_shared("cornell_box");
+}
+
+#[test]
+fn sim_binary_walks_lost_empire_without_crossing() {
+    sim_binary_on_shared("lost_empire");
+}
+
+#[test]
+fn sim_binary_walks_conference_without_crossing() {
+    sim_binary_on_shared("conference");
 }

@@ -9,7 +9,7 @@ use glam::Vec3;
 use parry3d::query::{Ray, RayCast};
 use parry3d::shape::TriMesh;
 use proptest::prelude::*;
-use walkthrough::collision::{CollisionWorld, Response};
+use walkthrough::collision::{Collider, CollisionWorld, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::tolerance::SKIN;
 

@@ -429,19 +429,19 @@ impl App {
                 event_loop.exit();
             }
         }
-        if let Some(limit) = self.config.exit_after {
-            if self.started.elapsed().as_secs_f32() >= limit {
-                self.exit(event_loop);
-            }
+        if let Some(limit) = self.config.exit_after
+            && self.started.elapsed().as_secs_f32() >= limit
+        {
+            self.exit(event_loop);
         }
     }
 
     fn exit(&mut self, event_loop: &ActiveEventLoop) {
-        if let Some(p) = self.config.screenshot.clone() {
-            if self.script.is_some() || self.config.script.is_none() {
-                // No script, or it did not finish: save what is on screen now.
-                self.save_screenshot(&p);
-            }
+        if let Some(p) = self.config.screenshot.clone()
+            && (self.script.is_some() || self.config.script.is_none())
+        {
+            // No script, or it did not finish: save what is on screen now.
+            self.save_screenshot(&p);
         }
         event_loop.exit();
     }
@@ -496,10 +496,16 @@ impl ApplicationHandler for App {
             Err(e) => return self.fail(event_loop, e),
         };
         eprintln!("{}", ctx.description);
+        let upload = Instant::now();
         let renderer = match Renderer::new(ctx.gl.clone(), &self.session.map) {
             Ok(r) => r,
             Err(e) => return self.fail(event_loop, e),
         };
+        eprintln!(
+            "uploaded to the GPU in {:.0} ms ({} draw calls a frame)",
+            upload.elapsed().as_secs_f64() * 1e3,
+            renderer.draw_calls()
+        );
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
@@ -543,10 +549,8 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } => {
-                if !self.captured {
-                    self.set_capture(true);
-                }
+            } if !self.captured => {
+                self.set_capture(true);
             }
             WindowEvent::MouseWheel { delta, .. } => {
                 let steps = match delta {
@@ -563,13 +567,13 @@ impl ApplicationHandler for App {
     }
 
     fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
-        if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event {
-            if self.captured {
-                self.controller.pose.turn(
-                    -dx as f32 * MOUSE_DEG_PER_PIXEL,
-                    -dy as f32 * MOUSE_DEG_PER_PIXEL,
-                );
-            }
+        if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
+            && self.captured
+        {
+            self.controller.pose.turn(
+                -dx as f32 * MOUSE_DEG_PER_PIXEL,
+                -dy as f32 * MOUSE_DEG_PER_PIXEL,
+            );
         }
     }
 

@@ -65,7 +65,7 @@ impl InstancedWorld {
         let world = self.models.get(model)?;
         let linear = Mat3::from(to_world.matrix3);
         let det = linear.determinant();
-        if !(det.is_finite() && det.abs() > f32::EPSILON) || !to_world.translation.is_finite() {
+        if !(det.is_finite() && det.abs() > f32::EPSILON && to_world.translation.is_finite()) {
             return None;
         }
         let to_model = to_world.inverse();
@@ -214,14 +214,14 @@ mod tests {
         );
         w.place(0, m).unwrap();
         let n = (m.matrix3 * Vec3::Z).normalize();
-        let start = Vec3::new(0.0, 0.0, -5.0) + Vec3::from(m.matrix3 * Vec3::Z).normalize() * 2.0;
+        let start = Vec3::new(0.0, 0.0, -5.0) + (m.matrix3 * Vec3::Z).normalize() * 2.0;
         let o = w.resolve_move(
             start,
-            -Vec3::from(n) * 4.0,
+            -n * 4.0,
             crate::collision::Response::Stop,
             InsideMethod::Barycentric,
         );
-        let plane_d = Vec3::from(n).dot(o.end - Vec3::new(0.0, 0.0, -5.0));
+        let plane_d = n.dot(o.end - Vec3::new(0.0, 0.0, -5.0));
         assert!((plane_d - SKIN).abs() < 1e-4, "{plane_d}");
     }
 }

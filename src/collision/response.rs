@@ -146,19 +146,6 @@ impl Collider for CollisionWorld {
     }
 }
 
-impl CollisionWorld {
-    /// Move from `start` by `d`, resolving collisions with `response` (see [`Collider`]).
-    pub fn resolve_move(
-        &self,
-        start: Vec3,
-        d: Vec3,
-        response: Response,
-        method: InsideMethod,
-    ) -> MoveOutcome {
-        resolve_move(self, start, d, response, method)
-    }
-}
-
 /// Move from `start` by `d` through `world`, resolving collisions with `response`.
 pub fn resolve_move<C: Collider + ?Sized>(
     world: &C,

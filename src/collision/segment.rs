@@ -79,7 +79,7 @@ impl Band {
 ///
 /// Returns the fraction of the move at which the eye reaches the skin distance and the
 /// normal facing the start, or `None` when this triangle does not stop the move.
-#[inline]
+#[inline(always)]
 pub fn hit_triangle(
     tri: &Triangle,
     p0: Vec3,

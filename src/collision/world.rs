@@ -67,28 +67,16 @@ impl CollisionWorld {
         if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
             return self;
         }
-        let mut kept = Vec::with_capacity(self.triangles.len());
-        for t in &self.triangles {
-            let [a, b, c] = t.vertices();
-            // Scaling keeps a triangle valid unless it shrinks below the degenerate area.
-            match Triangle::new(a * factor, b * factor, c * factor) {
-                Some(s) => kept.push(s),
-                None => {
-                    return CollisionWorld::new(
-                        self.triangles
-                            .iter()
-                            .map(|t| t.vertices().map(|v| v * factor)),
-                    );
-                }
-            }
+        for t in &mut self.triangles {
+            *t = t.scaled(factor);
         }
-        self.triangles = kept;
         let boxes: Vec<Aabb> = self.triangles.iter().map(Triangle::bounds).collect();
         self.bvh.refit(&boxes);
-        self.bounds = Aabb {
-            min: self.bounds.min * factor,
-            max: self.bounds.max * factor,
-        };
+        self.bounds = self
+            .bvh
+            .nodes
+            .first()
+            .map_or(Aabb::EMPTY, |root| root.bounds());
         self
     }
 
@@ -150,17 +138,17 @@ impl CollisionWorld {
             if node.is_leaf() {
                 for i in node.first..node.first + node.count {
                     let tri = &self.triangles[i as usize];
-                    if let Some((t, normal)) = hit_triangle(tri, p0, d, len, method, band_of(tri)) {
-                        if t <= t_max {
-                            best = Some(
-                                Hit {
-                                    t,
-                                    triangle: i,
-                                    normal,
-                                }
-                                .earlier(best),
-                            );
-                        }
+                    if let Some((t, normal)) = hit_triangle(tri, p0, d, len, method, band_of(tri))
+                        && t <= t_max
+                    {
+                        best = Some(
+                            Hit {
+                                t,
+                                triangle: i,
+                                normal,
+                            }
+                            .earlier(best),
+                        );
                     }
                 }
                 continue;
@@ -239,10 +227,11 @@ impl CollisionWorld {
             if node.is_leaf() {
                 for i in node.first..node.first + node.count {
                     let tri = &self.triangles[i as usize];
-                    if let Some(t) = InsideMethod::MollerTrumbore.ray_hits(tri, origin, dir) {
-                        if t >= 0.0 && t < best.map_or(max_dist, |b| b.0) {
-                            best = Some((t, i));
-                        }
+                    if let Some(t) = InsideMethod::MollerTrumbore.ray_hits(tri, origin, dir)
+                        && t >= 0.0
+                        && t < best.map_or(max_dist, |b| b.0)
+                    {
+                        best = Some((t, i));
                     }
                 }
                 continue;
@@ -304,14 +293,19 @@ mod tests {
                 (i % 11) as f32 * 0.25,
             );
             let d = Vec3::new(((i * 7) % 5) as f32 - 2.0, 0.3, ((i * 3) % 5) as f32 - 2.0) * 0.2;
+            // Scaling the precomputed fields rounds differently from recomputing them.
             let (a, b) = (scaled.first_hit(p, d, m), built.first_hit(p, d, m));
-            assert_eq!(a.map(|h| h.t), b.map(|h| h.t), "{p} {d}");
+            assert_eq!(a.is_some(), b.is_some(), "{p} {d}");
+            if let (Some(a), Some(b)) = (a, b) {
+                assert!((a.t - b.t).abs() < 1e-4, "{p} {d}: {} vs {}", a.t, b.t);
+            }
             assert_eq!(
                 scaled.first_hit(p, d, m),
                 scaled.first_hit_brute_force(p, d, m)
             );
         }
-        assert_eq!(scaled.bounds(), built.bounds());
+        let (sb, bb) = (scaled.bounds(), built.bounds());
+        assert!((sb.min - bb.min).length() < 1e-5 && (sb.max - bb.max).length() < 1e-5);
     }
 
     #[test]

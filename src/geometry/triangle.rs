@@ -47,6 +47,24 @@ impl Triangle {
         })
     }
 
+    /// This triangle scaled by `f > 0` about the origin, without recomputing it: lengths
+    /// scale by `f`, the barycentric dot products by `f^2`, their inverse determinant by
+    /// `f^-4`; the normal is unchanged.
+    pub fn scaled(&self, f: f32) -> Triangle {
+        let [d00, d01, d11, inv] = self.bary;
+        let f2 = f * f;
+        Triangle {
+            a: self.a * f,
+            e1: self.e1 * f,
+            e2: self.e2 * f,
+            plane: super::Plane {
+                normal: self.plane.normal,
+                d: self.plane.d * f,
+            },
+            bary: [d00 * f2, d01 * f2, d11 * f2, inv / (f2 * f2)],
+        }
+    }
+
     /// The three vertices, in their original order.
     pub fn vertices(&self) -> [Vec3; 3] {
         [self.a, self.a + self.e1, self.a + self.e2]

@@ -116,6 +116,24 @@ pub struct Map {
     pub warnings: Vec<String>,
 }
 
+/// Concatenate per-material vertex lists into one list and one batch per non-empty
+/// material (the renderer's one draw call each).
+pub(crate) fn batch_by_material(per_material: Vec<Vec<Vertex>>) -> (Vec<Vertex>, Vec<Batch>) {
+    let mut vertices = Vec::with_capacity(per_material.iter().map(Vec::len).sum());
+    let mut batches = Vec::new();
+    for (material, verts) in per_material.into_iter().enumerate() {
+        if !verts.is_empty() {
+            batches.push(Batch {
+                material,
+                first: vertices.len() as u32,
+                count: verts.len() as u32,
+            });
+            vertices.extend(verts);
+        }
+    }
+    (vertices, batches)
+}
+
 impl Map {
     /// Number of triangles.
     pub fn triangle_count(&self) -> usize {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use super::triangulate::{Kind, triangulate};
-use super::{Batch, Map, MapFrame, MarkedSpawn, Material, TextureImage, UpAxis, Vertex};
+use super::{Map, MapFrame, MarkedSpawn, Material, TextureImage, UpAxis, Vertex};
 use crate::geometry::Aabb;
 
 /// How to turn the file's coordinates into world coordinates.
@@ -337,18 +337,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         ));
     }
 
-    let mut vertices = Vec::with_capacity(per_material.iter().map(Vec::len).sum());
-    let mut batches = Vec::new();
-    for (material, verts) in per_material.into_iter().enumerate() {
-        if !verts.is_empty() {
-            batches.push(Batch {
-                material,
-                first: vertices.len() as u32,
-                count: verts.len() as u32,
-            });
-            vertices.extend(verts);
-        }
-    }
+    let (vertices, batches) = super::batch_by_material(per_material);
     if vertices.is_empty() {
         let reason = if models.is_empty() {
             "the file has no faces, only points or lines or nothing".to_string()

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use serde::Deserialize;
 
-use super::{Batch, LoadOptions, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file};
+use super::{LoadOptions, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file};
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
 
@@ -179,18 +179,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
             }));
         }
     }
-    let mut vertices = Vec::new();
-    let mut batches = Vec::new();
-    for (material, verts) in per_material.into_iter().enumerate() {
-        if !verts.is_empty() {
-            batches.push(Batch {
-                material,
-                first: vertices.len() as u32,
-                count: verts.len() as u32,
-            });
-            vertices.extend(verts);
-        }
-    }
+    let (vertices, batches) = super::batch_by_material(per_material);
     let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
     let map = Map {
         name: path

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use glam::Vec3;
-use walkthrough::collision::{CollisionWorld, MoveOutcome, Response};
+use walkthrough::collision::{Collider, CollisionWorld, MoveOutcome, Response};
 use walkthrough::geometry::InsideMethod;
 
 /// A vertical wall quad from `(x0, z0)` to `(x1, z1)`, from y = -h to y = +h, as two triangles.
