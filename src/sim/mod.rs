@@ -14,6 +14,20 @@ use crate::map::MapFrame;
 
 /// Run a whole script from the controller's current state; returns one row per step,
 /// plus a first row (frame 0) for the starting pose.
+///
+/// ```
+/// use walkthrough::camera::{Controller, Pose, Settings};
+/// use walkthrough::collision::CollisionWorld;
+/// use walkthrough::map::MapFrame;
+/// use walkthrough::sim::{parse_script, run};
+///
+/// let script = parse_script("walk.txt", "turn 90\nforward 0.5\n").unwrap();
+/// let mut c = Controller::new(Pose::default(), Settings::default());
+/// let rows = run(&CollisionWorld::new([]), &MapFrame::default(), &mut c, &script, 0.125);
+/// assert_eq!(rows.len(), 1 + 4); // the start, then 0.5 s of 1/8 s steps
+/// // Yaw 90 looks toward -X: 0.5 s at 3 m/s.
+/// assert_eq!(rows[4].to_string(), "4,0.500000,-1.500000,0.000000,0.000000,90.000,0.000,slide,0");
+/// ```
 pub fn run(
     world: &dyn Collider,
     frame: &MapFrame,
