@@ -112,6 +112,7 @@ pub fn run(config: Config) -> Result<(), String> {
         hud_text: String::with_capacity(256),
         map_label: String::new(),
         screenshot_pending: false,
+        quitting: false,
         error: None,
         config,
     };
@@ -165,6 +166,8 @@ struct App {
     hud_text: String,
     map_label: String,
     screenshot_pending: bool,
+    /// Quit after the next frame (which takes the exit screenshot, if one is due).
+    quitting: bool,
     error: Option<String>,
 }
 
@@ -413,6 +416,10 @@ impl App {
         let Some(gpu) = &mut self.gpu else { return };
         if let Err(e) = gpu.ctx.swap() {
             self.fail(event_loop, e);
+            return;
+        }
+        if self.quitting {
+            event_loop.exit();
             return;
         }
         let frame = frame_start.elapsed();

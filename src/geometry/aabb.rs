@@ -70,15 +70,6 @@ impl Aabb {
         (self.max - self.min).max(Vec3::ZERO)
     }
 
-    /// Half the surface area (the constant factor does not matter to the SAH); 0 when empty.
-    pub fn half_area(&self) -> f32 {
-        if self.is_empty() {
-            return 0.0;
-        }
-        let s = self.size();
-        s.x * s.y + s.y * s.z + s.z * s.x
-    }
-
     /// True when `p` lies inside or on the box.
     pub fn contains(&self, p: Vec3) -> bool {
         p.cmpge(self.min).all() && p.cmple(self.max).all()
@@ -130,11 +121,17 @@ mod tests {
     }
 
     #[test]
-    fn empty_box_is_empty_and_has_no_area() {
+    fn empty_box_is_empty_and_grows_to_its_points() {
         assert!(Aabb::EMPTY.is_empty());
-        assert_eq!(Aabb::EMPTY.half_area(), 0.0);
         assert!(!unit().is_empty());
-        assert_eq!(unit().half_area(), 3.0);
+        assert_eq!(unit().size(), Vec3::ONE);
+        assert_eq!(
+            Aabb::EMPTY.grown(Vec3::X),
+            Aabb {
+                min: Vec3::X,
+                max: Vec3::X
+            }
+        );
     }
 
     #[test]
