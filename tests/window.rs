@@ -66,8 +66,14 @@ fn out_dir(name: &str) -> PathBuf {
 
 /// Start the app, wait for its window, give it focus. Returns the process and window id.
 fn launch(x: &Xvfb, args: &[&str]) -> (Child, String) {
+    launch_in(x, args, &std::env::temp_dir())
+}
+
+/// [`launch`] with a working directory (where F12 screenshots land).
+fn launch_in(x: &Xvfb, args: &[&str], cwd: &Path) -> (Child, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         .args(args)
+        .current_dir(cwd)
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
         .stdout(Stdio::piped())
@@ -126,6 +132,7 @@ fn finish(x: &Xvfb, mut child: Child) -> String {
 
 struct Row {
     x: f32,
+    y: f32,
     z: f32,
     response: String,
     hit: bool,
@@ -143,6 +150,7 @@ fn read_trace(p: &Path) -> Vec<Row> {
             let f: Vec<&str> = l.split(',').collect();
             Row {
                 x: f[2].parse().unwrap(),
+                y: f[3].parse().unwrap(),
                 z: f[4].parse().unwrap(),
                 response: f[7].into(),
                 hit: f[8] == "1",
@@ -295,4 +303,70 @@ fn scripted_window_run_gives_the_same_trace_as_sim() {
     // The screenshot was taken when the script ended and is not black.
     let [r, g, b] = centre_colour(&shot, 32);
     assert!(r + g + b > 60.0, "screenshot is black");
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("keys");
+    let trace = dir.join("trace.csv");
+    let (child, _win) = launch_in(
+        &x,
+        &["--trace", trace.to_str().unwrap(), "--exit-after", "60"],
+        &dir,
+    );
+    hold(&x, &["w"], 0.6);
+    // F12: a PNG named walkthrough-<time>.png in the working directory.
+    x.xdotool(&["key", "F12"]);
+    sleep(Duration::from_millis(500));
+    // R: reload the map in the background, keeping the position.
+    x.xdotool(&["key", "r"]);
+    sleep(Duration::from_millis(1500));
+    // F: fly; Space: up.
+    x.xdotool(&["key", "f"]);
+    sleep(Duration::from_millis(200));
+    hold(&x, &["space"], 0.5);
+    let log = finish(&x, child);
+
+    let shots: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("walkthrough-")
+                && p.extension().is_some_and(|e| e == "png")
+        })
+        .collect();
+    assert_eq!(
+        shots.len(),
+        1,
+        "F12 must save one screenshot: {shots:?}\n{log}"
+    );
+    let [r, g, b] = centre_colour(&shots[0], 16);
+    assert!(r + g + b > 60.0, "the F12 screenshot is black");
+    assert!(
+        log.contains("loaded built-in map"),
+        "R did not reload: {log}"
+    );
+
+    let rows = read_trace(&trace);
+    let start = &rows[0];
+    let walked = rows.iter().map(|r| start.z - r.z).fold(0.0f32, f32::max);
+    assert!(walked > 1.0, "W moved only {walked} m");
+    // The reload kept the position: no row jumps back to the spawn after walking.
+    let back_at_spawn = rows
+        .iter()
+        .skip_while(|r| (start.z - r.z) < 1.0)
+        .any(|r| (r.z - start.z).abs() < 1e-3);
+    assert!(!back_at_spawn, "R moved the player back to the spawn");
+    let last = rows.last().unwrap();
+    assert!(
+        last.y > start.y + 0.5,
+        "fly + Space should rise: {} -> {}",
+        start.y,
+        last.y
+    );
 }
