@@ -61,10 +61,10 @@ struct Common {
     #[arg(long, allow_hyphen_values = true)]
     pitch: Option<f32>,
     /// Walking speed in world units (metres) per second.
-    #[arg(long, default_value_t = DEFAULT_SPEED)]
+    #[arg(long, default_value_t = DEFAULT_SPEED, allow_hyphen_values = true)]
     speed: f32,
     /// Metres per map unit (default: inferred from the map's rooms).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     scale: Option<f32>,
     /// The map file's up axis.
     #[arg(long, default_value = "y", value_parser = parse_up)]
@@ -93,7 +93,7 @@ struct WindowArgs {
     #[arg(long)]
     no_vsync: bool,
     /// Render N frames, print median / worst frame time and peak memory, and quit.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     bench_frames: Option<u32>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
@@ -107,7 +107,7 @@ struct SimArgs {
     #[command(flatten)]
     common: Common,
     /// Fixed step in seconds.
-    #[arg(long, default_value_t = DEFAULT_DT)]
+    #[arg(long, default_value_t = DEFAULT_DT, allow_hyphen_values = true)]
     dt: f32,
 }
 

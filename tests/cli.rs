@@ -94,6 +94,19 @@ fn bad_option_values_are_refused() {
             "unknown point-in-triangle method",
         ),
         (vec!["--size", "10x10"], "between 64 and 16384"),
+        (vec!["--bench-frames", "0"], "0 is not in 1.."),
+        (
+            vec!["sim", "--speed", "inf", "--script", "/dev/null"],
+            "--speed inf must be a positive number",
+        ),
+        (
+            vec!["sim", "--scale", "-2", "--script", "/dev/null"],
+            "--scale -2 must be a positive number",
+        ),
+        (
+            vec!["sim", "--dt", "0", "--script", "/dev/null"],
+            "--dt 0 must be a number of seconds",
+        ),
     ] {
         let o = walkthrough(&args);
         assert!(!o.status.success(), "{args:?}");

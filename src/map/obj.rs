@@ -339,13 +339,11 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
 
     let (vertices, batches) = super::batch_by_material(per_material);
     if vertices.is_empty() {
-        let reason = if models.is_empty() {
+        let faces: usize = models.iter().map(|m| m.mesh.indices.len()).sum();
+        let reason = if faces == 0 {
             "the file has no faces, only points or lines or nothing".to_string()
         } else {
-            format!(
-                "all {} objects' faces are degenerate or not finite",
-                models.len()
-            )
+            format!("every face is degenerate: {non_finite} not finite, {degenerate} without area")
         };
         return Err(MapError::Empty {
             path: shown.to_string(),

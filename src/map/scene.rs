@@ -85,7 +85,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
         MapError::Parse {
             path: shown.clone(),
             line,
-            reason: e.message().to_string(),
+            reason: format!("not a walkthrough scene: {}", e.message()),
         }
     })?;
     let up = match file.up.as_deref() {
