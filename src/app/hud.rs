@@ -56,7 +56,11 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
     let _ = write!(
         text,
         "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2}\nspeed {:.1} m/s   {:.0} fps\n{}",
-        s.response.to_uppercase(),
+        if s.response == "stop" {
+            "STOP"
+        } else {
+            "SLIDE"
+        },
         s.mode,
         s.method,
         if s.scripted { "  |  script" } else { "" },
