@@ -6,6 +6,10 @@ use std::path::PathBuf;
 use glam::Vec3;
 use walkthrough::collision::CollisionWorld;
 
+/// The tests' world builders (boxes, walls), shared rather than copied.
+#[path = "../tests/common/mod.rs"]
+mod test_common;
+
 /// xorshift64*: deterministic segments, the same for every contender.
 pub struct Rng(pub u64);
 impl Rng {
@@ -42,25 +46,10 @@ pub fn generated_city() -> Vec<[Vec3; 3]> {
     }
     for b in 0..900 {
         let (cx, cz) = (10.0 + (b % 30) as f32 * 13.0, 10.0 + (b / 30) as f32 * 13.0);
-        let (lo, hi) = (Vec3::new(cx, -5.0, cz), Vec3::new(cx + 6.0, 15.0, cz + 6.0));
-        let c = |k: usize| {
-            Vec3::new(
-                if k & 1 == 0 { lo.x } else { hi.x },
-                if k & 2 == 0 { lo.y } else { hi.y },
-                if k & 4 == 0 { lo.z } else { hi.z },
-            )
-        };
-        for q in [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ] {
-            tris.push([c(q[0]), c(q[1]), c(q[2])]);
-            tris.push([c(q[0]), c(q[2]), c(q[3])]);
-        }
+        tris.extend(test_common::cube(
+            Vec3::new(cx, -5.0, cz),
+            Vec3::new(cx + 6.0, 15.0, cz + 6.0),
+        ));
     }
     tris
 }

@@ -84,16 +84,22 @@ enum Source<'a> {
     Memory(&'a [(&'a str, &'a str)]),
 }
 
-/// Load an OBJ file (and its MTL and textures) from disk.
-pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
+/// Read a map or scene file whole, refusing directories; errors name the file.
+pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, MapError> {
     let shown = path.display().to_string();
     if path.is_dir() {
         return Err(MapError::IsDirectory { path: shown });
     }
-    let bytes = std::fs::read(path).map_err(|source| MapError::Io {
-        path: shown.clone(),
+    std::fs::read(path).map_err(|source| MapError::Io {
+        path: shown,
         source,
-    })?;
+    })
+}
+
+/// Load an OBJ file (and its MTL and textures) from disk.
+pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
+    let shown = path.display().to_string();
+    let bytes = read_input(path)?;
     let text = String::from_utf8_lossy(&bytes);
     let dir = path
         .parent()

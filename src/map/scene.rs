@@ -71,13 +71,8 @@ pub fn is_scene_path(path: &Path) -> bool {
 /// Load a scene file and every model it places. `up` applies when the file names none.
 pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let shown = path.display().to_string();
-    if path.is_dir() {
-        return Err(MapError::IsDirectory { path: shown });
-    }
-    let text = std::fs::read_to_string(path).map_err(|source| MapError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    let bytes = super::obj::read_input(path)?;
+    let text = String::from_utf8_lossy(&bytes);
     let file: SceneFile = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(1, |s| {
             text[..s.start.min(text.len())].lines().count().max(1)
