@@ -92,17 +92,7 @@ impl Session {
                 format!("scale {}: {}", map.frame.scale, guess.reason)
             }
         };
-        let mut spawn = match opts.spawn {
-            Some(p) => SpawnChoice {
-                position: map.frame.to_world(p),
-                yaw_deg: 0.0,
-                reason: "given on the command line".into(),
-            },
-            None => find_spawn(&map, &world),
-        };
-        if let Some(y) = opts.yaw_deg {
-            spawn.yaw_deg = y;
-        }
+        let spawn = choose_spawn(&map, &world, opts);
         Ok(Session {
             map,
             world,
@@ -126,17 +116,7 @@ impl Session {
         let world = CollisionWorld::new(scene.world.baked_triangles());
         let world_time = t1.elapsed();
         let map = scene.map;
-        let mut spawn = match opts.spawn {
-            Some(p) => SpawnChoice {
-                position: p,
-                yaw_deg: 0.0,
-                reason: "given on the command line".into(),
-            },
-            None => find_spawn(&map, &world),
-        };
-        if let Some(y) = opts.yaw_deg {
-            spawn.yaw_deg = y;
-        }
+        let spawn = choose_spawn(&map, &world, opts);
         let placements = scene.world.instances.len();
         Ok(Session {
             map,
@@ -197,4 +177,21 @@ impl Session {
             self.spawn.reason
         )
     }
+}
+
+/// The spawn: `--spawn` (file coordinates) if given, else one found in the map; `--yaw`
+/// overrides the heading either way.
+fn choose_spawn(map: &Map, world: &CollisionWorld, opts: &OpenOptions) -> SpawnChoice {
+    let mut spawn = match opts.spawn {
+        Some(p) => SpawnChoice {
+            position: map.frame.to_world(p),
+            yaw_deg: 0.0,
+            reason: "given on the command line".into(),
+        },
+        None => find_spawn(map, world),
+    };
+    if let Some(y) = opts.yaw_deg {
+        spawn.yaw_deg = y;
+    }
+    spawn
 }
