@@ -1,5 +1,7 @@
-//! Collision queries: our BVH against the brute-force loop (the tutorial's method) and
-//! parry3d's TriMesh ray cast, on the same segments; and the slide step.
+//! Collision queries, the same moves for every contender: our swept bodies (the walker's
+//! ellipsoid and the flying eye's sphere) through the BVH, against parry3d's `cast_shapes`
+//! of a ball in ellipsoid space against its `TriMesh`, and against the brute-force loop
+//! (the tutorial's method); the plain ray cast against parry3d's; and the slide step.
 //!
 //! `cargo bench --bench collision`. The conference map is used when ../shared exists.
 
@@ -8,45 +10,113 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use parry3d::query::{Ray, RayCast};
-use walkthrough::collision::{Collider, CollisionWorld, Response};
+use parry3d::math::{Pose, Vector};
+use parry3d::query::{Ray, RayCast, ShapeCastOptions};
+use parry3d::shape::Ball;
+use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::{LoadOptions, load_obj_file};
 
 fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
+    // Walking-sized steps (3 m/s over 1/120 s) and long strides, from random places.
     let segs = common::segments(world, 1000, 0.5, 7);
-    let parry = common::parry_mesh(world);
     let m = InsideMethod::Barycentric;
-    let hits = segs
-        .iter()
-        .filter(|(p, d)| world.first_hit(*p, *d, m).is_some())
-        .count();
-    eprintln!(
-        "{name}: {} triangles, {hits} of {} segments hit",
-        world.triangles().len(),
-        segs.len()
-    );
 
-    let mut g = c.benchmark_group(format!("query/{name}"));
-    g.throughput(Throughput::Elements(segs.len() as u64));
-    g.bench_function("bvh", |b| {
-        b.iter(|| {
-            segs.iter()
-                .filter(|(p, d)| world.first_hit(*p, *d, m).is_some())
-                .count()
-        })
-    });
-    for method in [InsideMethod::AngleSum, InsideMethod::MollerTrumbore] {
-        g.bench_function(format!("bvh_{method}"), |b| {
+    for (body_name, body) in [("walker", Body::WALKER), ("flyer", Body::FLYER)] {
+        let hits = segs
+            .iter()
+            .filter(|(p, d)| world.sweep(&body, *p, *d, m).is_some())
+            .count();
+        eprintln!(
+            "{name}, {body_name}: {} triangles, {hits} of {} sweeps touch",
+            world.triangles().len(),
+            segs.len()
+        );
+        // parry3d: a ball of the contact radius cast against the mesh in ellipsoid space.
+        let inv = body.inverse_radii().as_vec3();
+        let parry = common::parry_mesh_scaled(world, inv);
+        let ball = Ball::new(body.contact_radius() as f32);
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+
+        let mut g = c.benchmark_group(format!("sweep/{name}/{body_name}"));
+        g.throughput(Throughput::Elements(segs.len() as u64));
+        g.bench_function("bvh", |b| {
             b.iter(|| {
                 segs.iter()
-                    .filter(|(p, d)| world.first_hit(*p, *d, method).is_some())
+                    .filter(|(p, d)| world.sweep(&body, *p, *d, m).is_some())
                     .count()
             })
         });
+        if body_name == "walker" {
+            for method in [InsideMethod::AngleSum, InsideMethod::MollerTrumbore] {
+                g.bench_function(format!("bvh_{method}"), |b| {
+                    b.iter(|| {
+                        segs.iter()
+                            .filter(|(p, d)| world.sweep(&body, *p, *d, method).is_some())
+                            .count()
+                    })
+                });
+            }
+        }
+        g.bench_function("parry3d_cast_shapes", |b| {
+            b.iter(|| {
+                segs.iter()
+                    .filter(|(p, d)| {
+                        let (p, d) = (*p * inv, *d * inv);
+                        let at = Pose::from_translation(Vector::new(p.x, p.y, p.z));
+                        let vel = Vector::new(d.x, d.y, d.z);
+                        parry3d::query::cast_shapes(
+                            &at,
+                            vel,
+                            &ball,
+                            &Pose::IDENTITY,
+                            Vector::ZERO,
+                            &parry,
+                            options,
+                        )
+                        .ok()
+                        .flatten()
+                        .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+
+        // Brute force is thousands of times slower: fewer sweeps, fewer samples.
+        let few = &segs[..20];
+        let mut g = c.benchmark_group(format!("sweep/{name}/{body_name}"));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(few.len() as u64));
+        g.bench_function("brute_force", |b| {
+            b.iter(|| {
+                few.iter()
+                    .filter(|(p, d)| world.sweep_brute_force(&body, *p, *d, m).is_some())
+                    .count()
+            })
+        });
+        g.finish();
+
+        // A slide step: walking speed, 1/120 s, from the same starts.
+        let steps = common::segments(world, 1000, 3.0 / 120.0, 11);
+        let rules = MoveRules::new(body, Response::Slide);
+        let mut g = c.benchmark_group(format!("slide_step/{name}/{body_name}"));
+        g.throughput(Throughput::Elements(steps.len() as u64));
+        g.bench_function("bvh", |b| {
+            b.iter(|| {
+                for (p, d) in &steps {
+                    black_box(world.resolve_move(&rules, *p, *d));
+                }
+            })
+        });
+        g.finish();
     }
-    // The same segments as thin rays (no skin): the like-for-like comparison with parry3d.
-    g.bench_function("bvh_thin_ray", |b| {
+
+    // The same segments as thin rays: the like-for-like comparison with parry3d's ray cast.
+    let parry = common::parry_mesh_scaled(world, glam::Vec3::ONE);
+    let mut g = c.benchmark_group(format!("ray/{name}"));
+    g.throughput(Throughput::Elements(segs.len() as u64));
+    g.bench_function("bvh", |b| {
         b.iter(|| {
             segs.iter()
                 .filter(|(p, d)| world.ray_cast(*p, d.normalize(), d.length()).is_some())
@@ -57,40 +127,10 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
         b.iter(|| {
             segs.iter()
                 .filter(|(p, d)| {
-                    let ray = Ray::new(
-                        parry3d::math::Vector::new(p.x, p.y, p.z),
-                        parry3d::math::Vector::new(d.x, d.y, d.z),
-                    );
+                    let ray = Ray::new(Vector::new(p.x, p.y, p.z), Vector::new(d.x, d.y, d.z));
                     parry.cast_local_ray(&ray, 1.0, false).is_some()
                 })
                 .count()
-        })
-    });
-    g.finish();
-
-    // Brute force is ~1000x slower: fewer segments, fewer samples.
-    let few = &segs[..20];
-    let mut g = c.benchmark_group(format!("query/{name}"));
-    g.sample_size(10);
-    g.throughput(Throughput::Elements(few.len() as u64));
-    g.bench_function("brute_force", |b| {
-        b.iter(|| {
-            few.iter()
-                .filter(|(p, d)| world.first_hit_brute_force(*p, *d, m).is_some())
-                .count()
-        })
-    });
-    g.finish();
-
-    // A slide step: walking speed, 1/120 s, from the same starts.
-    let steps = common::segments(world, 1000, 3.0 / 120.0, 11);
-    let mut g = c.benchmark_group(format!("slide_step/{name}"));
-    g.throughput(Throughput::Elements(steps.len() as u64));
-    g.bench_function("bvh", |b| {
-        b.iter(|| {
-            for (p, d) in &steps {
-                black_box(world.resolve_move(*p, *d, Response::Slide, m));
-            }
         })
     });
     g.finish();

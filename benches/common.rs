@@ -74,12 +74,14 @@ pub fn segments(world: &CollisionWorld, n: usize, len: f32, seed: u64) -> Vec<(V
         .collect()
 }
 
-/// parry3d's TriMesh over the same triangles.
-pub fn parry_mesh(world: &CollisionWorld) -> parry3d::shape::TriMesh {
+/// parry3d's TriMesh over the same triangles, each vertex multiplied by `scale` (the
+/// inverse radii put it in a body's ellipsoid space).
+pub fn parry_mesh_scaled(world: &CollisionWorld, scale: Vec3) -> parry3d::shape::TriMesh {
     let verts: Vec<parry3d::math::Vector> = world
         .triangles()
         .iter()
         .flat_map(|t| t.vertices())
+        .map(|v| v * scale)
         .map(|v| parry3d::math::Vector::new(v.x, v.y, v.z))
         .collect();
     let idx = (0..world.triangles().len() as u32)

@@ -1,4 +1,4 @@
-//! walkthrough: a first-person walkthrough of OBJ maps with point-versus-triangle collision.
+//! walkthrough: a first-person walkthrough of OBJ maps with body-versus-triangle collision.
 //!
 //! This library is the pure core: it never touches a window or OpenGL, so every piece is
 //! tested headless. Data flows one way:
@@ -7,9 +7,9 @@
 //! input -> MoveIntent -> Controller -> CollisionWorld -> Pose -> (renderer, in the binary)
 //! ```
 //!
-//! - [`geometry`]: planes, triangles, boxes; the three-step segment-versus-triangle test.
-//! - [`collision`]: the [`collision::CollisionWorld`] (triangles + BVH), first-hit queries, and
-//!   the stop / slide responses.
+//! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests.
+//! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
+//!   BVH), the swept-body test, and the stop / slide responses.
 //! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
@@ -18,13 +18,11 @@
 //!
 //! # Example
 //!
-//! Walk into a wall, once stopping and once sliding:
+//! Walk into a wall as a person (an ellipsoid 0.6 m wide), once stopping and once sliding:
 //!
 //! ```
 //! use glam::Vec3;
-//! use walkthrough::collision::{Collider, CollisionWorld, Response};
-//! use walkthrough::geometry::InsideMethod;
-//! use walkthrough::tolerance::SKIN;
+//! use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Response};
 //!
 //! // A 4 x 4 wall in the plane z = 0.
 //! let (a, b, c, d) = (
@@ -34,15 +32,17 @@
 //!     Vec3::new(-2.0, 2.0, 0.0),
 //! );
 //! let world = CollisionWorld::new([[a, b, c], [a, c, d]]);
-//! let start = Vec3::new(0.0, 0.0, 1.0);
+//! let body = Body::WALKER;
+//! let start = Vec3::new(0.0, 0.0, 1.0); // the body's centre
 //! let step = Vec3::new(1.0, 0.0, -2.0); // diagonally into the wall
-//!
-//! let stop = world.resolve_move(start, step, Response::Stop, InsideMethod::Barycentric);
+//! let stop = world.resolve_move(&MoveRules::new(body, Response::Stop), start, step);
 //! assert!(stop.hit);
-//! assert!((stop.end.z - SKIN).abs() < 1e-6); // one skin in front of the wall
+//! // The body rests against the wall: its radius (plus a millimetre's gap) in front of it.
+//! assert!((stop.end.z - body.rest_distance(Vec3::Z)).abs() < 1e-5);
 //!
-//! let slide = world.resolve_move(start, step, Response::Slide, InsideMethod::Barycentric);
-//! assert!((slide.end - Vec3::new(1.0, 0.0, SKIN)).length() < 1e-5); // kept going along x
+//! let slide = world.resolve_move(&MoveRules::new(body, Response::Slide), start, step);
+//! assert!((slide.end.x - 1.0).abs() < 1e-5); // kept going along x
+//! assert!((slide.end.z - body.rest_distance(Vec3::Z)).abs() < 1e-5);
 //! ```
 #![forbid(unsafe_code)]
 

@@ -222,7 +222,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     eprintln!("{}", session.describe());
     let mut controller = Controller::new(session.start_pose(c.pitch), c.settings()?);
     let rows = sim::run(
-        &session.world,
+        session.collider(),
         &session.map.frame,
         &mut controller,
         &script,

@@ -10,13 +10,21 @@ pub const NEAR_PLANE: f32 = 0.01;
 /// Default vertical field of view of the camera, in degrees.
 pub const DEFAULT_FOV_Y_DEG: f32 = 70.0;
 
-/// How close the eye may come to a wall, measured along the wall's normal.
+/// Radius of the flying eye's sphere: how close the eye may come to any triangle (face,
+/// edge or corner).
 ///
 /// It must exceed the distance from the eye to a corner of the near plane
 /// (`NEAR_PLANE * sqrt(1 + tan^2(fov/2) * (1 + aspect^2))`, about 0.0175 for a 70 degree
 /// field of view on a 16:9 window, 0.019 on 21:9) so that the wall the player presses
 /// against is never clipped away by the near plane. A test checks this relation.
 pub const SKIN: f32 = 0.025;
+
+/// The gap a body keeps from every triangle beyond its own surface, metres, measured
+/// along its longest axis (see [`crate::collision::Body::contact_radius`]). Stops leave
+/// the body this far off the wall, so the rounding of `f32` positions (a micrometre at
+/// 10 m from the origin) never puts it on or into the wall, and a body at rest against a
+/// wall is told apart from one placed inside it.
+pub const CONTACT_GAP: f32 = 1e-3;
 
 /// Below this absolute signed distance a point counts as lying *on* a plane.
 ///
@@ -62,6 +70,3 @@ pub const RUN_MULTIPLIER: f32 = 2.5;
 
 /// Default fixed simulation step, seconds (120 steps a second).
 pub const DEFAULT_DT: f32 = 1.0 / 120.0;
-
-/// Eye height above the floor used when a spawn point is placed automatically, metres.
-pub const EYE_HEIGHT: f32 = 1.6;

@@ -1,19 +1,27 @@
 //! The cases every character controller has got wrong at some point, each a named test,
-//! run with every point-in-triangle method.
+//! run with every point-in-triangle method and, where it matters, both bodies: the walker
+//! (an ellipsoid 0.6 x 1.8 x 0.6 m) and the flying eye (a sphere of the skin's radius).
 
 mod common;
 
-use common::{cube, segment_touches, walk, wall};
+use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, walk, wall};
 use glam::Vec3;
-use walkthrough::collision::{Collider, CollisionWorld, Response};
+use walkthrough::camera::{Controller, Mode, Pose, Settings};
+use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::map::MapFrame;
+use walkthrough::sim::{parse_script, run};
 use walkthrough::tolerance::{DEFAULT_FOV_Y_DEG, NEAR_PLANE, SKIN};
 
 const DT: f32 = 1.0 / 120.0;
 const SPEED: f32 = 3.0;
+const BODIES: [Body; 2] = [Body::FLYER, Body::WALKER];
+
+/// Slack for `f32` positions in distance checks, in ellipsoid-space units.
+const TOL_E: f64 = 1e-4;
 
 /// A long wall in the plane z = 0 (facing +z), cut into `pieces` x `pieces` quads.
-fn long_wall(pieces: usize) -> CollisionWorld {
+fn long_wall_triangles(pieces: usize) -> Vec<[Vec3; 3]> {
     let mut tris = vec![];
     let (w, h) = (200.0, 10.0);
     for i in 0..pieces {
@@ -32,38 +40,39 @@ fn long_wall(pieces: usize) -> CollisionWorld {
             tris.push([a, c, d]);
         }
     }
-    CollisionWorld::new(tris)
+    tris
+}
+
+fn long_wall(pieces: usize) -> CollisionWorld {
+    CollisionWorld::new(long_wall_triangles(pieces))
 }
 
 /// Walk into the wall at `angle` degrees from its normal; once in contact, every step
-/// must move `speed * dt * sin(angle)` along the wall and stay at the skin distance.
+/// must move `speed * dt * sin(angle)` along the wall and rest at the body's distance.
 fn slide_keeps_speed(angle_deg: f32, pieces: usize) {
     let world = long_wall(pieces);
     let a = angle_deg.to_radians();
     let d = Vec3::new(a.sin(), 0.0, -a.cos()) * SPEED * DT;
-    for method in InsideMethod::ALL {
-        let steps = walk(
-            &world,
-            Vec3::new(0.3, 0.37, 0.5),
-            d,
-            600,
-            Response::Slide,
-            method,
-        );
-        let first_contact = steps.iter().position(|o| o.hit).expect("reaches the wall");
-        for (k, w) in steps[first_contact + 1..].windows(2).enumerate() {
-            let moved = w[1].end - w[0].end;
-            let want = SPEED * DT * a.sin();
-            assert!(
-                (moved.x - want).abs() < 1e-4 * SPEED * DT,
-                "{method} at {angle_deg} deg, step {k}: moved {moved} want {want} along x"
-            );
-            assert!(
-                (w[1].end.z - SKIN).abs() < 1e-5,
-                "{method}: z {}",
-                w[1].end.z
-            );
-            assert!(moved.y.abs() < 1e-6);
+    for body in BODIES {
+        let keep = body.rest_distance(Vec3::Z);
+        for method in InsideMethod::ALL {
+            let r = rules(body, Response::Slide, method);
+            let steps = walk(&world, &r, Vec3::new(0.3, 0.37, 1.0), d, 700);
+            let first_contact = steps.iter().position(|o| o.hit).expect("reaches the wall");
+            for (k, w) in steps[first_contact + 1..].windows(2).enumerate() {
+                let moved = w[1].end - w[0].end;
+                let want = SPEED * DT * a.sin();
+                assert!(
+                    (moved.x - want).abs() < 1e-4 * SPEED * DT,
+                    "{method} at {angle_deg} deg, step {k}: moved {moved} want {want} along x"
+                );
+                assert!(
+                    (w[1].end.z - keep).abs() < 1e-5,
+                    "{method}: z {}",
+                    w[1].end.z
+                );
+                assert!(moved.y.abs() < 1e-6);
+            }
         }
     }
 }
@@ -90,59 +99,59 @@ fn slide_across_seams_of_a_wall_cut_into_many_coplanar_triangles() {
 }
 
 #[test]
-fn slide_through_a_shared_vertex_at_eye_height() {
-    // Eye at y = 0, exactly the height of a row of shared vertices of the 20 x 20 wall.
+fn slide_through_a_shared_vertex_at_the_centre_height() {
+    // The centre at y = 0, exactly the height of a row of shared vertices of the 20 x 20 wall.
     let world = long_wall(20);
     let d = Vec3::new(1.0, 0.0, -1.0).normalize() * SPEED * DT;
-    for method in InsideMethod::ALL {
-        let steps = walk(
-            &world,
-            Vec3::new(-10.0 - 0.2, 0.0, 0.2),
-            d,
-            2000,
-            Response::Slide,
-            method,
-        );
-        let end = steps.last().unwrap().end;
-        assert!(end.x > 20.0, "{method}: stuck at {end}");
-        assert!((end.z - SKIN).abs() < 1e-5);
+    for body in BODIES {
+        for method in InsideMethod::ALL {
+            let r = rules(body, Response::Slide, method);
+            let steps = walk(&world, &r, Vec3::new(-10.0 - 0.2, 0.0, 0.5), d, 2000);
+            let end = steps.last().unwrap().end;
+            assert!(end.x > 20.0, "{method}: stuck at {end}");
+            assert!((end.z - body.rest_distance(Vec3::Z)).abs() < 1e-5);
+        }
     }
 }
 
 #[test]
-fn stop_leaves_the_eye_exactly_skin_in_front_of_the_wall() {
+fn stop_leaves_the_body_exactly_at_its_rest_distance() {
     let world = long_wall(1);
-    for method in InsideMethod::ALL {
-        let steps = walk(
-            &world,
-            Vec3::new(0.2, 0.1, 1.0),
-            Vec3::new(0.0, 0.0, -0.1),
-            30,
-            Response::Stop,
-            method,
-        );
-        let end = steps.last().unwrap().end;
-        assert!((end.z - SKIN).abs() < 1e-6, "{method}: {end}");
-        assert_eq!((end.x, end.y), (0.2, 0.1));
+    for body in BODIES {
+        for method in InsideMethod::ALL {
+            let r = rules(body, Response::Stop, method);
+            let steps = walk(
+                &world,
+                &r,
+                Vec3::new(0.2, 0.1, 1.5),
+                Vec3::new(0.0, 0.0, -0.1),
+                30,
+            );
+            let end = steps.last().unwrap().end;
+            assert!(
+                (end.z - body.rest_distance(Vec3::Z)).abs() < 1e-6,
+                "{method}: {end}"
+            );
+            assert_eq!((end.x, end.y), (0.2, 0.1));
+        }
     }
 }
 
 #[test]
 fn stop_halts_the_whole_step_at_a_glancing_angle() {
     let world = long_wall(1);
-    let d = Vec3::new(0.5, 0.0, -0.05);
+    let r = rules(Body::FLYER, Response::Stop, InsideMethod::Barycentric);
     let steps = walk(
         &world,
+        &r,
         Vec3::new(0.0, 0.0, 0.5),
-        d,
+        Vec3::new(0.5, 0.0, -0.05),
         50,
-        Response::Stop,
-        InsideMethod::Barycentric,
     );
     let end = steps.last().unwrap().end;
-    // In stop mode the eye does not creep along the wall: once in contact it stays.
+    // In stop mode the body does not creep along the wall: once in contact it stays.
     assert!(steps[40..].iter().all(|o| o.end == end));
-    assert!((end.z - SKIN).abs() < 1e-5);
+    assert!((end.z - Body::FLYER.rest_distance(Vec3::Z)).abs() < 1e-5);
 }
 
 #[test]
@@ -151,6 +160,7 @@ fn skin_is_larger_than_the_near_plane_corner_distance() {
         let t = (DEFAULT_FOV_Y_DEG.to_radians() / 2.0).tan();
         let corner = NEAR_PLANE * (1.0 + t * t * (1.0 + aspect * aspect)).sqrt();
         assert!(SKIN > corner, "aspect {aspect}: corner {corner}");
+        assert!(Body::FLYER.radii.min_element() >= SKIN);
     }
 }
 
@@ -169,39 +179,36 @@ fn v_corner(angle_deg: f32) -> (CollisionWorld, Vec3, Vec3) {
 
 fn settles_in_v_corner(angle_deg: f32) {
     let (world, nl, nr) = v_corner(angle_deg);
-    for method in InsideMethod::ALL {
-        for dir in [
-            Vec3::new(0.0, 0.0, -1.0),
-            Vec3::new(0.2, 0.0, -1.0).normalize(),
-            Vec3::new(-0.3, 0.0, -1.0).normalize(),
-        ] {
-            let steps = walk(
-                &world,
-                Vec3::new(0.0, 0.3, 4.0),
-                dir * SPEED * DT,
-                600,
-                Response::Slide,
-                method,
-            );
-            let last = steps.last().unwrap().end;
-            // No oscillation: the last 100 steps do not move at all.
-            for o in &steps[500..] {
+    for body in BODIES {
+        for method in InsideMethod::ALL {
+            for dir in [
+                Vec3::new(0.0, 0.0, -1.0),
+                Vec3::new(0.2, 0.0, -1.0).normalize(),
+                Vec3::new(-0.3, 0.0, -1.0).normalize(),
+            ] {
+                let r = rules(body, Response::Slide, method);
+                let steps = walk(&world, &r, Vec3::new(0.0, 0.3, 4.0), dir * SPEED * DT, 600);
+                let last = steps.last().unwrap().end;
+                // No oscillation: the last 100 steps do not move at all.
+                for o in &steps[500..] {
+                    assert!(
+                        (o.end - last).length() < 1e-6,
+                        "{method} {angle_deg} jitter: {} vs {last}",
+                        o.end
+                    );
+                }
+                // Settled where both walls are at the rest distance (within the gap).
+                let (keep, nearest) = (body.rest_distance(nl), body.min_rest_distance(nl));
+                let (dl, dr) = (nl.dot(last), nr.dot(last));
                 assert!(
-                    (o.end - last).length() < 1e-6,
-                    "{method} {angle_deg} jitter: {} vs {last}",
-                    o.end
+                    dl > nearest - 1e-5 && dr > nearest - 1e-5,
+                    "{method} {angle_deg}: {dl} {dr}"
+                );
+                assert!(
+                    dl < keep + 1e-3 && dr < keep + 1e-3,
+                    "{method} {angle_deg} did not reach the apex: {dl} {dr}"
                 );
             }
-            // Stopped where both planes are at the skin distance.
-            let (dl, dr) = (nl.dot(last), nr.dot(last));
-            assert!(
-                dl > SKIN - 1e-5 && dr > SKIN - 1e-5,
-                "{method} {angle_deg}: {dl} {dr}"
-            );
-            assert!(
-                dl < SKIN + 1e-3 && dr < SKIN + 1e-3,
-                "{method} {angle_deg} did not reach the apex: {dl} {dr}"
-            );
         }
     }
 }
@@ -231,17 +238,17 @@ fn three_walls_stop_the_move() {
             || t.iter().all(|v| v.z == -5.0)
     });
     let world = CollisionWorld::new(tris);
-    let d = Vec3::new(-1.0, -1.0, -1.0).normalize() * 0.05;
-    let steps = walk(
-        &world,
-        Vec3::ZERO,
-        d,
-        400,
-        Response::Slide,
-        InsideMethod::Barycentric,
-    );
-    let end = steps.last().unwrap().end;
-    assert!((end - Vec3::splat(-5.0 + SKIN)).length() < 1e-4, "{end}");
+    for body in BODIES {
+        let d = Vec3::new(-1.0, -1.0, -1.0).normalize() * 0.05;
+        let r = rules(body, Response::Slide, InsideMethod::Barycentric);
+        let end = walk(&world, &r, Vec3::ZERO, d, 400).last().unwrap().end;
+        let want = Vec3::new(
+            body.rest_distance(Vec3::X),
+            body.rest_distance(Vec3::Y),
+            body.rest_distance(Vec3::Z),
+        ) - Vec3::splat(5.0);
+        assert!((end - want).length() < 1e-4, "{end} vs {want}");
+    }
 }
 
 #[test]
@@ -263,83 +270,85 @@ fn crease_of_floor_and_wall_is_followed() {
     );
     let world = CollisionWorld::new(floor.into_iter().chain(wall));
     let d = Vec3::new(1.0, -1.0, -1.0).normalize() * 0.05;
-    let steps = walk(
-        &world,
-        Vec3::new(0.0, 0.5, 0.5),
-        d,
-        400,
-        Response::Slide,
-        InsideMethod::Barycentric,
-    );
-    let tail: Vec<f32> = steps[300..]
-        .windows(2)
-        .map(|w| w[1].end.x - w[0].end.x)
-        .collect();
-    for dx in tail {
+    let body = Body::FLYER;
+    let r = rules(body, Response::Slide, InsideMethod::Barycentric);
+    let steps = walk(&world, &r, Vec3::new(0.0, 0.5, 0.5), d, 400);
+    for w in steps[300..].windows(2) {
+        let dx = w[1].end.x - w[0].end.x;
         assert!((dx - 0.05 / 3f32.sqrt()).abs() < 1e-5, "crease speed {dx}");
     }
     let end = steps.last().unwrap().end;
+    let keep = body.rest_distance(Vec3::Y);
     assert!(
-        (end.y - SKIN).abs() < 1e-4 && (end.z - SKIN).abs() < 1e-4,
+        (end.y - keep).abs() < 1e-4 && (end.z - keep).abs() < 1e-4,
         "{end}"
     );
 }
 
 #[test]
-fn corridor_barely_wider_than_the_skin_is_walkable() {
-    let half = SKIN * 1.5;
-    let mut tris = vec![];
-    tris.extend(wall(-half, -100.0, -half, 100.0, 5.0));
-    tris.extend(wall(half, -100.0, half, 100.0, 5.0));
-    let world = CollisionWorld::new(tris);
-    for method in InsideMethod::ALL {
-        // Straight down the middle: free.
-        let steps = walk(
-            &world,
-            Vec3::ZERO,
-            Vec3::new(0.0, 0.0, -SPEED * DT),
-            100,
-            Response::Slide,
-            method,
-        );
-        assert!(steps.iter().all(|o| !o.hit), "{method}");
-        // Diagonally: slides along, never stuck, never closer than the skin to either wall.
-        let d = Vec3::new(1.0, 0.0, -1.0).normalize() * SPEED * DT;
-        let steps = walk(&world, Vec3::ZERO, d, 200, Response::Slide, method);
-        let end = steps.last().unwrap().end;
-        assert!(end.z < -1.0, "{method}: stuck at {end}");
-        for o in &steps {
-            assert!(o.end.x.abs() <= half - SKIN + 1e-5, "{method}: {}", o.end);
+fn corridor_barely_wider_than_the_body_is_walkable() {
+    for body in BODIES {
+        let keep = body.rest_distance(Vec3::X);
+        let half = keep * 1.5;
+        let mut tris = vec![];
+        tris.extend(wall(-half, -100.0, -half, 100.0, 5.0));
+        tris.extend(wall(half, -100.0, half, 100.0, 5.0));
+        let world = CollisionWorld::new(tris);
+        for method in InsideMethod::ALL {
+            let r = rules(body, Response::Slide, method);
+            // Straight down the middle: free.
+            let steps = walk(
+                &world,
+                &r,
+                Vec3::ZERO,
+                Vec3::new(0.0, 0.0, -SPEED * DT),
+                100,
+            );
+            assert!(steps.iter().all(|o| !o.hit), "{method}");
+            // Diagonally: slides along, never stuck, never closer than the body allows.
+            let d = Vec3::new(1.0, 0.0, -1.0).normalize() * SPEED * DT;
+            let steps = walk(&world, &r, Vec3::ZERO, d, 200);
+            let end = steps.last().unwrap().end;
+            assert!(end.z < -1.0, "{method}: stuck at {end}");
+            for o in &steps {
+                assert!(o.end.x.abs() <= half - keep + 1e-5, "{method}: {}", o.end);
+            }
         }
     }
 }
 
 #[test]
 fn move_many_times_longer_than_a_thin_wall_does_not_tunnel() {
-    // A box wall 1 cm thick, and a single plane of zero thickness; moves of 10 m a step.
+    // A box wall 1 cm thick, and a single plane of zero thickness; moves of 10 m and 10 km
+    // a step: the body never overlaps the wall, its centre's path never crosses it.
     let thick = cube(Vec3::new(-5.0, -5.0, -0.005), Vec3::new(5.0, 5.0, 0.005));
     let thin: Vec<[Vec3; 3]> = wall(-5.0, 0.0, 5.0, 0.0, 5.0).to_vec();
     for tris in [&thick, &thin] {
         let world = CollisionWorld::new(tris.iter().copied());
-        for method in InsideMethod::ALL {
-            for response in [Response::Stop, Response::Slide] {
-                for d in [
-                    Vec3::new(0.0, 0.0, -10.0),
-                    Vec3::new(3.0, 1.0, -10.0),
-                    Vec3::new(0.0, 0.0, -1e4),
-                ] {
-                    let steps = walk(&world, Vec3::new(0.1, 0.2, 1.0), d, 5, response, method);
-                    for o in &steps {
-                        for (a, b) in o.legs() {
-                            assert!(
-                                tris.iter().all(|t| !segment_touches(t, a, b)),
-                                "{method} {response} {d}: {a} -> {b}"
-                            );
-                        }
-                        // Head-on or stopped, the eye stays in front; sliding sideways it
-                        // may go round the wall's end, which is not tunnelling.
-                        if response == Response::Stop || d.x == 0.0 {
-                            assert!(o.end.z >= SKIN - 1e-5, "{method} {response} {d}: {}", o.end);
+        for body in BODIES {
+            for method in InsideMethod::ALL {
+                for response in [Response::Stop, Response::Slide] {
+                    for d in [
+                        Vec3::new(0.0, 0.0, -10.0),
+                        Vec3::new(3.0, 1.0, -10.0),
+                        Vec3::new(0.0, 0.0, -1e4),
+                    ] {
+                        let r = rules(body, response, method);
+                        let steps = walk(&world, &r, Vec3::new(0.1, 0.2, 1.5), d, 5);
+                        for o in &steps {
+                            for (a, b) in o.legs() {
+                                assert!(
+                                    tris.iter().all(|t| !segment_touches(t, a, b)),
+                                    "{method} {response} {d}: {a} -> {b}"
+                                );
+                            }
+                            let gap = nearest_ellipsoid_distance(&body, o.end, tris);
+                            assert!(gap >= 1.0 - TOL_E, "{method} {response} {d}: {gap}");
+                            // Head-on or stopped, the body stays in front; sliding sideways
+                            // it may go round the wall's end, which is not tunnelling.
+                            if response == Response::Stop || d.x == 0.0 {
+                                assert!(o.end.z > 0.0, "{method} {response} {d}: {}", o.end);
+                            }
                         }
                     }
                 }
@@ -351,20 +360,34 @@ fn move_many_times_longer_than_a_thin_wall_does_not_tunnel() {
 #[test]
 fn moves_along_exact_diagonals_into_a_box_corner() {
     let room = CollisionWorld::new(cube(Vec3::splat(-2.0), Vec3::splat(2.0)));
-    for method in InsideMethod::ALL {
-        for d in [
-            Vec3::new(1.0, 0.0, 1.0),
-            Vec3::new(-1.0, 0.0, 1.0),
-            Vec3::new(1.0, 1.0, 1.0),
-            Vec3::new(-1.0, -1.0, -1.0),
-        ] {
-            for response in [Response::Stop, Response::Slide] {
-                let steps = walk(&room, Vec3::ZERO, d * 0.1, 200, response, method);
-                let end = steps.last().unwrap().end;
-                for c in end.to_array() {
+    for body in BODIES {
+        for method in InsideMethod::ALL {
+            for d in [
+                Vec3::new(1.0, 0.0, 1.0),
+                Vec3::new(-1.0, 0.0, 1.0),
+                Vec3::new(1.0, 1.0, 1.0),
+                Vec3::new(-1.0, -1.0, -1.0),
+            ] {
+                for response in [Response::Stop, Response::Slide] {
+                    let r = rules(body, response, method);
+                    let steps = walk(&room, &r, Vec3::ZERO, d * 0.1, 200);
+                    let end = steps.last().unwrap().end;
+                    // Stop rests on the first wall met; slide ends in the corner the
+                    // diagonal points to, resting on each of its walls.
+                    let mut resting = 0;
+                    for (axis, c) in end.to_array().into_iter().enumerate() {
+                        let keep = body.rest_distance(Vec3::AXES[axis]);
+                        let limit = 2.0 - keep;
+                        assert!(c.abs() <= limit + 1e-5, "{method} {response} {d}: {end}");
+                        let rests = d[axis] != 0.0 && (c - d[axis].signum() * limit).abs() < 1e-3;
+                        resting += rests as usize;
+                        if response == Response::Slide && d[axis] != 0.0 {
+                            assert!(rests, "{method} {response} {d}: {end} not in the corner");
+                        }
+                    }
                     assert!(
-                        c.abs() <= 2.0 - SKIN + 1e-5,
-                        "{method} {response} {d}: {end}"
+                        resting >= 1,
+                        "{method} {response} {d}: {end} touches no wall"
                     );
                 }
             }
@@ -373,49 +396,68 @@ fn moves_along_exact_diagonals_into_a_box_corner() {
 }
 
 #[test]
-fn start_exactly_on_a_plane_moves_off_to_either_side() {
+fn body_resting_against_a_wall_is_held_but_can_slide_and_leave() {
     let world = long_wall(1);
-    for method in InsideMethod::ALL {
-        for dz in [0.5, -0.5] {
-            let o = world.resolve_move(
-                Vec3::new(1.0, 0.0, 0.0),
-                Vec3::new(0.0, 0.0, dz),
-                Response::Slide,
-                method,
-            );
-            assert_eq!(o.end.z, dz, "{method}");
-            // After that the wall holds on whichever side it went.
-            let back = world.resolve_move(
-                o.end,
-                Vec3::new(0.0, 0.0, -2.0 * dz),
-                Response::Stop,
-                method,
-            );
+    for body in BODIES {
+        let p = Vec3::new(0.0, 0.0, body.rest_distance(Vec3::Z));
+        for method in InsideMethod::ALL {
+            let stop = rules(body, Response::Stop, method);
+            let into = world.resolve_move(&stop, p, Vec3::new(0.0, 0.0, -1.0));
+            assert_eq!(into.end, p, "{method}");
+            assert!(into.hit);
+            let slide = rules(body, Response::Slide, method);
+            let along = world.resolve_move(&slide, p, Vec3::new(1.0, 0.0, -1.0));
             assert!(
-                (back.end.z.abs() - SKIN).abs() < 1e-5 && back.end.z.signum() == dz.signum(),
+                (along.end - Vec3::new(1.0, 0.0, p.z)).length() < 1e-5,
                 "{method}: {}",
-                back.end
+                along.end
             );
+            let away = world.resolve_move(&stop, p, Vec3::new(0.0, 0.0, 1.0));
+            assert!(!away.hit);
+            assert_eq!(away.end, p + Vec3::Z);
         }
     }
 }
 
 #[test]
-fn start_inside_the_skin_band_is_held_but_can_slide_and_leave() {
+fn embedded_start_is_pushed_out_to_the_rest_distance() {
     let world = long_wall(1);
-    let p = Vec3::new(0.0, 0.0, SKIN * 0.25);
-    for method in InsideMethod::ALL {
-        let into = world.resolve_move(p, Vec3::new(0.0, 0.0, -1.0), Response::Stop, method);
-        assert_eq!(into.end, p, "{method}");
-        let slide = world.resolve_move(p, Vec3::new(1.0, 0.0, -1.0), Response::Slide, method);
-        assert!(
-            (slide.end - Vec3::new(1.0, 0.0, p.z)).length() < 1e-5,
-            "{method}: {}",
-            slide.end
-        );
-        let away = world.resolve_move(p, Vec3::new(0.0, 0.0, 1.0), Response::Stop, method);
-        assert!(!away.hit);
+    for body in BODIES {
+        let keep = body.rest_distance(Vec3::Z);
+        // Halfway into the wall, and with the centre on the plane itself.
+        for (z, side) in [(keep * 0.5, 1.0), (-keep * 0.3, -1.0), (0.0, 1.0)] {
+            let freed = push_out(&world, &body, Vec3::new(1.0, 2.0, z));
+            assert!(freed.pushed, "{z}");
+            assert!(
+                (freed.centre - Vec3::new(1.0, 2.0, side * keep)).length() < 1e-5,
+                "{z}: {}",
+                freed.centre
+            );
+        }
+        // At rest already: not nudged.
+        let rest = Vec3::new(1.0, 2.0, keep);
+        assert!(!push_out(&world, &body, rest).pushed);
     }
+}
+
+#[test]
+fn walker_spawned_half_inside_a_room_corner_is_pushed_out_by_the_controller() {
+    let room = CollisionWorld::new(cube(Vec3::new(-3.0, 0.0, -3.0), Vec3::new(3.0, 3.0, 3.0)));
+    // Eye at 1.6 m, the body's centre 0.1 m from two walls (its radius is 0.3 m).
+    let pose = Pose::new(Vec3::new(2.9, 1.6, 2.9), 0.0, 0.0);
+    let mut c = Controller::new(pose, Settings::default());
+    let report = c.step(&room, &Default::default(), DT);
+    assert!(report.pushed_out);
+    let keep = Body::WALKER.rest_distance(Vec3::X);
+    let p = c.pose.position;
+    assert!(
+        (p.x - (3.0 - keep)).abs() < 1e-4 && (p.z - (3.0 - keep)).abs() < 1e-4,
+        "{p}"
+    );
+    // Standing on the floor, not lifted by it.
+    assert!((p.y - 1.6).abs() < 2e-3, "{p}");
+    // The next step has nothing to push.
+    assert!(!c.step(&room, &Default::default(), DT).pushed_out);
 }
 
 #[test]
@@ -431,19 +473,17 @@ fn crossing_exactly_through_a_shared_vertex_is_stopped() {
         })
         .collect();
     let world = CollisionWorld::new(tris.clone());
+    let body = Body::FLYER;
     for method in InsideMethod::ALL {
         for response in [Response::Stop, Response::Slide] {
-            let o = world.resolve_move(
-                Vec3::new(0.0, 0.0, 1.0),
-                Vec3::new(0.0, 0.0, -2.0),
-                response,
-                method,
-            );
+            let r = rules(body, response, method);
+            let o = world.resolve_move(&r, Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.0, 0.0, -2.0));
             assert!(
-                o.hit && (o.end.z - SKIN).abs() < 1e-6,
+                o.hit && (o.end.z - body.rest_distance(Vec3::Z)).abs() < 1e-6,
                 "{method} {response}: {}",
                 o.end
             );
+            assert_eq!((o.end.x, o.end.y), (0.0, 0.0));
             for (a, b) in o.legs() {
                 assert!(tris.iter().all(|t| !segment_touches(t, a, b)));
             }
@@ -454,21 +494,228 @@ fn crossing_exactly_through_a_shared_vertex_is_stopped() {
 #[test]
 fn crossing_exactly_through_a_shared_edge_is_stopped() {
     let world = long_wall(4);
+    let body = Body::FLYER;
+    let keep = body.rest_distance(Vec3::Z);
     // x = 0 and y = 0 are seams of the 4 x 4 cut.
     for method in InsideMethod::ALL {
-        let o = world.resolve_move(
-            Vec3::new(0.0, 0.0, 1.0),
-            Vec3::new(0.0, 0.0, -2.0),
-            Response::Stop,
-            method,
+        let r = rules(body, Response::Stop, method);
+        for start in [Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.0, 3.3, 1.0)] {
+            let o = world.resolve_move(&r, start, Vec3::new(0.0, 0.0, -2.0));
+            assert!(o.hit, "{method}");
+            assert!(
+                (o.end - Vec3::new(start.x, start.y, keep)).length() < 1e-6,
+                "{method}: {}",
+                o.end
+            );
+        }
+    }
+}
+
+/// The scenario of the issue: a zero-thickness wall (one quad in the plane x = 0, z from -4
+/// to 2) met edge-on, then followed along its face, through the real controller and script
+/// player.
+fn edge_on_wall_trace(mode: &str, spawn: Vec3) -> (Vec<Vec3>, Vec<[Vec3; 3]>) {
+    let tris = vec![
+        [
+            Vec3::new(0.0, -1.0, -4.0),
+            Vec3::new(0.0, -1.0, 2.0),
+            Vec3::new(0.0, 4.0, 2.0),
+        ],
+        [
+            Vec3::new(0.0, -1.0, -4.0),
+            Vec3::new(0.0, 4.0, 2.0),
+            Vec3::new(0.0, 4.0, -4.0),
+        ],
+    ];
+    let world = CollisionWorld::new(tris.clone());
+    let text = format!("mode {mode}\nresponse stop\nforward 2.5\nturn 90\nforward 1\n");
+    let script = parse_script("edge-on.txt", &text).unwrap();
+    let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), Settings::default());
+    let rows = run(&world, &MapFrame::default(), &mut c, &script, DT);
+    (rows.iter().map(|r| Vec3::from(r.position)).collect(), tris)
+}
+
+#[test]
+fn zero_thickness_wall_met_edge_on_keeps_the_flying_eye_a_skin_away() {
+    let (eyes, tris) = edge_on_wall_trace("fly", Vec3::new(0.001, 1.6, 7.0));
+    for (k, eye) in eyes.iter().enumerate() {
+        let gap = nearest_ellipsoid_distance(&Body::FLYER, *eye, &tris) * f64::from(SKIN);
+        assert!(
+            gap >= f64::from(SKIN) - 1e-5,
+            "row {k}: eye {eye} only {gap} m from the wall"
         );
-        assert!(o.hit, "{method}");
-        let o = world.resolve_move(
-            Vec3::new(0.0, 3.3, 1.0),
-            Vec3::new(0.0, 0.0, -2.0),
-            Response::Stop,
-            method,
+    }
+    // It did reach the edge (and stopped there rather than far away).
+    let end = *eyes.last().unwrap();
+    assert!(end.z > 2.0 && end.z < 2.0 + SKIN * 1.2, "{end}");
+}
+
+#[test]
+fn zero_thickness_wall_met_edge_on_keeps_the_walker_its_radius_away() {
+    let (eyes, tris) = edge_on_wall_trace("walk", Vec3::new(0.001, 1.6, 7.0));
+    for (k, eye) in eyes.iter().enumerate() {
+        let centre = Body::WALKER.centre_of(*eye);
+        let gap = nearest_ellipsoid_distance(&Body::WALKER, centre, &tris);
+        assert!(gap >= 1.0 - TOL_E, "row {k}: {eye}: {gap}");
+        // At the centre's height the wall is a vertical line: 0.3 m horizontally.
+        let horizontal = Vec3::new(eye.x, 0.0, eye.z - 2.0).length();
+        assert!(
+            eye.z > 2.0 - 1e-4 || eye.x.abs() >= 0.3 - 1e-4,
+            "row {k}: {eye}"
         );
-        assert!(o.hit, "{method}");
+        assert!(
+            horizontal >= 0.3 - 1e-4,
+            "row {k}: {eye} is {horizontal} from the edge"
+        );
+    }
+}
+
+#[test]
+fn pillar_passed_diagonally_at_its_convex_corner_keeps_the_body_off_it() {
+    let pillar = cube(Vec3::new(-0.5, -5.0, -0.5), Vec3::new(0.5, 5.0, 0.5));
+    let world = CollisionWorld::new(pillar.clone());
+    for body in BODIES {
+        for method in InsideMethod::ALL {
+            for response in [Response::Stop, Response::Slide] {
+                // Aimed just inside the corner (0.5, 0.5): the body grazes it.
+                let start = Vec3::new(-2.0, 0.0, 3.0);
+                let d = (Vec3::new(0.45, 0.0, 0.55) - start).normalize() * SPEED * DT;
+                let r = rules(body, response, method);
+                let steps = walk(&world, &r, start, d, 600);
+                for o in &steps {
+                    let gap = nearest_ellipsoid_distance(&body, o.end, &pillar);
+                    assert!(
+                        gap >= 1.0 - TOL_E,
+                        "{method} {response}: {} at {gap}",
+                        o.end
+                    );
+                }
+                let end = steps.last().unwrap().end;
+                if response == Response::Slide {
+                    assert!(
+                        end.x > 2.0,
+                        "{method}: did not slide round the corner: {end}"
+                    );
+                } else {
+                    assert!(steps.iter().any(|o| o.hit), "{method}: never touched");
+                }
+            }
+        }
+    }
+}
+
+/// A world with a floor at y = 0 and `boxes` on it.
+fn floor_with(boxes: &[(Vec3, Vec3)]) -> (CollisionWorld, Vec<[Vec3; 3]>) {
+    let f = 20.0;
+    let mut tris = vec![
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(-f, 0.0, f),
+            Vec3::new(f, 0.0, f),
+        ],
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(f, 0.0, f),
+            Vec3::new(f, 0.0, -f),
+        ],
+    ];
+    for &(lo, hi) in boxes {
+        tris.extend(cube(lo, hi));
+    }
+    (CollisionWorld::new(tris.clone()), tris)
+}
+
+/// Walk forward (toward -z) from an eye at `start` for `secs`, returning every eye.
+fn walk_forward(world: &CollisionWorld, response: Response, start: Vec3, secs: f32) -> Vec<Vec3> {
+    let text = format!("response {}\nforward {secs}\n", response.name());
+    let script = parse_script("walk.txt", &text).unwrap();
+    let mut c = Controller::new(Pose::new(start, 0.0, 0.0), Settings::default());
+    assert_eq!(c.settings.mode, Mode::Walk);
+    let rows = run(world, &MapFrame::default(), &mut c, &script, DT);
+    rows.iter().map(|r| Vec3::from(r.position)).collect()
+}
+
+#[test]
+fn walker_stops_at_a_table_edge_instead_of_passing_over_it() {
+    // A table 0.75 m high whose near edge is at z = 0; the walker comes from z = 3.
+    let table = (Vec3::new(-1.0, 0.0, -1.5), Vec3::new(1.0, 0.75, 0.0));
+    let (world, tris) = floor_with(&[table]);
+    for response in [Response::Stop, Response::Slide] {
+        let eyes = walk_forward(&world, response, Vec3::new(0.2, 1.6, 3.0), 2.0);
+        let end = *eyes.last().unwrap();
+        // Stopped at the edge: the edge is the body's nearest point, at its radius
+        // measured in ellipsoid space (0.3 m level with the centre, less below it).
+        assert!(end.z > 0.0 && end.z < 0.3 + 1e-3, "{response}: {end}");
+        for eye in &eyes {
+            assert!((eye.y - 1.6).abs() < 2e-3, "{response}: climbed to {eye}");
+            let gap =
+                nearest_ellipsoid_distance(&Body::WALKER, Body::WALKER.centre_of(*eye), &tris);
+            assert!(gap >= 1.0 - TOL_E, "{response}: {eye} overlaps ({gap})");
+        }
+    }
+}
+
+#[test]
+fn walker_stops_under_a_low_shelf_with_its_head_below_it() {
+    // A shelf board 1.7 m up (the walker is 1.8 m tall), its edge at z = 0.
+    let shelf = (Vec3::new(-1.0, 1.7, -1.0), Vec3::new(1.0, 1.72, 0.0));
+    let (world, tris) = floor_with(&[shelf]);
+    for response in [Response::Stop, Response::Slide] {
+        let eyes = walk_forward(&world, response, Vec3::new(0.0, 1.6, 3.0), 2.0);
+        let end = *eyes.last().unwrap();
+        assert!(
+            end.z > 0.0,
+            "{response}: the head went under the shelf: {end}"
+        );
+        assert!(end.z < 0.3, "{response}: stopped too early: {end}");
+        assert!(
+            (end.y - 1.6).abs() < 2e-3,
+            "{response}: pushed down to {end}"
+        );
+        for eye in &eyes {
+            let gap =
+                nearest_ellipsoid_distance(&Body::WALKER, Body::WALKER.centre_of(*eye), &tris);
+            assert!(gap >= 1.0 - TOL_E, "{response}: {eye} overlaps ({gap})");
+        }
+    }
+}
+
+#[test]
+fn speed_of_1e30_metres_a_second_still_stops_at_the_wall() {
+    let room = CollisionWorld::new(cube(Vec3::splat(-4.0), Vec3::splat(4.0)));
+    for mode in [Mode::Walk, Mode::Fly] {
+        for response in [Response::Stop, Response::Slide] {
+            let settings = Settings {
+                speed: 1e30,
+                mode,
+                response,
+                ..Settings::default()
+            };
+            let mut c = Controller::new(Pose::new(Vec3::new(0.0, -2.0, 0.0), 30.0, 10.0), settings);
+            let intent = walkthrough::camera::MoveIntent {
+                forward: 1.0,
+                strafe: 0.3,
+                ..Default::default()
+            };
+            for _ in 0..10 {
+                c.step(&room, &intent, DT);
+                let p = c.pose.position;
+                assert!(p.is_finite(), "{mode} {response}: {p}");
+                let body = c.settings.body();
+                let centre = body.centre_of(p);
+                for axis in 0..3 {
+                    let limit = 4.0 - body.radii[axis];
+                    assert!(
+                        centre[axis].abs() <= limit + 1e-3,
+                        "{mode} {response}: {centre}"
+                    );
+                }
+            }
+            assert_ne!(
+                c.pose.position,
+                Vec3::new(0.0, -2.0, 0.0),
+                "{mode} {response}"
+            );
+        }
     }
 }

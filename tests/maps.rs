@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use glam::Vec3;
 use walkthrough::camera::{Controller, MoveIntent, Settings};
-use walkthrough::collision::{Collider, Response};
+use walkthrough::collision::body::EYE_HEIGHT;
+use walkthrough::collision::{Collider, Response, push_out};
 use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::tolerance::EYE_HEIGHT;
 
 fn shared(sub: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -64,8 +64,8 @@ fn every_corpus_file_loads_or_is_refused_clearly() {
                 });
                 let world_ok = s.world.triangles().iter().all(|t| {
                     t.a.is_finite()
-                        && t.e1.is_finite()
-                        && t.e2.is_finite()
+                        && t.b.is_finite()
+                        && t.c.is_finite()
                         && t.plane.normal.is_finite()
                 });
                 (
@@ -151,10 +151,11 @@ fn walk_shared(name: &str, expect_scale: (f32, f32)) {
         s.world.bounds().contains(spawn),
         "{name}: spawn {spawn} outside the map"
     );
-    let (below, _) = s
+    let below = s
         .world
         .ray_cast(spawn, -Vec3::Y, 100.0)
-        .expect("a floor under the spawn");
+        .expect("a floor under the spawn")
+        .distance;
     assert!(
         (below - EYE_HEIGHT).abs() < 0.05,
         "{name}: floor {below} m below the eye"
@@ -167,6 +168,10 @@ fn walk_shared(name: &str, expect_scale: (f32, f32)) {
             ..Settings::default()
         };
         let mut c = Controller::new(s.start_pose(None), settings);
+        // Placed as the controller places a spawn: pushed out to its rest distance.
+        let body = c.settings.body();
+        let freed = push_out(&s.world, &body, body.centre_of(c.pose.position));
+        c.pose.position = body.eye_of(freed.centre);
         let mut moved = 0.0;
         for step in 0..480 {
             if step % 120 == 0 {
@@ -178,16 +183,29 @@ fn walk_shared(name: &str, expect_scale: (f32, f32)) {
                 ..Default::default()
             };
             let d = c.wanted_move(&intent, 1.0 / 60.0);
-            let o =
-                s.world
-                    .resolve_move(c.pose.position, d, c.settings.response, c.settings.method);
+            let rules = c.settings.move_rules();
+            let body = rules.body;
+            let o = s
+                .world
+                .resolve_move(&rules, body.centre_of(c.pose.position), d);
+            // Neither the eye's path nor the body's centre's crosses a triangle, and the
+            // body ends every step off every triangle (an independent distance oracle).
+            let lift = body.eye_of(Vec3::ZERO);
             for (a, b) in o.legs() {
-                if let Some(t) = tris.iter().find(|t| common::segment_touches(t, a, b)) {
-                    panic!("{name} {response}: step {step} leg {a} -> {b} crosses {t:?}");
+                for (p, q) in [(a, b), (a + lift, b + lift)] {
+                    if let Some(t) = tris.iter().find(|t| common::segment_touches(t, p, q)) {
+                        panic!("{name} {response}: step {step} leg {p} -> {q} crosses {t:?}");
+                    }
                 }
             }
-            moved += (o.end - c.pose.position).length();
-            c.pose.position = o.end;
+            let gap = common::nearest_ellipsoid_distance(&body, o.end, &tris);
+            assert!(
+                gap >= 1.0 - 1e-4,
+                "{name} {response}: step {step} overlaps: {gap}"
+            );
+            let eye = body.eye_of(o.end);
+            moved += (eye - c.pose.position).length();
+            c.pose.position = eye;
         }
         assert!(
             moved > 1.0,

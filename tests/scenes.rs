@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
-use walkthrough::collision::{Collider, CollisionWorld, InstancedWorld, Response};
+use walkthrough::collision::{Body, Collider, CollisionWorld, InstancedWorld, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::UpAxis;
 use walkthrough::map::scene::load_scene;
@@ -20,7 +20,7 @@ fn room_model() -> Vec<[Vec3; 3]> {
 }
 
 #[test]
-fn placed_model_with_rotation_and_nonuniform_scale_stops_like_baked_triangles() {
+fn placed_model_with_rotation_and_nonuniform_scale_walks_like_its_baked_copy() {
     let model = room_model();
     let m = Affine3A::from_scale_rotation_translation(
         Vec3::new(2.0, 1.5, 0.5),
@@ -29,21 +29,29 @@ fn placed_model_with_rotation_and_nonuniform_scale_stops_like_baked_triangles() 
     );
     let mut placed = InstancedWorld::new(vec![CollisionWorld::new(model.iter().copied())]);
     placed.place(0, m).unwrap();
-    let baked = CollisionWorld::new(model.iter().map(|t| t.map(|v| m.transform_point3(v))));
+    let world_tris: Vec<[Vec3; 3]> = placed.baked_triangles().collect();
+    let baked = CollisionWorld::new(world_tris.iter().copied());
     let start = m.transform_point3(Vec3::new(0.5, 0.0, -2.0));
     // Barycentric and Möller–Trumbore answers are affine-invariant, so model space and world
     // space agree step for step. Angle-sum's tolerance is an angle, and a non-uniform scale
     // changes angles: near an edge it may answer differently in the two spaces (it is still
     // checked below to keep the walker inside).
-    for method in [InsideMethod::Barycentric, InsideMethod::MollerTrumbore] {
-        for response in [Response::Stop, Response::Slide] {
+    // The narrow phase bakes each candidate triangle exactly as `baked_triangles` does and
+    // asks every question of that world triangle, so both walks see the same numbers.
+    for (body, method, response) in [Body::WALKER, Body::FLYER].into_iter().flat_map(|b| {
+        [InsideMethod::Barycentric, InsideMethod::MollerTrumbore]
+            .into_iter()
+            .flat_map(move |m| [(b, m, Response::Stop), (b, m, Response::Slide)])
+    }) {
+        {
+            let rules = common::rules(body, response, method);
             let (mut a, mut b) = (start, start);
             let mut hits = 0;
             for step in 0..400 {
                 let ang = step as f32 * 0.037;
                 let d = Vec3::new(ang.cos(), 0.2 * (ang * 0.3).sin(), ang.sin()) * 0.15;
-                let oa = placed.resolve_move(a, d, response, method);
-                let ob = baked.resolve_move(b, d, response, method);
+                let oa = placed.resolve_move(&rules, a, d);
+                let ob = baked.resolve_move(&rules, b, d);
                 assert_eq!(
                     oa.hit, ob.hit,
                     "{method} {response} step {step}: {a} vs {b}"
@@ -52,12 +60,14 @@ fn placed_model_with_rotation_and_nonuniform_scale_stops_like_baked_triangles() 
                 a = oa.end;
                 b = ob.end;
                 assert!(
-                    (a - b).length() < 2e-3,
+                    (a - b).length() < 1e-6,
                     "{method} {response} step {step}: {a} vs {b}"
                 );
-                // Never out of the placed room.
+                // Never out of the placed room, never overlapping its walls.
                 let local = m.inverse().transform_point3(a);
                 assert!(local.abs().cmple(Vec3::new(4.0, 2.0, 4.0)).all(), "{local}");
+                let gap = common::nearest_ellipsoid_distance(&body, a, &world_tris);
+                assert!(gap >= 1.0 - 1e-4, "{method} {response} step {step}: {gap}");
             }
             assert!(
                 hits > 20,
@@ -77,12 +87,11 @@ fn placed_model_keeps_the_walker_inside_with_angle_sum_too() {
     let mut placed = InstancedWorld::new(vec![CollisionWorld::new(room_model())]);
     placed.place(0, m).unwrap();
     let mut p = m.transform_point3(Vec3::new(0.5, 0.0, -2.0));
+    let rules = common::rules(Body::WALKER, Response::Slide, InsideMethod::AngleSum);
     for step in 0..2000 {
         let ang = step as f32 * 0.037;
         let d = Vec3::new(ang.cos(), 0.2 * (ang * 0.3).sin(), ang.sin()) * 0.4;
-        p = placed
-            .resolve_move(p, d, Response::Slide, InsideMethod::AngleSum)
-            .end;
+        p = placed.resolve_move(&rules, p, d).end;
         let local = m.inverse().transform_point3(p);
         assert!(
             local.abs().cmple(Vec3::new(4.0, 2.0, 4.0)).all(),
@@ -98,9 +107,11 @@ fn placement_far_away_is_rejected_before_its_triangles() {
         .place(0, Affine3A::from_translation(Vec3::new(1000.0, 0.0, 0.0)))
         .unwrap();
     placed.place(0, Affine3A::IDENTITY).unwrap();
+    // Along z = -3, clear of the room's inner wall.
     let h = placed
-        .first_hit(
-            Vec3::ZERO,
+        .sweep(
+            &Body::WALKER,
+            Vec3::new(0.0, 0.0, -3.0),
             Vec3::new(10.0, 0.0, 0.0),
             InsideMethod::Barycentric,
         )
@@ -108,6 +119,12 @@ fn placement_far_away_is_rejected_before_its_triangles() {
     assert!(
         h.triangle as usize >= room_model().len(),
         "hit belongs to the second placement"
+    );
+    // The room's wall x = 4, less the walker's radius.
+    let end_x = 10.0 * h.t as f32;
+    assert!(
+        (end_x - (4.0 - Body::WALKER.rest_distance(Vec3::X))).abs() < 1e-4,
+        "{end_x}"
     );
 }
 
@@ -140,16 +157,16 @@ fn example_scene_loads_each_model_once_and_draws_one_batch_per_material() {
 fn example_scene_opens_as_a_session_and_walls_of_columns_stop_moves() {
     let s = Session::open(Some(&example()), &OpenOptions::default()).unwrap();
     assert!(s.placed.is_some());
-    // Walk into the tall column at (-3, 0, -2) from its east side.
+    // Walk into the tall column at (-3, 0, -2) from its east side: its corner at x = -2.75
+    // (an octagon of radius 0.25, turned 45 degrees) stops the walker 0.3 m short of it.
     let from = Vec3::new(-1.0, 1.0, -2.0);
-    let o = s.collider().resolve_move(
-        from,
-        Vec3::new(-3.0, 0.0, 0.0),
-        Response::Stop,
-        InsideMethod::Barycentric,
-    );
+    let rules = common::rules(Body::WALKER, Response::Stop, InsideMethod::Barycentric);
+    let o = s
+        .collider()
+        .resolve_move(&rules, from, Vec3::new(-3.0, 0.0, 0.0));
     assert!(o.hit);
-    assert!(o.end.x > -3.0 + 0.2 && o.end.x < -3.0 + 0.4, "{}", o.end);
+    let want = -2.75 + Body::WALKER.rest_distance(Vec3::X);
+    assert!((o.end.x - want).abs() < 1e-3, "{} vs {want}", o.end);
 }
 
 fn scene_dir(files: &[(&str, &str)]) -> PathBuf {

@@ -8,6 +8,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use glam::Vec3;
+use walkthrough::collision::Body;
+
 /// An Xvfb server on a free display, killed on drop.
 struct Xvfb {
     child: Child,
@@ -223,10 +226,11 @@ fn walking_into_a_wall_in_stop_mode_keeps_it_drawn_then_tab_slides_along_it() {
         !stop_rows.is_empty() && !slide_rows.is_empty(),
         "Tab must switch the response"
     );
-    // Stop: the eye ends exactly the skin in front of the wall, and hits were reported.
+    // Stop: the walker ends its radius (0.3 m) in front of the wall, and hits were reported.
+    let keep = Body::WALKER.rest_distance(Vec3::Z);
     let stopped = stop_rows.last().unwrap();
     assert!(
-        (stopped.z - (-12.0 + 0.025)).abs() < 1e-3,
+        (stopped.z - (-12.0 + keep)).abs() < 1e-3,
         "stopped at z {}",
         stopped.z
     );
@@ -236,11 +240,11 @@ fn walking_into_a_wall_in_stop_mode_keeps_it_drawn_then_tab_slides_along_it() {
         "stop mode must not creep sideways: x {}",
         stopped.x
     );
-    // Slide: moved along the wall (x grew), still at the skin distance.
+    // Slide: moved along the wall (x grew), still resting against it.
     let last = rows.last().unwrap();
     assert!(last.x > 1.0, "slide moved only to x {}", last.x);
     assert!(
-        (last.z - (-12.0 + 0.025)).abs() < 1e-3,
+        (last.z - (-12.0 + keep)).abs() < 1e-3,
         "slid off the wall: z {}",
         last.z
     );

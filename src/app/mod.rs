@@ -249,7 +249,7 @@ impl App {
                 if keep_pose && session.world.bounds().inflated(1.0).contains(old.position) {
                     pose = old;
                 }
-                self.controller.pose = pose;
+                self.controller.place(pose);
                 if let Some(gpu) = &mut self.gpu {
                     gpu.renderer.upload(&session.map);
                 }
@@ -313,7 +313,7 @@ impl App {
             };
             let report = self
                 .controller
-                .step(&self.session.world, &intent, DEFAULT_DT);
+                .step(self.session.collider(), &intent, DEFAULT_DT);
             self.step += 1;
             if report.hit {
                 self.since_hit = 0.0;

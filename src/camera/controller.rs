@@ -9,7 +9,7 @@ use std::str::FromStr;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
-use crate::collision::{Collider, Response};
+use crate::collision::{Body, Collider, Contact, MoveRules, Response, push_out};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
 
@@ -63,6 +63,10 @@ impl FromStr for Mode {
     }
 }
 
+/// Cosine of the steepest walkable slope, 45 degrees (Godot's `floor_max_angle`; Unreal
+/// uses 44.765 degrees, Quake III a normal's up component of 0.7).
+pub const WALKABLE_MIN_UP: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
 /// Controller settings, all changeable at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -76,6 +80,13 @@ pub struct Settings {
     pub response: Response,
     /// Point-in-triangle method of the collision test.
     pub method: InsideMethod,
+    /// The body that walks ([`Body::WALKER`]: 0.6 x 1.8 x 0.6 m, eye 1.6 m above the feet).
+    pub walker: Body,
+    /// The body that flies ([`Body::FLYER`]: a sphere of the skin's radius at the eye).
+    pub flyer: Body,
+    /// Walking: contacts whose normal's up component is below this are walls, slid along
+    /// level (cos 45 degrees: Godot's `floor_max_angle`; Quake III uses 0.7).
+    pub walkable_min_up: f32,
 }
 
 impl Default for Settings {
@@ -86,6 +97,29 @@ impl Default for Settings {
             mode: Mode::Walk,
             response: Response::Slide,
             method: InsideMethod::Barycentric,
+            walker: Body::WALKER,
+            flyer: Body::FLYER,
+            walkable_min_up: WALKABLE_MIN_UP,
+        }
+    }
+}
+
+impl Settings {
+    /// The body of the current mode.
+    pub fn body(&self) -> Body {
+        match self.mode {
+            Mode::Walk => self.walker,
+            Mode::Fly => self.flyer,
+        }
+    }
+
+    /// How the current mode's body moves.
+    pub fn move_rules(&self) -> MoveRules {
+        MoveRules {
+            body: self.body(),
+            response: self.response,
+            method: self.method,
+            wall_below_up: (self.mode == Mode::Walk).then_some(self.walkable_min_up),
         }
     }
 }
@@ -99,6 +133,11 @@ pub struct StepReport {
     pub moved: f32,
     /// Distance the intent asked for.
     pub wanted: f32,
+    /// The body started this step inside geometry (placed there, or grown from the
+    /// flying sphere into the walker) and was pushed out first.
+    pub pushed_out: bool,
+    /// The first contact of the step's move, if any.
+    pub contact: Option<Contact>,
 }
 
 /// Owns the pose and the settings; advances by fixed steps.
@@ -108,12 +147,27 @@ pub struct Controller {
     pub pose: Pose,
     /// How it moves.
     pub settings: Settings,
+    /// The body the current position is known to be free for; `None` after a placement.
+    /// When the body differs (a new spawn, a mode switch), the next step pushes it out of
+    /// whatever it overlaps before moving.
+    settled: Option<Body>,
 }
 
 impl Controller {
     /// A controller at `pose` with `settings`.
     pub fn new(pose: Pose, settings: Settings) -> Controller {
-        Controller { pose, settings }
+        Controller {
+            pose,
+            settings,
+            settled: None,
+        }
+    }
+
+    /// Put the eye at `pose` (a spawn, a reload, a teleport): the body is checked for
+    /// overlaps again at the next step.
+    pub fn place(&mut self, pose: Pose) {
+        self.pose = pose;
+        self.settled = None;
     }
 
     /// The displacement the intent asks for over `dt` seconds, before collision.
@@ -151,16 +205,29 @@ impl Controller {
         if d.is_finite() { d } else { Vec3::ZERO }
     }
 
-    /// Advance one fixed step of `dt` seconds.
+    /// Advance one fixed step of `dt` seconds: the body of the current mode, centred below
+    /// the eye, is swept by the wanted move; the eye follows it.
     pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
         let d = self.wanted_move(intent, dt);
+        let rules = self.settings.move_rules();
+        let body = rules.body;
         let start = self.pose.position;
-        let out = world.resolve_move(start, d, self.settings.response, self.settings.method);
-        self.pose.position = out.end;
+        let mut centre = body.centre_of(start);
+        let mut pushed_out = false;
+        if self.settled != Some(body) {
+            let freed = push_out(world, &body, centre);
+            centre = freed.centre;
+            pushed_out = freed.pushed;
+            self.settled = Some(body);
+        }
+        let out = world.resolve_move(&rules, centre, d);
+        self.pose.position = body.eye_of(out.end);
         StepReport {
-            hit: out.hit,
-            moved: (out.end - start).length(),
+            hit: out.hit || pushed_out,
+            moved: (self.pose.position - start).length(),
             wanted: d.length(),
+            pushed_out,
+            contact: out.contacts().next().copied(),
         }
     }
 }

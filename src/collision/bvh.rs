@@ -4,8 +4,11 @@
 //! point into a triangle order that the world adopts, so a leaf's triangles are contiguous.
 //!
 //! The BVH only chooses candidates. It is built on the triangles' true bounds (so the SAH
-//! sees their real sizes); queries inflate every box by the skin (plus a margin for
-//! rounding), because a move can be stopped by a triangle it passes within `SKIN` of.
+//! sees their real sizes); a query inflates every box by what it needs (a swept body by
+//! its radii), and [`Bvh::traverse`] is the one walk of the tree that every query shares:
+//! the query is a [`Visitor`] that says which boxes to enter and tests the leaves.
+
+use std::ops::Range;
 
 use glam::Vec3A;
 
@@ -45,14 +48,20 @@ impl Node {
         }
     }
 
-    /// Slab test against the node's box grown by `margin`: the ray parameter where the
-    /// ray `origin + t / inv_dir` enters it, if within `[0, t_max]`. `inv_dir` comes from
-    /// [`crate::geometry::safe_recip`] (finite: no NaN from `0 * inf`).
+    /// Slab test against the node's box grown by `margin` on each axis: the parameter
+    /// where the ray `origin + t / inv_dir` enters it, if within `[0, t_max]`. `inv_dir`
+    /// comes from [`crate::geometry::safe_recip`] (finite: no NaN from `0 * inf`). With the
+    /// margin a swept box's half-extents, this is the swept box against the node's box.
     #[inline(always)]
-    pub fn ray_entry(&self, origin: Vec3A, inv_dir: Vec3A, t_max: f32, margin: f32) -> Option<f32> {
-        let m = Vec3A::splat(margin);
-        let t1 = (self.min - m - origin) * inv_dir;
-        let t2 = (self.max + m - origin) * inv_dir;
+    pub fn ray_entry(
+        &self,
+        origin: Vec3A,
+        inv_dir: Vec3A,
+        t_max: f32,
+        margin: Vec3A,
+    ) -> Option<f32> {
+        let t1 = (self.min - margin - origin) * inv_dir;
+        let t2 = (self.max + margin - origin) * inv_dir;
         let t_enter = t1.min(t2).max_element().max(0.0);
         let t_exit = t1.max(t2).min_element().min(t_max);
         (t_enter <= t_exit).then_some(t_enter)
@@ -63,6 +72,18 @@ impl Node {
     pub fn is_leaf(&self) -> bool {
         self.count > 0
     }
+}
+
+/// A query walking the tree: it decides which boxes to enter and tests the triangles of
+/// the leaves it reaches. It keeps its own best answer, so [`Visitor::enter`] can prune
+/// boxes that lie beyond it.
+pub trait Visitor {
+    /// Whether to visit `node` (and everything below it): the query's entry parameter
+    /// into its box (nearer nodes are visited first), or `None` to skip it.
+    fn enter(&mut self, node: &Node) -> Option<f32>;
+
+    /// Test the triangles of a leaf (indices in the tree's triangle order).
+    fn visit_leaf(&mut self, triangles: Range<u32>);
 }
 
 /// The tree: nodes, root first.
@@ -168,6 +189,45 @@ impl Bvh {
             };
             self.nodes[i].min = b.min.into();
             self.nodes[i].max = b.max.into();
+        }
+    }
+
+    /// Walk the tree for `visitor`: depth first, the nearer child first so that the
+    /// farther one is often pruned by then. This is the only traversal of the tree.
+    pub fn traverse(&self, visitor: &mut impl Visitor) {
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        if visitor.enter(root).is_none() {
+            return;
+        }
+        let mut stack = [0u32; STACK_DEPTH];
+        let mut sp = 1;
+        while sp > 0 {
+            sp -= 1;
+            let node = &self.nodes[stack[sp] as usize];
+            if node.is_leaf() {
+                visitor.visit_leaf(node.first..node.first + node.count);
+                continue;
+            }
+            let (l, r) = (node.first, node.first + 1);
+            let tl = visitor.enter(&self.nodes[l as usize]);
+            let tr = visitor.enter(&self.nodes[r as usize]);
+            // Pushed last, popped first: the nearer child goes on top.
+            let order = match (tl, tr) {
+                (Some(a), Some(b)) if a <= b => [Some(r), Some(l)],
+                (Some(_), Some(_)) => [Some(l), Some(r)],
+                (Some(_), None) => [None, Some(l)],
+                (None, Some(_)) => [None, Some(r)],
+                (None, None) => [None, None],
+            };
+            for child in order.into_iter().flatten() {
+                debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
+                if sp < STACK_DEPTH {
+                    stack[sp] = child;
+                    sp += 1;
+                }
+            }
         }
     }
 

@@ -1,23 +1,30 @@
-//! Placed models: one collision world per model, shared by every placement of it, and
-//! moves tested in each model's own space (the model-versus-sphere tutorial's idea).
+//! Placed models: one collision world per model, shared by every placement of it.
 //!
-//! For a placement with world matrix `M` (linear part `L`), a move `p0 -> p0 + d` becomes
-//! `M^-1 p0 -> M^-1 (p0 + d)` in model space. The three-step test is affine-invariant: the
-//! plane crossing, the fraction `t` along the move and the point-in-triangle answer are the
-//! same in both spaces. Only distances change: a model-space plane distance `s` is a world
-//! distance `s / |L^-T n|`, so the skin in model space is `SKIN * |L^-T n|` per triangle,
-//! and the normal handed back is `L^-T n`, normalised. Points of the skin band are
-//! projected onto the plane along the world normal, which in model space is the direction
-//! `(L^T L)^-1 n`: so both spaces test the very same points. A bounding sphere and a box, in world
-//! space, reject a placement before any of its triangles is looked at.
+//! For a placement with world matrix `M` (linear part `L`), a body's sweep is tested in two
+//! spaces, as the classic model-versus-sphere tutorial does:
+//!
+//! - **Broad phase, model space.** The centre's path goes into model space through `M^-1`;
+//!   the body's box (half-extents `h`, the body's reach) becomes a parallelepiped there,
+//!   whose box has half-extents `|L^-1| h` (the absolute matrix). The model's own BVH
+//!   chooses the candidates with that swept box. Before that, a bounding sphere and a box in
+//!   world space reject placements far from the move.
+//! - **Narrow phase, ellipsoid space.** Each candidate triangle goes to world space
+//!   through `M` (exactly as the baked copy of the scene is made, in `f32`) and on into
+//!   ellipsoid space through the radii, where the sweep of [`super::sweep`] runs; the
+//!   point-in-triangle question of its face phase is asked of that world-space triangle.
+//!   The numbers are then the very ones the same triangles baked into one world give: a
+//!   placement stops and slides exactly as its baked copy.
 
-use glam::{Affine3A, Mat3, Vec3};
+use std::ops::Range;
 
-use super::segment::Band;
-use super::world::BOX_MARGIN;
-use super::{Collider, CollisionWorld, Hit};
-use crate::geometry::{Aabb, InsideMethod, safe_recip};
-use crate::tolerance::{MIN_MOVE, SKIN};
+use glam::{Affine3A, DVec3, Mat3, Vec3, Vec3A};
+
+use super::bvh::{Node, Visitor};
+use super::sweep::{EllipsoidSweep, sweep_triangle};
+use super::world::{BOX_MARGIN, OverlapFinder};
+use super::{Body, Collider, CollisionWorld, Contact};
+use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
+use crate::tolerance::MIN_MOVE;
 
 /// One placement of a model.
 #[derive(Clone, Debug)]
@@ -27,18 +34,39 @@ pub struct Instance {
     /// Model space to world space.
     pub to_world: Affine3A,
     to_model: Affine3A,
+    /// `|L^-1|`, element-wise absolute: world half-extents to model half-extents.
+    abs_to_model: Mat3,
     /// `L^-T`: model normals to world normals (not normalised).
     normal_to_world: Mat3,
-    /// `(L^T L)^-1`: a model normal to the model-space direction of the world normal.
-    projection: Mat3,
     /// World-space bounds of the placed model.
     pub bounds: Aabb,
-    /// World-space bounding sphere: centre and radius.
-    pub sphere: (Vec3, f32),
-    /// BVH inflation in model space: the largest model-space skin plus a margin.
-    margin: f32,
-    /// Added to model triangle indices to make `Hit::triangle` unique across placements.
+    /// World-space bounding sphere.
+    pub sphere: Sphere,
+    /// Added to model triangle indices to make `Contact::triangle` unique across placements.
     triangle_base: u32,
+}
+
+/// A bounding sphere.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere {
+    /// Centre.
+    pub centre: Vec3,
+    /// Radius.
+    pub radius: f32,
+}
+
+impl Sphere {
+    /// Could the segment `p0 -> p0 + d` come within `reach` of the sphere?
+    fn near_segment(&self, p0: Vec3, d: Vec3, reach: f32) -> bool {
+        let len2 = d.length_squared();
+        let t = if len2 > 0.0 && len2.is_finite() {
+            ((self.centre - p0).dot(d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let r = self.radius + reach;
+        (p0 + d * t - self.centre).length_squared() <= r * r
+    }
 }
 
 /// Models and their placements.
@@ -69,14 +97,12 @@ impl InstancedWorld {
             return None;
         }
         let to_model = to_world.inverse();
-        let normal_to_world = linear.inverse().transpose();
-        let projection = (linear.transpose() * linear).inverse();
-        // The largest stretch of a model normal is the largest singular value of L^-T;
-        // the Frobenius norm bounds it from above, cheaply.
-        let stretch = (normal_to_world.x_axis.length_squared()
-            + normal_to_world.y_axis.length_squared()
-            + normal_to_world.z_axis.length_squared())
-        .sqrt();
+        let inverse = linear.inverse();
+        let abs_to_model = Mat3::from_cols(
+            inverse.x_axis.abs(),
+            inverse.y_axis.abs(),
+            inverse.z_axis.abs(),
+        );
         let mb = world.bounds();
         let corners = (0..8).map(|i| {
             let c = Vec3::new(
@@ -88,7 +114,6 @@ impl InstancedWorld {
         });
         let bounds = Aabb::from_points(corners);
         let centre = bounds.center();
-        let radius = (bounds.max - centre).length();
         let triangle_base = self.instances.last().map_or(0, |i| {
             i.triangle_base + self.models[i.model].triangles().len() as u32
         });
@@ -96,11 +121,13 @@ impl InstancedWorld {
             model,
             to_world,
             to_model,
-            normal_to_world,
-            projection,
+            abs_to_model,
+            normal_to_world: inverse.transpose(),
             bounds,
-            sphere: (centre, radius),
-            margin: SKIN * stretch + BOX_MARGIN,
+            sphere: Sphere {
+                centre,
+                radius: (bounds.max - centre).length(),
+            },
             triangle_base,
         });
         Some(())
@@ -112,67 +139,172 @@ impl InstancedWorld {
             self.models[inst.model]
                 .triangles()
                 .iter()
-                .map(move |t| t.vertices().map(|v| inst.to_world.transform_point3(v)))
+                .map(move |t| inst.bake(t))
+        })
+    }
+
+    /// The placements whose world box comes within `reach` of the segment
+    /// `p0 -> p0 + d` (sphere first, then box).
+    fn near<'a>(
+        &'a self,
+        p0: Vec3,
+        d: Vec3,
+        reach: Vec3,
+    ) -> impl Iterator<Item = &'a Instance> + 'a {
+        let inv = safe_recip(d);
+        let longest = reach.max_element() + BOX_MARGIN;
+        self.instances.iter().filter(move |inst| {
+            inst.sphere.near_segment(p0, d, longest)
+                && inst
+                    .bounds
+                    .inflated_by(reach + Vec3::splat(BOX_MARGIN))
+                    .ray_entry(p0, inv, 1.0)
+                    .is_some()
         })
     }
 }
 
-/// Could the move `p0 -> p0 + d` come within `reach` of the sphere?
-fn segment_near_sphere(p0: Vec3, d: Vec3, (c, r): (Vec3, f32), reach: f32) -> bool {
-    let len2 = d.length_squared();
-    let t = if len2 > 0.0 {
-        ((c - p0).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p0 + d * t - c).length_squared() <= (r + reach) * (r + reach)
+impl Instance {
+    /// A model triangle in world space, rounded exactly as the baked copy is.
+    #[inline]
+    fn bake(&self, tri: &Triangle) -> [Vec3; 3] {
+        tri.vertices().map(|v| self.to_world.transform_point3(v))
+    }
+
+    /// World half-extents to the half-extents of their box in model space.
+    fn extents_to_model(&self, h: Vec3) -> Vec3A {
+        Vec3A::from(self.abs_to_model * h)
+    }
 }
 
 impl Collider for InstancedWorld {
-    fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
-        if !(p0.is_finite() && d.is_finite()) || d.length() < MIN_MOVE {
+    fn sweep(
+        &self,
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
+        method: InsideMethod,
+    ) -> Option<Contact> {
+        let moves = delta.as_dvec3().length() >= f64::from(MIN_MOVE);
+        if !(moves && centre.is_finite() && delta.is_finite() && body.is_valid()) {
             return None;
         }
-        let inv = safe_recip(d);
-        let reach = SKIN + BOX_MARGIN;
-        let mut best: Option<Hit> = None;
-        for inst in &self.instances {
-            // Cheap rejections in world space first: the sphere, then the box.
-            if !segment_near_sphere(p0, d, inst.sphere, reach) {
-                continue;
-            }
-            let t_max = best.map_or(1.0, |h| h.t);
-            if inst
-                .bounds
-                .ray_entry_inflated(p0, inv, t_max, reach)
-                .is_none()
-            {
-                continue;
-            }
-            // The same three-step test, in the model's own space.
-            let mp0 = inst.to_model.transform_point3(p0);
-            let md = inst.to_model.transform_vector3(d);
-            let (g, proj) = (inst.normal_to_world, inst.projection);
+        let inv_radii = body.inverse_radii();
+        let sweep = EllipsoidSweep::new(
+            centre.as_dvec3() * inv_radii,
+            delta.as_dvec3() * inv_radii,
+            body.contact_radius(),
+            body.inner_contact_radius(),
+        );
+        let mut best: Option<Contact> = None;
+        for inst in self.near(centre, delta, body.reach()) {
             let world = &self.models[inst.model];
-            let hit = world.first_hit_with(mp0, md, method, inst.margin, |tri| {
-                let n = tri.plane.normal;
-                let u = proj * n;
-                Band {
-                    skin: SKIN * (g * n).length(),
-                    along: u / n.dot(u),
-                }
-            });
-            if let Some(h) = hit {
-                let normal = (g * h.normal).try_normalize().unwrap_or(h.normal);
-                let h = Hit {
-                    t: h.t,
-                    triangle: inst.triangle_base + h.triangle,
-                    normal,
-                };
-                best = Some(h.earlier(best));
-            }
+            let mut query = InstanceSweep {
+                inst,
+                triangles: world.triangles(),
+                sweep: &sweep,
+                inv_radii,
+                radii: body.radii.as_dvec3(),
+                method,
+                o: Vec3A::from(inst.to_model.transform_point3(centre)),
+                inv: Vec3A::from(safe_recip(inst.to_model.transform_vector3(delta))),
+                margin: inst.extents_to_model(body.reach() + Vec3::splat(BOX_MARGIN)),
+                best,
+            };
+            world.traverse(&mut query);
+            best = query.best;
         }
         best
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        if !(centre.is_finite() && body.is_valid()) {
+            return None;
+        }
+        let mut finder = OverlapFinder::new(body, centre);
+        let reach = body.reach() + Vec3::splat(BOX_MARGIN);
+        for inst in self.near(centre, Vec3::ZERO, body.reach()) {
+            let world = &self.models[inst.model];
+            let c = Vec3A::from(inst.to_model.transform_point3(centre));
+            let h = inst.extents_to_model(reach);
+            let mut query = InstanceOverlap {
+                inst,
+                triangles: world.triangles(),
+                finder: &mut finder,
+                min: c - h,
+                max: c + h,
+            };
+            world.traverse(&mut query);
+        }
+        finder.best
+    }
+}
+
+/// A body's sweep through one placement's triangles, as a BVH visitor in model space.
+struct InstanceSweep<'a> {
+    inst: &'a Instance,
+    triangles: &'a [Triangle],
+    sweep: &'a EllipsoidSweep,
+    inv_radii: DVec3,
+    radii: DVec3,
+    method: InsideMethod,
+    o: Vec3A,
+    inv: Vec3A,
+    margin: Vec3A,
+    best: Option<Contact>,
+}
+
+impl Visitor for InstanceSweep<'_> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        let t_max = self.best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7);
+        node.ray_entry(self.o, self.inv, t_max, self.margin)
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let baked = self.inst.bake(&self.triangles[i as usize]);
+            let verts = baked.map(|v| v.as_dvec3() * self.inv_radii);
+            let t_max = self.best.map_or(1.0, |c| c.t);
+            let (radii, method) = (self.radii, self.method);
+            // Step 3 on the baked triangle itself (built only when a sweep gets that far),
+            // so a placement answers exactly as its baked copy does.
+            let inside = |q: DVec3| {
+                Triangle::new(baked[0], baked[1], baked[2]).is_some_and(|world_tri| {
+                    let n = world_tri.plane.normal;
+                    method.contains_point_along(&world_tri, (q * radii).as_vec3(), n)
+                })
+            };
+            if let Some(hit) = sweep_triangle(self.sweep, verts, t_max, inside) {
+                let index = self.inst.triangle_base + i;
+                let contact = Contact::from_ellipsoid_space(&hit, self.radii, index);
+                self.best = Some(contact.earlier(self.best));
+            }
+        }
+    }
+}
+
+/// The triangles of one placement near a body at rest, as a BVH visitor in model space.
+struct InstanceOverlap<'a> {
+    inst: &'a Instance,
+    triangles: &'a [Triangle],
+    finder: &'a mut OverlapFinder,
+    min: Vec3A,
+    max: Vec3A,
+}
+
+impl Visitor for InstanceOverlap<'_> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        let overlaps = node.min.cmple(self.max).all() && node.max.cmpge(self.min).all();
+        overlaps.then_some(0.0)
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let tri = &self.triangles[i as usize];
+            let normal = (self.inst.normal_to_world * tri.plane.normal).normalize_or_zero();
+            let index = self.inst.triangle_base + i;
+            self.finder.consider(self.inst.bake(tri), normal, index);
+        }
     }
 }
 
@@ -203,9 +335,9 @@ mod tests {
     }
 
     #[test]
-    fn stretched_wall_stops_at_the_world_skin() {
-        // Scaled 10 along its normal: a model-space skin of SKIN would be 10 x SKIN in the
-        // world. The per-normal skin keeps it exactly SKIN.
+    fn stretched_wall_stops_the_body_at_its_world_rest_distance() {
+        // Scaled 10 along its normal: a model-space sphere would be squashed tenfold. The
+        // narrow phase runs in world (ellipsoid) space, so the distance is the world one.
         let mut w = InstancedWorld::new(vec![unit_wall()]);
         let m = Affine3A::from_scale_rotation_translation(
             Vec3::new(3.0, 1.0, 10.0),
@@ -215,13 +347,12 @@ mod tests {
         w.place(0, m).unwrap();
         let n = (m.matrix3 * Vec3::Z).normalize();
         let start = Vec3::new(0.0, 0.0, -5.0) + (m.matrix3 * Vec3::Z).normalize() * 2.0;
-        let o = w.resolve_move(
-            start,
-            -n * 4.0,
-            crate::collision::Response::Stop,
-            InsideMethod::Barycentric,
-        );
-        let plane_d = n.dot(o.end - Vec3::new(0.0, 0.0, -5.0));
-        assert!((plane_d - SKIN).abs() < 1e-4, "{plane_d}");
+        for body in [Body::FLYER, Body::WALKER] {
+            let rules = crate::collision::MoveRules::new(body, crate::collision::Response::Stop);
+            let o = w.resolve_move(&rules, start, -n * 4.0);
+            let plane_d = n.dot(o.end - Vec3::new(0.0, 0.0, -5.0));
+            let want = body.rest_distance(n);
+            assert!((plane_d - want).abs() < 1e-4, "{plane_d} vs {want}");
+        }
     }
 }

@@ -1,18 +1,25 @@
-//! The collision world: the map's triangles with their planes, a BVH over them, the
-//! first-hit query of a move, and the stop / slide responses.
+//! The collision world: the map's triangles, a BVH over them, the sweep of a body
+//! (an ellipsoid, or the flying eye's small sphere) through them, and the stop / slide
+//! responses.
 //!
-//! The eye is a point that keeps a [`SKIN`](crate::tolerance::SKIN) distance from every
-//! wall. Per triangle, a move is tested in three steps (see [`segment`]): does it reach the
-//! plane (or the skin band in front of it), where, and is that point inside the triangle?
-//! The [`bvh`] only picks which triangles get the test; it never changes an answer.
+//! Per candidate triangle, a move is tested in ellipsoid space (see [`sweep`]): does the
+//! body reach the plane, where does it first touch it, and is that point inside the
+//! triangle? If not, its edges and corners are swept. The [`bvh`] only picks which
+//! triangles get the test; it never changes an answer.
 
+pub mod body;
 pub mod bvh;
+pub mod collider;
 pub mod instances;
 pub mod response;
-pub mod segment;
+pub mod sweep;
 mod world;
 
+pub use body::Body;
+pub use collider::{Collider, Contact};
 pub use instances::{Instance, InstancedWorld};
-pub use response::{Collider, MoveOutcome, ParseResponseError, Response, resolve_move};
-pub use segment::Hit;
-pub use world::{CollisionWorld, WorldStats};
+pub use response::{
+    MoveOutcome, MoveRules, ParseResponseError, PushOut, Response, push_out, resolve_move,
+};
+pub use sweep::Feature;
+pub use world::{CollisionWorld, RayHit, WorldStats};

@@ -1,24 +1,32 @@
 //! What happens to a move that hits a wall: stop, or slide along it.
 //!
 //! The slide loop follows Quake's `PM_SlideMove` (id Software, 1999), as rapier's
-//! character controller does: advance to the hit, keep the rest of the move minus its
-//! component into the walls touched so far, and try again, a capped number of times.
+//! character controller does: advance to the contact, keep the rest of the move minus its
+//! component into the sliding planes touched so far, and try again, a capped number of
+//! times. The sliding plane of a contact passes through the contact point with the normal
+//! from it to the body's centre (Fauerby 2003): a face's own plane, or, at an edge or a
+//! corner, the plane tangent to the body there.
 
 use std::fmt;
 use std::str::FromStr;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
-use super::{CollisionWorld, Hit};
+use super::{Body, Collider, Contact};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{MAX_SLIDE_ITERATIONS, MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
+
+/// How many times [`push_out`] moves a body out of its deepest overlap (a corner needs
+/// one round per wall).
+pub const MAX_PUSH_ROUNDS: usize = 4;
 
 /// The response to a blocked move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Response {
-    /// Advance to the first hit (minus the skin) and no further this step.
+    /// Advance to the first contact (the body resting at its contact gap) and no further
+    /// this step.
     Stop,
-    /// Advance to the hit, then go on along the wall (or the crease of two walls).
+    /// Advance to the contact, then go on along the wall (or the crease of two walls).
     #[default]
     Slide,
 }
@@ -63,21 +71,67 @@ impl FromStr for Response {
     }
 }
 
-/// Where a move ended and how it got there.
+/// How a body moves through the world: what it is, what a wall does to it, and how the
+/// collision test decides "inside".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveRules {
+    /// The body that moves.
+    pub body: Body,
+    /// Stop or slide.
+    pub response: Response,
+    /// The point-in-triangle method of the face phase.
+    pub method: InsideMethod,
+    /// Walking: a contact whose normal's up (+y) component is below this is a wall, and
+    /// the slide along it stays level: its normal is flattened to the horizontal, so a body
+    /// pushed against a table's edge or a steep slope slides along it instead of riding up
+    /// (Quake III's `PM_StepSlideMove` and Godot's `move_and_slide` treat steep contacts so).
+    /// `None`: every contact slides along its true plane (flying).
+    pub wall_below_up: Option<f32>,
+}
+
+impl MoveRules {
+    /// Rules for `body` with `response`, the default method, sliding along true planes.
+    pub fn new(body: Body, response: Response) -> MoveRules {
+        MoveRules {
+            body,
+            response,
+            method: InsideMethod::default(),
+            wall_below_up: None,
+        }
+    }
+
+    /// The same rules with another point-in-triangle method.
+    pub fn with_method(self, method: InsideMethod) -> MoveRules {
+        MoveRules { method, ..self }
+    }
+
+    /// The normal a contact slides along under these rules.
+    fn sliding_normal(&self, contact: &Contact) -> DVec3 {
+        let n = contact.normal.as_dvec3();
+        match self.wall_below_up {
+            Some(min_up) if n.y < f64::from(min_up) => {
+                DVec3::new(n.x, 0.0, n.z).try_normalize().unwrap_or(n)
+            }
+            _ => n,
+        }
+    }
+}
+
+/// Where a move ended and how it got there (positions are the body's centre).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoveOutcome {
     /// The final position.
     pub end: Vec3,
     /// True when a collision changed the move.
     pub hit: bool,
-    /// The path, start first: `legs + 1` points.
+    /// The path, start first: `leg_count + 1` points.
     pub path: [Vec3; MAX_SLIDE_ITERATIONS + 1],
     /// Number of straight legs of the path.
-    pub legs: usize,
-    /// Triangles that stopped or bent the move, in order (first `n_contacts` entries).
-    pub contacts: [u32; MAX_SLIDE_ITERATIONS],
+    pub leg_count: usize,
+    /// The contacts that stopped or bent the move, in order (first `contact_count`).
+    pub contacts: [Option<Contact>; MAX_SLIDE_ITERATIONS],
     /// Number of entries of `contacts` in use.
-    pub n_contacts: usize,
+    pub contact_count: usize,
 }
 
 impl MoveOutcome {
@@ -86,149 +140,171 @@ impl MoveOutcome {
             end: start,
             hit: false,
             path: [start; MAX_SLIDE_ITERATIONS + 1],
-            legs: 0,
-            contacts: [0; MAX_SLIDE_ITERATIONS],
-            n_contacts: 0,
+            leg_count: 0,
+            contacts: [None; MAX_SLIDE_ITERATIONS],
+            contact_count: 0,
         }
     }
 
-    fn touch(&mut self, triangle: u32) {
+    fn touch(&mut self, contact: Contact) {
         self.hit = true;
-        if self.n_contacts < MAX_SLIDE_ITERATIONS {
-            self.contacts[self.n_contacts] = triangle;
-            self.n_contacts += 1;
+        if self.contact_count < MAX_SLIDE_ITERATIONS {
+            self.contacts[self.contact_count] = Some(contact);
+            self.contact_count += 1;
         }
     }
 
     fn advance(&mut self, to: Vec3) {
-        if self.legs < MAX_SLIDE_ITERATIONS {
-            self.legs += 1;
-            self.path[self.legs] = to;
+        if self.leg_count < self.path.len() - 1 {
+            self.leg_count += 1;
+            self.path[self.leg_count] = to;
         }
         self.end = to;
     }
 
-    /// Triangles that stopped or bent the move.
-    pub fn contacts(&self) -> &[u32] {
-        &self.contacts[..self.n_contacts]
+    /// The contacts that stopped or bent the move, in order.
+    pub fn contacts(&self) -> impl Iterator<Item = &Contact> + '_ {
+        self.contacts[..self.contact_count].iter().flatten()
     }
 
     /// The straight legs travelled, in order.
     pub fn legs(&self) -> impl Iterator<Item = (Vec3, Vec3)> + '_ {
-        (0..self.legs).map(|i| (self.path[i], self.path[i + 1]))
+        (0..self.leg_count).map(|i| (self.path[i], self.path[i + 1]))
     }
 }
 
-/// Anything a move can collide with: one map's world, or placed models.
-pub trait Collider {
-    /// The first triangle that stops the move `p0 -> p0 + d`, if any; its normal in the
-    /// collider's (world) space.
-    fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit>;
-
-    /// Move from `start` by `d`, resolving collisions with `response`.
-    ///
-    /// Never returns a NaN: a non-finite or tiny move leaves the point where it is.
-    fn resolve_move(
-        &self,
-        start: Vec3,
-        d: Vec3,
-        response: Response,
-        method: InsideMethod,
-    ) -> MoveOutcome {
-        resolve_move(self, start, d, response, method)
-    }
-}
-
-impl Collider for CollisionWorld {
-    #[inline]
-    fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
-        CollisionWorld::first_hit(self, p0, d, method)
-    }
-}
-
-/// Move from `start` by `d` through `world`, resolving collisions with `response`.
+/// Move a body (its centre at `start`) by `delta` through `world` under `rules`.
+///
+/// The move runs in `f64`, so no speed overflows (a step of 1e28 m still stops at the
+/// wall). A body placed inside geometry should be [`push_out`]ed first: a move never takes
+/// it deeper, but does not free it either.
 pub fn resolve_move<C: Collider + ?Sized>(
     world: &C,
+    rules: &MoveRules,
     start: Vec3,
-    d: Vec3,
-    response: Response,
-    method: InsideMethod,
+    delta: Vec3,
 ) -> MoveOutcome {
-    {
-        let mut out = MoveOutcome::new(start);
-        if !start.is_finite() || !d.is_finite() || d.length() < MIN_MOVE {
-            return out;
-        }
-        match response {
-            Response::Stop => match world.first_hit(start, d, method) {
-                None => out.advance(start + d),
-                Some(hit) => {
-                    out.touch(hit.triangle);
-                    out.advance(start + d * hit.t);
-                }
-            },
-            Response::Slide => slide(world, start, d, method, &mut out),
-        }
-        out
+    let mut out = MoveOutcome::new(start);
+    let (body, method) = (&rules.body, rules.method);
+    if !(start.is_finite() && delta.is_finite() && body.is_valid()) {
+        return out;
     }
+    if delta.as_dvec3().length() < f64::from(MIN_MOVE) {
+        return out;
+    }
+    match rules.response {
+        Response::Stop => match world.sweep(body, start, delta, method) {
+            None => out.advance(start + delta),
+            Some(contact) => {
+                out.touch(contact);
+                out.advance(along(start, delta, contact.t));
+            }
+        },
+        Response::Slide => slide(world, rules, start, delta, &mut out),
+    }
+    out
+}
+
+/// `start + delta * t`, computed in `f64`.
+#[inline]
+fn along(start: Vec3, delta: Vec3, t: f64) -> Vec3 {
+    (start.as_dvec3() + delta.as_dvec3() * t).as_vec3()
 }
 
 fn slide<C: Collider + ?Sized>(
     world: &C,
+    rules: &MoveRules,
     start: Vec3,
-    d: Vec3,
-    method: InsideMethod,
+    delta: Vec3,
     out: &mut MoveOutcome,
 ) {
-    {
-        let mut pos = start;
-        let mut rest = d;
-        let mut planes = [Vec3::ZERO; MAX_SLIDE_ITERATIONS];
-        let mut n_planes = 0;
-        for _ in 0..MAX_SLIDE_ITERATIONS {
-            if rest.length() < MIN_MOVE {
-                break;
-            }
-            // 1. Go as far as the first wall allows.
-            let Some(hit) = world.first_hit(pos, rest, method) else {
-                pos += rest;
-                out.advance(pos);
-                return;
-            };
-            out.touch(hit.triangle);
-            if hit.t > 0.0 {
-                pos += rest * hit.t;
-                out.advance(pos);
-            }
-            rest *= 1.0 - hit.t;
-            // 2. Remember the wall, once per plane (a wall cut into coplanar pieces is one).
-            if !planes[..n_planes]
-                .iter()
-                .any(|n| n.dot(hit.normal) > SAME_PLANE_COSINE)
-            {
-                planes[n_planes] = hit.normal;
-                n_planes += 1;
-            }
-            // 3. Redirect the rest along the walls; nowhere to go means stop.
-            match slide_direction(rest, &planes[..n_planes]) {
-                // Never turn back against the intended move: that is what makes a
-                // point jitter in a V-corner.
-                Some(v) if v.dot(d) > 0.0 => rest = v,
-                _ => return,
-            }
+    let wanted = delta.as_dvec3();
+    let mut pos = start;
+    let mut rest = wanted;
+    let mut planes = [DVec3::ZERO; MAX_SLIDE_ITERATIONS];
+    let mut n_planes = 0;
+    for _ in 0..MAX_SLIDE_ITERATIONS {
+        let step = rest.as_vec3();
+        if !(rest.length() >= f64::from(MIN_MOVE) && step.is_finite()) {
+            break;
+        }
+        // 1. Go as far as the first contact allows.
+        let Some(contact) = world.sweep(&rules.body, pos, step, rules.method) else {
+            pos = (pos.as_dvec3() + rest).as_vec3();
+            out.advance(pos);
+            return;
+        };
+        out.touch(contact);
+        if contact.t > 0.0 {
+            pos = along(pos, step, contact.t);
+            out.advance(pos);
+        }
+        rest *= 1.0 - contact.t;
+        // 2. Remember the sliding plane, once per plane (a wall cut into coplanar pieces
+        //    is one wall).
+        let normal = rules.sliding_normal(&contact);
+        if !planes[..n_planes]
+            .iter()
+            .any(|n| n.dot(normal) > f64::from(SAME_PLANE_COSINE))
+        {
+            planes[n_planes] = normal;
+            n_planes += 1;
+        }
+        // 3. Redirect the rest along the planes; nowhere to go means stop.
+        match slide_direction(rest, &planes[..n_planes]) {
+            // Never turn back against the intended move: that is what makes a body
+            // jitter in a V-corner.
+            Some(v) if v.dot(wanted) > 0.0 => rest = v,
+            _ => return,
         }
     }
+}
+
+/// Where a body placed inside geometry ends up after [`push_out`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PushOut {
+    /// The centre, moved out of every triangle it overlapped (as far as possible).
+    pub centre: Vec3,
+    /// True when it had to move.
+    pub pushed: bool,
+}
+
+/// Push a body placed too near triangles (spawned in a wall or with its feet exactly on
+/// the floor, or grown from the flying sphere into the walker beside one) out along the
+/// normal of its deepest contact until it rests at its contact distance, a few rounds for
+/// corners. A body resting within the gap (as moves leave it) is not nudged.
+pub fn push_out<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> PushOut {
+    let mut out = PushOut {
+        centre,
+        pushed: false,
+    };
+    let inv_radii = body.inverse_radii();
+    let radius = body.contact_radius();
+    for _ in 0..MAX_PUSH_ROUNDS {
+        let Some(c) = world.nearest_overlap(body, out.centre) else {
+            break;
+        };
+        let centre_e = out.centre.as_dvec3() * inv_radii;
+        let point_e = c.point.as_dvec3() * inv_radii;
+        if (centre_e - point_e).length() >= body.inner_contact_radius() {
+            break; // resting in the gap, as a move leaves a body
+        }
+        let normal_e = (c.normal.as_dvec3() * body.radii.as_dvec3()).normalize();
+        out.centre = ((point_e + normal_e * radius) * body.radii.as_dvec3()).as_vec3();
+        out.pushed = true;
+    }
+    out
 }
 
 /// The part of `v` that slides along every plane in `planes` without entering any: clipped
 /// against one plane if that keeps it out of the others, else along the crease of two
 /// planes, else nothing (three or more walls box it in).
-pub fn slide_direction(v: Vec3, planes: &[Vec3]) -> Option<Vec3> {
-    let clip = |v: Vec3, n: Vec3| {
+pub fn slide_direction(v: DVec3, planes: &[DVec3]) -> Option<DVec3> {
+    let clip = |v: DVec3, n: DVec3| {
         let into = v.dot(n);
         if into < 0.0 { v - n * into } else { v }
     };
-    let enters = |v: Vec3, n: Vec3| v.dot(n) < -PARALLEL_COSINE * v.length();
+    let enters = |v: DVec3, n: DVec3| v.dot(n) < -f64::from(PARALLEL_COSINE) * v.length();
     for (i, &n) in planes.iter().enumerate() {
         let c = clip(v, n);
         if planes
@@ -265,37 +341,37 @@ mod tests {
 
     #[test]
     fn slide_direction_against_one_wall_removes_the_normal_part() {
-        let v = slide_direction(Vec3::new(1.0, 0.0, -1.0), &[Vec3::Z]).unwrap();
-        assert_eq!(v, Vec3::new(1.0, 0.0, 0.0));
+        let v = slide_direction(DVec3::new(1.0, 0.0, -1.0), &[DVec3::Z]).unwrap();
+        assert_eq!(v, DVec3::new(1.0, 0.0, 0.0));
     }
 
     #[test]
     fn slide_direction_in_a_crease_follows_the_crease() {
         // Floor (normal +y) and wall (normal +z): the crease runs along x.
-        let v = slide_direction(Vec3::new(1.0, -1.0, -1.0), &[Vec3::Y, Vec3::Z]).unwrap();
-        assert!((v - Vec3::X).length() < 1e-6);
+        let v = slide_direction(DVec3::new(1.0, -1.0, -1.0), &[DVec3::Y, DVec3::Z]).unwrap();
+        assert!((v - DVec3::X).length() < 1e-6);
     }
 
     #[test]
     fn slide_direction_in_a_v_corner_is_zero() {
-        let a = Vec3::new(1.0, 0.0, 1.0).normalize();
-        let b = Vec3::new(-1.0, 0.0, 1.0).normalize();
-        let v = slide_direction(Vec3::new(0.0, 0.0, -1.0), &[a, b]).unwrap();
+        let a = DVec3::new(1.0, 0.0, 1.0).normalize();
+        let b = DVec3::new(-1.0, 0.0, 1.0).normalize();
+        let v = slide_direction(DVec3::new(0.0, 0.0, -1.0), &[a, b]).unwrap();
         assert!(v.length() < 1e-6);
     }
 
     #[test]
     fn slide_direction_boxed_in_by_three_walls_is_none() {
-        let walls = [Vec3::X, Vec3::Y, Vec3::Z];
-        assert!(slide_direction(-Vec3::ONE, &walls).is_none());
+        let walls = [DVec3::X, DVec3::Y, DVec3::Z];
+        assert!(slide_direction(-DVec3::ONE, &walls).is_none());
     }
 
     #[test]
     fn slide_direction_at_a_shallow_bend_follows_the_new_wall() {
         // A wall bending inward by 30 degrees: clipping against the new wall alone works.
-        let a = Vec3::Z;
-        let b = Vec3::new(-(30f32.to_radians().sin()), 0.0, 30f32.to_radians().cos());
-        let v = slide_direction(Vec3::new(1.0, 0.0, 0.0), &[a, b]).unwrap();
+        let a = DVec3::Z;
+        let b = DVec3::new(-(30f64.to_radians().sin()), 0.0, 30f64.to_radians().cos());
+        let v = slide_direction(DVec3::new(1.0, 0.0, 0.0), &[a, b]).unwrap();
         assert!(v.dot(b).abs() < 1e-6 && v.dot(a) >= 0.0 && v.length() > 0.5);
     }
 }

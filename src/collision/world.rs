@@ -1,18 +1,18 @@
 //! The collision world: triangles in BVH order, the BVH, and the first-hit queries.
 
-use glam::{Vec3, Vec3A};
+use std::ops::Range;
 
-use super::bvh::{Bvh, STACK_DEPTH};
-use super::segment::{Band, Hit, hit_triangle};
+use glam::{DVec3, Vec3, Vec3A};
+
+use super::bvh::{Bvh, Node, Visitor};
+use super::sweep::{EllipsoidSweep, ON_TRIANGLE, SweepHit, closest_point, sweep_triangle};
+use super::{Body, Contact};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
-use crate::tolerance::{MIN_MOVE, SKIN};
+use crate::tolerance::MIN_MOVE;
 
-/// Extra inflation of the BVH boxes beyond the skin, so that rounding in the slab test
-/// never drops a candidate the triangle test would accept (world units).
+/// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
+/// slab test never drops a candidate the triangle test would accept (world units).
 pub const BOX_MARGIN: f32 = 1e-3;
-/// How far a first-hit query inflates every BVH box: a move is stopped by triangles it
-/// passes within the skin of.
-const QUERY_MARGIN: f32 = SKIN + BOX_MARGIN;
 
 /// Counts describing a built world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct WorldStats {
     pub depth: usize,
 }
 
-/// Every triangle of the map, ready for segment queries.
+/// Every triangle of the map, ready for sweeps and ray casts.
 #[derive(Clone, Debug, Default)]
 pub struct CollisionWorld {
     triangles: Vec<Triangle>,
@@ -80,7 +80,7 @@ impl CollisionWorld {
         self
     }
 
-    /// The kept triangles, in BVH order (`Hit::triangle` indexes this).
+    /// The kept triangles, in BVH order (`Contact::triangle` indexes this).
     pub fn triangles(&self) -> &[Triangle] {
         &self.triangles
     }
@@ -100,154 +100,288 @@ impl CollisionWorld {
         }
     }
 
-    /// The first triangle that stops the move `p0 -> p0 + d`, found through the BVH.
-    pub fn first_hit(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
-        self.first_hit_with(p0, d, method, QUERY_MARGIN, |t| Band::orthogonal(t, SKIN))
-    }
-
-    /// [`first_hit`](Self::first_hit) with a skin band chosen per triangle (a placed
-    /// model's own space stretches the skin differently along each normal). `margin`, the
-    /// inflation of the BVH boxes, must be at least the largest skin `band_of` returns plus
-    /// a rounding margin.
-    #[inline]
-    pub fn first_hit_with(
+    /// The first contact of `body`, its centre swept from `centre` by `delta`, found
+    /// through the BVH (see [`super::sweep`] for the test of one triangle).
+    pub fn sweep(
         &self,
-        p0: Vec3,
-        d: Vec3,
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
         method: InsideMethod,
-        margin: f32,
-        band_of: impl Fn(&Triangle) -> Band,
-    ) -> Option<Hit> {
-        let len = d.length();
-        if !(len >= MIN_MOVE && len.is_finite() && p0.is_finite()) || self.bvh.nodes.is_empty() {
-            return None;
-        }
-        let (o, inv) = (Vec3A::from(p0), Vec3A::from(safe_recip(d)));
-        let nodes = &self.bvh.nodes;
-        let mut best: Option<Hit> = None;
-        let mut stack = [0u32; STACK_DEPTH];
-        let mut sp = 0;
-        if nodes[0].ray_entry(o, inv, 1.0, margin).is_some() {
-            stack[0] = 0;
-            sp = 1;
-        }
-        while sp > 0 {
-            sp -= 1;
-            let node = &nodes[stack[sp] as usize];
-            let t_max = best.map_or(1.0, |h| h.t);
-            if node.is_leaf() {
-                for i in node.first..node.first + node.count {
-                    let tri = &self.triangles[i as usize];
-                    if let Some((t, normal)) = hit_triangle(tri, p0, d, len, method, band_of(tri))
-                        && t <= t_max
-                    {
-                        best = Some(
-                            Hit {
-                                t,
-                                triangle: i,
-                                normal,
-                            }
-                            .earlier(best),
-                        );
-                    }
-                }
-                continue;
-            }
-            // Visit the nearer child first so that the other is often pruned.
-            let (l, r) = (node.first, node.first + 1);
-            let tl = nodes[l as usize].ray_entry(o, inv, t_max, margin);
-            let tr = nodes[r as usize].ray_entry(o, inv, t_max, margin);
-            let mut push = |i: u32| {
-                debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
-                if sp < STACK_DEPTH {
-                    stack[sp] = i;
-                    sp += 1;
-                }
-            };
-            match (tl, tr) {
-                (Some(a), Some(b)) if a <= b => {
-                    push(r);
-                    push(l);
-                }
-                (Some(_), Some(_)) => {
-                    push(l);
-                    push(r);
-                }
-                (Some(_), None) => push(l),
-                (None, Some(_)) => push(r),
-                (None, None) => {}
-            }
-        }
-        best
+    ) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, body, centre, delta, method)?;
+        self.bvh.traverse(&mut query);
+        query.best
     }
 
-    /// The same answer as [`first_hit`](Self::first_hit), by testing every triangle (the
+    /// The same answer as [`sweep`](Self::sweep), by testing every triangle (the
     /// tutorial's loop). For tests and benchmarks.
-    pub fn first_hit_brute_force(&self, p0: Vec3, d: Vec3, method: InsideMethod) -> Option<Hit> {
-        let len = d.length();
-        if !(len >= MIN_MOVE && len.is_finite() && p0.is_finite()) {
-            return None;
-        }
-        let mut best = None;
-        for (i, tri) in self.triangles.iter().enumerate() {
-            if let Some((t, normal)) =
-                hit_triangle(tri, p0, d, len, method, Band::orthogonal(tri, SKIN))
-            {
-                best = Some(
-                    Hit {
-                        t,
-                        triangle: i as u32,
-                        normal,
-                    }
-                    .earlier(best),
-                );
-            }
-        }
-        best
+    pub fn sweep_brute_force(
+        &self,
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
+        method: InsideMethod,
+    ) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, body, centre, delta, method)?;
+        query.visit_leaf(0..self.triangles.len() as u32);
+        query.best
     }
 
-    /// A plain ray cast, without skin: the distance along the unit direction `dir` to the
-    /// first triangle, up to `max_dist`. Used to find floors, ceilings and spawn points.
-    pub fn ray_cast(&self, origin: Vec3, dir: Vec3, max_dist: f32) -> Option<(f32, u32)> {
-        if self.bvh.nodes.is_empty() || !origin.is_finite() || !dir.is_finite() {
+    /// The triangle point nearest to the centre of `body` among those it overlaps (in
+    /// ellipsoid space, with the contact gap), if any.
+    pub fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        if !(centre.is_finite() && body.is_valid()) {
             return None;
         }
-        let (o, inv) = (Vec3A::from(origin), Vec3A::from(safe_recip(dir)));
-        let nodes = &self.bvh.nodes;
-        let mut best: Option<(f32, u32)> = None;
-        let mut stack = [0u32; STACK_DEPTH];
-        let mut sp = 0;
-        if nodes[0].ray_entry(o, inv, max_dist, BOX_MARGIN).is_some() {
-            sp = 1;
+        let reach = Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN);
+        let mut query = OverlapQuery {
+            triangles: &self.triangles,
+            finder: OverlapFinder::new(body, centre),
+            min: Vec3A::from(centre) - reach,
+            max: Vec3A::from(centre) + reach,
+        };
+        self.bvh.traverse(&mut query);
+        query.finder.best
+    }
+
+    /// Walk the BVH with `visitor` (placed models query their model's tree this way).
+    pub(super) fn traverse(&self, visitor: &mut impl Visitor) {
+        self.bvh.traverse(visitor);
+    }
+
+    /// A plain ray cast, without any body: the first triangle along the unit direction
+    /// `dir` from `origin`, up to `max_dist`. Used to find floors, ceilings and spawn points.
+    pub fn ray_cast(&self, origin: Vec3, dir: Vec3, max_dist: f32) -> Option<RayHit> {
+        if !(origin.is_finite() && dir.is_finite() && max_dist >= 0.0) {
+            return None;
         }
-        while sp > 0 {
-            sp -= 1;
-            let node = &nodes[stack[sp] as usize];
-            let t_max = best.map_or(max_dist, |b| b.0);
-            if node.is_leaf() {
-                for i in node.first..node.first + node.count {
-                    let tri = &self.triangles[i as usize];
-                    if let Some(t) = InsideMethod::MollerTrumbore.ray_hits(tri, origin, dir)
-                        && t >= 0.0
-                        && t < best.map_or(max_dist, |b| b.0)
-                    {
-                        best = Some((t, i));
-                    }
-                }
+        let mut query = RayQuery {
+            triangles: &self.triangles,
+            origin,
+            dir,
+            o: Vec3A::from(origin),
+            inv: Vec3A::from(safe_recip(dir)),
+            max_dist,
+            best: None,
+        };
+        self.bvh.traverse(&mut query);
+        query.best
+    }
+}
+
+/// The first triangle a ray meets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// Distance along the ray's unit direction.
+    pub distance: f32,
+    /// Index of the triangle in the world.
+    pub triangle: u32,
+}
+
+/// A body's sweep through the world's triangles, as a BVH visitor.
+struct SweepQuery<'a> {
+    triangles: &'a [Triangle],
+    sweep: EllipsoidSweep,
+    /// World to ellipsoid space, and back.
+    inv_radii: DVec3,
+    radii: DVec3,
+    method: InsideMethod,
+    /// Step 1 in world space, cheaply in `f32`: the centre's plane distance at start and
+    /// end must come within the body's reach of the plane.
+    centre: Vec3,
+    delta: Vec3,
+    body_radii: Vec3,
+    contact_radius: f32,
+    /// The swept box: the centre's path, boxes inflated by the reach.
+    o: Vec3A,
+    inv: Vec3A,
+    margin: Vec3A,
+    best: Option<Contact>,
+}
+
+impl<'a> SweepQuery<'a> {
+    /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
+    fn new(
+        triangles: &'a [Triangle],
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
+        method: InsideMethod,
+    ) -> Option<SweepQuery<'a>> {
+        let moves = delta.as_dvec3().length() >= f64::from(MIN_MOVE);
+        if !(moves && centre.is_finite() && delta.is_finite() && body.is_valid()) {
+            return None;
+        }
+        let inv_radii = body.inverse_radii();
+        let radius = body.contact_radius();
+        Some(SweepQuery {
+            triangles,
+            sweep: EllipsoidSweep::new(
+                centre.as_dvec3() * inv_radii,
+                delta.as_dvec3() * inv_radii,
+                radius,
+                body.inner_contact_radius(),
+            ),
+            inv_radii,
+            radii: body.radii.as_dvec3(),
+            method,
+            centre,
+            delta,
+            body_radii: body.radii,
+            // Rounded up a little: this early test may only ever let more through.
+            contact_radius: (radius * (1.0 + 1e-4)) as f32,
+            o: Vec3A::from(centre),
+            inv: Vec3A::from(safe_recip(delta)),
+            margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
+            best: None,
+        })
+    }
+
+    /// Step 1 of the sweep, in world space and `f32`, for a quick no: the centre's signed
+    /// distance to the plane at the start and end of the move, against the body's support
+    /// distance along the normal. The exact test in `f64` follows for what passes.
+    #[inline(always)]
+    fn may_touch(&self, tri: &Triangle) -> bool {
+        let n = tri.plane.normal;
+        let reach = (self.body_radii * n).length() * self.contact_radius + BOX_MARGIN;
+        let s0 = tri.plane.signed_distance(self.centre);
+        let s1 = s0 + n.dot(self.delta);
+        !(s0.min(s1) > reach || s0.max(s1) < -reach)
+    }
+}
+
+impl Visitor for SweepQuery<'_> {
+    #[inline]
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        // Pruned by the best contact so far, a rounding's worth late.
+        let t_max = self.best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7);
+        node.ray_entry(self.o, self.inv, t_max, self.margin)
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let tri = &self.triangles[i as usize];
+            if !self.may_touch(tri) {
                 continue;
             }
-            for c in [node.first, node.first + 1] {
-                if nodes[c as usize]
-                    .ray_entry(o, inv, t_max, BOX_MARGIN)
-                    .is_some()
-                    && sp < STACK_DEPTH
-                {
-                    stack[sp] = c;
-                    sp += 1;
-                }
+            let t_max = self.best.map_or(1.0, |c| c.t);
+            let verts = tri.vertices().map(|v| v.as_dvec3() * self.inv_radii);
+            let (radii, method) = (self.radii, self.method);
+            let inside = |q: DVec3| {
+                method.contains_point_along(tri, (q * radii).as_vec3(), tri.plane.normal)
+            };
+            if let Some(hit) = sweep_triangle(&self.sweep, verts, t_max, inside) {
+                let contact = Contact::from_ellipsoid_space(&hit, self.radii, i);
+                self.best = Some(contact.earlier(self.best));
             }
         }
-        best
+    }
+}
+
+/// The nearest overlapping triangle point of a body at rest, in ellipsoid space; shared by
+/// the world and placed models (which hand it world-space triangles).
+pub(super) struct OverlapFinder {
+    centre_e: DVec3,
+    inv_radii: DVec3,
+    radii: DVec3,
+    radius: f64,
+    best_dist: f64,
+    pub(super) best: Option<Contact>,
+}
+
+impl OverlapFinder {
+    pub(super) fn new(body: &Body, centre: Vec3) -> OverlapFinder {
+        let inv_radii = body.inverse_radii();
+        OverlapFinder {
+            centre_e: centre.as_dvec3() * inv_radii,
+            inv_radii,
+            radii: body.radii.as_dvec3(),
+            radius: body.contact_radius(),
+            best_dist: f64::INFINITY,
+            best: None,
+        }
+    }
+
+    /// Consider the world-space triangle `verts` (index `triangle`, unit world normal
+    /// `normal`).
+    pub(super) fn consider(&mut self, verts: [Vec3; 3], normal: Vec3, triangle: u32) {
+        let tri = verts.map(|v| v.as_dvec3() * self.inv_radii);
+        let closest = closest_point(self.centre_e, tri);
+        let offset = self.centre_e - closest.point;
+        let dist = offset.length();
+        if dist >= self.radius || dist >= self.best_dist {
+            return;
+        }
+        // A centre on the triangle itself: out along the face normal, toward its front.
+        let normal_e = if dist > ON_TRIANGLE {
+            offset / dist
+        } else {
+            (normal.as_dvec3() * self.radii).normalize()
+        };
+        let hit = SweepHit {
+            t: 0.0,
+            point: closest.point,
+            normal: normal_e,
+            feature: closest.feature,
+        };
+        self.best_dist = dist;
+        self.best = Some(Contact::from_ellipsoid_space(&hit, self.radii, triangle));
+    }
+}
+
+/// Every triangle whose box meets the body's box, as a BVH visitor.
+struct OverlapQuery<'a> {
+    triangles: &'a [Triangle],
+    finder: OverlapFinder,
+    min: Vec3A,
+    max: Vec3A,
+}
+
+impl Visitor for OverlapQuery<'_> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        let overlaps = node.min.cmple(self.max).all() && node.max.cmpge(self.min).all();
+        overlaps.then_some(0.0)
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let tri = &self.triangles[i as usize];
+            self.finder.consider(tri.vertices(), tri.plane.normal, i);
+        }
+    }
+}
+
+/// A ray's first triangle, as a BVH visitor (Möller–Trumbore: the survey needs no method).
+struct RayQuery<'a> {
+    triangles: &'a [Triangle],
+    origin: Vec3,
+    dir: Vec3,
+    o: Vec3A,
+    inv: Vec3A,
+    max_dist: f32,
+    best: Option<RayHit>,
+}
+
+impl Visitor for RayQuery<'_> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        let t_max = self.best.map_or(self.max_dist, |b| b.distance);
+        node.ray_entry(self.o, self.inv, t_max, Vec3A::splat(BOX_MARGIN))
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let tri = &self.triangles[i as usize];
+            let t_max = self.best.map_or(self.max_dist, |b| b.distance);
+            if let Some(t) = InsideMethod::MollerTrumbore.ray_hits(tri, self.origin, self.dir)
+                && (0.0..t_max).contains(&t)
+            {
+                self.best = Some(RayHit {
+                    distance: t,
+                    triangle: i,
+                });
+            }
+        }
     }
 }
 
@@ -286,6 +420,7 @@ mod tests {
         let scaled = CollisionWorld::new(tris.iter().copied()).scaled(0.001);
         let built = CollisionWorld::new(tris.iter().map(|t| t.map(|v| v * 0.001)));
         let m = InsideMethod::Barycentric;
+        let body = Body::FLYER;
         for i in 0..500 {
             let p = Vec3::new(
                 (i % 23) as f32 * 0.13,
@@ -294,14 +429,14 @@ mod tests {
             );
             let d = Vec3::new(((i * 7) % 5) as f32 - 2.0, 0.3, ((i * 3) % 5) as f32 - 2.0) * 0.2;
             // Scaling the precomputed fields rounds differently from recomputing them.
-            let (a, b) = (scaled.first_hit(p, d, m), built.first_hit(p, d, m));
+            let (a, b) = (scaled.sweep(&body, p, d, m), built.sweep(&body, p, d, m));
             assert_eq!(a.is_some(), b.is_some(), "{p} {d}");
             if let (Some(a), Some(b)) = (a, b) {
                 assert!((a.t - b.t).abs() < 1e-4, "{p} {d}: {} vs {}", a.t, b.t);
             }
             assert_eq!(
-                scaled.first_hit(p, d, m),
-                scaled.first_hit_brute_force(p, d, m)
+                scaled.sweep(&body, p, d, m),
+                scaled.sweep_brute_force(&body, p, d, m)
             );
         }
         let (sb, bb) = (scaled.bounds(), built.bounds());
@@ -311,10 +446,9 @@ mod tests {
     #[test]
     fn empty_world_never_hits() {
         let w = CollisionWorld::new([]);
-        assert!(
-            w.first_hit(Vec3::ZERO, Vec3::X, InsideMethod::Barycentric)
-                .is_none()
-        );
+        let m = InsideMethod::Barycentric;
+        assert!(w.sweep(&Body::WALKER, Vec3::ZERO, Vec3::X, m).is_none());
+        assert!(w.nearest_overlap(&Body::WALKER, Vec3::ZERO).is_none());
         assert!(w.ray_cast(Vec3::ZERO, Vec3::X, 10.0).is_none());
         assert!(w.bounds().is_empty());
     }
@@ -326,14 +460,18 @@ mod tests {
             Vec3::new(1.0, -1.0, 0.0),
             Vec3::Y,
         ]]);
-        let m = InsideMethod::Barycentric;
-        assert!(w.first_hit(Vec3::Z, Vec3::ZERO, m).is_none());
+        let (m, b) = (InsideMethod::Barycentric, &Body::FLYER);
+        assert!(w.sweep(b, Vec3::Z, Vec3::ZERO, m).is_none());
         assert!(
-            w.first_hit(Vec3::Z, Vec3::new(0.0, 0.0, f32::NAN), m)
+            w.sweep(b, Vec3::Z, Vec3::new(0.0, 0.0, f32::NAN), m)
                 .is_none()
         );
-        assert!(w.first_hit(Vec3::splat(f32::NAN), -Vec3::Z, m).is_none());
-        assert!(w.first_hit(Vec3::Z, -Vec3::Z * 2.0, m).is_some());
+        assert!(w.sweep(b, Vec3::splat(f32::NAN), -Vec3::Z, m).is_none());
+        assert!(
+            w.sweep(&Body::sphere(0.0), Vec3::Z, -Vec3::Z * 2.0, m)
+                .is_none()
+        );
+        assert!(w.sweep(b, Vec3::Z, -Vec3::Z * 2.0, m).is_some());
     }
 
     #[test]
@@ -346,14 +484,16 @@ mod tests {
             ]
         };
         let w = CollisionWorld::new([floor(0.0), floor(3.0), floor(-2.0)]);
-        let (d, _) = w
+        let down = w
             .ray_cast(Vec3::new(0.0, 1.0, 0.0), -Vec3::Y, 100.0)
             .unwrap();
-        assert!((d - 1.0).abs() < 1e-6, "{d}");
-        let (d, _) = w
+        assert!((down.distance - 1.0).abs() < 1e-6, "{down:?}");
+        assert_eq!(w.triangles()[down.triangle as usize].a.y, 0.0);
+        let up = w
             .ray_cast(Vec3::new(0.0, 1.0, 0.0), Vec3::Y, 100.0)
             .unwrap();
-        assert!((d - 2.0).abs() < 1e-6);
+        assert!((up.distance - 2.0).abs() < 1e-6);
+        assert_eq!(w.triangles()[up.triangle as usize].a.y, 3.0);
         assert!(w.ray_cast(Vec3::new(0.0, 1.0, 0.0), Vec3::Y, 1.5).is_none());
     }
 }

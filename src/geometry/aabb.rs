@@ -54,9 +54,14 @@ impl Aabb {
 
     /// This box with every face pushed out by `margin`.
     pub fn inflated(self, margin: f32) -> Aabb {
+        self.inflated_by(Vec3::splat(margin))
+    }
+
+    /// This box grown by `margin.x` along x on both sides, and so on.
+    pub fn inflated_by(self, margin: Vec3) -> Aabb {
         Aabb {
-            min: self.min - Vec3::splat(margin),
-            max: self.max + Vec3::splat(margin),
+            min: self.min - margin,
+            max: self.max + margin,
         }
     }
 

@@ -173,8 +173,9 @@ pub fn barycentric_contains(tri: &Triangle, q: Vec3) -> bool {
 /// barycentric weights `v` of `b` and `w` of `c`; `None` when parallel or outside.
 #[inline]
 pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<(f32, f32, f32)> {
-    let p = dir.cross(tri.e2);
-    let det = tri.e1.dot(p);
+    let (e1, e2) = (tri.e1(), tri.e2());
+    let p = dir.cross(e2);
+    let det = e1.dot(p);
     // Exactly parallel (or degenerate input): nothing to divide by.
     if det == 0.0 || !det.is_finite() {
         return None;
@@ -185,12 +186,12 @@ pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<(f32, 
     if !(-BARYCENTRIC_EPSILON..=1.0 + BARYCENTRIC_EPSILON).contains(&v) {
         return None;
     }
-    let q = s.cross(tri.e1);
+    let q = s.cross(e1);
     let w = dir.dot(q) * inv;
     if w < -BARYCENTRIC_EPSILON || v + w > 1.0 + BARYCENTRIC_EPSILON {
         return None;
     }
-    let t = tri.e2.dot(q) * inv;
+    let t = e2.dot(q) * inv;
     t.is_finite().then_some((t, v, w))
 }
 

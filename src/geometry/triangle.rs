@@ -5,16 +5,16 @@ use glam::Vec3;
 use super::{Aabb, Plane};
 use crate::tolerance::DEGENERATE_AREA;
 
-/// A non-degenerate triangle: its first vertex, two edges, its plane, and the constants of
-/// the barycentric test (Ericson, *Real-Time Collision Detection*, 3.4), all computed once.
+/// A non-degenerate triangle: its vertices exactly as given, its plane, and the constants
+/// of the barycentric test (Ericson, *Real-Time Collision Detection*, 3.4), computed once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Triangle {
     /// First vertex.
     pub a: Vec3,
-    /// `b - a`.
-    pub e1: Vec3,
-    /// `c - a`.
-    pub e2: Vec3,
+    /// Second vertex.
+    pub b: Vec3,
+    /// Third vertex.
+    pub c: Vec3,
     /// The supporting plane; its normal follows the winding `a, b, c`.
     pub plane: Plane,
     /// `e1 . e1`, `e1 . e2`, `e2 . e2` and `1 / (d00 d11 - d01^2)`.
@@ -40,8 +40,8 @@ impl Triangle {
         }
         Some(Triangle {
             a,
-            e1,
-            e2,
+            b,
+            c,
             plane,
             bary: [d00, d01, d11, 1.0 / denom],
         })
@@ -55,8 +55,8 @@ impl Triangle {
         let f2 = f * f;
         Triangle {
             a: self.a * f,
-            e1: self.e1 * f,
-            e2: self.e2 * f,
+            b: self.b * f,
+            c: self.c * f,
             plane: super::Plane {
                 normal: self.plane.normal,
                 d: self.plane.d * f,
@@ -65,9 +65,22 @@ impl Triangle {
         }
     }
 
-    /// The three vertices, in their original order.
+    /// The three vertices, exactly as given, in their original order.
+    #[inline]
     pub fn vertices(&self) -> [Vec3; 3] {
-        [self.a, self.a + self.e1, self.a + self.e2]
+        [self.a, self.b, self.c]
+    }
+
+    /// The edge `b - a`.
+    #[inline]
+    pub fn e1(&self) -> Vec3 {
+        self.b - self.a
+    }
+
+    /// The edge `c - a`.
+    #[inline]
+    pub fn e2(&self) -> Vec3 {
+        self.c - self.a
     }
 
     /// Bounding box of the three vertices.
@@ -77,7 +90,7 @@ impl Triangle {
 
     /// Centroid (the BVH sorts triangles by it).
     pub fn centroid(&self) -> Vec3 {
-        self.a + (self.e1 + self.e2) / 3.0
+        (self.a + self.b + self.c) / 3.0
     }
 
     /// Barycentric coordinates `(u, v, w)` of `p` (assumed in the plane): `p = u a + v b + w c`.
@@ -85,7 +98,7 @@ impl Triangle {
     pub fn barycentric(&self, p: Vec3) -> (f32, f32, f32) {
         let [d00, d01, d11, inv] = self.bary;
         let e = p - self.a;
-        let (d20, d21) = (e.dot(self.e1), e.dot(self.e2));
+        let (d20, d21) = (e.dot(self.e1()), e.dot(self.e2()));
         let v = (d11 * d20 - d01 * d21) * inv;
         let w = (d00 * d21 - d01 * d20) * inv;
         (1.0 - v - w, v, w)

@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use super::Map;
 use crate::collision::CollisionWorld;
-use crate::tolerance::EYE_HEIGHT;
+use crate::collision::body::EYE_HEIGHT;
 
 /// Floor-to-ceiling height the scale inference aims for, metres (one storey).
 pub const STOREY_HEIGHT: f32 = 3.0;
@@ -55,11 +55,18 @@ fn layers(world: &CollisionWorld, x: f32, z: f32) -> Vec<f32> {
     let mut y = b.max.y + 1.0;
     let span = b.size().y + 2.0;
     while out.len() < MAX_LAYERS {
-        let Some((t, tri)) = world.ray_cast(Vec3::new(x, y, z), -Vec3::Y, span) else {
+        let Some(hit) = world.ray_cast(Vec3::new(x, y, z), -Vec3::Y, span) else {
             break;
         };
+        let t = hit.distance;
         let hit_y = y - t;
-        if world.triangles()[tri as usize].plane.normal.y.abs() > HORIZONTAL_COS {
+        if world.triangles()[hit.triangle as usize]
+            .plane
+            .normal
+            .y
+            .abs()
+            > HORIZONTAL_COS
+        {
             out.push(hit_y);
         }
         y = hit_y - step;
@@ -152,10 +159,11 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
         let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
         for &d in &dirs {
             let hit = world.ray_cast(eye, d, reach);
-            let dist = hit.map_or(f32::INFINITY, |(t, _)| t);
-            if let Some((_, tri)) = hit {
+            let dist = hit.map_or(f32::INFINITY, |h| h.distance);
+            if let Some(h) = hit {
                 walls += 1;
-                backs += (world.triangles()[tri as usize].plane.normal.dot(d) > 0.0) as usize;
+                backs +=
+                    (world.triangles()[h.triangle as usize].plane.normal.dot(d) > 0.0) as usize;
             }
             nearest = nearest.min(dist);
             if dist > best.0 {
@@ -179,7 +187,7 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
             let feet = Vec3::new(x, floor, z);
             let eye = feet + Vec3::Y * EYE_HEIGHT;
             let up = world.ray_cast(feet + Vec3::Y * 0.05, Vec3::Y, reach);
-            if up.is_some_and(|(t, _)| t < EYE_HEIGHT + 0.1) {
+            if up.is_some_and(|h| h.distance < EYE_HEIGHT + 0.1) {
                 continue; // no head room
             }
             let (open, dir, walls, nearest, backs) = most_open(eye);

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use glam::Vec3;
-use walkthrough::collision::{Collider, CollisionWorld, MoveOutcome, Response};
+use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response};
 use walkthrough::geometry::InsideMethod;
 
 /// A vertical wall quad from `(x0, z0)` to `(x1, z1)`, from y = -h to y = +h, as two triangles.
@@ -37,18 +37,22 @@ pub fn cube(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
         .collect()
 }
 
-/// Step `n` times by `d` from `p`, returning every outcome.
+/// The rules for `body` with `response` and `method`, sliding along true planes.
+pub fn rules(body: Body, response: Response, method: InsideMethod) -> MoveRules {
+    MoveRules::new(body, response).with_method(method)
+}
+
+/// Step the body's centre `n` times by `d` from `p`, returning every outcome.
 pub fn walk(
-    world: &CollisionWorld,
+    world: &dyn Collider,
+    rules: &MoveRules,
     mut p: Vec3,
     d: Vec3,
     n: usize,
-    response: Response,
-    method: InsideMethod,
 ) -> Vec<MoveOutcome> {
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let o = world.resolve_move(p, d, response, method);
+        let o = world.resolve_move(rules, p, d);
         assert!(o.end.is_finite(), "NaN position");
         p = o.end;
         out.push(o);
@@ -69,4 +73,33 @@ pub fn segment_touches(t: &[Vec3; 3], p0: Vec3, p1: Vec3) -> bool {
     let side = |a: Vec3, b: Vec3| (b - a).cross(q - a).dot(n);
     let (e0, e1, e2) = (side(t[0], t[1]), side(t[1], t[2]), side(t[2], t[0]));
     (e0 >= 0.0 && e1 >= 0.0 && e2 >= 0.0) || (e0 <= 0.0 && e1 <= 0.0 && e2 <= 0.0)
+}
+
+/// Independent oracle: the distance from `p` to triangle `t`, in the space where `body` is
+/// a unit sphere (positions divided by its radii). Not Ericson's Voronoi regions (the code
+/// under test): the plane distance when the projection passes same-side edge tests, else
+/// the nearest of the three edge segments by clamped projection.
+pub fn ellipsoid_distance(body: &Body, p: Vec3, t: &[Vec3; 3]) -> f64 {
+    let r = body.radii.as_dvec3();
+    let p = p.as_dvec3() / r;
+    let [a, b, c] = t.map(|v| v.as_dvec3() / r);
+    let n = (b - a).cross(c - a).normalize();
+    let q = p - n * n.dot(p - a);
+    let side = |u: glam::DVec3, v: glam::DVec3| (v - u).cross(q - u).dot(n);
+    if side(a, b) >= 0.0 && side(b, c) >= 0.0 && side(c, a) >= 0.0 {
+        return (p - q).length();
+    }
+    let seg = |u: glam::DVec3, v: glam::DVec3| {
+        let e = v - u;
+        let f = ((p - u).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+        (p - (u + e * f)).length()
+    };
+    seg(a, b).min(seg(b, c)).min(seg(c, a))
+}
+
+/// The smallest [`ellipsoid_distance`] from `p` to any triangle of `tris`.
+pub fn nearest_ellipsoid_distance(body: &Body, p: Vec3, tris: &[[Vec3; 3]]) -> f64 {
+    tris.iter()
+        .map(|t| ellipsoid_distance(body, p, t))
+        .fold(f64::INFINITY, f64::min)
 }

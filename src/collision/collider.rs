@@ -1,0 +1,93 @@
+//! What a body can collide with, and the contact it reports.
+
+use glam::{DVec3, Vec3};
+
+use super::response::{MoveOutcome, MoveRules, resolve_move};
+use super::sweep::{Feature, SweepHit};
+use super::{Body, CollisionWorld};
+use crate::geometry::InsideMethod;
+
+/// The first touch of a swept body with the world, in world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Fraction of the move, in `[0, 1]`, at which the body first touches (kept in `f64`:
+    /// a 10 km move resolved to a millimetre needs it).
+    pub t: f64,
+    /// The point of the triangle touched.
+    pub point: Vec3,
+    /// Unit normal of the sliding plane, pointing from the contact toward the body.
+    pub normal: Vec3,
+    /// Index of the triangle (unique across a collider's triangles).
+    pub triangle: u32,
+    /// Face, edge or vertex of that triangle.
+    pub feature: Feature,
+}
+
+impl Contact {
+    /// An ellipsoid-space hit brought back to world space by the body's radii: points scale
+    /// by the radii, plane normals (covectors) by their inverse.
+    pub fn from_ellipsoid_space(hit: &SweepHit, radii: DVec3, triangle: u32) -> Contact {
+        let normal = (hit.normal / radii)
+            .try_normalize()
+            .unwrap_or(hit.normal)
+            .as_vec3();
+        Contact {
+            t: hit.t,
+            point: (hit.point * radii).as_vec3(),
+            normal,
+            triangle,
+            feature: hit.feature,
+        }
+    }
+
+    /// The earlier of two contacts; equal times go to the lower triangle index, so that
+    /// every traversal order (BVH or brute force) gives the very same answer.
+    #[inline]
+    pub fn earlier(self, other: Option<Contact>) -> Contact {
+        match other {
+            Some(o) if (o.t, o.triangle) <= (self.t, self.triangle) => o,
+            _ => self,
+        }
+    }
+}
+
+/// Anything a body can collide with: one map's world, or placed models.
+pub trait Collider {
+    /// The first contact of `body`, its centre swept from `centre` by `delta`, or `None`
+    /// when the move is free. `method` is the point-in-triangle test of the face phase.
+    fn sweep(
+        &self,
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
+        method: InsideMethod,
+    ) -> Option<Contact>;
+
+    /// The triangle point nearest to the body's centre among those closer than the contact
+    /// sphere (in ellipsoid space), with the normal pointing from it to the centre; `t` is
+    /// 0. `None` when the body at `centre` touches nothing.
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact>;
+
+    /// Move the body centred at `centre` by `delta` under `rules`. Never returns a NaN: a
+    /// non-finite or tiny move leaves the body where it is.
+    fn resolve_move(&self, rules: &MoveRules, centre: Vec3, delta: Vec3) -> MoveOutcome {
+        resolve_move(self, rules, centre, delta)
+    }
+}
+
+impl Collider for CollisionWorld {
+    #[inline]
+    fn sweep(
+        &self,
+        body: &Body,
+        centre: Vec3,
+        delta: Vec3,
+        method: InsideMethod,
+    ) -> Option<Contact> {
+        CollisionWorld::sweep(self, body, centre, delta, method)
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        CollisionWorld::nearest_overlap(self, body, centre)
+    }
+}

@@ -1,0 +1,505 @@
+//! The swept body against one triangle, in ellipsoid space (Kasper Fauerby, "Improved
+//! Collision detection and Response", 2003).
+//!
+//! Positions are divided by the body's radii, so the body is a sphere of radius `R` (1
+//! plus the contact gap, see [`Body::contact_radius`](super::Body::contact_radius)) and
+//! the move a straight sweep of its centre `p(t) = p0 + v t`, `t` in `[0, 1]`. Per
+//! triangle, with unit normal `n` turned toward the start:
+//!
+//! 1. **Plane cross.** The signed distance of the centre, `s(t) = s0 + (n . v) t`. The
+//!    sphere can touch the triangle only while `|s(t)| <= R`: from
+//!    `t0 = (s0 - R) / -(n . v)` to `t1 = (s0 + R) / -(n . v)`. A move parallel to the
+//!    plane, or away from it, that starts outside that band never touches.
+//! 2. **Intersection.** At `t0` the sphere touches the plane at `p(t0) - R n`.
+//! 3. **Inside.** If that point is inside the triangle (with the selected
+//!    [`InsideMethod`](crate::geometry::InsideMethod), tested in the triangle's own space
+//!    by the caller), it is the first contact. Otherwise the sphere can only meet the
+//!    triangle's border: the three vertices (`|p(t) - P|^2 = R^2`) and the three edges
+//!    (distance to the edge's line `= R`, the contact between its ends), each a quadratic
+//!    in `t`; the smallest root in `[0, t1]` wins.
+//!
+//! A start near the plane is decided by the closest point of the triangle (Ericson,
+//! *Real-Time Collision Detection*, 5.1.5). A body resting in the gap (between `R` and the
+//! inner radius halfway through the gap: it stopped against a wall, or stands on a floor)
+//! sweeps with the inner radius: it slides along a floor made of many triangles, and past
+//! a face's convex edge, without catching on seams or on the edge it grazes. A body deeper
+//! than that (placed there) is blocked at once when it approaches the closest point and
+//! free otherwise: the distance from a moving point to a convex set is convex in time, so
+//! a move that does not approach at the start never does.
+//!
+//! Everything here is `f64`: a 10 km move resolved to a millimetre needs more than
+//! `f32`'s 24 bits, and squared lengths of absurd moves would overflow `f32`.
+
+use glam::DVec3;
+
+use crate::tolerance::PARALLEL_COSINE;
+
+/// A centre closer than this to a triangle (in ellipsoid-space units) is *on* it: the
+/// direction from the triangle to it is rounding noise, and the face normal is used.
+pub const ON_TRIANGLE: f64 = 1e-9;
+
+/// Which part of a triangle a body touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// The inside of the face.
+    Face,
+    /// One of the three edges (between its ends).
+    Edge,
+    /// One of the three corners.
+    Vertex,
+}
+
+/// One move of one body, in ellipsoid space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EllipsoidSweep {
+    /// The centre at the start.
+    pub start: DVec3,
+    /// The whole move of the centre (`t = 1` at its end).
+    pub velocity: DVec3,
+    /// Radius of the sphere kept off every triangle (1 plus the gap): moves from farther
+    /// away stop here.
+    pub radius: f64,
+    /// Halfway through the gap: a start between this and `radius` is resting against
+    /// something, and may move anywhere that stays outside this radius.
+    pub inner_radius: f64,
+    /// `|velocity|^2`, computed once.
+    speed2: f64,
+    /// `|velocity|`.
+    speed: f64,
+}
+
+impl EllipsoidSweep {
+    /// A sweep from `start` by `velocity` of a sphere of `radius` with an inner band from
+    /// `inner_radius` (all in ellipsoid space; see [`crate::collision::Body`]).
+    pub fn new(start: DVec3, velocity: DVec3, radius: f64, inner_radius: f64) -> EllipsoidSweep {
+        let speed2 = velocity.length_squared();
+        EllipsoidSweep {
+            start,
+            velocity,
+            radius,
+            inner_radius,
+            speed2,
+            speed: speed2.sqrt(),
+        }
+    }
+
+    /// The centre at fraction `t` of the move.
+    #[inline]
+    pub fn centre_at(&self, t: f64) -> DVec3 {
+        self.start + self.velocity * t
+    }
+
+    /// True when the move approaches along `normal` (pointing from the triangle toward the
+    /// centre) by more than rounding: a cosine of at least [`PARALLEL_COSINE`].
+    #[inline]
+    fn approaches(&self, normal: DVec3) -> bool {
+        normal.dot(self.velocity) < -f64::from(PARALLEL_COSINE) * self.speed
+    }
+}
+
+/// Where and how a sweep first touches one triangle, in ellipsoid space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepHit {
+    /// Fraction of the move at the first touch, in `[0, 1]`.
+    pub t: f64,
+    /// The point of the triangle touched.
+    pub point: DVec3,
+    /// Unit normal of the sliding plane: from the point toward the centre at `t`.
+    pub normal: DVec3,
+    /// What was touched.
+    pub feature: Feature,
+}
+
+/// The first touch of `sweep` with the triangle `tri` (ellipsoid-space vertices) no later
+/// than `t_max`, or `None`. `inside` answers step 3: is a point of the triangle's plane
+/// inside the triangle? (The caller maps it back to the triangle's own space and asks the
+/// selected method.)
+pub fn sweep_triangle(
+    sweep: &EllipsoidSweep,
+    tri: [DVec3; 3],
+    t_max: f64,
+    inside: impl FnOnce(DVec3) -> bool,
+) -> Option<SweepHit> {
+    let [a, b, c] = tri;
+    // A triangle that a wild placement squashed to a line has no plane: its border
+    // (edges and vertices) still collides.
+    let Some(n) = (b - a).cross(c - a).try_normalize() else {
+        return border(sweep, tri, sweep.radius, t_max);
+    };
+    // Step 1: the signed distance of the centre, seen from the start's side.
+    let s0 = n.dot(sweep.start - a);
+    let n = if s0 < 0.0 { -n } else { n };
+    let s0 = s0.abs();
+    let mut radius = sweep.radius;
+    if s0 < radius {
+        // Near the plane: how near the triangle itself is decides.
+        let closest = closest_point(sweep.start, tri);
+        let offset = sweep.start - closest.point;
+        let dist = offset.length();
+        if dist < sweep.inner_radius {
+            return embedded(sweep, closest, offset, dist, n);
+        }
+        if dist < radius {
+            // Resting within the gap (against a wall, or on a floor): free to move
+            // anywhere that keeps out of the inner band. A slide along a face that
+            // passes its convex edge comes a rounding nearer the edge, not a gap.
+            radius = sweep.inner_radius;
+        }
+        if s0 < radius {
+            // Beside the triangle, within the band of its plane: to touch the face the
+            // centre must first pass over an edge, and there the edge is nearest.
+            return border(sweep, tri, radius, t_max);
+        }
+    }
+    let closing = -n.dot(sweep.velocity);
+    if closing <= f64::from(PARALLEL_COSINE) * sweep.speed {
+        return None; // parallel to the plane or leaving it, and outside the band
+    }
+    let t0 = (s0 - radius) / closing;
+    if t0 > t_max {
+        return None;
+    }
+    // Step 2: where the sphere first touches the plane.
+    let point = sweep.centre_at(t0) - n * radius;
+    // Step 3: inside the triangle, it is the first contact.
+    if inside(point) {
+        return Some(SweepHit {
+            t: t0,
+            point,
+            normal: n,
+            feature: Feature::Face,
+        });
+    }
+    // The sphere has passed the plane by t1: nothing of the triangle is met after that.
+    let t1 = (s0 + radius) / closing;
+    border(sweep, tri, radius, t_max.min(t1))
+}
+
+/// A start deeper than the inner band (placed there, never moved there): blocked at once
+/// when the move approaches the triangle's closest point, free otherwise (the distance to
+/// a convex set is convex along a line: not approaching now, it never does).
+fn embedded(
+    sweep: &EllipsoidSweep,
+    closest: ClosestPoint,
+    offset: DVec3,
+    dist: f64,
+    n: DVec3,
+) -> Option<SweepHit> {
+    // A centre on the triangle itself has no direction to it: the face normal.
+    let normal = if dist > ON_TRIANGLE { offset / dist } else { n };
+    sweep.approaches(normal).then_some(SweepHit {
+        t: 0.0,
+        point: closest.point,
+        normal,
+        feature: closest.feature,
+    })
+}
+
+/// The first touch of a sphere of `radius` with the triangle's vertices and edges, in
+/// `[0, t_max]`, for a start that touches none of them.
+///
+/// A feature that the centre's line passes no nearer than half a gap inside `radius` is
+/// grazed, not hit: a body resting on a floor at its contact distance (give or take the
+/// rounding of `f32` positions), walking past the floor's edge, comes a hair within
+/// `radius` of that edge and no nearer. The nearest approach is the vertex of the same
+/// quadratic, so the test costs nothing.
+fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> Option<SweepHit> {
+    let r2 = radius * radius;
+    let graze = radius - (sweep.radius - sweep.inner_radius);
+    let graze2 = graze * graze;
+    let v = sweep.velocity;
+    let mut best: Option<(f64, DVec3, Feature)> = None;
+    let mut limit = t_max;
+    for &p in &tri {
+        // |start + v t - p|^2 = r^2
+        let base = sweep.start - p;
+        let bv = base.dot(v);
+        if base.length_squared() - bv * bv / sweep.speed2 >= graze2 {
+            continue;
+        }
+        if let Some(t) = lowest_root(sweep.speed2, 2.0 * bv, base.length_squared() - r2, limit) {
+            limit = t;
+            best = Some((t, p, Feature::Vertex));
+        }
+    }
+    for (p, q) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
+        // Distance from the centre to the edge's line equals r (Fauerby, section 4.4):
+        // e2 (r^2 - dist(t)^2) = a t^2 + b t + c.
+        let edge = q - p;
+        let to_p = p - sweep.start;
+        let (e2, ev, ep) = (edge.length_squared(), edge.dot(v), edge.dot(to_p));
+        let a = ev * ev - e2 * sweep.speed2;
+        // Moving along the edge's line: its distance never changes; the ends are vertices.
+        if a.abs() <= 1e-12 * e2 * sweep.speed2 {
+            continue;
+        }
+        let b = 2.0 * (e2 * v.dot(to_p) - ev * ep);
+        let c = e2 * (r2 - to_p.length_squared()) + ep * ep;
+        // Nearest approach to the line, at the quadratic's vertex (a < 0: its maximum).
+        if r2 - (c - b * b / (4.0 * a)) / e2 >= graze2 {
+            continue;
+        }
+        if let Some(t) = lowest_root(a, b, c, limit) {
+            // Where along the edge the contact is: between its ends, or it is not this edge.
+            let f = (ev * t - ep) / e2;
+            if (0.0..=1.0).contains(&f) {
+                limit = t;
+                best = Some((t, p + edge * f, Feature::Edge));
+            }
+        }
+    }
+    best.map(|(t, point, feature)| {
+        let normal = (sweep.centre_at(t) - point)
+            .try_normalize()
+            .unwrap_or(-v / sweep.speed);
+        SweepHit {
+            t,
+            point,
+            normal,
+            feature,
+        }
+    })
+}
+
+/// The smallest root of `a t^2 + b t + c = 0` in `[0, t_max]`, if any. Computed the
+/// cancellation-free way (Numerical Recipes 5.6) so that tiny roots of long moves keep
+/// their digits.
+fn lowest_root(a: f64, b: f64, c: f64, t_max: f64) -> Option<f64> {
+    let disc = b * b - 4.0 * a * c;
+    // A NaN discriminant (from non-finite input) is no root either.
+    if disc.is_nan() || disc < 0.0 || a == 0.0 {
+        return None;
+    }
+    let q = -0.5 * (b + b.signum() * disc.sqrt());
+    let (r1, r2) = (q / a, if q != 0.0 { c / q } else { q / a });
+    let (lo, hi) = if r1 <= r2 { (r1, r2) } else { (r2, r1) };
+    [lo, hi].into_iter().find(|t| (0.0..=t_max).contains(t))
+}
+
+/// The point of a triangle closest to a point, and which feature it lies on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestPoint {
+    /// The closest point of the triangle.
+    pub point: DVec3,
+    /// Face, edge or vertex.
+    pub feature: Feature,
+}
+
+/// The point of triangle `[a, b, c]` closest to `p`, by Voronoi regions (Ericson,
+/// *Real-Time Collision Detection*, 5.1.5).
+pub fn closest_point(p: DVec3, [a, b, c]: [DVec3; 3]) -> ClosestPoint {
+    let vertex = |point| ClosestPoint {
+        point,
+        feature: Feature::Vertex,
+    };
+    let edge = |point| ClosestPoint {
+        point,
+        feature: Feature::Edge,
+    };
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return vertex(a);
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return vertex(b);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return edge(a + ab * (d1 / (d1 - d3)));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return vertex(c);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return edge(a + ac * (d2 / (d2 - d6)));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return edge(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    ClosestPoint {
+        point: a + ab * (vb * denom) + ac * (vc * denom),
+        feature: Feature::Face,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2 x 2 triangle in the plane z = 0.
+    const TRI: [DVec3; 3] = [
+        DVec3::new(-1.0, -1.0, 0.0),
+        DVec3::new(1.0, -1.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+    ];
+
+    /// Inside test by barycentric coordinates, in the plane z = 0.
+    fn inside(q: DVec3) -> bool {
+        closest_point(q, TRI).feature == Feature::Face
+            || (closest_point(q, TRI).point - q).length() < 1e-12
+    }
+
+    fn sweep(p0: DVec3, p1: DVec3) -> Option<SweepHit> {
+        sweep_triangle(
+            &EllipsoidSweep::new(p0, p1 - p0, 1.0, 1.0),
+            TRI,
+            1.0,
+            inside,
+        )
+    }
+
+    #[test]
+    fn head_on_sweep_touches_the_face_one_radius_away() {
+        let h = sweep(DVec3::new(0.0, 0.0, 3.0), DVec3::new(0.0, 0.0, -3.0)).unwrap();
+        assert_eq!(h.feature, Feature::Face);
+        assert!((h.t - 2.0 / 6.0).abs() < 1e-12);
+        assert_eq!(h.normal, DVec3::Z);
+        assert!((h.point - DVec3::ZERO).length() < 1e-12);
+    }
+
+    #[test]
+    fn from_the_back_the_normal_faces_back() {
+        let h = sweep(DVec3::new(0.0, 0.0, -3.0), DVec3::new(0.0, 0.0, 3.0)).unwrap();
+        assert_eq!(h.normal, -DVec3::Z);
+    }
+
+    #[test]
+    fn passing_beside_an_edge_within_the_radius_touches_the_edge() {
+        // Straight down at y = -1.5: the plane point (y = -1.5) is outside, but the sphere
+        // meets the edge y = -1 when its centre is sqrt(1 - 0.25) above the plane.
+        let h = sweep(DVec3::new(0.0, -1.5, 3.0), DVec3::new(0.0, -1.5, -3.0)).unwrap();
+        assert_eq!(h.feature, Feature::Edge);
+        let centre_z = 3.0 - 6.0 * h.t;
+        assert!((centre_z - 0.75f64.sqrt()).abs() < 1e-12, "{centre_z}");
+        assert!((h.point - DVec3::new(0.0, -1.0, 0.0)).length() < 1e-12);
+        assert!((h.normal.length() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn passing_beside_a_vertex_within_the_radius_touches_the_vertex() {
+        let h = sweep(DVec3::new(0.0, 1.6, 3.0), DVec3::new(0.0, 1.6, -3.0)).unwrap();
+        assert_eq!(h.feature, Feature::Vertex);
+        assert_eq!(h.point, TRI[2]);
+        let centre_z = 3.0 - 6.0 * h.t;
+        assert!((centre_z - 0.64f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn passing_farther_than_the_radius_misses() {
+        assert!(sweep(DVec3::new(0.0, -2.01, 3.0), DVec3::new(0.0, -2.01, -3.0)).is_none());
+        assert!(sweep(DVec3::new(5.0, 0.0, 0.5), DVec3::new(-5.0, 0.0, 0.5)).is_some());
+        assert!(sweep(DVec3::new(5.0, 0.0, 1.01), DVec3::new(-5.0, 0.0, 1.01)).is_none());
+    }
+
+    #[test]
+    fn edge_on_move_in_the_plane_touches_the_edge_one_radius_early() {
+        // A zero-thickness wall met edge-on: the centre moves in the plane itself.
+        let h = sweep(DVec3::new(0.0, -5.0, 0.0), DVec3::new(0.0, 5.0, 0.0)).unwrap();
+        assert_eq!(h.feature, Feature::Edge);
+        let centre_y = -5.0 + 10.0 * h.t;
+        assert!((centre_y - -2.0).abs() < 1e-12, "{centre_y}");
+        assert!((h.normal - -DVec3::Y).length() < 1e-12);
+    }
+
+    #[test]
+    fn resting_on_the_face_and_moving_along_it_is_free() {
+        let p = DVec3::new(0.0, 0.0, 1.0 - 1e-9);
+        assert!(sweep(p, p + DVec3::new(0.5, 0.3, 0.0)).is_none());
+        assert!(sweep(p, p + DVec3::new(0.5, 0.3, 0.2)).is_none());
+    }
+
+    #[test]
+    fn embedded_in_the_face_and_pressing_into_it_is_blocked_at_once() {
+        let p = DVec3::new(0.0, 0.0, 0.999);
+        let h = sweep(p, p + DVec3::new(0.5, 0.3, -0.2)).unwrap();
+        assert_eq!((h.t, h.feature, h.normal), (0.0, Feature::Face, DVec3::Z));
+    }
+
+    #[test]
+    fn resting_in_the_gap_and_pressing_in_stops_at_the_inner_radius() {
+        let s = EllipsoidSweep::new(
+            DVec3::new(0.0, 0.0, 1.009),
+            DVec3::new(0.0, 0.0, -0.5),
+            1.01,
+            1.005,
+        );
+        let h = sweep_triangle(&s, TRI, 1.0, inside).unwrap();
+        assert_eq!(h.feature, Feature::Face);
+        let z = 1.009 - 0.5 * h.t;
+        assert!((z - 1.005).abs() < 1e-12, "{z}");
+    }
+
+    #[test]
+    fn resting_in_the_gap_beside_a_convex_edge_slides_past_it() {
+        // Resting on the face 1.01 - 1e-12 away, just short of the edge y = -1, moving
+        // across it: the edge comes nearer by a rounding, never into the inner band.
+        let s = EllipsoidSweep::new(
+            DVec3::new(0.0, -0.9999, 1.01 - 1e-12),
+            DVec3::new(0.0, -0.5, 0.0),
+            1.01,
+            1.005,
+        );
+        assert!(sweep_triangle(&s, TRI, 1.0, inside).is_none());
+    }
+
+    #[test]
+    fn embedded_over_an_edge_moving_away_is_free_and_toward_is_blocked() {
+        let p = DVec3::new(0.0, -1.5, 0.3);
+        assert!(sweep(p, p + DVec3::new(0.0, -1.0, 0.0)).is_none());
+        let h = sweep(p, p + DVec3::new(0.0, 1.0, 0.0)).unwrap();
+        assert_eq!((h.t, h.feature), (0.0, Feature::Edge));
+    }
+
+    #[test]
+    fn tunnelling_sweep_of_10_km_is_caught_to_the_micrometre() {
+        let p0 = DVec3::new(0.1, 0.1, 5000.0);
+        let h = sweep(p0, DVec3::new(0.1, 0.1, -5000.0)).unwrap();
+        let z = p0.z - 10000.0 * h.t;
+        assert!((z - 1.0).abs() < 1e-6, "{z}");
+    }
+
+    #[test]
+    fn grazing_an_edge_at_exactly_the_radius_is_no_contact() {
+        // A sphere of radius 1.01 (inner 1.005) passing the edge line y = -1, z = 0 at
+        // 1.01 - 1e-7 (a rounding inside): a graze. At 1.004 it is a contact.
+        let s = |z: f64| {
+            let p0 = DVec3::new(0.0, -3.0, z);
+            EllipsoidSweep::new(p0, DVec3::new(0.0, 2.0, 0.0), 1.01, 1.005)
+        };
+        assert!(sweep_triangle(&s(1.01 - 1e-7), TRI, 1.0, inside).is_none());
+        let h = sweep_triangle(&s(1.004), TRI, 1.0, inside).unwrap();
+        assert_eq!(h.feature, Feature::Edge);
+    }
+
+    #[test]
+    fn lowest_root_picks_the_smallest_in_range() {
+        // (t - 0.25)(t - 0.75) = t^2 - t + 0.1875
+        assert_eq!(lowest_root(1.0, -1.0, 0.1875, 1.0), Some(0.25));
+        assert_eq!(lowest_root(1.0, -1.0, 0.1875, 0.2), None);
+        assert_eq!(lowest_root(1.0, 0.0, 1.0, 1.0), None);
+        // The same with the sign flipped (the edge quadratic's leading term is negative).
+        assert_eq!(lowest_root(-1.0, 1.0, -0.1875, 1.0), Some(0.25));
+    }
+
+    #[test]
+    fn closest_point_regions() {
+        let cp = |p: DVec3| closest_point(p, TRI);
+        assert_eq!(cp(DVec3::new(0.0, 0.0, 2.0)).feature, Feature::Face);
+        assert_eq!(cp(DVec3::new(0.0, 0.0, 2.0)).point, DVec3::ZERO);
+        assert_eq!(cp(DVec3::new(-3.0, -3.0, 1.0)).point, TRI[0]);
+        assert_eq!(cp(DVec3::new(0.0, 5.0, 1.0)).point, TRI[2]);
+        let e = cp(DVec3::new(0.0, -3.0, 1.0));
+        assert_eq!(
+            (e.point, e.feature),
+            (DVec3::new(0.0, -1.0, 0.0), Feature::Edge)
+        );
+    }
+}
