@@ -12,6 +12,7 @@
 //!   BVH), the swept-body test, and the stop / slide responses.
 //! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
+//! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
 //! - [`tolerance`]: every tolerance and physical default, named and documented in one place.
@@ -53,3 +54,4 @@ pub mod map;
 pub mod session;
 pub mod sim;
 pub mod tolerance;
+pub mod walk;

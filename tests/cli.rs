@@ -121,10 +121,14 @@ fn sim_prints_the_trace_header_and_one_row_per_step() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit");
+    assert_eq!(
+        lines[0],
+        "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched"
+    );
     assert_eq!(lines.len(), 1 + 1 + 50 + 25);
+    // Standing on the built-in map's floor, not crouched.
     assert!(
-        lines.last().unwrap().contains(",90.000,0.000,slide,0"),
+        lines.last().unwrap().contains(",90.000,0.000,slide,0,1,0"),
         "{}",
         lines.last().unwrap()
     );

@@ -527,7 +527,10 @@ fn edge_on_wall_trace(mode: &str, spawn: Vec3) -> (Vec<Vec3>, Vec<[Vec3; 3]>) {
             Vec3::new(0.0, 4.0, -4.0),
         ],
     ];
-    let world = CollisionWorld::new(tris.clone());
+    // A floor under it for the walker to stand on.
+    let mut world_tris = tris.clone();
+    world_tris.extend(floor_with(&[]).1);
+    let world = CollisionWorld::new(world_tris);
     let text = format!("mode {mode}\nresponse stop\nforward 2.5\nturn 90\nforward 1\n");
     let script = parse_script("edge-on.txt", &text).unwrap();
     let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), Settings::default());
@@ -701,7 +704,7 @@ fn speed_of_1e30_metres_a_second_still_stops_at_the_wall() {
                 c.step(&room, &intent, DT);
                 let p = c.pose.position;
                 assert!(p.is_finite(), "{mode} {response}: {p}");
-                let body = c.settings.body();
+                let body = c.body();
                 let centre = body.centre_of(p);
                 for axis in 0..3 {
                     let limit = 4.0 - body.radii[axis];

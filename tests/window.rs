@@ -146,7 +146,7 @@ fn read_trace(p: &Path) -> Vec<Row> {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("frame,t,x,y,z,yaw_deg,pitch_deg,response,hit")
+        Some("frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched")
     );
     lines
         .map(|l| {

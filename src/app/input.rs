@@ -15,11 +15,16 @@ pub struct HeldKeys {
     up: bool,
     down: bool,
     run: bool,
+    /// Space went down since the last step took the intent: a jump when walking.
+    jump: bool,
 }
 
 impl HeldKeys {
     /// Record a movement key going down or up; returns false for other keys.
     pub fn set(&mut self, key: KeyCode, down: bool) -> bool {
+        if key == KeyCode::Space && down && !self.up {
+            self.jump = true;
+        }
         let slot = match key {
             KeyCode::KeyW | KeyCode::ArrowUp => &mut self.forward,
             KeyCode::KeyS | KeyCode::ArrowDown => &mut self.back,
@@ -39,14 +44,17 @@ impl HeldKeys {
         *self = HeldKeys::default();
     }
 
-    /// The intent these keys ask for.
-    pub fn intent(&self) -> MoveIntent {
+    /// The intent these keys ask for: Space and C move up and down when flying, jump
+    /// (once a press) and crouch (while held) when walking. Taking it uses up the jump.
+    pub fn take_intent(&mut self) -> MoveIntent {
         let axis = |pos: bool, neg: bool| pos as i32 as f32 - neg as i32 as f32;
         MoveIntent {
             forward: axis(self.forward, self.back),
             strafe: axis(self.right, self.left),
             vertical: axis(self.up, self.down),
             run: self.run,
+            jump: std::mem::take(&mut self.jump),
+            crouch: self.down,
         }
     }
 }

@@ -306,10 +306,10 @@ impl App {
                     None => {
                         self.script = None;
                         self.script_finished();
-                        self.keys.intent()
+                        self.keys.take_intent()
                     }
                 },
-                None => self.keys.intent(),
+                None => self.keys.take_intent(),
             };
             let report = self
                 .controller
@@ -361,7 +361,7 @@ impl App {
             return;
         }
         gpu.renderer
-            .draw(&self.controller.pose, size.width, size.height);
+            .draw(&self.controller.view_pose(), size.width, size.height);
 
         // The screenshot shows the scene and the HUD, as the user sees it.
         let pos = self

@@ -12,6 +12,7 @@ use super::{MoveIntent, Pose};
 use crate::collision::{Body, Collider, Contact, MoveRules, Response, push_out};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
+use crate::walk::{WalkIntent, WalkSettings, WalkState};
 
 /// How intent maps to motion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -63,10 +64,6 @@ impl FromStr for Mode {
     }
 }
 
-/// Cosine of the steepest walkable slope, 45 degrees (Godot's `floor_max_angle`; Unreal
-/// uses 44.765 degrees, Quake III a normal's up component of 0.7).
-pub const WALKABLE_MIN_UP: f32 = std::f32::consts::FRAC_1_SQRT_2;
-
 /// Controller settings, all changeable at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -80,13 +77,10 @@ pub struct Settings {
     pub response: Response,
     /// Point-in-triangle method of the collision test.
     pub method: InsideMethod,
-    /// The body that walks ([`Body::WALKER`]: 0.6 x 1.8 x 0.6 m, eye 1.6 m above the feet).
-    pub walker: Body,
     /// The body that flies ([`Body::FLYER`]: a sphere of the skin's radius at the eye).
     pub flyer: Body,
-    /// Walking: contacts whose normal's up component is below this are walls, slid along
-    /// level (cos 45 degrees: Godot's `floor_max_angle`; Quake III uses 0.7).
-    pub walkable_min_up: f32,
+    /// How the person walks: gravity, steps, slopes, jump, crouch.
+    pub walk: WalkSettings,
 }
 
 impl Default for Settings {
@@ -97,29 +91,20 @@ impl Default for Settings {
             mode: Mode::Walk,
             response: Response::Slide,
             method: InsideMethod::Barycentric,
-            walker: Body::WALKER,
             flyer: Body::FLYER,
-            walkable_min_up: WALKABLE_MIN_UP,
+            walk: WalkSettings::default(),
         }
     }
 }
 
 impl Settings {
-    /// The body of the current mode.
-    pub fn body(&self) -> Body {
-        match self.mode {
-            Mode::Walk => self.walker,
-            Mode::Fly => self.flyer,
-        }
-    }
-
-    /// How the current mode's body moves.
-    pub fn move_rules(&self) -> MoveRules {
+    /// The rules a body of the current mode moves by (walking: steep contacts are walls).
+    pub fn move_rules(&self, body: Body) -> MoveRules {
         MoveRules {
-            body: self.body(),
+            body,
             response: self.response,
             method: self.method,
-            wall_below_up: (self.mode == Mode::Walk).then_some(self.walkable_min_up),
+            wall_below_up: (self.mode == Mode::Walk).then_some(self.walk.walkable_min_up),
         }
     }
 }
@@ -138,6 +123,8 @@ pub struct StepReport {
     pub pushed_out: bool,
     /// The first contact of the step's move, if any.
     pub contact: Option<Contact>,
+    /// Height climbed by step-ups this step (walking).
+    pub stepped_up: f32,
 }
 
 /// Owns the pose and the settings; advances by fixed steps.
@@ -147,10 +134,15 @@ pub struct Controller {
     pub pose: Pose,
     /// How it moves.
     pub settings: Settings,
+    /// The walker's motion: vertical speed, ground, crouch.
+    pub walk: WalkState,
     /// The body the current position is known to be free for; `None` after a placement.
     /// When the body differs (a new spawn, a mode switch), the next step pushes it out of
     /// whatever it overlaps before moving.
     settled: Option<Body>,
+    /// How far the drawn eye lags the physical one vertically (a step-up or a crouch
+    /// moves the view smoothly; see [`Controller::view_pose`]).
+    view_lag: f32,
 }
 
 impl Controller {
@@ -159,8 +151,26 @@ impl Controller {
         Controller {
             pose,
             settings,
+            walk: WalkState::default(),
             settled: None,
+            view_lag: 0.0,
         }
+    }
+
+    /// The body of the current mode and posture.
+    pub fn body(&self) -> Body {
+        match self.settings.mode {
+            Mode::Walk => self.walk.body(&self.settings.walk),
+            Mode::Fly => self.settings.flyer,
+        }
+    }
+
+    /// The pose to draw: the physical eye, with step-ups and crouching eased in over
+    /// [`WalkSettings::view_smoothing`]. The trace keeps the physical pose.
+    pub fn view_pose(&self) -> Pose {
+        let mut p = self.pose;
+        p.position.y += self.view_lag;
+        p
     }
 
     /// Put the eye at `pose` (a spawn, a reload, a teleport): the body is checked for
@@ -168,6 +178,8 @@ impl Controller {
     pub fn place(&mut self, pose: Pose) {
         self.pose = pose;
         self.settled = None;
+        self.walk.reset();
+        self.view_lag = 0.0;
     }
 
     /// The displacement the intent asks for over `dt` seconds, before collision.
@@ -205,13 +217,12 @@ impl Controller {
         if d.is_finite() { d } else { Vec3::ZERO }
     }
 
-    /// Advance one fixed step of `dt` seconds: the body of the current mode, centred below
-    /// the eye, is swept by the wanted move; the eye follows it.
+    /// Advance one fixed step of `dt` seconds. Flying, the sphere is swept by the wanted
+    /// move; walking, the person walks it (gravity, steps, jump, crouch: see
+    /// [`crate::walk`]). The eye follows the body.
     pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
-        let d = self.wanted_move(intent, dt);
-        let rules = self.settings.move_rules();
-        let body = rules.body;
         let start = self.pose.position;
+        let body = self.body();
         let mut centre = body.centre_of(start);
         let mut pushed_out = false;
         if self.settled != Some(body) {
@@ -220,14 +231,72 @@ impl Controller {
             pushed_out = freed.pushed;
             self.settled = Some(body);
         }
-        let out = world.resolve_move(&rules, centre, d);
-        self.pose.position = body.eye_of(out.end);
+        let mut report = match self.settings.mode {
+            Mode::Fly => {
+                self.walk.reset();
+                let d = self.wanted_move(intent, dt);
+                let out = world.resolve_move(&self.settings.move_rules(body), centre, d);
+                self.pose.position = body.eye_of(out.end);
+                StepReport {
+                    hit: out.hit,
+                    wanted: d.length(),
+                    contact: out.contacts().next().copied(),
+                    ..StepReport::default()
+                }
+            }
+            Mode::Walk => self.walk_step(world, body, centre, intent, dt),
+        };
+        report.pushed_out = pushed_out;
+        report.hit |= pushed_out;
+        report.moved = (self.pose.position - start).length();
+        // The drawn eye eases toward the physical one.
+        let s = self.settings.walk.view_smoothing;
+        self.view_lag *= if s > 0.0 { (-dt / s).exp() } else { 0.0 };
+        report
+    }
+
+    fn walk_step(
+        &mut self,
+        world: &dyn Collider,
+        body: Body,
+        centre: Vec3,
+        intent: &MoveIntent,
+        dt: f32,
+    ) -> StepReport {
+        let ws = self.settings.walk;
+        let crouch_factor = if self.walk.crouched {
+            ws.crouch_speed_factor
+        } else {
+            1.0
+        };
+        let velocity = self.wanted_move(intent, 1.0) * crouch_factor;
+        let walk_intent = WalkIntent {
+            velocity,
+            jump: intent.jump,
+            crouch: intent.crouch,
+        };
+        let mut feet = body.feet_of(centre);
+        let rules = self.settings.move_rules(body);
+        let before = body.eye_of(centre);
+        let r = self
+            .walk
+            .advance(world, &ws, &rules, &mut feet, &walk_intent, dt);
+        let now = self.walk.body(&ws);
+        self.pose.position = now.eye_of(feet + Vec3::Y * now.radii.y);
+        // Step-ups and posture changes are eased in the view, not in the physics.
+        let eye_jump = r.stepped_up + (now.eye_above_centre + now.radii.y)
+            - (body.eye_above_centre + body.radii.y);
+        self.view_lag -= eye_jump;
+        if self.settled == Some(body) {
+            self.settled = Some(now);
+        }
         StepReport {
-            hit: out.hit || pushed_out,
-            moved: (self.pose.position - start).length(),
-            wanted: d.length(),
-            pushed_out,
-            contact: out.contacts().next().copied(),
+            hit: r.hit,
+            wanted: (velocity * dt).length(),
+            contact: r.contact,
+            stepped_up: r.stepped_up,
+            moved: (self.pose.position - before).length(),
+            pushed_out: false,
         }
     }
 }
@@ -303,7 +372,11 @@ mod tests {
     #[test]
     fn step_in_empty_world_moves_freely() {
         let w = crate::collision::CollisionWorld::new([]);
-        let mut c = Controller::new(Pose::default(), Settings::default());
+        let settings = Settings {
+            mode: Mode::Fly,
+            ..Settings::default()
+        };
+        let mut c = Controller::new(Pose::default(), settings);
         let r = c.step(
             &w,
             &MoveIntent {

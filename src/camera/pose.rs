@@ -89,6 +89,10 @@ pub struct MoveIntent {
     pub vertical: f32,
     /// Run (speed times `RUN_MULTIPLIER`).
     pub run: bool,
+    /// Jump (walking): once, at the next step, if on the ground.
+    pub jump: bool,
+    /// Crouch (walking), held.
+    pub crouch: bool,
 }
 
 impl MoveIntent {

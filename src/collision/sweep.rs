@@ -108,6 +108,8 @@ pub struct SweepHit {
     pub normal: DVec3,
     /// What was touched.
     pub feature: Feature,
+    /// Unit normal of the touched triangle's plane, turned toward the start.
+    pub face_normal: DVec3,
 }
 
 /// The first touch of `sweep` with the triangle `tri` (ellipsoid-space vertices) no later
@@ -124,7 +126,7 @@ pub fn sweep_triangle(
     // A triangle that a wild placement squashed to a line has no plane: its border
     // (edges and vertices) still collides.
     let Some(n) = (b - a).cross(c - a).try_normalize() else {
-        return border(sweep, tri, sweep.radius, t_max);
+        return border(sweep, tri, sweep.radius, t_max, DVec3::ZERO);
     };
     // Step 1: the signed distance of the centre, seen from the start's side.
     let s0 = n.dot(sweep.start - a);
@@ -148,7 +150,7 @@ pub fn sweep_triangle(
         if s0 < radius {
             // Beside the triangle, within the band of its plane: to touch the face the
             // centre must first pass over an edge, and there the edge is nearest.
-            return border(sweep, tri, radius, t_max);
+            return border(sweep, tri, radius, t_max, n);
         }
     }
     let closing = -n.dot(sweep.velocity);
@@ -168,11 +170,12 @@ pub fn sweep_triangle(
             point,
             normal: n,
             feature: Feature::Face,
+            face_normal: n,
         });
     }
     // The sphere has passed the plane by t1: nothing of the triangle is met after that.
     let t1 = (s0 + radius) / closing;
-    border(sweep, tri, radius, t_max.min(t1))
+    border(sweep, tri, radius, t_max.min(t1), n)
 }
 
 /// A start deeper than the inner band (placed there, never moved there): blocked at once
@@ -192,6 +195,7 @@ fn embedded(
         point: closest.point,
         normal,
         feature: closest.feature,
+        face_normal: n,
     })
 }
 
@@ -203,7 +207,13 @@ fn embedded(
 /// rounding of `f32` positions), walking past the floor's edge, comes a hair within
 /// `radius` of that edge and no nearer. The nearest approach is the vertex of the same
 /// quadratic, so the test costs nothing.
-fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> Option<SweepHit> {
+fn border(
+    sweep: &EllipsoidSweep,
+    tri: [DVec3; 3],
+    radius: f64,
+    t_max: f64,
+    face_normal: DVec3,
+) -> Option<SweepHit> {
     let r2 = radius * radius;
     let graze = radius - (sweep.radius - sweep.inner_radius);
     let graze2 = graze * graze;
@@ -257,6 +267,7 @@ fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> O
             point,
             normal,
             feature,
+            face_normal,
         }
     })
 }

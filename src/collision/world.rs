@@ -324,6 +324,7 @@ impl OverlapFinder {
             point: closest.point,
             normal: normal_e,
             feature: closest.feature,
+            face_normal: (normal.as_dvec3() * self.radii).normalize_or_zero(),
         };
         self.best_dist = dist;
         self.best = Some(Contact::from_ellipsoid_space(&hit, self.radii, triangle));

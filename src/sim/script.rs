@@ -7,6 +7,8 @@
 //! look DEG                               pitch, up positive (instant)
 //! wait SECS                              no key held
 //! response stop|slide                    mode walk|fly      method NAME
+//! jump                                   jump at the next step, if on the ground
+//! crouch on|off                          hold the crouch key from now on, or release it
 //! ```
 
 use crate::camera::{Controller, Mode, MoveIntent};
@@ -34,6 +36,10 @@ pub enum Command {
     Method(InsideMethod),
     /// Run key held (true) or released.
     Run(bool),
+    /// Jump at the next step (walking, on the ground).
+    Jump,
+    /// Crouch key held (true) or released.
+    Crouch(bool),
 }
 
 /// A script line that could not be read.
@@ -89,7 +95,7 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
                 forward: f,
                 strafe: s,
                 vertical: v,
-                run: false,
+                ..MoveIntent::default()
             };
             Ok(Command::Hold(intent, seconds()?))
         };
@@ -118,20 +124,30 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
                     .parse()
                     .map_err(|e| err(format!("{e}")))?,
             ),
-            "run" => match need("on or off")? {
-                "on" => Command::Run(true),
-                "off" => Command::Run(false),
-                a => return Err(err(format!("'{a}' is not on or off"))),
+            "run" => Command::Run(on_off(need("on or off")?).map_err(err)?),
+            "crouch" => Command::Crouch(on_off(need("on or off")?).map_err(err)?),
+            "jump" => match arg {
+                None => Command::Jump,
+                Some(extra) => return Err(err(format!("unexpected '{extra}' after 'jump'"))),
             },
             _ => {
                 return Err(err(format!(
-                    "unknown command '{verb}' (expected forward, back, left, right, up, down, wait, turn, look, run, response, mode or method)"
+                    "unknown command '{verb}' (expected forward, back, left, right, up, down, wait, turn, look, run, jump, crouch, response, mode or method)"
                 )));
             }
         };
         out.push(cmd);
     }
     Ok(out)
+}
+
+/// `on` or `off`.
+fn on_off(word: &str) -> Result<bool, String> {
+    match word {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        a => Err(format!("'{a}' is not on or off")),
+    }
 }
 
 /// Plays a script one fixed step at a time, applying instant commands between steps.
@@ -142,6 +158,8 @@ pub struct ScriptPlayer {
     /// Steps left of the current hold or wait, and its intent.
     holding: Option<(MoveIntent, u64)>,
     run: bool,
+    crouch: bool,
+    jump: bool,
     dt: f32,
 }
 
@@ -153,6 +171,8 @@ impl ScriptPlayer {
             next: 0,
             holding: None,
             run: false,
+            crouch: false,
+            jump: false,
             dt,
         }
     }
@@ -171,6 +191,8 @@ impl ScriptPlayer {
                     *left -= 1;
                     let mut i = *intent;
                     i.run = self.run;
+                    i.crouch = self.crouch;
+                    i.jump = std::mem::take(&mut self.jump);
                     return Some(i);
                 }
                 self.holding = None;
@@ -186,6 +208,8 @@ impl ScriptPlayer {
                 Command::Mode(m) => c.settings.mode = m,
                 Command::Method(m) => c.settings.method = m,
                 Command::Run(on) => self.run = on,
+                Command::Crouch(on) => self.crouch = on,
+                Command::Jump => self.jump = true,
             }
         }
     }
@@ -209,7 +233,9 @@ mod tests {
     #[test]
     fn bad_lines_are_refused_with_their_number() {
         let cases = [
-            ("forward 1\njump 2\n", "s.txt:2: unknown command 'jump'"),
+            ("forward 1\nleap 2\n", "s.txt:2: unknown command 'leap'"),
+            ("jump 2\n", "s.txt:1: unexpected '2' after 'jump'"),
+            ("crouch maybe\n", "s.txt:1: 'maybe' is not on or off"),
             ("forward\n", "s.txt:1: 'forward' needs seconds"),
             (
                 "wait abc\n",

@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use crate::camera::Controller;
+use crate::camera::{Controller, Mode};
 use crate::collision::Response;
 use crate::map::MapFrame;
 
 /// The trace's header line, exactly.
-pub const TRACE_HEADER: &str = "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit";
+pub const TRACE_HEADER: &str = "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched";
 
 /// One row: the pose after a step, in the map file's own coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,6 +26,10 @@ pub struct TraceRow {
     pub response: Response,
     /// A collision changed this step's move.
     pub hit: bool,
+    /// Walking, standing on walkable ground (false in the air and when flying).
+    pub ground: bool,
+    /// Walking, crouched.
+    pub crouched: bool,
 }
 
 impl TraceRow {
@@ -39,17 +43,20 @@ impl TraceRow {
             pitch_deg: c.pose.pitch_deg,
             response: c.settings.response,
             hit,
+            ground: c.settings.mode == Mode::Walk && c.walk.on_ground(),
+            crouched: c.settings.mode == Mode::Walk && c.walk.crouched,
         }
     }
 }
 
 impl fmt::Display for TraceRow {
-    /// `frame,t,x,y,z,yaw_deg,pitch_deg,response,hit`, positions to 6 decimals.
+    /// `frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched`, positions to 6
+    /// decimals.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.position;
         write!(
             f,
-            "{},{:.6},{:.6},{:.6},{:.6},{:.3},{:.3},{},{}",
+            "{},{:.6},{:.6},{:.6},{:.6},{:.3},{:.3},{},{},{},{}",
             self.frame,
             self.t,
             x,
@@ -58,7 +65,9 @@ impl fmt::Display for TraceRow {
             self.yaw_deg,
             self.pitch_deg,
             self.response,
-            self.hit as u8
+            self.hit as u8,
+            self.ground as u8,
+            self.crouched as u8
         )
     }
 }

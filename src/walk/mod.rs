@@ -1,0 +1,44 @@
+//! Walking: a person on the swept ellipsoid, with gravity, stairs, slopes, ledges, jumps
+//! and crouching, the same at any time step (see [`step`] for the phases of a tick).
+//!
+//! Depends on [`crate::collision`] only; the controller calls [`WalkState::advance`]
+//! for walk mode, the window and `sim` alike.
+
+mod settings;
+pub mod step;
+
+pub use settings::WalkSettings;
+pub use step::{WalkIntent, WalkReport};
+
+use crate::collision::Contact;
+
+/// What the walker carries from one tick to the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WalkState {
+    /// Vertical speed, m/s (up positive).
+    pub vertical_speed: f32,
+    /// The contact holding the body up, when on walkable ground.
+    pub ground: Option<Contact>,
+    /// Crouched (the shorter body).
+    pub crouched: bool,
+    /// Time not yet simulated, seconds (less than a tick).
+    owed: f64,
+    /// A jump asked for, done at the next tick on the ground.
+    jump_queued: bool,
+}
+
+impl WalkState {
+    /// On walkable ground.
+    pub fn on_ground(&self) -> bool {
+        self.ground.is_some()
+    }
+
+    /// Forget the motion (a teleport, a switch to flying): standing still, in the air
+    /// until the next tick finds the ground.
+    pub fn reset(&mut self) {
+        *self = WalkState {
+            crouched: self.crouched,
+            ..WalkState::default()
+        };
+    }
+}

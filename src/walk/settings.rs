@@ -1,0 +1,117 @@
+//! The walking person's physical settings, with the engines they come from.
+
+use glam::Vec3;
+
+use crate::collision::Body;
+use crate::collision::body::{EYE_HEIGHT, WALKER_RADII};
+
+/// How a person walks, in metres and seconds. Every field is a physical default with its
+/// source; change them for a game that feels otherwise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WalkSettings {
+    /// Downward acceleration, m/s^2 (standard gravity).
+    pub gravity: f32,
+    /// A contact is walkable ground when its normal's up component is at least this:
+    /// cos 45 degrees (Godot's `floor_max_angle`; Unreal 44.765 degrees; Quake III 0.7).
+    pub walkable_min_up: f32,
+    /// Highest step climbed without a jump, and the farthest the feet follow the floor
+    /// down (Unreal's `MaxStepHeight` 45 cm; Quake III's `STEPSIZE` 18 units).
+    pub max_step: f32,
+    /// Upward speed of a jump, m/s: `v^2 / 2g` = 0.9 m of rise.
+    pub jump_speed: f32,
+    /// An edge or corner of a walkable triangle touched this high above the feet or lower
+    /// holds the body up: a tall ellipsoid on a stair nose sees a contact normal only
+    /// about 0.44 up, and would otherwise stall at the first step and hop down each one.
+    pub ground_band: f32,
+    /// Height of the crouched body, metres.
+    pub crouch_height: f32,
+    /// Eye height above the feet when crouched, metres.
+    pub crouch_eye_height: f32,
+    /// Walking speed factor when crouched.
+    pub crouch_speed_factor: f32,
+    /// The internal fixed tick, seconds: every outer step is cut into whole ticks of this
+    /// length (the remainder carried to the next step), so any `--dt` walks the same path.
+    pub tick: f32,
+    /// Time constant of the drawn eye catching up with a step-up or a crouch, seconds (the
+    /// view only; the physics and the trace keep the physical eye).
+    pub view_smoothing: f32,
+}
+
+impl Default for WalkSettings {
+    fn default() -> Self {
+        WalkSettings {
+            gravity: 9.81,
+            walkable_min_up: std::f32::consts::FRAC_1_SQRT_2,
+            max_step: 0.45,
+            jump_speed: 4.2,
+            ground_band: 0.2,
+            crouch_height: 1.2,
+            crouch_eye_height: 1.0,
+            crouch_speed_factor: 0.5,
+            tick: 1.0 / 240.0,
+            view_smoothing: 0.1,
+        }
+    }
+}
+
+impl WalkSettings {
+    /// The standing body: [`Body::WALKER`].
+    pub fn standing(&self) -> Body {
+        Body::WALKER
+    }
+
+    /// The crouched body: as wide as the walker, [`crouch_height`](Self::crouch_height)
+    /// tall, the eye [`crouch_eye_height`](Self::crouch_eye_height) above the feet.
+    pub fn crouched(&self) -> Body {
+        let half = self.crouch_height * 0.5;
+        Body {
+            radii: Vec3::new(WALKER_RADII.x, half, WALKER_RADII.z),
+            eye_above_centre: self.crouch_eye_height - half,
+        }
+    }
+
+    /// The eye height above the feet of the standing walker.
+    pub fn eye_height(&self) -> f32 {
+        EYE_HEIGHT
+    }
+
+    /// True when every value is finite and positive where it must be.
+    pub fn is_valid(&self) -> bool {
+        let positive = [
+            self.gravity,
+            self.max_step,
+            self.crouch_height,
+            self.crouch_eye_height,
+            self.tick,
+        ];
+        positive.iter().all(|v| v.is_finite() && *v > 0.0)
+            && (0.0..=1.0).contains(&self.walkable_min_up)
+            && self.jump_speed.is_finite()
+            && self.ground_band.is_finite()
+            && self.crouch_speed_factor.is_finite()
+            && self.view_smoothing.is_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jump_speed_rises_about_0_9_m() {
+        let s = WalkSettings::default();
+        let apex = s.jump_speed * s.jump_speed / (2.0 * s.gravity);
+        assert!((apex - 0.9).abs() < 0.01, "{apex}");
+    }
+
+    #[test]
+    fn crouched_body_keeps_its_feet_and_is_1_2_m_tall() {
+        let s = WalkSettings::default();
+        let b = s.crouched();
+        assert!((b.radii.y * 2.0 - 1.2).abs() < 1e-6);
+        let feet = Vec3::ZERO;
+        let centre = feet + Vec3::Y * b.radii.y;
+        assert!((b.eye_of(centre).y - 1.0).abs() < 1e-6);
+        assert!(s.is_valid());
+    }
+}

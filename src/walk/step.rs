@@ -1,0 +1,238 @@
+//! One walking step: the person's phases after Quake III's `PmoveSingle` and
+//! `PM_StepSlideMove` (id Software, 1999), on the swept ellipsoid.
+//!
+//! An outer step of any length is cut into whole internal ticks (the remainder carried
+//! over), and each tick runs the phases in order:
+//!
+//! 1. **Crouch** or stand up (only when the standing body has room above).
+//! 2. **Jump**, from the ground only.
+//! 3. **Step-slide** the horizontal move: slide it (steep contacts are walls); if that was
+//!    blocked while on the ground, try it again raised by the step height and lowered
+//!    back, and keep that when it went farther and landed on ground.
+//! 4. **Vertical**: on the ground and not rising, follow the floor down by up to the step
+//!    height (or leave the ground when there is none); else fall, with the exact
+//!    free-fall integral over the tick (`y += v dt - g dt^2 / 2`), landing on ground.
+
+use glam::Vec3;
+
+use super::{WalkSettings, WalkState};
+use crate::collision::{Body, Collider, Contact, MoveRules, Response};
+
+/// What the walker asks for during one outer step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WalkIntent {
+    /// Horizontal velocity wanted, world units per second.
+    pub velocity: Vec3,
+    /// Jump at the first tick, if on the ground.
+    pub jump: bool,
+    /// Crouch (held): stay crouched while true, stand up when there is room.
+    pub crouch: bool,
+}
+
+/// What one outer step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WalkReport {
+    /// A wall, ceiling or steep slope changed the move.
+    pub hit: bool,
+    /// The first such contact.
+    pub contact: Option<Contact>,
+    /// Height climbed by step-ups (0 when none).
+    pub stepped_up: f32,
+    /// Internal ticks run.
+    pub ticks: u32,
+}
+
+impl WalkState {
+    /// Advance the walker whose feet are at `feet` by `dt` seconds: as many whole ticks
+    /// of `settings.tick` as `dt` and the time owed from earlier steps hold. Ticks are
+    /// counted with a thousandth of a tick to spare, so that `dt` written to ten digits
+    /// (0.0083333333 for 1/120) never loses one to rounding.
+    pub fn advance(
+        &mut self,
+        world: &dyn Collider,
+        settings: &WalkSettings,
+        rules: &MoveRules,
+        feet: &mut Vec3,
+        intent: &WalkIntent,
+        dt: f32,
+    ) -> WalkReport {
+        let mut report = WalkReport::default();
+        if !(settings.is_valid() && dt.is_finite() && dt > 0.0 && feet.is_finite()) {
+            return report;
+        }
+        if intent.jump {
+            self.jump_queued = true;
+        }
+        let tick = f64::from(settings.tick);
+        self.owed += f64::from(dt);
+        let ticks = (self.owed / tick + 1e-3).floor().max(0.0);
+        self.owed -= ticks * tick;
+        for _ in 0..ticks as u64 {
+            self.tick(
+                world,
+                settings,
+                rules,
+                feet,
+                intent,
+                settings.tick,
+                &mut report,
+            );
+            report.ticks += 1;
+        }
+        report
+    }
+
+    /// The body of the current posture.
+    pub fn body(&self, settings: &WalkSettings) -> Body {
+        if self.crouched {
+            settings.crouched()
+        } else {
+            settings.standing()
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn tick(
+        &mut self,
+        world: &dyn Collider,
+        s: &WalkSettings,
+        rules: &MoveRules,
+        feet: &mut Vec3,
+        intent: &WalkIntent,
+        dt: f32,
+        report: &mut WalkReport,
+    ) {
+        // 1. Crouch, or stand up when the standing body would touch nothing above.
+        if intent.crouch != self.crouched {
+            self.crouched = intent.crouch || !self.room_to_stand(world, s, rules, *feet);
+        }
+        let body = self.body(s);
+        let level = MoveRules {
+            body,
+            wall_below_up: Some(s.walkable_min_up),
+            ..*rules
+        };
+        let free = MoveRules {
+            body,
+            response: Response::Slide,
+            wall_below_up: None,
+            ..*rules
+        };
+        let mut centre = *feet + Vec3::Y * body.radii.y;
+
+        // 2. Jump.
+        let mut rising = self.vertical_speed > 0.0;
+        if std::mem::take(&mut self.jump_queued) && self.ground.is_some() {
+            self.vertical_speed = s.jump_speed;
+            self.ground = None;
+            rising = true;
+        }
+
+        // 3. Step-slide the horizontal move.
+        let wish = intent.velocity * dt;
+        if wish.length_squared() > 0.0 {
+            let plain = world.resolve_move(&level, centre, wish);
+            let mut end = plain.end;
+            if plain.hit {
+                report.hit = true;
+                report.contact = report.contact.or(plain.contacts().next().copied());
+                if self.ground.is_some()
+                    && let Some(stepped) = self.step_up(world, s, &level, centre, wish)
+                    && horizontal(stepped - centre) > horizontal(plain.end - centre) + 1e-5
+                {
+                    report.stepped_up += (stepped.y - centre.y).max(0.0);
+                    end = stepped;
+                }
+            }
+            centre = end;
+        }
+
+        // 4. Vertical: follow the floor, or fall.
+        if self.ground.is_some() && !rising {
+            let reach = Vec3::NEG_Y * s.max_step;
+            match world.sweep(&body, centre, reach, rules.method) {
+                Some(c) if self.is_ground(s, &body, &c, centre + reach * c.t as f32) => {
+                    centre += reach * c.t as f32;
+                    self.ground = Some(c);
+                }
+                _ => self.ground = None, // walked off a ledge: falls from the next tick
+            }
+            self.vertical_speed = 0.0;
+        } else {
+            let v = self.vertical_speed;
+            let dy = v * dt - 0.5 * s.gravity * dt * dt;
+            self.vertical_speed = v - s.gravity * dt;
+            let out = world.resolve_move(&free, centre, Vec3::Y * dy);
+            centre = out.end;
+            for c in out.contacts() {
+                if dy < 0.0 && self.is_ground(s, &body, c, centre) {
+                    self.ground = Some(*c);
+                    self.vertical_speed = 0.0;
+                } else if dy > 0.0 && c.normal.y < 0.0 {
+                    self.vertical_speed = self.vertical_speed.min(0.0); // head hit a ceiling
+                    report.hit = true;
+                    report.contact = report.contact.or(Some(*c));
+                }
+            }
+        }
+        *feet = body.feet_of(centre);
+    }
+
+    /// Quake III's step-up: the same horizontal move raised by the step height, then
+    /// lowered back onto what is there. `None` unless it lands on ground.
+    fn step_up(
+        &self,
+        world: &dyn Collider,
+        s: &WalkSettings,
+        level: &MoveRules,
+        centre: Vec3,
+        wish: Vec3,
+    ) -> Option<Vec3> {
+        let body = level.body;
+        let up = MoveRules {
+            response: Response::Stop,
+            ..*level
+        };
+        let raised = world.resolve_move(&up, centre, Vec3::Y * s.max_step).end;
+        let lift = raised.y - centre.y;
+        if lift <= 0.0 {
+            return None;
+        }
+        let across = world.resolve_move(level, raised, wish).end;
+        let down = Vec3::NEG_Y * lift;
+        let c = world.sweep(&body, across, down, level.method)?;
+        let landed = across + down * c.t as f32;
+        self.is_ground(s, &body, &c, landed).then_some(landed)
+    }
+
+    /// Does contact `c`, with the body centred at `centre`, hold the body up? A walkable
+    /// normal does; so does an edge or corner of a walkable triangle touched within the
+    /// ground band above the feet (a stair nose).
+    fn is_ground(&self, s: &WalkSettings, body: &Body, c: &Contact, centre: Vec3) -> bool {
+        if c.normal.y >= s.walkable_min_up {
+            return true;
+        }
+        let feet = body.feet_of(centre).y;
+        c.face_normal.y >= s.walkable_min_up && c.point.y <= feet + s.ground_band
+    }
+
+    /// Would the standing body fit where the crouched one stands? The crouched body swept
+    /// up to the standing height covers the standing ellipsoid.
+    fn room_to_stand(
+        &self,
+        world: &dyn Collider,
+        s: &WalkSettings,
+        rules: &MoveRules,
+        feet: Vec3,
+    ) -> bool {
+        let (low, high) = (s.crouched(), s.standing());
+        let centre = feet + Vec3::Y * low.radii.y;
+        let rise = Vec3::Y * (2.0 * (high.radii.y - low.radii.y));
+        world.sweep(&low, centre, rise, rules.method).is_none()
+    }
+}
+
+/// Length of the horizontal part of `v`.
+fn horizontal(v: Vec3) -> f32 {
+    Vec3::new(v.x, 0.0, v.z).length()
+}
