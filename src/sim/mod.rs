@@ -21,12 +21,13 @@ use crate::map::MapFrame;
 /// use walkthrough::map::MapFrame;
 /// use walkthrough::sim::{parse_script, run};
 ///
-/// let script = parse_script("walk.txt", "turn 90\nforward 0.5\n").unwrap();
+/// // Flying: walking in an empty world would fall for ever.
+/// let script = parse_script("fly.txt", "mode fly\nturn 90\nforward 0.5\n").unwrap();
 /// let mut c = Controller::new(Pose::default(), Settings::default());
 /// let rows = run(&CollisionWorld::new([]), &MapFrame::default(), &mut c, &script, 0.125);
 /// assert_eq!(rows.len(), 1 + 4); // the start, then 0.5 s of 1/8 s steps
 /// // Yaw 90 looks toward -X: 0.5 s at 3 m/s.
-/// assert_eq!(rows[4].to_string(), "4,0.500000,-1.500000,0.000000,0.000000,90.000,0.000,slide,0");
+/// assert_eq!(rows[4].to_string(), "4,0.500000,-1.500000,0.000000,0.000000,90.000,0.000,slide,0,0,0");
 /// ```
 pub fn run(
     world: &dyn Collider,

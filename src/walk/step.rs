@@ -16,7 +16,10 @@
 use glam::Vec3;
 
 use super::{WalkSettings, WalkState};
-use crate::collision::{Body, Collider, Contact, MoveRules, Response};
+use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response};
+
+/// Fraction of a tick by which time owed may fall short and still count as a whole tick.
+const TICK_SLACK: f64 = 1e-3;
 
 /// What the walker asks for during one outer step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -65,8 +68,13 @@ impl WalkState {
         }
         let tick = f64::from(settings.tick);
         self.owed += f64::from(dt);
-        let ticks = (self.owed / tick + 1e-3).floor().max(0.0);
+        let ticks = (self.owed / tick + TICK_SLACK).floor().max(0.0);
         self.owed -= ticks * tick;
+        // What is left within the slack is rounding (of `dt` and the tick in `f32`), not
+        // time: forgotten now, it can never add up to a lost tick over a long run.
+        if self.owed.abs() < TICK_SLACK * tick {
+            self.owed = 0.0;
+        }
         for _ in 0..ticks as u64 {
             self.tick(
                 world,
@@ -206,14 +214,17 @@ impl WalkState {
     }
 
     /// Does contact `c`, with the body centred at `centre`, hold the body up? A walkable
-    /// normal does; so does an edge or corner of a walkable triangle touched within the
-    /// ground band above the feet (a stair nose).
+    /// normal does; so does an edge or corner touched from above within the ground band
+    /// over the feet: a stair nose, which an ellipsoid rolling over it sees with a normal
+    /// only about 0.44 up. (The edge is shared by the walkable tread and the riser, and
+    /// either may report it, so the rule asks where the contact is, not which face.)
     fn is_ground(&self, s: &WalkSettings, body: &Body, c: &Contact, centre: Vec3) -> bool {
         if c.normal.y >= s.walkable_min_up {
             return true;
         }
         let feet = body.feet_of(centre).y;
-        c.face_normal.y >= s.walkable_min_up && c.point.y <= feet + s.ground_band
+        let border = matches!(c.feature, Feature::Edge | Feature::Vertex);
+        border && c.normal.y > 0.0 && c.point.y <= feet + s.ground_band
     }
 
     /// Would the standing body fit where the crouched one stands? The crouched body swept

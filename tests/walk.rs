@@ -1,0 +1,268 @@
+//! Walking physics, each test named after what it proves: stairs, steps, slopes, ledges,
+//! jumps, crouching, and the same path at any time step.
+
+mod common;
+
+use common::cube;
+use glam::Vec3;
+use walkthrough::camera::{Controller, Pose, Settings};
+use walkthrough::collision::CollisionWorld;
+use walkthrough::map::MapFrame;
+use walkthrough::sim::{TraceRow, parse_script, run};
+
+/// A big floor at y = 0, and `extra` triangles.
+fn world(extra: Vec<[Vec3; 3]>) -> CollisionWorld {
+    let f = 30.0;
+    let mut tris = vec![
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(-f, 0.0, f),
+            Vec3::new(f, 0.0, f),
+        ],
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(f, 0.0, f),
+            Vec3::new(f, 0.0, -f),
+        ],
+    ];
+    tris.extend(extra);
+    CollisionWorld::new(tris)
+}
+
+/// Eight stairs of 0.18 m rise and 0.28 m tread going toward -z from z = -0.5, up to a
+/// gallery 1.44 m high that reaches z = -10.
+fn stairs() -> CollisionWorld {
+    let mut t = vec![];
+    for k in 0..8 {
+        let top = (k + 1) as f32 * 0.18;
+        let near = -0.5 - k as f32 * 0.28;
+        t.extend(cube(Vec3::new(-2.0, 0.0, -10.0), Vec3::new(2.0, top, near)));
+    }
+    world(t)
+}
+
+/// A ramp rising toward -z at `deg` degrees from z = -0.5, 3 m high, with a top.
+fn ramp(deg: f32) -> CollisionWorld {
+    let run = 3.0 / deg.to_radians().tan();
+    let (z0, z1) = (-0.5, -0.5 - run);
+    let a = Vec3::new(-2.0, 0.0, z0);
+    let b = Vec3::new(2.0, 0.0, z0);
+    let c = Vec3::new(2.0, 3.0, z1);
+    let d = Vec3::new(-2.0, 3.0, z1);
+    let mut t = vec![[a, b, c], [a, c, d]];
+    t.extend(cube(
+        Vec3::new(-2.0, 0.0, z1 - 5.0),
+        Vec3::new(2.0, 3.0, z1),
+    ));
+    world(t)
+}
+
+/// Play `script` from an eye at `eye` looking toward -z, at step `dt`.
+fn play(world: &CollisionWorld, eye: Vec3, script: &str, dt: f32) -> Vec<TraceRow> {
+    let script = parse_script("walk.txt", script).unwrap();
+    let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
+    run(world, &MapFrame::default(), &mut c, &script, dt)
+}
+
+fn eye(r: &TraceRow) -> Vec3 {
+    Vec3::from(r.position)
+}
+
+const START: Vec3 = Vec3::new(0.0, 1.6, 2.0);
+
+/// 1/120 as a user writes it on the command line, to ten digits (a little short of 1/120).
+#[allow(clippy::excessive_precision)]
+const DT_TEN_DIGITS: f32 = 0.0083333333;
+
+#[test]
+fn stairs_are_climbed_and_descended_at_every_time_step_without_losing_the_ground() {
+    let world = stairs();
+    for dt in [1.0 / 60.0, 1.0 / 120.0, 1.0 / 240.0, 1.0 / 1000.0] {
+        let rows = play(
+            &world,
+            START,
+            "wait 0.2\nforward 3\nturn 180\nforward 3\n",
+            dt,
+        );
+        let up = rows
+            .iter()
+            .find(|r| (r.t - 3.2).abs() < dt as f64 / 2.0 + 1e-9)
+            .expect("a row at the top");
+        let top = eye(up);
+        assert!(top.z < -3.0, "dt {dt}: stuck on the stairs at {top}");
+        assert!((top.y - (1.44 + 1.6)).abs() < 0.01, "dt {dt}: eye at {top}");
+        let end = eye(rows.last().unwrap());
+        assert!(
+            end.z > 1.0 && (end.y - 1.6).abs() < 0.01,
+            "dt {dt}: back at {end}"
+        );
+        // Standing on every row after the first tick finds the floor: no hop off any
+        // stair, no ground flicker on the step edges.
+        let airborne: Vec<f64> = rows.iter().filter(|r| !r.ground).map(|r| r.t).collect();
+        assert!(
+            airborne.iter().all(|t| *t < 0.02),
+            "dt {dt}: in the air at {airborne:?}"
+        );
+    }
+}
+
+#[test]
+fn a_step_of_0_6_m_blocks_the_walker() {
+    let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.6, -0.5)));
+    let rows = play(&world, START, "forward 2\n", 1.0 / 120.0);
+    let end = eye(rows.last().unwrap());
+    assert!((end.y - 1.6).abs() < 0.01, "{end}");
+    assert!(end.z > -0.5 && end.z < 0.0, "{end}");
+}
+
+#[test]
+fn a_30_degree_ramp_is_walked_up_and_a_60_degree_one_is_not() {
+    let rows = play(&ramp(30.0), START, "forward 3\n", 1.0 / 120.0);
+    let end = eye(rows.last().unwrap());
+    assert!(end.y > 1.6 + 2.0, "30 degrees: only reached {end}");
+    assert!(
+        rows.iter().skip(2).all(|r| r.ground),
+        "30 degrees: left the ground"
+    );
+    for script in [
+        "forward 3\n",
+        "response stop\nforward 3\n",
+        "forward 1\njump\nforward 2\n",
+    ] {
+        let rows = play(&ramp(60.0), START, script, 1.0 / 120.0);
+        let end = eye(rows.last().unwrap());
+        assert!(
+            end.y < 1.6 + 1.0,
+            "60 degrees ({script:?}): climbed to {end}"
+        );
+    }
+}
+
+#[test]
+fn walking_off_a_3_m_ledge_falls_in_the_free_fall_time_and_lands_at_eye_height() {
+    // A platform 3 m high ending at z = 0; the walker walks off it toward -z.
+    let world = world(cube(Vec3::new(-5.0, 0.0, 0.0), Vec3::new(5.0, 3.0, 10.0)));
+    let rows = play(&world, Vec3::new(0.0, 4.6, 0.5), "forward 2\n", 1.0 / 120.0);
+    let left = rows
+        .iter()
+        .position(|r| !r.ground && r.frame > 2)
+        .expect("falls");
+    let landed = rows[left..].iter().position(|r| r.ground).expect("lands") + left;
+    let fall = rows[landed].t - rows[left].t;
+    let want = (2.0 * 3.0 / 9.81f64).sqrt();
+    assert!(
+        (fall - want).abs() < 0.05,
+        "fell for {fall} s, free fall {want} s"
+    );
+    let end = eye(rows.last().unwrap());
+    assert!((end.y - 1.6).abs() < 0.01 && end.z < -1.0, "{end}");
+    // No bounce: grounded from landing on.
+    assert!(rows[landed..].iter().all(|r| r.ground));
+}
+
+#[test]
+fn a_jump_rises_0_9_m_and_lands_where_it_started() {
+    let rows = play(
+        &world(vec![]),
+        START,
+        "wait 0.1\njump\nwait 1.5\n",
+        1.0 / 120.0,
+    );
+    let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+    assert!((apex - (1.6 + 0.9)).abs() < 0.02, "apex {apex}");
+    let end = eye(rows.last().unwrap());
+    assert!(
+        (end.y - 1.6).abs() < 0.01 && rows.last().unwrap().ground,
+        "{end}"
+    );
+}
+
+#[test]
+fn a_half_metre_box_is_climbed_by_jumping_not_by_walking() {
+    let boxed = || world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.5, -0.5)));
+    let walked = play(&boxed(), START, "forward 2\n", 1.0 / 120.0);
+    assert!((eye(walked.last().unwrap()).y - 1.6).abs() < 0.01);
+    let jumped = play(
+        &boxed(),
+        START,
+        "forward 0.5\njump\nforward 1.5\n",
+        1.0 / 120.0,
+    );
+    let end = eye(jumped.last().unwrap());
+    assert!((end.y - 2.1).abs() < 0.01 && end.z < -1.0, "{end}");
+}
+
+#[test]
+fn crouching_passes_under_a_low_beam_and_stands_up_only_past_it() {
+    // A beam 1.4 m up (under the 1.8 m walker, over the 1.2 m crouch), from z = -1 to -3.
+    let world = world(cube(Vec3::new(-3.0, 1.4, -3.0), Vec3::new(3.0, 1.6, -1.0)));
+    let standing = play(&world, START, "forward 3\n", 1.0 / 120.0);
+    assert!(
+        eye(standing.last().unwrap()).z > -1.0,
+        "walked into the beam"
+    );
+    let rows = play(
+        &world,
+        START,
+        "crouch on\nforward 2\ncrouch off\nforward 4\n",
+        1.0 / 120.0,
+    );
+    let end = eye(rows.last().unwrap());
+    assert!(end.z < -4.0, "did not pass under: {end}");
+    assert!(
+        (end.y - 1.6).abs() < 0.01 && !rows.last().unwrap().crouched,
+        "{end}"
+    );
+    // Released under the beam, it stays crouched until past it.
+    for r in &rows {
+        let z = r.position[2];
+        if z < -1.0 + 0.25 && z > -3.0 - 0.25 {
+            assert!(
+                r.crouched && r.position[1] < 1.1,
+                "stood up under the beam at {z}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_script_walks_the_same_path_at_any_time_step() {
+    let world = stairs();
+    let script = "forward 1.5\njump\nforward 1\nturn 45\nforward 1\nwait 1\n";
+    let ends: Vec<(Vec3, f32)> = [1.0 / 60.0, 1.0 / 120.0, 1.0 / 240.0, DT_TEN_DIGITS]
+        .iter()
+        .map(|&dt| {
+            let rows = play(&world, START, script, dt);
+            let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+            (eye(rows.last().unwrap()), apex)
+        })
+        .collect();
+    for (e, apex) in &ends[1..] {
+        assert!((*e - ends[0].0).length() < 0.01, "{e} vs {}", ends[0].0);
+        assert!(
+            (apex - ends[0].1).abs() < 0.01,
+            "apex {apex} vs {}",
+            ends[0].1
+        );
+    }
+}
+
+#[test]
+fn dt_written_to_ten_digits_runs_two_ticks_every_step() {
+    use walkthrough::camera::MoveIntent;
+    let w = world(vec![]);
+    let mut c = Controller::new(Pose::new(START, 0.0, 0.0), Settings::default());
+    let intent = MoveIntent {
+        forward: 1.0,
+        ..Default::default()
+    };
+    for step in 0..100_000 {
+        let before = c.pose.position.z;
+        c.step(&w, &intent, DT_TEN_DIGITS);
+        let moved = before - c.pose.position.z;
+        assert!(
+            (moved - 3.0 * 2.0 / 240.0).abs() < 1e-4,
+            "step {step} moved {moved}"
+        );
+    }
+}
