@@ -22,8 +22,9 @@ use walkthrough::tolerance::{DEFAULT_DT, DEFAULT_SPEED};
 ///
 /// With no MAP, opens the built-in map. Controls: W/A/S/D or arrows move, mouse looks
 /// (click to capture, Esc to free), Shift runs, wheel changes speed, Tab toggles stop /
-/// slide, F walk / fly, Space / C up / down when flying, M cycles the point-in-triangle
-/// method, R reloads, F1 help, F12 screenshot.
+/// slide, F walk / fly, Space jumps (walking) or rises (flying), C crouches while held
+/// (walking) or sinks (flying), M cycles the point-in-triangle method, R reloads, F1
+/// help, F12 screenshot.
 #[derive(Parser, Debug)]
 #[command(name = "walkthrough", version, args_conflicts_with_subcommands = true)]
 struct Cli {

@@ -39,7 +39,9 @@ const HELP: &str = "\
 W A S D / arrows   move          mouse        look (click to capture)
 Shift              run           wheel        walking speed
 Tab                stop / slide  F            walk / fly
-Space / C          up / down (fly)  M          point-in-triangle method
+Space              jump (walk), up (fly)
+C                  crouch, held (walk), down (fly)
+M                  point-in-triangle method
 R                  reload map    drop a file  open it
 F1                 this help     F12          screenshot
 Esc                free the mouse, then quit";
