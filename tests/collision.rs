@@ -609,19 +609,7 @@ fn pillar_passed_diagonally_at_its_convex_corner_keeps_the_body_off_it() {
 
 /// A world with a floor at y = 0 and `boxes` on it.
 fn floor_with(boxes: &[(Vec3, Vec3)]) -> (CollisionWorld, Vec<[Vec3; 3]>) {
-    let f = 20.0;
-    let mut tris = vec![
-        [
-            Vec3::new(-f, 0.0, -f),
-            Vec3::new(-f, 0.0, f),
-            Vec3::new(f, 0.0, f),
-        ],
-        [
-            Vec3::new(-f, 0.0, -f),
-            Vec3::new(f, 0.0, f),
-            Vec3::new(f, 0.0, -f),
-        ],
-    ];
+    let mut tris = common::floor(20.0);
     for &(lo, hi) in boxes {
         tris.extend(cube(lo, hi));
     }

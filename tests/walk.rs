@@ -12,19 +12,7 @@ use walkthrough::sim::{TraceRow, parse_script, run};
 
 /// A big floor at y = 0, and `extra` triangles.
 fn world(extra: Vec<[Vec3; 3]>) -> CollisionWorld {
-    let f = 30.0;
-    let mut tris = vec![
-        [
-            Vec3::new(-f, 0.0, -f),
-            Vec3::new(-f, 0.0, f),
-            Vec3::new(f, 0.0, f),
-        ],
-        [
-            Vec3::new(-f, 0.0, -f),
-            Vec3::new(f, 0.0, f),
-            Vec3::new(f, 0.0, -f),
-        ],
-    ];
+    let mut tris = common::floor(30.0);
     tris.extend(extra);
     CollisionWorld::new(tris)
 }

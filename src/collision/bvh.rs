@@ -67,6 +67,12 @@ impl Node {
         (t_enter <= t_exit).then_some(t_enter)
     }
 
+    /// Does the node's box meet the box from `min` to `max`?
+    #[inline]
+    pub fn overlaps(&self, min: Vec3A, max: Vec3A) -> bool {
+        self.min.cmple(max).all() && self.max.cmpge(min).all()
+    }
+
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {

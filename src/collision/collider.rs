@@ -21,28 +21,22 @@ pub struct Contact {
     pub triangle: u32,
     /// Face, edge or vertex of that triangle.
     pub feature: Feature,
-    /// Unit normal of the triangle's own plane, on the body's side (the walker's ground
-    /// test asks whether an edge it stands on belongs to a walkable face).
-    pub face_normal: Vec3,
 }
 
 impl Contact {
-    /// An ellipsoid-space hit brought back to world space by the body's radii.
+    /// An ellipsoid-space hit brought back to world space by the body's radii: points scale
+    /// by the radii, plane normals (covectors) by their inverse.
     pub fn from_ellipsoid_space(hit: &SweepHit, radii: DVec3, triangle: u32) -> Contact {
-        // Points scale by the radii; plane normals (covectors) by their inverse.
-        let covector = |n: DVec3| (n / radii).try_normalize().unwrap_or(n).as_vec3();
-        let normal = covector(hit.normal);
+        let normal = (hit.normal / radii)
+            .try_normalize()
+            .unwrap_or(hit.normal)
+            .as_vec3();
         Contact {
             t: hit.t,
             point: (hit.point * radii).as_vec3(),
             normal,
             triangle,
             feature: hit.feature,
-            face_normal: if hit.face_normal == DVec3::ZERO {
-                normal
-            } else {
-                covector(hit.face_normal)
-            },
         }
     }
 

@@ -21,10 +21,9 @@ use glam::{Affine3A, DVec3, Mat3, Vec3, Vec3A};
 
 use super::bvh::{Node, Visitor};
 use super::sweep::{EllipsoidSweep, sweep_triangle};
-use super::world::{BOX_MARGIN, OverlapFinder};
+use super::world::{BOX_MARGIN, OverlapFinder, prune_bound};
 use super::{Body, Collider, CollisionWorld, Contact};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
-use crate::tolerance::MIN_MOVE;
 
 /// One placement of a model.
 #[derive(Clone, Debug)]
@@ -185,17 +184,8 @@ impl Collider for InstancedWorld {
         delta: Vec3,
         method: InsideMethod,
     ) -> Option<Contact> {
-        let moves = delta.as_dvec3().length() >= f64::from(MIN_MOVE);
-        if !(moves && centre.is_finite() && delta.is_finite() && body.is_valid()) {
-            return None;
-        }
+        let sweep = EllipsoidSweep::of_body(body, centre, delta)?;
         let inv_radii = body.inverse_radii();
-        let sweep = EllipsoidSweep::new(
-            centre.as_dvec3() * inv_radii,
-            delta.as_dvec3() * inv_radii,
-            body.contact_radius(),
-            body.inner_contact_radius(),
-        );
         let mut best: Option<Contact> = None;
         for inst in self.near(centre, delta, body.reach()) {
             let world = &self.models[inst.model];
@@ -256,8 +246,7 @@ struct InstanceSweep<'a> {
 
 impl Visitor for InstanceSweep<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        let t_max = self.best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7);
-        node.ray_entry(self.o, self.inv, t_max, self.margin)
+        node.ray_entry(self.o, self.inv, prune_bound(self.best), self.margin)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -294,8 +283,7 @@ struct InstanceOverlap<'a> {
 
 impl Visitor for InstanceOverlap<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        let overlaps = node.min.cmple(self.max).all() && node.max.cmpge(self.min).all();
-        overlaps.then_some(0.0)
+        node.overlaps(self.min, self.max).then_some(0.0)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {

@@ -30,9 +30,10 @@
 //! Everything here is `f64`: a 10 km move resolved to a millimetre needs more than
 //! `f32`'s 24 bits, and squared lengths of absurd moves would overflow `f32`.
 
-use glam::DVec3;
+use glam::{DVec3, Vec3};
 
-use crate::tolerance::PARALLEL_COSINE;
+use super::Body;
+use crate::tolerance::{MIN_MOVE, PARALLEL_COSINE};
 
 /// A centre closer than this to a triangle (in ellipsoid-space units) is *on* it: the
 /// direction from the triangle to it is rounding noise, and the face normal is used.
@@ -83,6 +84,23 @@ impl EllipsoidSweep {
         }
     }
 
+    /// The sweep of `body`, its centre moving from `centre` by `delta` (world space),
+    /// in the body's ellipsoid space. `None` for a move that cannot collide: shorter than
+    /// [`MIN_MOVE`], not finite, or a body without size.
+    pub fn of_body(body: &Body, centre: Vec3, delta: Vec3) -> Option<EllipsoidSweep> {
+        let moves = delta.as_dvec3().length() >= f64::from(MIN_MOVE);
+        if !(moves && centre.is_finite() && delta.is_finite() && body.is_valid()) {
+            return None;
+        }
+        let inv_radii = body.inverse_radii();
+        Some(EllipsoidSweep::new(
+            centre.as_dvec3() * inv_radii,
+            delta.as_dvec3() * inv_radii,
+            body.contact_radius(),
+            body.inner_contact_radius(),
+        ))
+    }
+
     /// The centre at fraction `t` of the move.
     #[inline]
     pub fn centre_at(&self, t: f64) -> DVec3 {
@@ -108,8 +126,6 @@ pub struct SweepHit {
     pub normal: DVec3,
     /// What was touched.
     pub feature: Feature,
-    /// Unit normal of the touched triangle's plane, turned toward the start.
-    pub face_normal: DVec3,
 }
 
 /// The first touch of `sweep` with the triangle `tri` (ellipsoid-space vertices) no later
@@ -126,7 +142,7 @@ pub fn sweep_triangle(
     // A triangle that a wild placement squashed to a line has no plane: its border
     // (edges and vertices) still collides.
     let Some(n) = (b - a).cross(c - a).try_normalize() else {
-        return border(sweep, tri, sweep.radius, t_max, DVec3::ZERO);
+        return border(sweep, tri, sweep.radius, t_max);
     };
     // Step 1: the signed distance of the centre, seen from the start's side.
     let s0 = n.dot(sweep.start - a);
@@ -150,7 +166,7 @@ pub fn sweep_triangle(
         if s0 < radius {
             // Beside the triangle, within the band of its plane: to touch the face the
             // centre must first pass over an edge, and there the edge is nearest.
-            return border(sweep, tri, radius, t_max, n);
+            return border(sweep, tri, radius, t_max);
         }
     }
     let closing = -n.dot(sweep.velocity);
@@ -170,12 +186,11 @@ pub fn sweep_triangle(
             point,
             normal: n,
             feature: Feature::Face,
-            face_normal: n,
         });
     }
     // The sphere has passed the plane by t1: nothing of the triangle is met after that.
     let t1 = (s0 + radius) / closing;
-    border(sweep, tri, radius, t_max.min(t1), n)
+    border(sweep, tri, radius, t_max.min(t1))
 }
 
 /// A start deeper than the inner band (placed there, never moved there): blocked at once
@@ -195,7 +210,6 @@ fn embedded(
         point: closest.point,
         normal,
         feature: closest.feature,
-        face_normal: n,
     })
 }
 
@@ -207,13 +221,7 @@ fn embedded(
 /// rounding of `f32` positions), walking past the floor's edge, comes a hair within
 /// `radius` of that edge and no nearer. The nearest approach is the vertex of the same
 /// quadratic, so the test costs nothing.
-fn border(
-    sweep: &EllipsoidSweep,
-    tri: [DVec3; 3],
-    radius: f64,
-    t_max: f64,
-    face_normal: DVec3,
-) -> Option<SweepHit> {
+fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> Option<SweepHit> {
     let r2 = radius * radius;
     let graze = radius - (sweep.radius - sweep.inner_radius);
     let graze2 = graze * graze;
@@ -267,7 +275,6 @@ fn border(
             point,
             normal,
             feature,
-            face_normal,
         }
     })
 }

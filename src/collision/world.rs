@@ -8,7 +8,6 @@ use super::bvh::{Bvh, Node, Visitor};
 use super::sweep::{EllipsoidSweep, ON_TRIANGLE, SweepHit, closest_point, sweep_triangle};
 use super::{Body, Contact};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
-use crate::tolerance::MIN_MOVE;
 
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
 /// slab test never drops a candidate the triangle test would accept (world units).
@@ -192,6 +191,7 @@ struct SweepQuery<'a> {
     centre: Vec3,
     delta: Vec3,
     body_radii: Vec3,
+    /// The contact radius rounded up a little: this early test may only let more through.
     contact_radius: f32,
     /// The swept box: the centre's path, boxes inflated by the reach.
     o: Vec3A,
@@ -209,28 +209,17 @@ impl<'a> SweepQuery<'a> {
         delta: Vec3,
         method: InsideMethod,
     ) -> Option<SweepQuery<'a>> {
-        let moves = delta.as_dvec3().length() >= f64::from(MIN_MOVE);
-        if !(moves && centre.is_finite() && delta.is_finite() && body.is_valid()) {
-            return None;
-        }
-        let inv_radii = body.inverse_radii();
-        let radius = body.contact_radius();
+        let sweep = EllipsoidSweep::of_body(body, centre, delta)?;
         Some(SweepQuery {
             triangles,
-            sweep: EllipsoidSweep::new(
-                centre.as_dvec3() * inv_radii,
-                delta.as_dvec3() * inv_radii,
-                radius,
-                body.inner_contact_radius(),
-            ),
-            inv_radii,
+            inv_radii: body.inverse_radii(),
+            contact_radius: (sweep.radius * (1.0 + 1e-4)) as f32,
+            sweep,
             radii: body.radii.as_dvec3(),
             method,
             centre,
             delta,
             body_radii: body.radii,
-            // Rounded up a little: this early test may only ever let more through.
-            contact_radius: (radius * (1.0 + 1e-4)) as f32,
             o: Vec3A::from(centre),
             inv: Vec3A::from(safe_recip(delta)),
             margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
@@ -254,9 +243,7 @@ impl<'a> SweepQuery<'a> {
 impl Visitor for SweepQuery<'_> {
     #[inline]
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        // Pruned by the best contact so far, a rounding's worth late.
-        let t_max = self.best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7);
-        node.ray_entry(self.o, self.inv, t_max, self.margin)
+        node.ray_entry(self.o, self.inv, prune_bound(self.best), self.margin)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -277,6 +264,13 @@ impl Visitor for SweepQuery<'_> {
             }
         }
     }
+}
+
+/// How far along its move a sweep still enters BVH boxes: up to the best contact so far,
+/// a rounding's worth late (the slab test is `f32`, the contact time `f64`).
+#[inline]
+pub(super) fn prune_bound(best: Option<Contact>) -> f32 {
+    best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7)
 }
 
 /// The nearest overlapping triangle point of a body at rest, in ellipsoid space; shared by
@@ -324,7 +318,6 @@ impl OverlapFinder {
             point: closest.point,
             normal: normal_e,
             feature: closest.feature,
-            face_normal: (normal.as_dvec3() * self.radii).normalize_or_zero(),
         };
         self.best_dist = dist;
         self.best = Some(Contact::from_ellipsoid_space(&hit, self.radii, triangle));
@@ -341,8 +334,7 @@ struct OverlapQuery<'a> {
 
 impl Visitor for OverlapQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        let overlaps = node.min.cmple(self.max).all() && node.max.cmpge(self.min).all();
-        overlaps.then_some(0.0)
+        node.overlaps(self.min, self.max).then_some(0.0)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {

@@ -14,6 +14,23 @@ pub fn wall(x0: f32, z0: f32, x1: f32, z1: f32, h: f32) -> [[Vec3; 3]; 2] {
     [[a, b, c], [a, c, d]]
 }
 
+/// A square floor at y = 0 reaching `half` along x and z, facing up, as two triangles.
+pub fn floor(half: f32) -> Vec<[Vec3; 3]> {
+    let f = half;
+    vec![
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(-f, 0.0, f),
+            Vec3::new(f, 0.0, f),
+        ],
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(f, 0.0, f),
+            Vec3::new(f, 0.0, -f),
+        ],
+    ]
+}
+
 /// Triangles of an axis-aligned box (12 triangles, both sides collide anyway).
 pub fn cube(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
     let c = |i: usize| {
