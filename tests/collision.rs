@@ -710,3 +710,73 @@ fn speed_of_1e30_metres_a_second_still_stops_at_the_wall() {
         }
     }
 }
+
+/// Found by the property test on CI: a flying eye resting against one triangle of a wall,
+/// moving almost along it and a hair into it, crosses the diagonal seam into the other
+/// triangle. That edge is only grazed, and the eye ended 0.7 mm inside the second face.
+#[test]
+fn glancing_move_across_a_wall_seam_stays_off_the_wall() {
+    let half = Vec3::new(5.7414804, 5.5820313, 2.4367886);
+    let mut tris = cube(-half, half);
+    tris.extend(wall(3.6832905, -1.4091085, -1.8849857, 0.88270813, half.y));
+    let world = CollisionWorld::new(tris.iter().copied());
+    let body = Body::FLYER;
+    for method in InsideMethod::ALL {
+        let rules = rules(body, Response::Stop, method);
+        let mut p = push_out(&world, &body, Vec3::new(1.3677135, 2.0277703, -1.6299683)).centre;
+        let script = [
+            (
+                Vec3::new(-0.5260451, -0.7419075, 0.95829177) * 173.52805 * 0.004234946,
+                17,
+            ),
+            (
+                Vec3::new(-0.59001595, -0.008655292, 0.24494505) * 163.13379 * 0.0053652977,
+                8,
+            ),
+        ];
+        for (d, n) in script {
+            for o in walk(&world, &rules, p, d, n) {
+                let gap = nearest_ellipsoid_distance(&body, o.end, &tris);
+                assert!(gap >= 1.0 - TOL_E, "{method}: {} overlaps ({gap})", o.end);
+                p = o.end;
+            }
+        }
+        assert!(
+            p.x < 0.45,
+            "{method}: the eye never slid along the wall: {p}"
+        );
+    }
+}
+
+/// Found by the property test: a walker resting against a wall (in the contact gap of one
+/// triangle, beside the other), moving at 600 m/s almost along it and a hair into it
+/// toward the wall's end. The plane is touched beside the second triangle, its diagonal
+/// is grazed, and the centre crossed over its face to stop at the wall's end edge 2 mm
+/// inside the face.
+#[test]
+fn fast_glancing_move_along_a_wall_to_its_end_stays_off_the_face() {
+    let half = Vec3::new(3.7629852, 5.4223185, 7.571147);
+    let mut tris = cube(-half, half);
+    tris.extend(wall(2.915065, -0.82284063, -0.45143744, 2.336923, half.y));
+    let world = CollisionWorld::new(tris.iter().copied());
+    let body = Body::WALKER;
+    let start = Vec3::new(2.2055368, -2.500563, 0.25491062);
+    let gap = nearest_ellipsoid_distance(&body, start, &tris);
+    assert!(
+        gap > 1.0 && gap < body.contact_radius(),
+        "not resting: {gap}"
+    );
+    for method in InsideMethod::ALL {
+        for response in [Response::Stop, Response::Slide] {
+            let rules = rules(body, response, method);
+            let o = world.resolve_move(&rules, start, Vec3::new(33.525978, -15.60764, -31.591805));
+            let gap = nearest_ellipsoid_distance(&body, o.end, &tris);
+            assert!(
+                gap >= 1.0 - TOL_E,
+                "{method} {response}: {} overlaps ({gap})",
+                o.end
+            );
+            assert!(o.end != start, "{method} {response}: did not move");
+        }
+    }
+}

@@ -136,7 +136,7 @@ pub fn sweep_triangle(
     sweep: &EllipsoidSweep,
     tri: [DVec3; 3],
     t_max: f64,
-    inside: impl FnOnce(DVec3) -> bool,
+    inside: impl Fn(DVec3) -> bool,
 ) -> Option<SweepHit> {
     let [a, b, c] = tri;
     // A triangle that a wild placement squashed to a line has no plane: its border
@@ -163,34 +163,64 @@ pub fn sweep_triangle(
             // passes its convex edge comes a rounding nearer the edge, not a gap.
             radius = sweep.inner_radius;
         }
-        if s0 < radius {
-            // Beside the triangle, within the band of its plane: to touch the face the
-            // centre must first pass over an edge, and there the edge is nearest.
-            return border(sweep, tri, radius, t_max);
-        }
     }
     let closing = -n.dot(sweep.velocity);
-    if closing <= f64::from(PARALLEL_COSINE) * sweep.speed {
-        return None; // parallel to the plane or leaving it, and outside the band
+    let approaches = closing > f64::from(PARALLEL_COSINE) * sweep.speed;
+    let mut t_end = t_max;
+    if s0 >= radius {
+        if !approaches {
+            return None; // parallel to the plane or leaving it, and outside the band
+        }
+        // Steps 2 and 3: where the sphere first touches the plane; inside the triangle,
+        // it is the first contact.
+        let t0 = (s0 - radius) / closing;
+        if t0 > t_max {
+            return None;
+        }
+        if let Some(hit) = face_touch(sweep, n, s0, closing, radius, t_max, &inside) {
+            return Some(hit);
+        }
+        // The sphere has passed the plane by t1: nothing of the triangle is met after that.
+        t_end = t_max.min((s0 + radius) / closing);
     }
-    let t0 = (s0 - radius) / closing;
-    if t0 > t_max {
+    // Beside the face (or within the band of its plane, beside the triangle): to touch
+    // the face the centre must first pass over an edge, and there the edge is nearest.
+    let edge = border(sweep, tri, radius, t_end);
+    // An edge only grazed (see `border`) lets the centre over the face no nearer than the
+    // graze radius from the plane; still closing, it meets the face there.
+    let face = approaches
+        .then(|| {
+            let until = edge.map_or(t_end, |hit| hit.t);
+            let graze = grazing_radius(sweep, radius);
+            face_touch(sweep, n, s0, closing, graze, until, &inside)
+        })
+        .flatten();
+    face.or(edge)
+}
+
+/// Steps 2 and 3 for a sphere of `radius` whose centre starts `s0` from the plane (unit
+/// normal `n`, toward the centre) and closes on it by `closing` per unit of `t`: the
+/// touch of the plane, when it comes within `[0, t_max]` at a point inside the triangle.
+fn face_touch(
+    sweep: &EllipsoidSweep,
+    n: DVec3,
+    s0: f64,
+    closing: f64,
+    radius: f64,
+    t_max: f64,
+    inside: &impl Fn(DVec3) -> bool,
+) -> Option<SweepHit> {
+    let t = (s0 - radius) / closing;
+    if !(0.0..=t_max).contains(&t) {
         return None;
     }
-    // Step 2: where the sphere first touches the plane.
-    let point = sweep.centre_at(t0) - n * radius;
-    // Step 3: inside the triangle, it is the first contact.
-    if inside(point) {
-        return Some(SweepHit {
-            t: t0,
-            point,
-            normal: n,
-            feature: Feature::Face,
-        });
-    }
-    // The sphere has passed the plane by t1: nothing of the triangle is met after that.
-    let t1 = (s0 + radius) / closing;
-    border(sweep, tri, radius, t_max.min(t1))
+    let point = sweep.centre_at(t) - n * radius;
+    inside(point).then_some(SweepHit {
+        t,
+        point,
+        normal: n,
+        feature: Feature::Face,
+    })
 }
 
 /// A start deeper than the inner band (placed there, never moved there): blocked at once
@@ -223,7 +253,7 @@ fn embedded(
 /// quadratic, so the test costs nothing.
 fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> Option<SweepHit> {
     let r2 = radius * radius;
-    let graze = radius - (sweep.radius - sweep.inner_radius);
+    let graze = grazing_radius(sweep, radius);
     let graze2 = graze * graze;
     let v = sweep.velocity;
     let mut best: Option<(f64, DVec3, Feature)> = None;
@@ -277,6 +307,12 @@ fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> O
             feature,
         }
     })
+}
+
+/// A feature whose nearest approach to the centre's line is at least this is grazed, not
+/// hit, by a sphere of `radius` (see [`border`]): half a gap inside `radius`.
+fn grazing_radius(sweep: &EllipsoidSweep, radius: f64) -> f64 {
+    radius - (sweep.radius - sweep.inner_radius)
 }
 
 /// The smallest root of `a t^2 + b t + c = 0` in `[0, t_max]`, if any. Computed the
@@ -466,6 +502,41 @@ mod tests {
             1.005,
         );
         assert!(sweep_triangle(&s, TRI, 1.0, inside).is_none());
+    }
+
+    #[test]
+    fn grazing_an_edge_into_the_face_region_meets_the_face_at_the_graze_radius() {
+        // Beside the edge y = -1 at 1.009 from the plane (radius 1.01, inner 1.005), moving
+        // over the face and 0.01 nearer the plane: the edge line passes at about 1.008, a
+        // graze, but the centre then comes within the graze radius of the face.
+        let s = EllipsoidSweep::new(
+            DVec3::new(0.0, -1.1, 1.009),
+            DVec3::new(0.0, 0.5, -0.01),
+            1.01,
+            1.005,
+        );
+        let h = sweep_triangle(&s, TRI, 1.0, inside).unwrap();
+        assert_eq!(h.feature, Feature::Face);
+        let z = 1.009 - 0.01 * h.t;
+        assert!((z - 1.005).abs() < 1e-12, "{z}");
+        assert!(s.centre_at(h.t).y > -1.0, "touched before passing the edge");
+    }
+
+    #[test]
+    fn plane_touched_beside_the_triangle_then_an_edge_grazed_meets_the_face() {
+        // From 1.02 above the plane, 0.5 beside the edge y = -1: the plane is touched
+        // beside the triangle, the edge passes at about 1.008 (a graze), and the centre
+        // comes over the face and down to the graze radius 1.005.
+        let s = EllipsoidSweep::new(
+            DVec3::new(0.0, -1.5, 1.02),
+            DVec3::new(0.0, 1.0, -0.024),
+            1.01,
+            1.005,
+        );
+        let h = sweep_triangle(&s, TRI, 1.0, inside).unwrap();
+        assert_eq!(h.feature, Feature::Face);
+        assert!((s.centre_at(h.t).z - 1.005).abs() < 1e-12);
+        assert!((h.t - 0.625).abs() < 1e-12, "{}", h.t);
     }
 
     #[test]
