@@ -24,7 +24,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 
 use walkthrough::camera::{Controller, Settings};
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{Command, ScriptPlayer, TRACE_HEADER, TraceRow};
+use walkthrough::sim::{Command, ScriptPlayer, Stepper, TRACE_HEADER};
 use walkthrough::tolerance::DEFAULT_DT;
 
 use context::GlWindowContext;
@@ -102,7 +102,7 @@ pub fn run(config: Config) -> Result<(), String> {
         accumulator: Duration::ZERO,
         last_frame: None,
         started: Instant::now(),
-        step: 0,
+        stepper: Stepper::new(DEFAULT_DT),
         since_hit: f32::INFINITY,
         fps: 0.0,
         help: false,
@@ -156,7 +156,7 @@ struct App {
     accumulator: Duration,
     last_frame: Option<Instant>,
     started: Instant,
-    step: u64,
+    stepper: Stepper,
     since_hit: f32,
     fps: f32,
     help: bool,
@@ -297,7 +297,7 @@ impl App {
         self.last_frame = Some(now);
         self.since_hit += elapsed.as_secs_f32();
         self.accumulator += elapsed;
-        let dt = Duration::from_secs_f32(DEFAULT_DT);
+        let dt = Duration::from_secs_f32(self.stepper.dt());
         while self.accumulator >= dt {
             self.accumulator -= dt;
             let intent = match &mut self.script {
@@ -311,28 +311,23 @@ impl App {
                 },
                 None => self.keys.take_intent(),
             };
-            let report = self
-                .controller
-                .step(self.session.collider(), &intent, DEFAULT_DT);
-            self.step += 1;
-            if report.hit {
+            let step = self.stepper.step(
+                self.session.collider(),
+                &self.session.map.frame,
+                &mut self.controller,
+                &intent,
+            );
+            if step.report.hit {
                 self.since_hit = 0.0;
             }
             if let Some(w) = &mut self.trace {
-                let row = TraceRow::new(
-                    self.step,
-                    self.step as f64 * DEFAULT_DT as f64,
-                    &self.controller,
-                    &self.session.map.frame,
-                    report.hit,
-                );
-                let _ = writeln!(w, "{row}");
+                let _ = writeln!(w, "{}", step.row);
             }
         }
     }
 
     fn script_finished(&mut self) {
-        eprintln!("script finished at step {}", self.step);
+        eprintln!("script finished at step {}", self.stepper.steps());
         if self.config.screenshot.is_some() {
             self.screenshot_pending = true;
         }
@@ -522,7 +517,9 @@ impl ApplicationHandler for App {
         });
         self.started = Instant::now();
         if let Some(w) = &mut self.trace {
-            let row = TraceRow::new(0, 0.0, &self.controller, &self.session.map.frame, false);
+            let row = self
+                .stepper
+                .start_row(&self.controller, &self.session.map.frame);
             let _ = writeln!(w, "{row}");
         }
     }

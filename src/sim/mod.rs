@@ -3,9 +3,11 @@
 //! same script gives the same trace with or without a window, at any frame rate.
 
 mod script;
+mod stepper;
 mod trace;
 
 pub use script::{Command, ScriptError, ScriptPlayer, parse_script};
+pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow};
 
 use crate::camera::Controller;
@@ -37,18 +39,10 @@ pub fn run(
     dt: f32,
 ) -> Vec<TraceRow> {
     let mut player = ScriptPlayer::new(script.to_vec(), dt);
-    let mut rows = vec![TraceRow::new(0, 0.0, controller, frame, false)];
-    let mut step = 0u64;
+    let mut stepper = Stepper::new(dt);
+    let mut rows = vec![stepper.start_row(controller, frame)];
     while let Some(intent) = player.next_step(controller) {
-        let report = controller.step(world, &intent, dt);
-        step += 1;
-        rows.push(TraceRow::new(
-            step,
-            step as f64 * dt as f64,
-            controller,
-            frame,
-            report.hit,
-        ));
+        rows.push(stepper.step(world, frame, controller, &intent).row);
     }
     rows
 }

@@ -1,0 +1,62 @@
+//! The one step-and-trace routine. The window and `walkthrough sim` both advance the
+//! controller through a [`Stepper`], so that one script gives the same trace, byte for
+//! byte, with or without a window.
+
+use super::TraceRow;
+use crate::camera::{Controller, MoveIntent, StepReport};
+use crate::collision::Collider;
+use crate::map::MapFrame;
+
+/// Counts fixed steps of `dt` seconds and makes the trace row of each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stepper {
+    dt: f32,
+    steps: u64,
+}
+
+/// What one step did, and its trace row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The controller's account of the step.
+    pub report: StepReport,
+    /// The pose after the step, as the trace records it.
+    pub row: TraceRow,
+}
+
+impl Stepper {
+    /// A stepper of `dt` seconds a step that has taken no step yet.
+    pub fn new(dt: f32) -> Stepper {
+        Stepper { dt, steps: 0 }
+    }
+
+    /// Seconds a step.
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The row of the current state, as the trace's first row (frame 0) records it.
+    pub fn start_row(&self, controller: &Controller, frame: &MapFrame) -> TraceRow {
+        TraceRow::new(0, 0.0, controller, frame, false)
+    }
+
+    /// Advance `controller` by one step with `intent` through `world`.
+    pub fn step(
+        &mut self,
+        world: &dyn Collider,
+        frame: &MapFrame,
+        controller: &mut Controller,
+        intent: &MoveIntent,
+    ) -> Step {
+        let report = controller.step(world, intent, self.dt);
+        self.steps += 1;
+        // Time as steps times dt, never a running sum: no drift over long runs.
+        let t = self.steps as f64 * f64::from(self.dt);
+        let row = TraceRow::new(self.steps, t, controller, frame, report.hit);
+        Step { report, row }
+    }
+}
