@@ -16,7 +16,7 @@
 use glam::Vec3;
 
 use super::{WalkSettings, WalkState};
-use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response};
+use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response, push_out};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
 const TICK_SLACK: f64 = 1e-3;
@@ -111,8 +111,10 @@ impl WalkState {
         report: &mut WalkReport,
     ) {
         // 1. Crouch, or stand up when the standing body would touch nothing above.
-        if intent.crouch != self.crouched {
-            self.crouched = intent.crouch || !self.room_to_stand(world, s, rules, *feet);
+        if intent.crouch && !self.crouched {
+            self.crouch_down(world, s, feet);
+        } else if !intent.crouch && self.crouched {
+            self.crouched = !self.room_to_stand(world, s, rules, *feet);
         }
         let body = self.body(s);
         let level = MoveRules {
@@ -155,15 +157,19 @@ impl WalkState {
             centre = end;
         }
 
-        // 4. Vertical: follow the floor, or fall.
+        // 4. Vertical: follow the floor, or fall. An edge the walker moves toward is one
+        // it is rolling up over (after a step-up): ground up to the step height.
+        let band = |c: &Contact| {
+            let ahead = (c.point - centre).dot(intent.velocity) > 0.0;
+            if ahead { s.max_step } else { s.ground_band }
+        };
         if self.ground.is_some() && !rising {
-            let reach = Vec3::NEG_Y * s.max_step;
-            match world.sweep(&body, centre, reach, rules.method) {
-                Some(c) if self.is_ground(s, &body, &c, centre + reach * c.t as f32) => {
-                    centre += reach * c.t as f32;
-                    self.ground = Some(c);
+            match follow_floor(world, s, &free, centre, band) {
+                Some(support) => {
+                    centre = support.centre;
+                    self.ground = Some(support.contact);
                 }
-                _ => self.ground = None, // walked off a ledge: falls from the next tick
+                None => self.ground = None, // walked off a ledge: falls from the next tick
             }
             self.vertical_speed = 0.0;
         } else {
@@ -171,9 +177,16 @@ impl WalkState {
             let dy = v * dt - 0.5 * s.gravity * dt * dt;
             self.vertical_speed = v - s.gravity * dt;
             let out = world.resolve_move(&free, centre, Vec3::Y * dy);
+            if dy < 0.0 && out.hit {
+                // Held up by something steep (sliding down it, or wedged against it): the
+                // fall goes on only as fast as it went (Quake III clips the velocity
+                // against the plane), so no speed builds up while held.
+                let fell = (out.end.y - centre.y) / dt;
+                self.vertical_speed = self.vertical_speed.max(fell.min(0.0));
+            }
             centre = out.end;
             for c in out.contacts() {
-                if dy < 0.0 && self.is_ground(s, &body, c, centre) {
+                if dy < 0.0 && is_ground(s, &body, c, centre, s.ground_band) {
                     self.ground = Some(*c);
                     self.vertical_speed = 0.0;
                 } else if dy > 0.0 && c.normal.y < 0.0 {
@@ -210,21 +223,25 @@ impl WalkState {
         let down = Vec3::NEG_Y * lift;
         let c = world.sweep(&body, across, down, level.method)?;
         let landed = across + down * c.t as f32;
-        self.is_ground(s, &body, &c, landed).then_some(landed)
+        // A round body lands on a step's nose before it is over the tread, lower than
+        // the nose by up to most of its height: that nose holds it when it is no higher
+        // than a step above where the feet were, and the body rolls up over it tick by
+        // tick, as a ball over a kerb.
+        let band = body.feet_of(centre).y + s.max_step - body.feet_of(landed).y;
+        is_ground(s, &body, &c, landed, band).then_some(landed)
     }
 
-    /// Does contact `c`, with the body centred at `centre`, hold the body up? A walkable
-    /// normal does; so does an edge or corner touched from above within the ground band
-    /// over the feet: a stair nose, which an ellipsoid rolling over it sees with a normal
-    /// only about 0.44 up. (The edge is shared by the walkable tread and the riser, and
-    /// either may report it, so the rule asks where the contact is, not which face.)
-    fn is_ground(&self, s: &WalkSettings, body: &Body, c: &Contact, centre: Vec3) -> bool {
-        if c.normal.y >= s.walkable_min_up {
-            return true;
+    /// Crouch where the feet are. The crouched ellipsoid is rounder than the standing one
+    /// (wider below about 0.7 m): beside a low box or over a stair nose it can overlap
+    /// what the standing body cleared, so it is pushed out first, as a spawn is (a few
+    /// centimetres at most). Where it cannot be freed the walker stays standing.
+    fn crouch_down(&mut self, world: &dyn Collider, s: &WalkSettings, feet: &mut Vec3) {
+        let low = s.crouched();
+        let out = push_out(world, &low, *feet + Vec3::Y * low.radii.y);
+        if out.free {
+            self.crouched = true;
+            *feet = low.feet_of(out.centre);
         }
-        let feet = body.feet_of(centre).y;
-        let border = matches!(c.feature, Feature::Edge | Feature::Vertex);
-        border && c.normal.y > 0.0 && c.point.y <= feet + s.ground_band
     }
 
     /// Would the standing body fit where the crouched one stands? The crouched body swept
@@ -241,6 +258,58 @@ impl WalkState {
         let rise = Vec3::Y * (2.0 * (high.radii.y - low.radii.y));
         world.sweep(&low, centre, rise, rules.method).is_none()
     }
+}
+
+/// Where [`follow_floor`] puts the body, and what holds it up.
+struct Support {
+    centre: Vec3,
+    contact: Contact,
+}
+
+/// Follow the floor down from `centre` by up to the step height: the first contact below
+/// when it is ground (`band` says how high over the feet an edge may hold the body).
+/// When a steep contact comes first (pressed against a step too high to climb, its nose
+/// is met before the floor beside it), the body slides past it to what holds it up.
+/// `None`: nothing within reach holds the body.
+fn follow_floor(
+    world: &dyn Collider,
+    s: &WalkSettings,
+    free: &MoveRules,
+    centre: Vec3,
+    band: impl Fn(&Contact) -> f32,
+) -> Option<Support> {
+    let body = free.body;
+    let reach = Vec3::NEG_Y * s.max_step;
+    let first = world.sweep(&body, centre, reach, free.method)?;
+    let at = centre + reach * first.t as f32;
+    if is_ground(s, &body, &first, at, band(&first)) {
+        return Some(Support {
+            centre: at,
+            contact: first,
+        });
+    }
+    let slid = world.resolve_move(free, centre, reach);
+    let contact = *slid
+        .contacts()
+        .find(|c| is_ground(s, &body, c, slid.end, band(c)))?;
+    Some(Support {
+        centre: slid.end,
+        contact,
+    })
+}
+
+/// Does contact `c`, with the body centred at `centre`, hold the body up? A walkable
+/// normal does; so does an edge or corner touched from above no more than `band` over
+/// the feet: a stair nose, which an ellipsoid rolling over it sees with a normal only
+/// about 0.44 up. (The edge is shared by the walkable tread and the riser, and either may
+/// report it, so the rule asks where the contact is, not which face.)
+fn is_ground(s: &WalkSettings, body: &Body, c: &Contact, centre: Vec3, band: f32) -> bool {
+    if c.normal.y >= s.walkable_min_up {
+        return true;
+    }
+    let feet = body.feet_of(centre).y;
+    let border = matches!(c.feature, Feature::Edge | Feature::Vertex);
+    border && c.normal.y > 0.0 && c.point.y <= feet + band
 }
 
 /// Length of the horizontal part of `v`.
