@@ -328,6 +328,105 @@ fn wedged_between_a_wall_and_a_box_edge_the_body_neither_sinks_nor_gathers_speed
 }
 
 #[test]
+fn a_jump_beside_a_step_is_never_snapped_onto_it_while_rising() {
+    // Pressed against a 0.4 m step (climbable), then a jump straight up: floor follow must
+    // not pull the rising body onto the step's nose; it rises the full 0.9 m.
+    let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.4, -0.5)));
+    let start = Vec3::new(0.0, 1.6, -0.5 + 0.3);
+    let rows = play(&world, start, "wait 0.2\njump\nwait 0.6\n", 1.0 / 120.0);
+    let takeoff = rows.iter().find(|r| r.t > 0.19).unwrap().position[1];
+    let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+    assert!(
+        (apex - takeoff - 0.9).abs() < 0.02,
+        "rose {} m",
+        apex - takeoff
+    );
+    // Rising, the eye climbs every step until the apex: never pulled down on the way up.
+    let rising: Vec<f32> = rows
+        .iter()
+        .skip_while(|r| r.t < 0.21)
+        .take_while(|r| r.position[1] < apex)
+        .map(|r| r.position[1])
+        .collect();
+    assert!(rising.windows(2).all(|w| w[1] >= w[0]), "{rising:?}");
+}
+
+#[test]
+fn floor_pieces_1_cm_apart_in_height_do_not_stick() {
+    // Tiles 0.5 m deep, every other one 1 cm higher.
+    let mut tiles = vec![];
+    for k in 0..30 {
+        let h = if k % 2 == 0 { 0.0 } else { 0.01 };
+        let z = 1.0 - k as f32 * 0.5;
+        tiles.extend(cube(Vec3::new(-2.0, -0.5, z - 0.5), Vec3::new(2.0, h, z)));
+    }
+    let world = CollisionWorld::new(tiles);
+    let rows = play(
+        &world,
+        Vec3::new(0.0, 1.6, 0.75),
+        "wait 0.1\nforward 3\n",
+        1.0 / 120.0,
+    );
+    let end = eye(rows.last().unwrap());
+    // 3 s at 3 m/s, less the body's settling: at least 97% of the way.
+    assert!(end.z < 0.75 - 0.97 * 9.0, "stuck: {end}");
+    assert!(rows.iter().skip_while(|r| !r.ground).all(|r| r.ground));
+}
+
+#[test]
+fn bumps_of_2_cm_are_crossed_smoothly() {
+    // Bumps 2 cm high and 10 cm deep every metre.
+    let mut bumps = vec![];
+    for k in 0..12 {
+        let z = -0.5 - k as f32;
+        bumps.extend(cube(Vec3::new(-2.0, 0.0, z - 0.1), Vec3::new(2.0, 0.02, z)));
+    }
+    let rows = play(&world(bumps), START, "wait 0.1\nforward 3\n", 1.0 / 120.0);
+    let moving: Vec<&TraceRow> = rows.iter().filter(|r| r.t > 0.2).collect();
+    for w in moving.windows(2) {
+        let (a, b) = (eye(w[0]), eye(w[1]));
+        let dz = a.z - b.z;
+        assert!(
+            dz > 0.9 * 3.0 / 120.0,
+            "slowed to {} m/s at {a}",
+            dz * 120.0
+        );
+        assert!((b.y - a.y).abs() < 0.021, "jolted {} m at {a}", b.y - a.y);
+        assert!(w[1].ground, "left the ground at {b}");
+    }
+}
+
+#[test]
+fn sliding_along_a_tilted_wall_gains_no_speed() {
+    // A wall leaning back 20 degrees from vertical, too steep to walk, met at 30 degrees.
+    let lean = 20f32.to_radians();
+    let top = Vec3::new(0.0, 3.0, -1.0 - 3.0 * lean.tan());
+    let (a, b) = (Vec3::new(-20.0, 0.0, -1.0), Vec3::new(20.0, 0.0, -1.0));
+    let (c, d) = (
+        Vec3::new(20.0, top.y, top.z),
+        Vec3::new(-20.0, top.y, top.z),
+    );
+    let world = world(vec![[a, b, c], [a, c, d]]);
+    for response in ["slide", "stop"] {
+        let script = format!("response {response}\nturn 30\nforward 3\n");
+        let rows = play(&world, START, &script, 1.0 / 120.0);
+        for w in rows.windows(2) {
+            let (p, q) = (eye(&w[0]), eye(&w[1]));
+            let horizontal = Vec3::new(q.x - p.x, 0.0, q.z - p.z).length();
+            assert!(
+                horizontal <= 3.0 / 120.0 * 1.001,
+                "{response}: {} m/s at {p}",
+                horizontal * 120.0
+            );
+            assert!(
+                q.y <= p.y + 1e-4 || !w[1].ground,
+                "{response}: climbed the wall at {q}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_same_script_walks_the_same_path_at_any_time_step() {
     let world = stairs();
     let script = "forward 1.5\njump\nforward 1\nturn 45\nforward 1\nwait 1\n";
