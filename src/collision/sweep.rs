@@ -265,7 +265,18 @@ fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> O
         if base.length_squared() - bv * bv / sweep.speed2 >= graze2 {
             continue;
         }
-        if let Some(t) = lowest_root(sweep.speed2, 2.0 * bv, base.length_squared() - r2, limit) {
+        // A start already within `r` (by a rounding: the closest point said otherwise)
+        // is met at the graze radius.
+        let c = base.length_squared()
+            - if base.length_squared() < r2 {
+                graze2
+            } else {
+                r2
+            };
+        if c < 0.0 {
+            continue;
+        }
+        if let Some(t) = lowest_root(sweep.speed2, 2.0 * bv, c, limit) {
             limit = t;
             best = Some((t, p, Feature::Vertex));
         }
@@ -282,10 +293,20 @@ fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> O
             continue;
         }
         let b = 2.0 * (e2 * v.dot(to_p) - ev * ep);
-        let c = e2 * (r2 - to_p.length_squared()) + ep * ep;
+        let mut c = e2 * (r2 - to_p.length_squared()) + ep * ep;
         // Nearest approach to the line, at the quadratic's vertex (a < 0: its maximum).
         if r2 - (c - b * b / (4.0 * a)) / e2 >= graze2 {
             continue;
+        }
+        if c > 0.0 {
+            // Already within `r` of the edge's line, beside the edge's end (the closest
+            // point is a vertex): the centre passes that vertex no nearer than the graze
+            // radius (else the vertex is met), and then meets the edge at that radius.
+            // (The root of `r` here would be the exit from the line's cylinder.)
+            c -= e2 * (r2 - graze2);
+            if c > 0.0 {
+                continue;
+            }
         }
         if let Some(t) = lowest_root(a, b, c, limit) {
             // Where along the edge the contact is: between its ends, or it is not this edge.
@@ -537,6 +558,25 @@ mod tests {
         assert_eq!(h.feature, Feature::Face);
         assert!((s.centre_at(h.t).z - 1.005).abs() < 1e-12);
         assert!((h.t - 0.625).abs() < 1e-12, "{}", h.t);
+    }
+
+    #[test]
+    fn beside_an_edge_end_within_its_line_radius_the_edge_is_met_at_the_graze_radius() {
+        // 1.007 from the line of the edge y = -1 (radius 1.01, inner 1.005), 0.08 beyond
+        // its end x = 1: the vertex is grazed (passed at about 1.006), then the centre
+        // comes over the edge and toward it, down to 0.99 by the end.
+        let (ya, yb, z) = (0.451_719_9, 0.412_431_8, 0.9);
+        let s = EllipsoidSweep::new(
+            DVec3::new(1.08, -1.0 - ya, z),
+            DVec3::new(-2.0, ya - yb, 0.0),
+            1.01,
+            1.005,
+        );
+        let h = sweep_triangle(&s, TRI, 1.0, inside).unwrap();
+        assert_eq!(h.feature, Feature::Edge);
+        let c = s.centre_at(h.t);
+        let to_line = DVec3::new(0.0, c.y + 1.0, c.z).length();
+        assert!((to_line - 1.005).abs() < 1e-9, "{to_line}");
     }
 
     #[test]
