@@ -426,6 +426,21 @@ fn sliding_along_a_tilted_wall_gains_no_speed() {
     }
 }
 
+/// Found by the walking property test: spawned with its feet inside a 0.95 m box, the
+/// walker was pushed out along the box top's normal, down, and ended under the floor.
+#[test]
+fn a_walker_spawned_with_its_feet_inside_a_box_stands_on_the_box() {
+    let world = world(cube(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.95, 1.0)));
+    let rows = play(&world, Vec3::new(0.2, 1.6, 0.3), "wait 0.5\n", 1.0 / 120.0);
+    let end = eye(rows.last().unwrap());
+    assert!((end.y - (0.95 + 1.6)).abs() < 0.01, "{end}");
+    assert!(
+        (end.x - 0.2).abs() < 1e-3 && (end.z - 0.3).abs() < 1e-3,
+        "{end}"
+    );
+    assert!(rows.last().unwrap().ground);
+}
+
 #[test]
 fn the_same_script_walks_the_same_path_at_any_time_step() {
     let world = stairs();

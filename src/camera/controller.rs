@@ -9,7 +9,7 @@ use std::str::FromStr;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
-use crate::collision::{Body, Collider, Contact, MoveRules, Response, push_out};
+use crate::collision::{Body, Collider, Contact, MoveRules, PushOut, Response, push_out};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
@@ -226,7 +226,7 @@ impl Controller {
         let mut centre = body.centre_of(start);
         let mut pushed_out = false;
         if self.settled != Some(body) {
-            let freed = push_out(world, &body, centre);
+            let freed = self.free_placement(world, body, centre);
             centre = freed.centre;
             pushed_out = freed.pushed;
             self.settled = Some(body);
@@ -253,6 +253,34 @@ impl Controller {
         let s = self.settings.walk.view_smoothing;
         self.view_lag *= if s > 0.0 { (-dt / s).exp() } else { 0.0 };
         report
+    }
+
+    /// Free a body just placed (a spawn, a teleport, a mode switch) from what it overlaps.
+    /// Flying, it is pushed out along its deepest contact. Walking, a body whose feet
+    /// are inside a box or a table (pushing out would send it down, or through the floor
+    /// beneath) is lifted onto it instead: dropped from up to a body height above.
+    fn free_placement(&self, world: &dyn Collider, body: Body, centre: Vec3) -> PushOut {
+        let pushed = push_out(world, &body, centre);
+        let sank = pushed.centre.y < centre.y - body.radii.y * 1e-3;
+        if self.settings.mode == Mode::Fly || (pushed.free && !sank) {
+            return pushed;
+        }
+        let height = 2.0 * body.radii.y;
+        let top = centre + Vec3::Y * height;
+        let clear = push_out(world, &body, top);
+        if !clear.free || clear.pushed {
+            return pushed;
+        }
+        let drop = Vec3::NEG_Y * height;
+        let landed = match world.sweep(&body, top, drop, self.settings.method) {
+            Some(c) => top + drop * c.t as f32,
+            None => centre,
+        };
+        PushOut {
+            centre: landed,
+            pushed: true,
+            free: true,
+        }
     }
 
     fn walk_step(
