@@ -442,6 +442,37 @@ fn a_walker_spawned_with_its_feet_inside_a_box_stands_on_the_box() {
 }
 
 #[test]
+fn the_stance_tells_ground_jump_fall_crouch_and_flight() {
+    use walkthrough::camera::{Mode, MoveIntent, Stance};
+    let world = world(vec![]);
+    let mut c = Controller::new(
+        Pose::new(Vec3::new(0.0, 3.0, 0.0), 0.0, 0.0),
+        Settings::default(),
+    );
+    let idle = MoveIntent::default();
+    c.step(&world, &idle, 1.0 / 120.0);
+    assert_eq!(c.stance(), Stance::Falling);
+    for _ in 0..120 {
+        c.step(&world, &idle, 1.0 / 120.0);
+    }
+    assert_eq!(c.stance(), Stance::OnGround);
+    let jump = MoveIntent { jump: true, ..idle };
+    c.step(&world, &jump, 1.0 / 120.0);
+    assert_eq!(c.stance(), Stance::Rising);
+    for _ in 0..240 {
+        c.step(&world, &idle, 1.0 / 120.0);
+    }
+    let crouch = MoveIntent {
+        crouch: true,
+        ..idle
+    };
+    c.step(&world, &crouch, 1.0 / 120.0);
+    assert_eq!(c.stance(), Stance::Crouched);
+    c.settings.mode = Mode::Fly;
+    assert_eq!((c.stance(), c.stance().name()), (Stance::Flying, "flying"));
+}
+
+#[test]
 fn the_same_script_walks_the_same_path_at_any_time_step() {
     let world = stairs();
     let script = "forward 1.5\njump\nforward 1\nturn 45\nforward 1\nwait 1\n";

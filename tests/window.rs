@@ -139,6 +139,7 @@ struct Row {
     z: f32,
     response: String,
     hit: bool,
+    ground: bool,
 }
 
 fn read_trace(p: &Path) -> Vec<Row> {
@@ -157,6 +158,7 @@ fn read_trace(p: &Path) -> Vec<Row> {
                 z: f[4].parse().unwrap(),
                 response: f[7].into(),
                 hit: f[8] == "1",
+                ground: f[9] == "1",
             }
         })
         .collect()
@@ -255,6 +257,53 @@ fn walking_into_a_wall_in_stop_mode_keeps_it_drawn_then_tab_slides_along_it() {
     assert!(
         b > r + 40.0 && b > g + 15.0 && b > 100.0,
         "centre colour {r} {g} {b} is not the blue wall"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn holding_w_at_the_foot_of_the_built_in_stairs_climbs_to_the_gallery() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("stairs");
+    let (trace, shot) = (dir.join("trace.csv"), dir.join("shot.png"));
+    // A metre before the first of 17 steps (0.18 m rise, 0.28 m tread) that rise toward
+    // -z to the gallery, 3.06 m up.
+    let (child, _win) = launch(
+        &x,
+        &[
+            "--spawn",
+            "-5.25,1.6,-3",
+            "--yaw",
+            "0",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-after",
+            "60",
+        ],
+    );
+    hold(&x, &["w"], 3.5);
+    finish(&x, child);
+    let rows = read_trace(&trace);
+    let last = rows.last().unwrap();
+    assert!(
+        (last.y - (3.06 + 1.6)).abs() < 0.02 && last.z < -8.5,
+        "did not reach the gallery: eye at {} {} {}",
+        last.x,
+        last.y,
+        last.z
+    );
+    // Up the whole way on its feet: the eye never leaves the ground and never drops by
+    // more than the contact gap (rolled over a nose, the body settles onto the tread).
+    let climbing: Vec<&Row> = rows.iter().skip_while(|r| !r.ground).collect();
+    assert!(
+        climbing.iter().all(|r| r.ground),
+        "left the ground on the stairs"
+    );
+    assert!(
+        climbing.windows(2).all(|w| w[1].y >= w[0].y - 1e-3),
+        "the eye dropped on the way up"
     );
 }
 

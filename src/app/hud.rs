@@ -16,6 +16,8 @@ pub struct HudState<'a> {
     pub position: [f32; 3],
     /// Walking speed, m/s.
     pub speed: f32,
+    /// On ground, crouched, jumping, falling or flying.
+    pub stance: &'a str,
     /// Frames per second (smoothed).
     pub fps: f32,
     /// Seconds since a collision last changed a move (for the flash).
@@ -57,7 +59,7 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2}\nspeed {:.1} m/s   {:.0} fps\n{}",
+        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2}   {}\nspeed {:.1} m/s   {:.0} fps\n{}",
         if s.response == "stop" {
             "STOP"
         } else {
@@ -66,6 +68,7 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
         s.mode,
         s.method,
         if s.scripted { "  |  script" } else { "" },
+        s.stance,
         s.speed,
         s.fps,
         s.map

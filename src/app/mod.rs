@@ -372,6 +372,7 @@ impl App {
             method: s.method.name(),
             position: pos.into(),
             speed: s.speed,
+            stance: self.controller.stance().name(),
             fps: self.fps,
             since_hit: self.since_hit,
             map: &self.map_label,

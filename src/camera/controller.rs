@@ -109,6 +109,34 @@ impl Settings {
     }
 }
 
+/// What the body is doing, for the HUD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stance {
+    /// Flying: no gravity.
+    Flying,
+    /// Walking, standing on walkable ground.
+    OnGround,
+    /// Walking, crouched on the ground.
+    Crouched,
+    /// Walking, in the air and rising (a jump).
+    Rising,
+    /// Walking, in the air and falling.
+    Falling,
+}
+
+impl Stance {
+    /// Lower-case name, as the HUD shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stance::Flying => "flying",
+            Stance::OnGround => "on ground",
+            Stance::Crouched => "crouched",
+            Stance::Rising => "jumping",
+            Stance::Falling => "falling",
+        }
+    }
+}
+
 /// What one step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepReport {
@@ -162,6 +190,17 @@ impl Controller {
         match self.settings.mode {
             Mode::Walk => self.walk.body(&self.settings.walk),
             Mode::Fly => self.settings.flyer,
+        }
+    }
+
+    /// What the body is doing now.
+    pub fn stance(&self) -> Stance {
+        match self.settings.mode {
+            Mode::Fly => Stance::Flying,
+            Mode::Walk if self.walk.on_ground() && self.walk.crouched => Stance::Crouched,
+            Mode::Walk if self.walk.on_ground() => Stance::OnGround,
+            Mode::Walk if self.walk.vertical_speed > 0.0 => Stance::Rising,
+            Mode::Walk => Stance::Falling,
         }
     }
 
