@@ -46,10 +46,14 @@ impl Collider for Counting<'_> {
 
 /// The player's keys at step `i`: forward, a turn every second, a jump every 3 s.
 fn intent(i: usize) -> (MoveIntent, f32) {
-    let turn = if i % 120 == 0 { 77.0 } else { 0.0 };
+    let turn = if i.is_multiple_of(120) { 77.0 } else { 0.0 };
     let intent = MoveIntent {
         forward: 1.0,
-        strafe: if (i / 240) % 2 == 0 { 0.0 } else { 0.5 },
+        strafe: if (i / 240).is_multiple_of(2) {
+            0.0
+        } else {
+            0.5
+        },
         jump: i % 360 == 180,
         ..MoveIntent::default()
     };
