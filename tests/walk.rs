@@ -95,6 +95,29 @@ fn stairs_are_climbed_and_descended_at_every_time_step_without_losing_the_ground
 }
 
 #[test]
+fn stairs_approached_at_an_angle_are_climbed_without_losing_the_ground() {
+    let world = stairs();
+    for dt in [1.0 / 60.0, 1.0 / 240.0] {
+        // From the left, heading 25 degrees to the right of straight up the stairs.
+        let rows = play(
+            &world,
+            Vec3::new(-1.5, 1.6, 1.0),
+            "turn -25\nwait 0.1\nforward 2.5\n",
+            dt,
+        );
+        let end = eye(rows.last().unwrap());
+        assert!(
+            (end.y - (1.6 + 8.0 * 0.18)).abs() < 0.01 && end.z < -3.0 && end.x > 0.0,
+            "dt {dt}: ended at {end}"
+        );
+        assert!(
+            rows.iter().skip_while(|r| !r.ground).all(|r| r.ground),
+            "dt {dt}: left the ground"
+        );
+    }
+}
+
+#[test]
 fn a_step_of_0_6_m_blocks_the_walker() {
     let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.6, -0.5)));
     let rows = play(&world, START, "forward 2\n", 1.0 / 120.0);
