@@ -10,6 +10,7 @@
 //! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
+//! - [`input`]: reading the user's files: regular files only, within size limits.
 //! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
@@ -50,6 +51,7 @@
 pub mod camera;
 pub mod collision;
 pub mod geometry;
+pub mod input;
 pub mod map;
 pub mod session;
 pub mod sim;

@@ -3,9 +3,10 @@
 
 mod app;
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use glam::Vec3;
@@ -13,9 +14,10 @@ use glam::Vec3;
 use walkthrough::camera::{Controller, Mode, Settings};
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
+use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{self, Command, TRACE_HEADER, parse_script};
+use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 use walkthrough::tolerance::{DEFAULT_DT, DEFAULT_SPEED};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
@@ -107,9 +109,12 @@ struct SimArgs {
     map: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
-    /// Fixed step in seconds.
+    /// Fixed step in seconds (1e-5 to 0.1).
     #[arg(long, default_value_t = DEFAULT_DT, allow_hyphen_values = true)]
     dt: f32,
+    /// Refuse a script longer than this many steps.
+    #[arg(long, default_value_t = sim::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
 }
 
 fn parse_response(s: &str) -> Result<Response, String> {
@@ -196,9 +201,10 @@ impl Common {
         let Some(path) = &self.script else {
             return Ok(None);
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read the script: {e}", path.display()))?;
-        parse_script(&path.display().to_string(), &text)
+        let bytes = read_file(path, FileKind::Script).map_err(|e| e.to_string())?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| format!("{}: not a text file ({e})", path.display()))?;
+        parse_script(&path.display().to_string(), text)
             .map(Some)
             .map_err(|e| e.to_string())
     }
@@ -206,44 +212,70 @@ impl Common {
 
 fn run_sim(args: SimArgs) -> Result<(), String> {
     let c = &args.common;
-    if !(args.dt.is_finite() && args.dt > 0.0 && args.dt <= 1.0) {
+    if !(args.dt.is_finite() && (sim::MIN_DT..=sim::MAX_DT).contains(&args.dt)) {
         return Err(format!(
-            "--dt {} must be a number of seconds in (0, 1]",
-            args.dt
+            "--dt {} is out of range: a step is {} to {} seconds",
+            args.dt,
+            sim::MIN_DT,
+            sim::MAX_DT
         ));
     }
+    let (settings, open) = (c.settings()?, c.open_options()?);
     let script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;
-    let session =
-        Session::open(args.map.as_deref(), &c.open_options()?).map_err(|e| e.to_string())?;
+    let steps = sim::total_steps(&script, args.dt);
+    if steps > args.max_steps {
+        return Err(format!(
+            "the script is {steps} steps of {} s, over the limit of {} (--max-steps N raises it)",
+            args.dt, args.max_steps
+        ));
+    }
+    let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
     for w in &session.map.warnings {
         eprintln!("warning: {w}");
     }
     eprintln!("{}", session.describe());
-    let mut controller = Controller::new(session.start_pose(c.pitch), c.settings()?);
-    let rows = sim::run(
+    let mut controller = Controller::new(session.start_pose(c.pitch), settings);
+    let out: Box<dyn Write> = match &c.trace {
+        Some(p) => Box::new(
+            std::fs::File::create(p)
+                .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let write_error = |e: std::io::Error| format!("cannot write the trace: {e}");
+    let mut trace = TraceWriter::new(BufWriter::new(out)).map_err(write_error)?;
+    let started = Instant::now();
+    let taken = sim::run(
         session.collider(),
         &session.map.frame,
         &mut controller,
         &script,
         args.dt,
+        |row| trace.row(&row),
+    )
+    .and_then(|taken| trace.flush().map(|()| taken))
+    .map_err(write_error)?;
+    eprintln!(
+        "sim: {taken} steps in {:.2} s, peak memory {}",
+        started.elapsed().as_secs_f64(),
+        peak_memory().unwrap_or_else(|| "unknown".into())
     );
-    let mut out: Box<dyn Write> = match &c.trace {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
-    let write = |out: &mut dyn Write| -> std::io::Result<()> {
-        writeln!(out, "{TRACE_HEADER}")?;
-        for r in &rows {
-            writeln!(out, "{r}")?;
-        }
-        out.flush()
-    };
-    write(&mut *out).map_err(|e| format!("cannot write the trace: {e}"))
+    Ok(())
+}
+
+/// Peak resident memory of this process (Linux), e.g. "152 MiB".
+pub(crate) fn peak_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(format!("{} MiB", kb / 1024))
 }
 
 fn main() -> ExitCode {

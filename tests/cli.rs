@@ -105,7 +105,7 @@ fn bad_option_values_are_refused() {
         ),
         (
             vec!["sim", "--dt", "0", "--script", "/dev/null"],
-            "--dt 0 must be a number of seconds",
+            "--dt 0 is out of range: a step is 0.00001 to 0.1 seconds",
         ),
     ] {
         let o = walkthrough(&args);

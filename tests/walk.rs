@@ -8,7 +8,7 @@ use glam::Vec3;
 use walkthrough::camera::{Controller, Pose, Settings};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::map::MapFrame;
-use walkthrough::sim::{TraceRow, parse_script, run};
+use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
 
 /// A big floor at y = 0, and `extra` triangles.
 fn world(extra: Vec<[Vec3; 3]>) -> CollisionWorld {
@@ -49,7 +49,7 @@ fn ramp(deg: f32) -> CollisionWorld {
 fn play(world: &CollisionWorld, eye: Vec3, script: &str, dt: f32) -> Vec<TraceRow> {
     let script = parse_script("walk.txt", script).unwrap();
     let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
-    run(world, &MapFrame::default(), &mut c, &script, dt)
+    run_to_rows(world, &MapFrame::default(), &mut c, &script, dt)
 }
 
 fn eye(r: &TraceRow) -> Vec3 {

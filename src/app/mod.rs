@@ -8,7 +8,7 @@ mod input;
 mod renderer;
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 
 use walkthrough::camera::{Controller, Settings};
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{Command, ScriptPlayer, Stepper, TRACE_HEADER};
+use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
 use walkthrough::tolerance::DEFAULT_DT;
 
 use context::GlWindowContext;
@@ -77,9 +77,10 @@ pub fn run(config: Config) -> Result<(), String> {
         Some(p) => {
             let f = File::create(p)
                 .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?;
-            let mut w = BufWriter::new(f);
-            writeln!(w, "{TRACE_HEADER}").map_err(|e| e.to_string())?;
-            Some(w)
+            Some(
+                TraceWriter::new(BufWriter::new(f))
+                    .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
+            )
         }
         None => None,
     };
@@ -149,7 +150,7 @@ struct App {
     session: Session,
     controller: Controller,
     script: Option<ScriptPlayer>,
-    trace: Option<BufWriter<File>>,
+    trace: Option<TraceWriter<BufWriter<File>>>,
     gpu: Option<Gpu>,
     keys: HeldKeys,
     captured: bool,
@@ -320,9 +321,25 @@ impl App {
             if step.report.hit {
                 self.since_hit = 0.0;
             }
-            if let Some(w) = &mut self.trace {
-                let _ = writeln!(w, "{}", step.row);
-            }
+            self.write_trace(&step.row);
+        }
+        // Whole rows reach the file each frame: a killed run loses at most one frame.
+        self.with_trace(|w| w.flush());
+    }
+
+    /// Add a row to the trace, if one is written.
+    fn write_trace(&mut self, row: &TraceRow) {
+        self.with_trace(|w| w.row(row));
+    }
+
+    /// Do `op` on the trace, if one is written; a failed write is reported once and ends
+    /// the trace (the walk goes on).
+    fn with_trace(&mut self, op: impl FnOnce(&mut TraceWriter<BufWriter<File>>) -> io::Result<()>) {
+        if let Some(w) = &mut self.trace
+            && let Err(e) = op(w)
+        {
+            eprintln!("warning: cannot write the trace ({e}); the trace stops here");
+            self.trace = None;
         }
     }
 
@@ -463,22 +480,9 @@ impl App {
             "frames {}  median {median:.2} ms ({:.0} fps)  worst {worst:.2} ms  draw calls {draws}  peak memory {}",
             t.len(),
             1000.0 / median,
-            peak_memory().unwrap_or_else(|| "unknown".into())
+            crate::peak_memory().unwrap_or_else(|| "unknown".into())
         );
     }
-}
-
-/// Peak resident memory of this process (Linux), e.g. "152 MiB".
-fn peak_memory() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(format!("{} MiB", kb / 1024))
 }
 
 impl ApplicationHandler for App {
@@ -517,12 +521,10 @@ impl ApplicationHandler for App {
             ctx,
         });
         self.started = Instant::now();
-        if let Some(w) = &mut self.trace {
-            let row = self
-                .stepper
-                .start_row(&self.controller, &self.session.map.frame);
-            let _ = writeln!(w, "{row}");
-        }
+        let row = self
+            .stepper
+            .start_row(&self.controller, &self.session.map.frame);
+        self.write_trace(&row);
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {

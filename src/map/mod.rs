@@ -3,17 +3,24 @@
 //! the file's own coordinates.
 //!
 //! - [`frame`]: the file-to-world transform (scale, up axis).
-//! - [`obj`]: loading and its errors (file, line, reason), MTL and textures.
+//! - [`obj`]: loading an OBJ with tobj into batches and triangles.
+//! - [`error`]: why a map could not be loaded (file, line, reason).
+//! - `locate`: which line tobj stopped on, and what it should have been.
+//! - `mtl`, `texture`: material libraries and their textures, read within limits.
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`survey`]: scale inference and automatic spawn, by ray casts.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
 //! - [`builtin`]: the default map, embedded in the binary.
 
 pub mod builtin;
+pub mod error;
 pub mod frame;
+mod locate;
+mod mtl;
 pub mod obj;
 pub mod scene;
 pub mod survey;
+mod texture;
 pub mod triangulate;
 
 use std::path::PathBuf;
@@ -22,8 +29,9 @@ use glam::Vec3;
 
 use crate::geometry::Aabb;
 
+pub use error::MapError;
 pub use frame::{MapFrame, ParseUpError, UpAxis};
-pub use obj::{LoadOptions, MapError, load_obj_file, load_obj_str};
+pub use obj::{LoadOptions, load_obj_file, load_obj_str};
 pub use survey::{ScaleGuess, SpawnChoice};
 
 /// One vertex of the flat triangle list drawn by the renderer.

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use super::{LoadOptions, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file};
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
+use crate::input::{FileKind, read_file};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +72,7 @@ pub fn is_scene_path(path: &Path) -> bool {
 /// Load a scene file and every model it places. `up` applies when the file names none.
 pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let shown = path.display().to_string();
-    let bytes = super::obj::read_input(path)?;
+    let bytes = read_file(path, FileKind::Scene)?;
     let text = String::from_utf8_lossy(&bytes);
     let file: SceneFile = toml::from_str(&text).map_err(|e| {
         let line = e.span().map_or(1, |s| {

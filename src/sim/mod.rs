@@ -6,16 +6,28 @@ mod script;
 mod stepper;
 mod trace;
 
-pub use script::{Command, ScriptError, ScriptPlayer, parse_script};
+pub use script::{Command, ScriptError, ScriptPlayer, parse_script, total_steps};
 pub use stepper::{Step, Stepper};
-pub use trace::{TRACE_HEADER, TraceRow};
+pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
 
 use crate::camera::Controller;
 use crate::collision::Collider;
 use crate::map::MapFrame;
 
-/// Run a whole script from the controller's current state; returns one row per step,
-/// plus a first row (frame 0) for the starting pose.
+/// Shortest step `sim` takes, seconds: below it f32 time steps lose their meaning and a
+/// second of script is over 100,000 steps.
+pub const MIN_DT: f32 = 1e-5;
+/// Longest step `sim` takes, seconds: above it walking is no longer smooth (10 steps a
+/// second).
+pub const MAX_DT: f32 = 0.1;
+/// Most steps a `sim` run takes unless `--max-steps` raises it (about 3 hours of script
+/// at 120 steps a second, or ten minutes of computing at the walking speed of the
+/// conference map).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+
+/// Run a whole script from the controller's current state, handing each row to `sink` as
+/// it is made: first the starting pose (frame 0), then one row per step. Stops at the
+/// first error of `sink`. Returns the number of steps taken.
 ///
 /// ```
 /// use walkthrough::camera::{Controller, Pose, Settings};
@@ -26,23 +38,46 @@ use crate::map::MapFrame;
 /// // Flying: walking in an empty world would fall for ever.
 /// let script = parse_script("fly.txt", "mode fly\nturn 90\nforward 0.5\n").unwrap();
 /// let mut c = Controller::new(Pose::default(), Settings::default());
-/// let rows = run(&CollisionWorld::new([]), &MapFrame::default(), &mut c, &script, 0.125);
-/// assert_eq!(rows.len(), 1 + 4); // the start, then 0.5 s of 1/8 s steps
+/// let mut rows = Vec::new();
+/// let world = CollisionWorld::new([]);
+/// let steps = run(&world, &MapFrame::default(), &mut c, &script, 0.125, |row| {
+///     rows.push(row);
+///     Ok::<(), ()>(())
+/// });
+/// assert_eq!(steps, Ok(4)); // 0.5 s of 1/8 s steps
+/// assert_eq!(rows.len(), 1 + 4); // and the start
 /// // Yaw 90 looks toward -X: 0.5 s at 3 m/s.
 /// assert_eq!(rows[4].to_string(), "4,0.500000,-1.500000,0.000000,0.000000,90.000,0.000,slide,0,0,0");
 /// ```
-pub fn run(
+pub fn run<E>(
+    world: &dyn Collider,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f32,
+    mut sink: impl FnMut(TraceRow) -> Result<(), E>,
+) -> Result<u64, E> {
+    let mut player = ScriptPlayer::new(script.to_vec(), dt);
+    let mut stepper = Stepper::new(dt);
+    sink(stepper.start_row(controller, frame))?;
+    while let Some(intent) = player.next_step(controller) {
+        sink(stepper.step(world, frame, controller, &intent).row)?;
+    }
+    Ok(stepper.steps())
+}
+
+/// [`run`] with every row kept in memory, for tests and short scripts.
+pub fn run_to_rows(
     world: &dyn Collider,
     frame: &MapFrame,
     controller: &mut Controller,
     script: &[Command],
     dt: f32,
 ) -> Vec<TraceRow> {
-    let mut player = ScriptPlayer::new(script.to_vec(), dt);
-    let mut stepper = Stepper::new(dt);
-    let mut rows = vec![stepper.start_row(controller, frame)];
-    while let Some(intent) = player.next_step(controller) {
-        rows.push(stepper.step(world, frame, controller, &intent).row);
-    }
+    let mut rows = Vec::new();
+    let Ok(_steps) = run(world, frame, controller, script, dt, |row| {
+        rows.push(row);
+        Ok::<(), std::convert::Infallible>(())
+    });
     rows
 }

@@ -150,6 +150,24 @@ fn on_off(word: &str) -> Result<bool, String> {
     }
 }
 
+/// Steps a hold or wait of `secs` seconds lasts at `dt` seconds a step.
+fn steps_for(secs: f32, dt: f32) -> u64 {
+    // f32 to u64 saturates: an absurd ratio is a huge count, never a wrap.
+    (secs / dt).round() as u64
+}
+
+/// Steps the whole script takes at `dt` seconds a step (what [`ScriptPlayer`] will play),
+/// to refuse an over-long run before it starts.
+pub fn total_steps(commands: &[Command], dt: f32) -> u64 {
+    commands
+        .iter()
+        .map(|c| match *c {
+            Command::Hold(_, s) | Command::Wait(s) => steps_for(s, dt),
+            _ => 0,
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
 /// Plays a script one fixed step at a time, applying instant commands between steps.
 #[derive(Clone, Debug)]
 pub struct ScriptPlayer {
@@ -199,7 +217,7 @@ impl ScriptPlayer {
             }
             let cmd = *self.commands.get(self.next)?;
             self.next += 1;
-            let steps = |s: f32| (s / self.dt).round() as u64;
+            let steps = |s: f32| steps_for(s, self.dt);
             match cmd {
                 Command::Hold(intent, s) => self.holding = Some((intent, steps(s))),
                 Command::Wait(s) => self.holding = Some((MoveIntent::default(), steps(s))),
@@ -267,5 +285,15 @@ mod tests {
         assert_eq!(c.pose.yaw_deg, 90.0);
         assert_eq!(c.settings.response, Response::Stop);
         assert!(p.finished());
+        let cmds = parse_script("s", "turn 90\nforward 0.5\nresponse stop\nwait 0.25\n").unwrap();
+        assert_eq!(total_steps(&cmds, 0.125), 6);
+    }
+
+    #[test]
+    fn an_absurd_script_counts_a_huge_number_of_steps_without_wrapping() {
+        let line = "forward 3600\n".repeat(80_000);
+        let cmds = parse_script("s", &line).unwrap();
+        assert_eq!(total_steps(&cmds, 0.125), 80_000 * 28_800);
+        assert_eq!(total_steps(&cmds[..1], 1e-45), u64::MAX);
     }
 }

@@ -1,6 +1,7 @@
-//! The trace: one CSV row per fixed step.
+//! The trace: one CSV row per fixed step, written as it is made.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
+use std::io::{self, Write};
 
 use crate::camera::{Controller, Mode};
 use crate::collision::Response;
@@ -69,5 +70,68 @@ impl fmt::Display for TraceRow {
             self.ground as u8,
             self.crouched as u8
         )
+    }
+}
+
+/// Writes the trace CSV as the steps are taken, so memory stays flat however long the
+/// run. Each row reaches the writer in one `write_all`, so a buffered writer never splits
+/// a row between two flushes: a run killed mid-way leaves whole rows only.
+#[derive(Debug)]
+pub struct TraceWriter<W: Write> {
+    out: W,
+    line: String,
+    rows: u64,
+}
+
+impl<W: Write> TraceWriter<W> {
+    /// Start a trace on `out`: writes the header.
+    pub fn new(mut out: W) -> io::Result<Self> {
+        writeln!(out, "{TRACE_HEADER}")?;
+        Ok(TraceWriter {
+            out,
+            line: String::with_capacity(128),
+            rows: 0,
+        })
+    }
+
+    /// Write one row.
+    pub fn row(&mut self, row: &TraceRow) -> io::Result<()> {
+        self.line.clear();
+        // Formatting into a String cannot fail.
+        let _ = writeln!(self.line, "{row}");
+        self.out.write_all(self.line.as_bytes())?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Flush what is buffered (the window does at the end of each frame).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::{Pose, Settings};
+
+    #[test]
+    fn the_writer_writes_the_header_then_whole_rows() {
+        let c = Controller::new(Pose::default(), Settings::default());
+        let row = TraceRow::new(7, 0.5, &c, &MapFrame::default(), true);
+        let mut w = TraceWriter::new(Vec::new()).unwrap();
+        w.row(&row).unwrap();
+        assert_eq!(w.rows(), 1);
+        let text = String::from_utf8(w.out).unwrap();
+        assert_eq!(text, format!("{TRACE_HEADER}\n{row}\n"));
+        assert_eq!(
+            text.lines().nth(1).unwrap(),
+            "7,0.500000,0.000000,0.000000,0.000000,0.000,0.000,slide,1,0,0"
+        );
     }
 }

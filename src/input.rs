@@ -1,0 +1,256 @@
+//! Reading the user's files with bounds: only regular files, never more than a documented
+//! number of bytes each, with errors that name the file and say why.
+//!
+//! A FIFO or a device given as a map, an `mtllib`, a texture or a script would block for
+//! ever or read until memory runs out, so the type is checked with `stat` before the file
+//! is opened (`stat` does not block on a FIFO) and again on the open handle, and reading
+//! stops one byte past the limit.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// What a file is read as; each kind has its own size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// An OBJ map or model.
+    Obj,
+    /// A TOML scene.
+    Scene,
+    /// An MTL material library.
+    Material,
+    /// A texture image.
+    Texture,
+    /// A `sim` / `--script` script.
+    Script,
+}
+
+/// Largest OBJ file read: 2 GiB (a million-triangle map is about 100 MiB of text).
+pub const MAX_OBJ_BYTES: u64 = 2 << 30;
+/// Largest scene file read: 64 MiB (a million placements of about 60 bytes each).
+pub const MAX_SCENE_BYTES: u64 = 64 << 20;
+/// Largest MTL file read: 256 MiB.
+pub const MAX_MTL_BYTES: u64 = 256 << 20;
+/// Largest texture file read: 256 MiB (decoding has its own limits, see
+/// [`crate::map`]'s texture loading).
+pub const MAX_TEXTURE_BYTES: u64 = 256 << 20;
+/// Largest script read: 16 MiB.
+pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
+impl FileKind {
+    /// The most bytes read from a file of this kind.
+    pub fn limit(self) -> u64 {
+        match self {
+            FileKind::Obj => MAX_OBJ_BYTES,
+            FileKind::Scene => MAX_SCENE_BYTES,
+            FileKind::Material => MAX_MTL_BYTES,
+            FileKind::Texture => MAX_TEXTURE_BYTES,
+            FileKind::Script => MAX_SCRIPT_BYTES,
+        }
+    }
+
+    /// The kind in a sentence: "an OBJ file", "a script"...
+    pub fn article_name(self) -> &'static str {
+        match self {
+            FileKind::Obj => "an OBJ file",
+            FileKind::Scene => "a scene file",
+            FileKind::Material => "an MTL file",
+            FileKind::Texture => "an image",
+            FileKind::Script => "a script",
+        }
+    }
+}
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The system refused (not found, no permission...).
+    #[error("{path}: cannot read the file: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A directory was given where a file was expected.
+    #[error("{path}: is a directory, not {}{}", .kind.article_name(), Suggestions(.suggestions))]
+    IsDirectory {
+        /// The directory.
+        path: String,
+        /// What was expected.
+        kind: FileKind,
+        /// Files in it that could be meant (maps and scenes), at most a few.
+        suggestions: Vec<PathBuf>,
+    },
+    /// A FIFO, device or socket: reading it could block for ever or never end.
+    #[error("{path}: is not a regular file (a pipe, device or socket); give {} saved on disk", .kind.article_name())]
+    NotRegular {
+        /// The file.
+        path: String,
+        /// What was expected.
+        kind: FileKind,
+    },
+    /// Bigger than the limit for its kind.
+    #[error("{path}: is larger than {} MiB, the limit for {}", .limit >> 20, .kind.article_name())]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// What was expected.
+        kind: FileKind,
+        /// The limit, bytes.
+        limit: u64,
+    },
+}
+
+/// " (did you mean a, b?)" or nothing.
+struct Suggestions<'a>(&'a [PathBuf]);
+
+impl fmt::Display for Suggestions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> = self.0.iter().map(|p| p.display().to_string()).collect();
+        write!(f, " (did you mean {}?)", names.join(" or "))
+    }
+}
+
+/// Most suggestions listed for a directory given as a map.
+const MAX_SUGGESTIONS: usize = 4;
+/// Most directory entries looked at for suggestions (a huge directory is not listed whole).
+const MAX_ENTRIES_SCANNED: usize = 10_000;
+
+/// Read a whole file of `kind`, refusing directories, FIFOs, devices and files over the
+/// kind's limit.
+pub fn read_file(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
+    read_file_limited(path, kind, kind.limit())
+}
+
+/// [`read_file`] with an explicit byte limit (tests use small ones).
+pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let shown = || path.display().to_string();
+    let io_err = |source| ReadError::Io {
+        path: shown(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    if meta.is_dir() {
+        return Err(ReadError::IsDirectory {
+            path: shown(),
+            kind,
+            suggestions: if kind == FileKind::Obj {
+                suggest_maps(path)
+            } else {
+                Vec::new()
+            },
+        });
+    }
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular {
+            path: shown(),
+            kind,
+        });
+    }
+    let too_large = || ReadError::TooLarge {
+        path: shown(),
+        kind,
+        limit,
+    };
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let file = File::open(path).map_err(io_err)?;
+    // The path may have been swapped for a FIFO between the two looks.
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(ReadError::NotRegular {
+            path: shown(),
+            kind,
+        });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // One byte past the limit tells a file that grew while it was read.
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// The `.obj` and `.toml` files in `dir` and its direct subdirectories, sorted, at most
+/// [`MAX_SUGGESTIONS`].
+fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
+    let is_map = |p: &Path| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("obj") || e.eq_ignore_ascii_case("toml"))
+            && p.is_file()
+    };
+    let entries = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d)
+            .map(|r| {
+                r.take(MAX_ENTRIES_SCANNED)
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let top = entries(dir);
+    let mut found: Vec<PathBuf> = top.iter().filter(|p| is_map(p)).cloned().collect();
+    if found.is_empty() {
+        for sub in top.iter().filter(|p| p.is_dir()) {
+            found.extend(entries(sub).into_iter().filter(|p| is_map(p)));
+        }
+    }
+    found.sort();
+    found.truncate(MAX_SUGGESTIONS);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("walkthrough-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_refused_and_one_at_it_is_read() {
+        let p = scratch("ten.txt");
+        std::fs::write(&p, b"0123456789").unwrap();
+        assert_eq!(
+            read_file_limited(&p, FileKind::Script, 10).unwrap(),
+            b"0123456789"
+        );
+        let e = read_file_limited(&p, FileKind::Script, 9).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { limit: 9, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_device_is_not_a_regular_file() {
+        let e = read_file(Path::new("/dev/zero"), FileKind::Material).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero: is not a regular file (a pipe, device or socket); give an MTL file saved on disk"
+        );
+    }
+
+    #[test]
+    fn a_directory_of_maps_suggests_them() {
+        let dir = scratch("maps-dir");
+        std::fs::create_dir_all(dir.join("inner")).unwrap();
+        std::fs::write(dir.join("inner/room.obj"), "v 0 0 0\n").unwrap();
+        std::fs::write(dir.join("inner/notes.txt"), "").unwrap();
+        let e = read_file(&dir, FileKind::Obj).unwrap_err();
+        let want = format!(
+            "{}: is a directory, not an OBJ file (did you mean {}?)",
+            dir.display(),
+            dir.join("inner/room.obj").display()
+        );
+        assert_eq!(e.to_string(), want);
+    }
+}

@@ -1,0 +1,196 @@
+//! Turning tobj's errors, which carry neither file nor line, into `file:line: reason`.
+//!
+//! tobj reads its input line by line through [`LineCounter`], so when it stops on a line
+//! we know which: [`explain`] then says what that line should have been. An index out of
+//! range is only found when tobj closes an object (at the next `o`, `g`, `usemtl` or the
+//! end), so for those a scan of the text with tobj's own rules finds the face
+//! ([`first_face_out_of_range`]).
+
+use std::io::{self, BufRead, Read};
+
+/// A reader that counts the lines handed out through it.
+pub(super) struct LineCounter<R> {
+    inner: R,
+    newlines: usize,
+    mid_line: bool,
+}
+
+impl<R: BufRead> LineCounter<R> {
+    /// Wrap `inner`; no line read yet.
+    pub fn new(inner: R) -> Self {
+        LineCounter {
+            inner,
+            newlines: 0,
+            mid_line: false,
+        }
+    }
+
+    /// The 1-based number of the last line read (the line a reader stopped on).
+    pub fn line(&self) -> usize {
+        self.newlines + usize::from(self.mid_line)
+    }
+}
+
+impl<R: BufRead> Read for LineCounter<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.fill_buf()?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.fill_buf()?[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for LineCounter<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if let Ok(buf) = self.inner.fill_buf() {
+            let taken = &buf[..amt.min(buf.len())];
+            self.newlines += taken.iter().filter(|&&b| b == b'\n').count();
+            if let Some(&last) = taken.last() {
+                self.mid_line = last != b'\n';
+            }
+        }
+        self.inner.consume(amt);
+    }
+}
+
+/// What is wrong with `line`, on which tobj stopped with `err`, in words a person can act
+/// on: what the statement should look like.
+pub(super) fn explain(line: &str, err: &tobj::LoadError) -> String {
+    use tobj::LoadError as E;
+    let shown = line.trim();
+    let mut words = shown.split_whitespace();
+    let key = words.next().unwrap_or("");
+    let words: Vec<&str> = words.collect();
+    let numbers = words
+        .iter()
+        .take_while(|w| w.parse::<f32>().is_ok())
+        .count();
+    match (key, err) {
+        ("v", E::ScalingByZeroError) => {
+            format!("the fourth number of a vertex is its weight w and must not be 0: '{shown}'")
+        }
+        ("v", _) if numbers < 3 => format!("a vertex needs three numbers: '{shown}'"),
+        ("v", _) => format!(
+            "a vertex is 'v x y z', 'v x y z w' (w not 0) or 'v x y z r g b', not {} numbers: '{shown}'",
+            words.len()
+        ),
+        ("vt", _) => format!("a texture coordinate needs two numbers: '{shown}'"),
+        ("vn", _) => format!("a normal needs three numbers: '{shown}'"),
+        ("f" | "l", _) => face_problem(&words, shown).unwrap_or_else(|| {
+            format!("a face is 'f' and three or more corners v, v/vt, v//vn or v/vt/vn: '{shown}'")
+        }),
+        ("usemtl", _) => format!("'usemtl' needs a material name: '{shown}'"),
+        ("o" | "g", _) => format!("'{key}' needs a name: '{shown}'"),
+        _ => format!("cannot read '{shown}' ({err})"),
+    }
+}
+
+/// What is wrong with one face's corners, reading them alone (indices are checked against
+/// nothing but their own form): `None` when each corner looks right.
+fn face_problem(words: &[&str], shown: &str) -> Option<String> {
+    words.iter().find_map(|w| {
+        let parts: Vec<&str> = w.split('/').collect();
+        if parts.len() > 3 {
+            return Some(format!(
+                "'{w}' is not a face corner (v, v/vt, v//vn or v/vt/vn): '{shown}'"
+            ));
+        }
+        parts.iter().enumerate().find_map(|(k, p)| {
+            let what = INDEX_NAMES[k];
+            match p.parse::<isize>() {
+                _ if p.is_empty() && k > 0 => None,
+                Err(_) => Some(format!("'{p}' is not a {what} index: '{shown}'")),
+                Ok(0) => Some(format!(
+                    "{what} index 0 is invalid (OBJ indices start at 1): '{shown}'"
+                )),
+                Ok(_) => None,
+            }
+        })
+    })
+}
+
+/// The three kinds of index in a face corner, in order.
+const INDEX_NAMES: [&str; 3] = ["vertex", "texture coordinate", "normal"];
+
+/// The first face whose index reaches outside what the file defines (relative indices
+/// before the first element, absolute ones past the last): its 1-based line and why.
+pub(super) fn first_face_out_of_range(text: &str) -> Option<(usize, String)> {
+    let count = |key: &str| {
+        text.lines()
+            .filter(|l| l.split_whitespace().next() == Some(key))
+            .count()
+    };
+    let totals = [count("v"), count("vt"), count("vn")];
+    let mut so_far = [0usize; 3];
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let key = words.next().unwrap_or("");
+        let shown = line.trim();
+        match key {
+            "v" => so_far[0] += 1,
+            "vt" => so_far[1] += 1,
+            "vn" => so_far[2] += 1,
+            "f" | "l" => {
+                for w in words {
+                    for (k, p) in w.split('/').take(3).enumerate() {
+                        let what = INDEX_NAMES[k];
+                        let Ok(x) = p.parse::<isize>() else { continue };
+                        if x < 0 && x.unsigned_abs() > so_far[k] {
+                            return Some((
+                                i + 1,
+                                format!(
+                                    "relative {what} index {x} reaches before the first {what} ({} defined so far): '{shown}'",
+                                    so_far[k]
+                                ),
+                            ));
+                        }
+                        if x > 0 && x as usize > totals[k] {
+                            return Some((
+                                i + 1,
+                                format!(
+                                    "{what} index {x} is out of range (the file defines {}): '{shown}'",
+                                    totals[k]
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// True for the errors tobj raises when it closes an object rather than on the bad line.
+pub(super) fn found_at_close(err: &tobj::LoadError) -> bool {
+    use tobj::LoadError as E;
+    matches!(
+        err,
+        E::FaceVertexOutOfBounds
+            | E::FaceTexCoordOutOfBounds
+            | E::FaceNormalOutOfBounds
+            | E::FaceColorOutOfBounds
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counter_names_the_line_a_reader_stopped_on() {
+        let mut r = LineCounter::new("a\nb\nc".as_bytes());
+        let mut s = String::new();
+        r.read_line(&mut s).unwrap();
+        assert_eq!(r.line(), 1);
+        r.read_line(&mut s).unwrap();
+        assert_eq!(r.line(), 2);
+        r.read_line(&mut s).unwrap();
+        assert_eq!(r.line(), 3, "a last line without a newline counts");
+    }
+}

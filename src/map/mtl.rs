@@ -1,0 +1,178 @@
+//! Material libraries: finding the files an `mtllib` names, reading them within limits,
+//! and making them safe for tobj (a `Kd` with fewer than three numbers makes tobj 4
+//! panic).
+
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use crate::input::{FileKind, ReadError, read_file};
+
+/// Where MTL files come from.
+pub(super) enum Source<'a> {
+    /// Files next to the OBJ, in this directory.
+    Dir(&'a Path),
+    /// In-memory MTL texts by name (the built-in map and tests); no textures.
+    Memory(&'a [(&'a str, &'a str)]),
+}
+
+/// One material library, read.
+pub(super) struct Library {
+    /// The name shown in messages (its path, for a file).
+    pub shown: String,
+    /// Its text.
+    pub text: String,
+    /// The folder it is in, where its textures are looked for (none in memory).
+    pub dir: Option<PathBuf>,
+}
+
+/// Read every library an `mtllib` value names. Messages for those that could not be read
+/// go to `warnings`, named after `obj` (the OBJ that asked for them).
+pub(super) fn read_libraries(
+    obj: &str,
+    value: &str,
+    source: &Source,
+    warnings: &mut Vec<String>,
+) -> Vec<Library> {
+    let mut found = Vec::new();
+    let mut refused = Vec::new();
+    for name in mtllib_names(value) {
+        match source {
+            Source::Dir(dir) => {
+                let full = dir.join(&name);
+                match read_file(&full, FileKind::Material) {
+                    Ok(bytes) => found.push(Library {
+                        shown: full.display().to_string(),
+                        text: String::from_utf8_lossy(&bytes).into_owned(),
+                        dir: Some(full.parent().unwrap_or(dir).to_path_buf()),
+                    }),
+                    Err(ReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {}
+                    Err(e) => refused.push(e.to_string()),
+                }
+            }
+            Source::Memory(mtls) => {
+                if let Some((n, t)) = mtls.iter().find(|(n, _)| *n == name) {
+                    found.push(Library {
+                        shown: n.to_string(),
+                        text: t.to_string(),
+                        dir: None,
+                    });
+                }
+            }
+        }
+        if found.len() == 1 && name == value {
+            break; // the whole value named one file
+        }
+    }
+    let any_refused = !refused.is_empty();
+    warnings.extend(
+        refused
+            .into_iter()
+            .map(|e| format!("material library {e}; its materials are grey")),
+    );
+    if found.is_empty() && !any_refused {
+        warnings.push(format!(
+            "{obj}: material library '{value}' not found; its materials are grey"
+        ));
+    }
+    found
+}
+
+/// The file names an `mtllib` value may mean: the value as one name, then its words split
+/// at unescaped whitespace with `\ ` read as a space.
+pub(super) fn mtllib_names(value: &str) -> Vec<String> {
+    let mut names = vec![value.to_string()];
+    let mut word = String::new();
+    let mut chars = value.chars().peekable();
+    let mut split = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek().is_some_and(|n| n.is_whitespace()) => {
+                word.push(chars.next().unwrap_or(' '))
+            }
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    split.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        split.push(word);
+    }
+    if split.len() > 1 || split.first().is_some_and(|w| w != value) {
+        names.extend(split);
+    }
+    names
+}
+
+/// Colour keywords whose values tobj reads as exactly three numbers.
+const COLOUR_KEYS: [&str; 5] = ["Ka", "Kd", "Ks", "Ke", "Tf"];
+
+/// Make an MTL safe for tobj: colour lines with one or two numbers are completed (the
+/// spec allows `Kd 0.5` for grey), lines that do not parse are dropped with a warning.
+pub(super) fn sanitize_mtl(name: &str, text: &str, warnings: &mut Vec<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let key = words.next().unwrap_or("");
+        if COLOUR_KEYS.contains(&key) {
+            let nums: Vec<&str> = words.collect();
+            // "Kd spectral file.rfl" and "Kd xyz x y z" are valid forms we do not read.
+            let parsed: Option<Vec<f32>> = nums.iter().map(|w| w.parse::<f32>().ok()).collect();
+            match parsed.as_deref() {
+                Some([_, _, _, ..]) => out.push_str(line),
+                Some([x]) => out.push_str(&format!("{key} {x} {x} {x}")),
+                Some([x, y]) => out.push_str(&format!("{key} {x} {y} {y}")),
+                _ => {
+                    warnings.push(format!(
+                        "{name}:{}: ignored '{}': expected three numbers",
+                        i + 1,
+                        line.trim()
+                    ));
+                    continue;
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mtllib_with_escaped_spaces_names_several_files() {
+        assert_eq!(mtllib_names("a.mtl"), vec!["a.mtl"]);
+        assert_eq!(
+            mtllib_names(r"a.mtl b\ c.mtl"),
+            vec![
+                r"a.mtl b\ c.mtl".to_string(),
+                "a.mtl".into(),
+                "b c.mtl".into()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_device_as_mtllib_is_refused_with_its_reason_not_read() {
+        let mut warnings = Vec::new();
+        let libs = read_libraries(
+            "m.obj",
+            "/dev/zero",
+            &Source::Dir(Path::new("/")),
+            &mut warnings,
+        );
+        assert!(libs.is_empty());
+        assert_eq!(
+            warnings,
+            vec![
+                "material library /dev/zero: is not a regular file (a pipe, device or socket); give an MTL file saved on disk; its materials are grey"
+            ]
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! Hostile input ends in bounded time and memory: files that are not files, absurd
+//! options and over-long runs are refused at once with a message naming the file and the
+//! reason. Every run is watched: a run that does not end in time fails its test (a
+//! watchdog, not a timing assertion).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// How long a run may take before the watchdog calls it hung. Generous: these machines
+/// are shared and slow; a hang is for ever.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// Run the binary with `args`; fail the test if it has not ended within [`WATCHDOG`].
+fn run_watched(args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(WATCHDOG) {
+        Ok(out) => out.expect("binary ran"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("walkthrough {args:?} did not end within {WATCHDOG:?}");
+        }
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("walkthrough-hostile-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A FIFO at `path` (nothing ever writes to it: opening it to read would block).
+fn fifo(path: &Path) {
+    let ok = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(ok.success(), "mkfifo {}", path.display());
+}
+
+const QUAD: &str = "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 3 2\nf 1 4 3\n";
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_fifo_or_a_device_as_the_map_is_refused_at_once() {
+    let dir = scratch("fifo-map");
+    let pipe = dir.join("map.obj");
+    fifo(&pipe);
+    let script = dir.join("s.txt");
+    std::fs::write(&script, "wait 0.1\n").unwrap();
+    for map in [s(&pipe), "/dev/urandom", "/dev/zero"] {
+        let o = run_watched(&["sim", map, "--script", s(&script)]);
+        assert!(!o.status.success(), "{map}");
+        assert!(
+            stderr(&o).contains(&format!(
+                "walkthrough: error: {map}: is not a regular file (a pipe, device or socket); give an OBJ file saved on disk"
+            )),
+            "{map}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_fifo_or_a_device_as_mtllib_or_texture_is_a_warning_and_the_map_loads() {
+    let dir = scratch("fifo-mtl");
+    fifo(&dir.join("pipe.mtl"));
+    fifo(&dir.join("pipe.png"));
+    std::fs::write(dir.join("tex.mtl"), "newmtl t\nKd 1 1 1\nmap_Kd pipe.png\n").unwrap();
+    let map = dir.join("m.obj");
+    std::fs::write(
+        &map,
+        format!("mtllib pipe.mtl\nmtllib /dev/zero\nmtllib tex.mtl\nusemtl t\n{QUAD}"),
+    )
+    .unwrap();
+    let script = dir.join("s.txt");
+    std::fs::write(&script, "wait 0.1\n").unwrap();
+    let o = run_watched(&["sim", s(&map), "--script", s(&script), "--spawn", "0,1.6,0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for want in [
+        format!(
+            "material library {}: is not a regular file",
+            dir.join("pipe.mtl").display()
+        ),
+        "material library /dev/zero: is not a regular file".to_string(),
+        format!(
+            "texture {}: is not a regular file",
+            dir.join("pipe.png").display()
+        ),
+    ] {
+        assert!(err.contains(&want), "missing {want:?} in {err}");
+    }
+}
+
+#[test]
+fn a_fifo_as_a_scene_model_or_a_script_is_refused() {
+    let dir = scratch("fifo-scene");
+    fifo(&dir.join("model.obj"));
+    fifo(&dir.join("script.txt"));
+    let scene = dir.join("s.toml");
+    std::fs::write(&scene, "[[model]]\nfile = \"model.obj\"\n").unwrap();
+    let good_script = dir.join("ok.txt");
+    std::fs::write(&good_script, "wait 0.1\n").unwrap();
+
+    let o = run_watched(&["sim", s(&scene), "--script", s(&good_script)]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}: is not a regular file",
+            dir.join("model.obj").display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_watched(&["sim", "--script", s(&dir.join("script.txt"))]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(
+            "is not a regular file (a pipe, device or socket); give a script saved on disk"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
+    let dir = scratch("steps");
+    let one = dir.join("one.txt");
+    std::fs::write(&one, "forward 1\n").unwrap();
+    let long = dir.join("long.txt");
+    std::fs::write(&long, "forward 3600\n".repeat(80_000)).unwrap();
+    for (args, want) in [
+        (
+            vec!["sim", "--script", s(&one), "--dt", "1e-9"],
+            "--dt 0.000000001 is out of range: a step is 0.00001 to 0.1 seconds",
+        ),
+        (
+            vec!["sim", "--script", s(&one), "--dt", "1e-45"],
+            "is out of range: a step is 0.00001 to 0.1 seconds",
+        ),
+        (
+            vec!["sim", "--script", s(&one), "--dt", "0.5"],
+            "--dt 0.5 is out of range",
+        ),
+        (
+            vec!["sim", "--script", s(&long)],
+            "the script is 34560000000 steps of 0.008333334 s, over the limit of 100000000 (--max-steps N raises it)",
+        ),
+        (
+            vec!["sim", "--script", s(&one), "--max-steps", "119"],
+            "the script is 120 steps",
+        ),
+    ] {
+        let o = run_watched(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_million_step_run_streams_its_trace_in_flat_memory() {
+    let dir = scratch("million");
+    let script = dir.join("fly.txt");
+    // 100 s at 1e-4 s a step: a million steps, flying back and forth in the built-in map.
+    std::fs::write(&script, "mode fly\nforward 50\nturn 180\nforward 50\n").unwrap();
+    let trace = dir.join("trace.csv");
+    let o = run_watched(&[
+        "sim",
+        "--script",
+        s(&script),
+        "--dt",
+        "1e-4",
+        "--trace",
+        s(&trace),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("sim: "))
+        .unwrap_or_else(|| panic!("no summary in {err}"));
+    let mib: u64 = summary
+        .rsplit("peak memory ")
+        .next()
+        .and_then(|m| m.strip_suffix(" MiB"))
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in {summary}"));
+    assert!(summary.starts_with("sim: 1000000 steps in "), "{summary}");
+    assert!(mib < 100, "a million steps took {mib} MiB: {summary}");
+    let (mut rows, mut last) = (0u64, String::new());
+    for line in BufReader::new(std::fs::File::open(&trace).unwrap()).lines() {
+        last = line.unwrap();
+        rows += 1;
+    }
+    assert_eq!(rows, 1 + 1 + 1_000_000, "header, start, one row a step");
+    let fields: Vec<&str> = last.split(',').collect();
+    assert_eq!(fields[0], "1000000", "{last}");
+    let t: f64 = fields[1].parse().unwrap();
+    assert!((t - 100.0).abs() < 1e-3, "{last}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
