@@ -1,14 +1,49 @@
 //! Map loading, stage by stage: tobj's parse alone, our whole load (parse, triangulate,
 //! materials), the scale survey, and the collision world build.
 //!
-//! `cargo bench --bench load`; needs ../shared (prints SKIPPED otherwise).
+//! Also one polygon of 100,000 corners, convex (a circle) and concave (a star), loaded
+//! from OBJ text: the triangulation must stay near O(n log n).
+//!
+//! `cargo bench --bench load`; the shared maps need ../shared (SKIPPED otherwise).
 
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::map::survey::infer_scale;
-use walkthrough::map::{LoadOptions, load_obj_file};
+use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
+
+/// An OBJ of one face: `n` corners round a circle whose radius alternates by `dent`
+/// (0 for a convex polygon).
+fn big_polygon(n: usize, dent: f32) -> String {
+    let mut obj = String::with_capacity(n * 40);
+    for i in 0..n {
+        let a = i as f32 / n as f32 * std::f32::consts::TAU;
+        let r = if i % 2 == 0 { 1000.0 } else { 1000.0 - dent };
+        obj += &format!("v {} 0 {}\n", r * a.cos(), r * a.sin());
+    }
+    obj += "f";
+    for i in (1..=n).rev() {
+        obj += &format!(" {i}");
+    }
+    obj + "\n"
+}
+
+fn big_polygons(c: &mut Criterion) {
+    let mut g = c.benchmark_group("load/polygon_100000");
+    g.sample_size(10);
+    for (name, dent) in [("convex", 0.0), ("concave", 1.0)] {
+        let obj = big_polygon(100_000, dent);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                load_obj_str("big.obj", &obj, &[], &LoadOptions::default())
+                    .expect("loads")
+                    .triangle_count()
+            })
+        });
+    }
+    g.finish();
+}
 
 fn load(c: &mut Criterion) {
     for name in ["conference", "lost_empire"] {
@@ -44,5 +79,5 @@ fn load(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, load);
+criterion_group!(benches, big_polygons, load);
 criterion_main!(benches);

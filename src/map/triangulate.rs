@@ -1,11 +1,12 @@
 //! Polygons to triangles.
 //!
 //! tobj's own triangulation fans every polygon from its first vertex, which is wrong for
-//! a concave polygon (the fan covers area outside it). We triangulate ourselves: a convex
-//! polygon is fanned, a concave one is ear-clipped (Eberly, "Triangulation by Ear
-//! Clipping", 2002) in its own plane (Newell's normal).
+//! a concave polygon (the fan covers area outside it). We triangulate ourselves, in the
+//! polygon's own plane (Newell's normal, in f64): a convex polygon is fanned, anything
+//! else goes to earcut (Mapbox's ear clipping with a z-order index, which keeps large
+//! polygons near O(n log n) where plain ear clipping is O(n^2)).
 
-use glam::{Vec2, Vec3};
+use glam::{DVec2, DVec3, Vec3};
 
 /// How a polygon was triangulated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,12 +17,22 @@ pub enum Kind {
     Convex,
     /// Concave: ear-clipped.
     Concave,
-    /// Self-intersecting or otherwise not clippable: fanned as a last resort.
+    /// Self-intersecting: triangles that cover it as well as ear clipping can, whose area
+    /// differs from the polygon's.
     Fallback,
 }
 
+/// A corner this many f32 roundings (of the polygon's largest coordinate) from the line
+/// through its neighbours counts as on it: a finely divided circle stored in f32 has
+/// corners that dent inward by rounding alone, and is still meant convex.
+const ROUNDINGS_STRAIGHT: f64 = 8.0;
+
+/// Triangles whose total area differs from the polygon's by more than this share mean the
+/// polygon crosses itself.
+const AREA_MISMATCH: f64 = 1e-3;
+
 /// Triangulate a polygon given by its corner positions. Appends triangles as triples of
-/// corner indices (`0..points.len()`) to `out`.
+/// corner indices (`0..points.len()`) to `out`, each wound like the polygon.
 pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     let n = points.len();
     if n < 3 {
@@ -31,11 +42,15 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
         out.push([0, 1, 2]);
         return Kind::Convex;
     }
+    // Relative to the first corner, in f64: far from the origin, f32 differences of
+    // neighbouring corners would round away the turns of a finely divided circle.
+    let origin = points[0].as_dvec3();
+    let rel: Vec<DVec3> = points.iter().map(|p| p.as_dvec3() - origin).collect();
     // Newell's normal: robust for any planar (or nearly planar) polygon.
-    let mut normal = Vec3::ZERO;
+    let mut normal = DVec3::ZERO;
     for i in 0..n {
-        let (a, b) = (points[i], points[(i + 1) % n]);
-        normal += Vec3::new(
+        let (a, b) = (rel[i], rel[(i + 1) % n]);
+        normal += DVec3::new(
             (a.y - b.y) * (a.z + b.z),
             (a.z - b.z) * (a.x + b.x),
             (a.x - b.x) * (a.y + b.y),
@@ -47,49 +62,63 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     // A 2D frame in the polygon's plane, counter-clockwise seen from the normal.
     let u = normal.any_orthonormal_vector();
     let v = normal.cross(u);
-    let flat: Vec<Vec2> = points
-        .iter()
-        .map(|p| Vec2::new(p.dot(u), p.dot(v)))
-        .collect();
-    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let flat: Vec<DVec2> = rel.iter().map(|p| DVec2::new(p.dot(u), p.dot(v))).collect();
 
-    let convex = (0..n).all(|i| cross(flat[i], flat[(i + 1) % n], flat[(i + 2) % n]) >= 0.0);
-    if convex {
+    let largest = points
+        .iter()
+        .map(|p| p.abs().max_element())
+        .fold(0.0, f32::max);
+    let straight = ROUNDINGS_STRAIGHT * f64::from(f32::EPSILON) * f64::from(largest);
+    if is_convex(&flat, straight) {
         out.extend((1..n - 1).map(|i| [0, i, i + 1]));
         return Kind::Convex;
     }
 
-    let mut ring: Vec<usize> = (0..n).collect();
     let start = out.len();
-    while ring.len() > 3 {
-        let m = ring.len();
-        let ear = (0..m).find(|&i| {
-            let (a, b, c) = (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
-            if cross(flat[a], flat[b], flat[c]) <= 0.0 {
-                return false; // reflex corner
-            }
-            // No other corner inside the candidate ear.
-            ring.iter().all(|&p| {
-                p == a
-                    || p == b
-                    || p == c
-                    || cross(flat[a], flat[b], flat[p]) < 0.0
-                    || cross(flat[b], flat[c], flat[p]) < 0.0
-                    || cross(flat[c], flat[a], flat[p]) < 0.0
-            })
-        });
-        let Some(i) = ear else {
-            // Self-intersecting: no ear exists. Fall back to a fan of what is left.
-            out.truncate(start);
-            out.extend((1..n - 1).map(|i| [0, i, i + 1]));
-            return Kind::Fallback;
-        };
-        let m = ring.len();
-        out.push([ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]]);
-        ring.remove(i);
+    let mut indices: Vec<u32> = Vec::with_capacity(3 * n);
+    earcut::Earcut::new().earcut(flat.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut indices);
+    let mut covered = 0.0;
+    for t in indices.chunks_exact(3) {
+        let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
+        let turn = (flat[b] - flat[a]).perp_dot(flat[c] - flat[a]);
+        covered += turn.abs() / 2.0;
+        // Wind each triangle like the polygon (counter-clockwise in its frame).
+        out.push(if turn >= 0.0 { [a, b, c] } else { [a, c, b] });
     }
-    out.push([ring[0], ring[1], ring[2]]);
-    Kind::Concave
+    if out.len() == start {
+        // Nothing earcut could cut: a fan at least covers the corners.
+        out.extend((1..n - 1).map(|i| [0, i, i + 1]));
+        return Kind::Fallback;
+    }
+    let area = (0..n)
+        .map(|i| flat[i].perp_dot(flat[(i + 1) % n]))
+        .sum::<f64>()
+        / 2.0;
+    if (covered - area.abs()).abs() > AREA_MISMATCH * covered.max(area.abs()) {
+        Kind::Fallback
+    } else {
+        Kind::Concave
+    }
+}
+
+/// True when every corner of the closed polygon `flat` turns left, or lies within
+/// `straight` of the line through its neighbours, and the turns add up to one full turn:
+/// convex and not wound round twice (a pentagram turns left at every corner but twice
+/// round).
+fn is_convex(flat: &[DVec2], straight: f64) -> bool {
+    let n = flat.len();
+    let mut total = 0.0;
+    for i in 0..n {
+        let (o, a, b) = (flat[i], flat[(i + 1) % n], flat[(i + 2) % n]);
+        let (d1, d2) = (a - o, b - a);
+        // Twice the area of (o, a, b): the distance of a from line o-b times |b - o|.
+        let turn = d1.perp_dot(d2);
+        if turn < -straight * (b - o).length() {
+            return false;
+        }
+        total += turn.atan2(d1.dot(d2));
+    }
+    (total - std::f64::consts::TAU).abs() < 1e-3
 }
 
 #[cfg(test)]
@@ -165,5 +194,81 @@ mod tests {
             Kind::Degenerate
         );
         assert!(out.is_empty());
+    }
+
+    fn circle(n: usize, radius: impl Fn(usize) -> f32) -> Vec<Vec3> {
+        (0..n)
+            .map(|i| {
+                let a = i as f32 / n as f32 * std::f32::consts::TAU;
+                // Far from the origin, as in a map in millimetres.
+                Vec3::new(10_000.0, 0.0, 10_000.0) + radius(i) * Vec3::new(a.cos(), 0.0, a.sin())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn convex_100000_gon_is_convex_and_fanned() {
+        let c = circle(100_000, |_| 1000.0);
+        let mut out = vec![];
+        assert_eq!(triangulate(&c, &mut out), Kind::Convex);
+        assert_eq!(out.len(), 100_000 - 2);
+    }
+
+    #[test]
+    fn concave_100000_gon_is_cut_into_triangles_of_its_area() {
+        // A star: the radius alternates, so every other corner is reflex.
+        let c = circle(100_000, |i| if i % 2 == 0 { 1000.0 } else { 999.0 });
+        let mut out = vec![];
+        assert_eq!(triangulate(&c, &mut out), Kind::Concave);
+        assert_eq!(out.len(), 100_000 - 2);
+        let flat = |p: Vec3| DVec2::new(f64::from(p.x), f64::from(p.z));
+        let tri_area: f64 = out
+            .iter()
+            .map(|&[a, b, c2]| {
+                (flat(c[b]) - flat(c[a]))
+                    .perp_dot(flat(c[c2]) - flat(c[a]))
+                    .abs()
+                    / 2.0
+            })
+            .sum();
+        let poly_area: f64 = (0..c.len())
+            .map(|i| flat(c[i]).perp_dot(flat(c[(i + 1) % c.len()])))
+            .sum::<f64>()
+            .abs()
+            / 2.0;
+        assert!(
+            (tri_area - poly_area).abs() < 1e-6 * poly_area,
+            "{tri_area} vs {poly_area}"
+        );
+    }
+
+    #[test]
+    fn a_pentagram_turns_left_everywhere_but_is_not_convex() {
+        let star: Vec<Vec3> = (0..5)
+            .map(|i| {
+                let a = (i * 2) as f32 / 5.0 * std::f32::consts::TAU;
+                Vec3::new(a.cos(), a.sin(), 0.0)
+            })
+            .collect();
+        let mut out = vec![];
+        assert_eq!(triangulate(&star, &mut out), Kind::Fallback);
+        assert!(!out.is_empty());
+    }
+
+    #[test]
+    fn triangles_are_wound_like_the_polygon() {
+        let l = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(1.0, 2.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        ];
+        let mut out = vec![];
+        triangulate(&l, &mut out);
+        for [a, b, c] in out {
+            assert!((l[b] - l[a]).cross(l[c] - l[a]).z > 0.0, "{a} {b} {c}");
+        }
     }
 }
