@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use crate::camera::Pose;
-use crate::collision::{Collider, CollisionWorld, InstancedWorld};
+use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
-use crate::map::survey::{find_spawn, infer_scale};
+use crate::map::survey::{find_spawn, infer_scale, open_headings};
 use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file};
 
 /// How to open a map and where to start in it.
@@ -69,7 +69,11 @@ impl Session {
         };
         let mut map = match path {
             Some(p) => load_obj_file(p, &load)?,
-            None => builtin::default_map(),
+            None => {
+                let mut m = builtin::default_map();
+                m.rescale(opts.scale.unwrap_or(1.0));
+                m
+            }
         };
         let parse = t0.elapsed();
         let t1 = Instant::now();
@@ -92,7 +96,8 @@ impl Session {
                 format!("scale {}: {}", map.frame.scale, guess.reason)
             }
         };
-        let spawn = choose_spawn(&map, &world, opts);
+        usable(&map, &world)?;
+        let spawn = choose_spawn(&mut map, &world, opts);
         Ok(Session {
             map,
             world,
@@ -109,14 +114,23 @@ impl Session {
 
     /// Open a TOML scene of placed models (world units are the scene's: no inference).
     fn open_scene(path: &Path, opts: &OpenOptions) -> Result<Session, MapError> {
+        if let Some(s) = opts.scale {
+            return Err(MapError::Invalid {
+                path: path.display().to_string(),
+                reason: format!(
+                    "--scale {s} does not apply to a scene: each [[model]] has its own scale"
+                ),
+            });
+        }
         let t0 = Instant::now();
         let scene = load_scene(path, opts.up)?;
         let parse = t0.elapsed();
         let t1 = Instant::now();
         let world = CollisionWorld::new(scene.world.baked_triangles());
         let world_time = t1.elapsed();
-        let map = scene.map;
-        let spawn = choose_spawn(&map, &world, opts);
+        let mut map = scene.map;
+        usable(&map, &world)?;
+        let spawn = choose_spawn(&mut map, &world, opts);
         let placements = scene.world.instances.len();
         Ok(Session {
             map,
@@ -160,11 +174,7 @@ impl Session {
             s.triangles,
             self.map.objects,
             self.map.materials.len() - 1,
-            if s.dropped > 0 {
-                format!(", {} degenerate dropped", s.dropped)
-            } else {
-                String::new()
-            },
+            dropped_note(&s),
             self.scale_reason,
             (t.parse + t.survey + t.world).as_secs_f64() * 1e3,
             t.parse.as_secs_f64() * 1e3,
@@ -173,15 +183,73 @@ impl Session {
             p.x,
             p.y,
             p.z,
-            self.spawn.yaw_deg,
+            // + 0.0 turns -0 into 0.
+            self.spawn.yaw_deg + 0.0,
             self.spawn.reason
         )
     }
 }
 
+/// ", 29 without area in world coordinates and 3 repeated dropped from collision", or
+/// nothing.
+fn dropped_note(s: &WorldStats) -> String {
+    let mut parts = Vec::new();
+    if s.dropped > 0 {
+        parts.push(format!("{} without area in world coordinates", s.dropped));
+    }
+    if s.duplicates > 0 {
+        parts.push(format!("{} repeated", s.duplicates));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(", {} dropped from collision", parts.join(" and "))
+    }
+}
+
+/// Farthest a map may reach from the origin, world units (metres). Positions are f32:
+/// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
+/// beyond it shapes round away altogether.
+pub const MAX_WORLD_EXTENT: f32 = 1e6;
+
+/// Refuse a map that nobody could walk in: every triangle lost its area on the way into
+/// the world, or it reaches past [`MAX_WORLD_EXTENT`].
+fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
+    let path = map
+        .source
+        .as_ref()
+        .map_or(map.name.clone(), |p| p.display().to_string());
+    if world.stats().triangles == 0 {
+        return Err(MapError::Empty {
+            path,
+            reason: format!(
+                "all {} triangles lose their area in world coordinates: placed or scaled so far out that their corners round together",
+                map.triangle_count()
+            ),
+        });
+    }
+    let b = world.bounds();
+    let reach = b.min.abs().max(b.max.abs()).max_element();
+    if reach > MAX_WORLD_EXTENT {
+        return Err(MapError::Invalid {
+            path,
+            reason: format!(
+                "the map reaches {reach:e} m from the origin (bounds {:?} to {:?}), beyond the {MAX_WORLD_EXTENT:e} m where positions are too coarse to walk: move or scale it nearer the origin",
+                b.min.to_array(),
+                b.max.to_array()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// How far outside the map's bounds a given spawn may be before a warning, metres.
+const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
+
 /// The spawn: `--spawn` (file coordinates) if given, else one found in the map; `--yaw`
-/// overrides the heading either way.
-fn choose_spawn(map: &Map, world: &CollisionWorld, opts: &OpenOptions) -> SpawnChoice {
+/// overrides the heading either way. A spawn outside the map, or one from which a walk
+/// leaves an open map, adds a warning to the map's.
+fn choose_spawn(map: &mut Map, world: &CollisionWorld, opts: &OpenOptions) -> SpawnChoice {
     let mut spawn = match opts.spawn {
         Some(p) => SpawnChoice {
             position: map.frame.to_world(p),
@@ -192,6 +260,26 @@ fn choose_spawn(map: &Map, world: &CollisionWorld, opts: &OpenOptions) -> SpawnC
     };
     if let Some(y) = opts.yaw_deg {
         spawn.yaw_deg = y;
+    }
+    let b = world.bounds();
+    let grown =
+        b.min - Vec3::splat(SPAWN_OUTSIDE_MARGIN)..=b.max + Vec3::splat(SPAWN_OUTSIDE_MARGIN);
+    let inside =
+        spawn.position.cmpge(*grown.start()).all() && spawn.position.cmple(*grown.end()).all();
+    if !inside {
+        let (lo, hi) = (map.frame.to_file(b.min), map.frame.to_file(b.max));
+        map.warnings.push(format!(
+            "the spawn is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
+            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+        ));
+    } else {
+        let open = open_headings(world, spawn.position);
+        if let Some(first) = open.first() {
+            map.warnings.push(format!(
+                "the map is open: from the spawn nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
+                open.len()
+            ));
+        }
     }
     spawn
 }

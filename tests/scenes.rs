@@ -217,3 +217,185 @@ fn bad_scene_files_are_refused_with_file_and_reason() {
         .to_string();
     assert!(e.contains("places no [[model]]"), "{e}");
 }
+
+/// A scratch folder holding a small box model `box.obj` (12 triangles).
+fn box_dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "walkthrough-scene-limits-{}-{test}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let mut obj = String::new();
+    for t in common::cube(Vec3::splat(-1.0), Vec3::splat(1.0)) {
+        for v in t {
+            obj += &format!("v {} {} {}\n", v.x, v.y, v.z);
+        }
+    }
+    for k in 0..12 {
+        obj += &format!("f {} {} {}\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
+    }
+    std::fs::write(d.join("box.obj"), obj).unwrap();
+    d
+}
+
+fn open_scene(dir: &std::path::Path, text: &str) -> Result<Session, String> {
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, text).unwrap();
+    Session::open(Some(&path), &OpenOptions::default()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_non_finite_placement_names_its_field() {
+    let d = box_dir("nan");
+    for (field, value, want) in [
+        (
+            "position",
+            "[nan, 0.0, 0.0]",
+            "position [NaN, 0.0, 0.0] must be three finite numbers",
+        ),
+        (
+            "rotation",
+            "[0.0, inf, 0.0]",
+            "rotation [0.0, inf, 0.0] must be three finite numbers",
+        ),
+        (
+            "scale",
+            "-1.0",
+            "scale [-1, -1, -1] must be positive numbers",
+        ),
+    ] {
+        let e = open_scene(
+            &d,
+            &format!("[[model]]\nfile = \"box.obj\"\n{field} = {value}\n"),
+        )
+        .unwrap_err();
+        assert!(e.ends_with(&format!("model 1 (box.obj): {want}")), "{e}");
+    }
+}
+
+#[test]
+fn a_scene_placed_too_far_out_or_rounded_away_is_refused() {
+    let d = box_dir("far");
+    let e = open_scene(
+        &d,
+        "[[model]]\nfile = \"box.obj\"\nposition = [1e30, 0.0, 0.0]\n",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("the map reaches 1e30 m from the origin")
+            && e.contains("move or scale it nearer the origin"),
+        "{e}"
+    );
+    // Placed far out and small, every triangle of the box rounds away.
+    let e = open_scene(
+        &d,
+        "[[model]]\nfile = \"box.obj\"\nposition = [1e30, 1e30, 1e30]\nscale = 1e-2\n",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("no triangles to walk in (all 12 triangles lose their area"),
+        "{e}"
+    );
+}
+
+#[test]
+fn too_many_placements_or_triangles_are_refused_before_building() {
+    let d = box_dir("many");
+    let placements = |n: usize| "[[model]]\nfile = \"box.obj\"\n".repeat(n);
+    let e = open_scene(&d, &placements(walkthrough::map::scene::MAX_PLACEMENTS + 1)).unwrap_err();
+    assert!(
+        e.ends_with("the scene places 100001 models, over the limit of 100000"),
+        "{e}"
+    );
+
+    // A model of 1,000,001 triangles placed ten times is over ten million.
+    let mut big = String::from("v 0 0 0\nv 1 0 0\nv 0 0 1\n");
+    big += &"f 1 2 3\n".repeat(1_000_001);
+    std::fs::write(d.join("big.obj"), big).unwrap();
+    let e = open_scene(&d, &"[[model]]\nfile = \"big.obj\"\n".repeat(10)).unwrap_err();
+    assert!(
+        e.ends_with("the scene's 10 placements add up to 10000010 triangles, over the limit of 10000000 (about 2.0 GB to build)"),
+        "{e}"
+    );
+    // Below the limits it loads: a row of 1000 boxes.
+    let row: String = (0..1000)
+        .map(|k| {
+            format!(
+                "[[model]]\nfile = \"box.obj\"\nposition = [{}.0, 0.0, 0.0]\n",
+                3 * k
+            )
+        })
+        .collect();
+    let s = open_scene(&d, &row).unwrap();
+    assert_eq!(s.world.stats().triangles, 12_000);
+    assert_eq!(s.placed.as_ref().unwrap().instances.len(), 1000);
+}
+
+#[test]
+fn scale_is_refused_for_a_scene_and_applied_to_the_built_in_map() {
+    let d = box_dir("scale");
+    let path = d.join("scene.toml");
+    std::fs::write(&path, "[[model]]\nfile = \"box.obj\"\n").unwrap();
+    let opts = OpenOptions {
+        scale: Some(2.0),
+        ..OpenOptions::default()
+    };
+    let e = Session::open(Some(&path), &opts).unwrap_err().to_string();
+    assert!(
+        e.ends_with("--scale 2 does not apply to a scene: each [[model]] has its own scale"),
+        "{e}"
+    );
+
+    let one = Session::open(None, &OpenOptions::default()).unwrap();
+    let two = Session::open(None, &opts).unwrap();
+    assert_eq!(two.map.bounds.max, one.map.bounds.max * 2.0);
+    assert_eq!(two.world.bounds().max, one.world.bounds().max * 2.0);
+    assert_eq!(two.map.frame.scale, 2.0);
+}
+
+#[test]
+fn a_spawn_outside_the_map_and_an_open_map_are_warned_about() {
+    let closed = Session::open(None, &OpenOptions::default()).unwrap();
+    assert!(closed.map.warnings.is_empty(), "{:?}", closed.map.warnings);
+    let far = Session::open(
+        None,
+        &OpenOptions {
+            spawn: Some(Vec3::new(500.0, 1.6, 0.0)),
+            ..OpenOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        far.map
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("the spawn is outside the map")),
+        "{:?}",
+        far.map.warnings
+    );
+    // A floor with one wall: open on three sides.
+    let d = box_dir("open");
+    let mut obj =
+        String::from("v -10 0 -10\nv 10 0 -10\nv 10 0 10\nv -10 0 10\nf 1 3 2\nf 1 4 3\n");
+    obj += "v -10 0 -10\nv 10 0 -10\nv 10 3 -10\nv -10 3 -10\nf 5 6 7\nf 5 7 8\n";
+    std::fs::write(d.join("open.obj"), obj).unwrap();
+    let s = Session::open(
+        Some(&d.join("open.obj")),
+        &OpenOptions {
+            scale: Some(1.0),
+            spawn: Some(Vec3::new(0.0, 1.6, 0.0)),
+            ..OpenOptions::default()
+        },
+    )
+    .unwrap();
+    let w: Vec<&String> = s
+        .map
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("the map is open"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", s.map.warnings);
+    // Of 16 headings, those not toward the wall (z = -10, yaw 0 looks toward -Z) are open.
+    assert!(w[0].contains("(11 of 16 headings are open)"), "{}", w[0]);
+}

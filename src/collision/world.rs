@@ -1,5 +1,6 @@
 //! The collision world: triangles in BVH order, the BVH, and the first-hit queries.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use glam::{DVec3, Vec3, Vec3A};
@@ -20,6 +21,8 @@ pub struct WorldStats {
     pub triangles: usize,
     /// Degenerate triangles dropped at build (zero area, repeated or non-finite vertices).
     pub dropped: usize,
+    /// Triangles dropped at build because an earlier one has the same three corners.
+    pub duplicates: usize,
     /// BVH nodes.
     pub nodes: usize,
     /// Depth of the deepest BVH leaf.
@@ -32,7 +35,15 @@ pub struct CollisionWorld {
     triangles: Vec<Triangle>,
     bvh: Bvh,
     dropped: usize,
+    duplicates: usize,
     bounds: Aabb,
+}
+
+/// The three corners' bits, sorted: equal for the same triangle in any corner order.
+fn corner_key(corners: [Vec3; 3]) -> [[u32; 3]; 3] {
+    let mut key = corners.map(|v| v.to_array().map(f32::to_bits));
+    key.sort_unstable();
+    key
 }
 
 impl CollisionWorld {
@@ -41,10 +52,15 @@ impl CollisionWorld {
     pub fn new(raw: impl IntoIterator<Item = [Vec3; 3]>) -> CollisionWorld {
         let raw = raw.into_iter();
         let mut triangles = Vec::with_capacity(raw.size_hint().0);
-        let mut dropped = 0;
+        let (mut dropped, mut duplicates) = (0, 0);
+        // A triangle repeated (in any corner order) collides exactly like its first copy,
+        // but a pile of copies cannot be split by the BVH: every query near it would test
+        // them all (a file with one face line repeated 100,000 times took seconds a step).
+        let mut seen = HashSet::with_capacity(raw.size_hint().0);
         for [a, b, c] in raw {
             match Triangle::new(a, b, c) {
-                Some(t) => triangles.push(t),
+                Some(t) if seen.insert(corner_key([a, b, c])) => triangles.push(t),
+                Some(_) => duplicates += 1,
                 None => dropped += 1,
             }
         }
@@ -56,6 +72,7 @@ impl CollisionWorld {
             triangles,
             bvh,
             dropped,
+            duplicates,
             bounds,
         }
     }
@@ -94,6 +111,7 @@ impl CollisionWorld {
         WorldStats {
             triangles: self.triangles.len(),
             dropped: self.dropped,
+            duplicates: self.duplicates,
             nodes: self.bvh.nodes.len(),
             depth: self.bvh.depth(),
         }
@@ -381,6 +399,14 @@ impl Visitor for RayQuery<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_triangles_are_kept_once_whatever_their_corner_order() {
+        let (a, b, c) = (Vec3::ZERO, Vec3::X, Vec3::Y);
+        let w = CollisionWorld::new([[a, b, c], [b, c, a], [c, b, a], [a, b, c + Vec3::Z]]);
+        assert_eq!(w.stats().triangles, 2);
+        assert_eq!(w.stats().duplicates, 2);
+    }
 
     #[test]
     fn degenerate_triangles_are_dropped_and_counted() {

@@ -54,6 +54,16 @@ struct Placement {
     scale: Option<ScaleSpec>,
 }
 
+/// Most placements a scene may hold. Each costs a transform and its baked triangles; a
+/// million is a typo or an attack, not a level.
+pub const MAX_PLACEMENTS: usize = 100_000;
+/// Most triangles all placements together may bake into the world (each costs about
+/// [`BYTES_PER_BAKED_TRIANGLE`]: ten million is about 2 GB).
+pub const MAX_SCENE_TRIANGLES: usize = 10_000_000;
+/// Memory one baked triangle costs, roughly: three drawn vertices (96 bytes), the
+/// collision triangle and its share of the BVH.
+pub const BYTES_PER_BAKED_TRIANGLE: usize = 200;
+
 /// A loaded scene: the baked map for drawing and the placed models for collision.
 #[derive(Clone, Debug)]
 pub struct Scene {
@@ -97,6 +107,15 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
             reason: "the scene places no [[model]]".into(),
         });
     }
+    if file.models.len() > MAX_PLACEMENTS {
+        return Err(MapError::TooBig {
+            path: shown,
+            reason: format!(
+                "the scene places {} models, over the limit of {MAX_PLACEMENTS}",
+                file.models.len()
+            ),
+        });
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -112,7 +131,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let mut warnings = Vec::new();
     let mut placements = Vec::new();
     for (k, p) in file.models.iter().enumerate() {
-        let what = format!("{shown}: model {} ({})", k + 1, p.file);
+        let what = format!("model {} ({})", k + 1, p.file);
         let file_path = dir.join(&p.file);
         let model = match loaded.get(&file_path) {
             Some(&m) => m,
@@ -130,18 +149,42 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
             Some(ScaleSpec::Uniform(s)) => Vec3::splat(s),
             Some(ScaleSpec::PerAxis(s)) => Vec3::from(s),
         };
+        let invalid = |reason: String| MapError::Invalid {
+            path: shown.clone(),
+            reason: format!("{what}: {reason}"),
+        };
+        for (field, v) in [("position", p.position), ("rotation", p.rotation)] {
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(invalid(format!(
+                    "{field} {v:?} must be three finite numbers"
+                )));
+            }
+        }
+        if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) {
+            return Err(invalid(format!("scale {scale} must be positive numbers")));
+        }
         let [rx, ry, rz] = p.rotation.map(f32::to_radians);
         // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
         let rotation = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
         let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
-        if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) || world.place(model, m).is_none()
-        {
-            return Err(MapError::Invalid {
-                path: shown,
-                reason: format!("{what}: scale {scale} must be positive and the placement finite"),
-            });
+        if world.place(model, m).is_none() {
+            return Err(invalid("the placement cannot be inverted".into()));
         }
         placements.push((model, m));
+    }
+    let baked: usize = placements
+        .iter()
+        .map(|&(model, _)| models[model].triangle_count())
+        .fold(0, usize::saturating_add);
+    if baked > MAX_SCENE_TRIANGLES {
+        return Err(MapError::TooBig {
+            path: shown,
+            reason: format!(
+                "the scene's {} placements add up to {baked} triangles, over the limit of {MAX_SCENE_TRIANGLES} (about {:.1} GB to build)",
+                placements.len(),
+                baked as f64 * BYTES_PER_BAKED_TRIANGLE as f64 / 1e9
+            ),
+        });
     }
 
     // Bake for drawing: all placements, grouped by material across models.

@@ -236,6 +236,28 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
     })
 }
 
+/// Headings looked along for a way out of the map.
+const OPEN_CHECK_HEADINGS: usize = 16;
+/// Height above the feet of the lower of the two rays that look for a way out: a wall
+/// lower than this does not hold a walker in.
+const OPEN_CHECK_KNEE: f32 = 0.3;
+
+/// The headings (yaw, degrees) along which nothing stops a walk from `eye`: neither a ray
+/// at eye height nor one at knee height meets a triangle. Empty for a closed map.
+pub fn open_headings(world: &CollisionWorld, eye: Vec3) -> Vec<f32> {
+    let reach = world.bounds().size().length().max(1.0) * 2.0;
+    let knee = eye - Vec3::Y * (EYE_HEIGHT - OPEN_CHECK_KNEE);
+    (0..OPEN_CHECK_HEADINGS)
+        .filter_map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / OPEN_CHECK_HEADINGS as f32;
+            let d = Vec3::new(a.cos(), 0.0, a.sin());
+            let open =
+                world.ray_cast(eye, d, reach).is_none() && world.ray_cast(knee, d, reach).is_none();
+            open.then(|| yaw_of(d))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,8 @@
 //! else goes to earcut (Mapbox's ear clipping with a z-order index, which keeps large
 //! polygons near O(n log n) where plain ear clipping is O(n^2)).
 
+use std::f64::consts::{PI, TAU};
+
 use glam::{DVec2, DVec3, Vec3};
 
 /// How a polygon was triangulated.
@@ -34,7 +36,26 @@ const AREA_MISMATCH: f64 = 1e-3;
 /// Triangulate a polygon given by its corner positions. Appends triangles as triples of
 /// corner indices (`0..points.len()`) to `out`, each wound like the polygon.
 pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
-    let n = points.len();
+    // A corner equal to the one before it adds nothing (faces often repeat a corner), and
+    // would only give earcut zero-length edges.
+    let mut keep: Vec<usize> = (0..points.len())
+        .filter(|&i| i == 0 || points[i] != points[i - 1])
+        .collect();
+    while keep.len() > 1 && points[keep[keep.len() - 1]] == points[keep[0]] {
+        keep.pop();
+    }
+    let start = out.len();
+    let kind = triangulate_distinct(points, &keep, out);
+    for t in &mut out[start..] {
+        *t = t.map(|i| keep[i]);
+    }
+    kind
+}
+
+/// [`triangulate`] of the corners `points[keep[i]]`, no two neighbours equal; indices in
+/// `out` are into `keep`.
+fn triangulate_distinct(points: &[Vec3], keep: &[usize], out: &mut Vec<[usize; 3]>) -> Kind {
+    let n = keep.len();
     if n < 3 {
         return Kind::Degenerate;
     }
@@ -44,8 +65,11 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     }
     // Relative to the first corner, in f64: far from the origin, f32 differences of
     // neighbouring corners would round away the turns of a finely divided circle.
-    let origin = points[0].as_dvec3();
-    let rel: Vec<DVec3> = points.iter().map(|p| p.as_dvec3() - origin).collect();
+    let origin = points[keep[0]].as_dvec3();
+    let rel: Vec<DVec3> = keep
+        .iter()
+        .map(|&i| points[i].as_dvec3() - origin)
+        .collect();
     // Newell's normal: robust for any planar (or nearly planar) polygon.
     let mut normal = DVec3::ZERO;
     for i in 0..n {
@@ -63,15 +87,23 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     let u = normal.any_orthonormal_vector();
     let v = normal.cross(u);
     let flat: Vec<DVec2> = rel.iter().map(|p| DVec2::new(p.dot(u), p.dot(v))).collect();
+    let fan = |out: &mut Vec<[usize; 3]>| out.extend((1..n - 1).map(|i| [0, i, i + 1]));
 
-    let largest = points
+    let largest = keep
         .iter()
-        .map(|p| p.abs().max_element())
+        .map(|&i| points[i].abs().max_element())
         .fold(0.0, f32::max);
     let straight = ROUNDINGS_STRAIGHT * f64::from(f32::EPSILON) * f64::from(largest);
-    if is_convex(&flat, straight) {
-        out.extend((1..n - 1).map(|i| [0, i, i + 1]));
+    let turns = Turns::of(&flat, straight);
+    if !turns.reflex && (turns.total - TAU).abs() < TURN_SLACK {
+        fan(out);
         return Kind::Convex;
+    }
+    if turns.total.abs() > TAU + PI {
+        // Wound round more than once: no triangulation of it is right, and ear clipping
+        // such a ring of many corners costs O(n^2). A fan covers its corners.
+        fan(out);
+        return Kind::Fallback;
     }
 
     let start = out.len();
@@ -87,7 +119,7 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     }
     if out.len() == start {
         // Nothing earcut could cut: a fan at least covers the corners.
-        out.extend((1..n - 1).map(|i| [0, i, i + 1]));
+        fan(out);
         return Kind::Fallback;
     }
     let area = (0..n)
@@ -101,24 +133,36 @@ pub fn triangulate(points: &[Vec3], out: &mut Vec<[usize; 3]>) -> Kind {
     }
 }
 
-/// True when every corner of the closed polygon `flat` turns left, or lies within
-/// `straight` of the line through its neighbours, and the turns add up to one full turn:
-/// convex and not wound round twice (a pentagram turns left at every corner but twice
-/// round).
-fn is_convex(flat: &[DVec2], straight: f64) -> bool {
-    let n = flat.len();
-    let mut total = 0.0;
-    for i in 0..n {
-        let (o, a, b) = (flat[i], flat[(i + 1) % n], flat[(i + 2) % n]);
-        let (d1, d2) = (a - o, b - a);
-        // Twice the area of (o, a, b): the distance of a from line o-b times |b - o|.
-        let turn = d1.perp_dot(d2);
-        if turn < -straight * (b - o).length() {
-            return false;
+/// How far the turns of a convex polygon may add up from one full turn, radians.
+const TURN_SLACK: f64 = 1e-3;
+
+/// How a closed polygon turns at its corners.
+struct Turns {
+    /// Some corner turns right by more than rounding.
+    reflex: bool,
+    /// The turns added up, radians: 2 pi for a simple polygon wound counter-clockwise.
+    total: f64,
+}
+
+impl Turns {
+    /// The turns of `flat`; a corner within `straight` of the line through its neighbours
+    /// is not reflex.
+    fn of(flat: &[DVec2], straight: f64) -> Turns {
+        let n = flat.len();
+        let mut turns = Turns {
+            reflex: false,
+            total: 0.0,
+        };
+        for i in 0..n {
+            let (o, a, b) = (flat[i], flat[(i + 1) % n], flat[(i + 2) % n]);
+            let (d1, d2) = (a - o, b - a);
+            // Twice the area of (o, a, b): the distance of a from line o-b times |b - o|.
+            let turn = d1.perp_dot(d2);
+            turns.reflex |= turn < -straight * (b - o).length();
+            turns.total += turn.atan2(d1.dot(d2));
         }
-        total += turn.atan2(d1.dot(d2));
+        turns
     }
-    (total - std::f64::consts::TAU).abs() < 1e-3
 }
 
 #[cfg(test)]
@@ -270,5 +314,31 @@ mod tests {
         for [a, b, c] in out {
             assert!((l[b] - l[a]).cross(l[c] - l[a]).z > 0.0, "{a} {b} {c}");
         }
+    }
+
+    #[test]
+    fn repeated_corners_are_skipped_and_indices_still_name_the_input() {
+        let sq = [
+            Vec3::ZERO,
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::Y,
+            Vec3::ZERO,
+        ];
+        let mut out = vec![];
+        assert_eq!(triangulate(&sq, &mut out), Kind::Convex);
+        assert_eq!(out, vec![[0, 2, 3], [0, 3, 5]]);
+    }
+
+    #[test]
+    fn a_ring_wound_ten_thousand_times_is_fanned_not_ear_clipped() {
+        // A mutated file's face: "f 1 2 3 4" repeated 10,000 times on one line.
+        let sq = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y];
+        let ring: Vec<Vec3> = (0..40_000).map(|i| sq[i % 4]).collect();
+        let mut out = vec![];
+        assert_eq!(triangulate(&ring, &mut out), Kind::Fallback);
+        assert_eq!(out.len(), 40_000 - 2);
     }
 }
