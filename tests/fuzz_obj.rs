@@ -1,0 +1,189 @@
+//! Fuzzing the OBJ reader: the shared corpus of tricky files (a loader's bug reports),
+//! mutated as a fuzzer would (lines duplicated many times, huge and negative indices,
+//! very long faces, flipped bytes, NaN vertices, lines deleted and swapped). Every mutant
+//! loads or is refused with a message naming the file (and a line that exists), never
+//! panics, never lets a NaN into the world, and ends: the whole run is watched, and a run
+//! that does not end in time fails (a watchdog, not a timing assertion).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestRunner};
+use walkthrough::collision::CollisionWorld;
+use walkthrough::map::{LoadOptions, MapError, load_obj_str};
+
+/// Mutants tried per run.
+const CASES: u32 = 1000;
+/// The run fails if it has not ended in this long (it takes seconds).
+const WATCHDOG: Duration = Duration::from_secs(300);
+
+fn corpus() -> Option<Vec<(String, String)>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/obj-corpus");
+    if !dir.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide ../shared/obj-corpus"
+        );
+        eprintln!("SKIPPED: ../shared/obj-corpus not found");
+        return None;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
+        .collect();
+    files.sort();
+    Some(
+        files
+            .iter()
+            .map(|p| {
+                let text = String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+                (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+            })
+            .collect(),
+    )
+}
+
+/// One mutation of a file's lines.
+#[derive(Clone, Debug)]
+enum Mutation {
+    /// Repeat line `at` this many times.
+    Repeat(usize, usize),
+    /// Insert a face with this index.
+    HugeIndex(usize, i64),
+    /// Insert a face of this many random corners.
+    LongFace(usize, usize, u64),
+    /// Set byte `b` of line `at` to this.
+    Flip(usize, usize, u8),
+    /// Insert a vertex with non-finite or overflowing coordinates.
+    NanVertex(usize),
+    /// Delete line `at`.
+    Delete(usize),
+    /// Swap two lines.
+    Swap(usize, usize),
+    /// Repeat line `at`'s text on one line this many times.
+    Widen(usize, usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let at = any::<usize>();
+    prop_oneof![
+        (at, prop_oneof![Just(2usize), Just(100), Just(10_000)])
+            .prop_map(|(a, n)| Mutation::Repeat(a, n)),
+        (
+            at,
+            prop_oneof![
+                Just(1i64 << 31),
+                Just((1 << 32) + 1),
+                Just(-(1 << 40)),
+                Just(i64::MAX)
+            ]
+        )
+            .prop_map(|(a, i)| Mutation::HugeIndex(a, i)),
+        (at, prop_oneof![Just(100usize), Just(20_000)], any::<u64>())
+            .prop_map(|(a, n, s)| Mutation::LongFace(a, n, s)),
+        (at, any::<usize>(), any::<u8>()).prop_map(|(a, b, v)| Mutation::Flip(a, b, v)),
+        at.prop_map(Mutation::NanVertex),
+        at.prop_map(Mutation::Delete),
+        (at, any::<usize>()).prop_map(|(a, b)| Mutation::Swap(a, b)),
+        (at, prop_oneof![Just(10usize), Just(5_000)]).prop_map(|(a, n)| Mutation::Widen(a, n)),
+    ]
+}
+
+fn apply(text: &str, mutations: &[Mutation]) -> String {
+    let mut lines: Vec<Vec<u8>> = text.split('\n').map(|l| l.as_bytes().to_vec()).collect();
+    for m in mutations {
+        if lines.is_empty() {
+            lines.push(b"v 0 0 0".to_vec());
+        }
+        let n = lines.len();
+        match *m {
+            Mutation::Repeat(a, k) => {
+                let l = lines[a % n].clone();
+                lines.splice(a % n..a % n, std::iter::repeat_n(l, k));
+            }
+            Mutation::HugeIndex(a, i) => lines.insert(a % n, format!("f 1 2 {i}").into_bytes()),
+            Mutation::LongFace(a, k, seed) => {
+                let mut x = seed | 1;
+                let mut face = String::from("f");
+                for _ in 0..k {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    face += &format!(" {}", 1 + x % (n as u64 / 2).max(1));
+                }
+                lines.insert(a % n, face.into_bytes());
+            }
+            Mutation::Flip(a, b, v) => {
+                let l = &mut lines[a % n];
+                if !l.is_empty() {
+                    let len = l.len();
+                    l[b % len] = v;
+                }
+            }
+            Mutation::NanVertex(a) => lines.insert(a % n, b"v nan inf 1e39".to_vec()),
+            Mutation::Delete(a) => {
+                lines.remove(a % n);
+            }
+            Mutation::Swap(a, b) => lines.swap(a % n, b % n),
+            Mutation::Widen(a, k) => lines[a % n] = lines[a % n].repeat(k),
+        }
+    }
+    String::from_utf8_lossy(&lines.join(&b'\n')).into_owned()
+}
+
+#[test]
+fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
+    let Some(files) = corpus() else { return };
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut runner = TestRunner::new(Config {
+            cases: CASES,
+            rng_seed: RngSeed::Fixed(20_261_123),
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let strategy = (0..files.len(), prop::collection::vec(mutation(), 1..5));
+        let result = runner.run(&strategy, |(file, mutations)| {
+            let (name, text) = &files[file];
+            let mutant = apply(text, &mutations);
+            let lines = mutant.lines().count();
+            match load_obj_str(name, &mutant, &[], &LoadOptions::default()) {
+                Ok(map) => {
+                    prop_assert!(map.triangle_count() > 0);
+                    let finite = map.vertices.iter().all(|v| {
+                        v.position
+                            .iter()
+                            .chain(&v.normal)
+                            .chain(&v.uv)
+                            .all(|x| x.is_finite())
+                    });
+                    prop_assert!(finite, "a NaN reached the map");
+                    let world = CollisionWorld::new(map.triangles());
+                    prop_assert!(
+                        world.stats().triangles + world.stats().dropped + world.stats().duplicates
+                            == map.triangle_count()
+                    );
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    prop_assert!(message.starts_with(&format!("{name}:")), "{message}");
+                    if let MapError::Parse { line, .. } = e {
+                        prop_assert!(
+                            (1..=lines.max(1)).contains(&line),
+                            "line {line} of {lines}: {message}"
+                        );
+                    }
+                }
+            }
+            Ok(())
+        });
+        let _ = done_tx.send(result.map_err(|e| e.to_string()));
+    });
+    match done_rx.recv_timeout(WATCHDOG) {
+        Ok(result) => result.unwrap(),
+        Err(_) => panic!("fuzzing {CASES} mutants did not end within {WATCHDOG:?}"),
+    }
+}
