@@ -104,7 +104,7 @@ fn a_million_random_moves_keep_the_body_off_every_triangle_and_in_its_room() {
                 rng.range(-1.0, 1.0),
             );
             // Mostly walking pace, sometimes a shot across the room in one step.
-            let speed = if rng.next() % 8 == 0 {
+            let speed = if rng.next().is_multiple_of(8) {
                 rng.range(0.0, 500.0)
             } else {
                 rng.range(0.0, 8.0)
