@@ -1,6 +1,5 @@
 //! The collision world: triangles in BVH order, the BVH, and the first-hit queries.
 
-use std::collections::HashSet;
 use std::ops::Range;
 
 use glam::{DVec3, Vec3, Vec3A};
@@ -40,10 +39,49 @@ pub struct CollisionWorld {
 }
 
 /// The three corners' bits, sorted: equal for the same triangle in any corner order.
-fn corner_key(corners: [Vec3; 3]) -> [[u32; 3]; 3] {
-    let mut key = corners.map(|v| v.to_array().map(f32::to_bits));
+fn corner_key(t: &Triangle) -> [[u32; 3]; 3] {
+    let mut key = [t.a, t.b, t.c].map(|v| v.to_array().map(f32::to_bits));
     key.sort_unstable();
     key
+}
+
+/// Remove every triangle whose corners an earlier one already has (in any order); returns
+/// how many went. A repeated triangle collides exactly like its first copy, but a pile of
+/// copies cannot be split by the BVH, so every query near it would test them all (a file
+/// with one face line repeated 100,000 times took seconds a step). Sorting 64-bit digests
+/// costs a fraction of a hash set of whole keys; equal digests are compared in full.
+fn drop_repeats(triangles: &mut Vec<Triangle>) -> usize {
+    // A sum of per-corner digests: the same in any corner order, with no sort.
+    let corner = |v: Vec3| {
+        v.to_array().iter().fold(0u64, |h, &x| {
+            (h.rotate_left(5) ^ u64::from(x.to_bits())).wrapping_mul(0x517c_c1b7_2722_0a95)
+        })
+    };
+    let digest = |t: &Triangle| {
+        corner(t.a)
+            .wrapping_add(corner(t.b))
+            .wrapping_add(corner(t.c))
+    };
+    let mut order: Vec<(u64, u32)> = triangles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (digest(t), i as u32))
+        .collect();
+    order.sort_unstable();
+    let mut repeat = vec![false; triangles.len()];
+    for run in order.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
+        for (k, &(_, i)) in run.iter().enumerate() {
+            let key = corner_key(&triangles[i as usize]);
+            // The run is sorted by index, so the first copy is the one kept.
+            repeat[i as usize] = run[..k]
+                .iter()
+                .any(|&(_, j)| !repeat[j as usize] && corner_key(&triangles[j as usize]) == key);
+        }
+    }
+    let before = triangles.len();
+    let mut flags = repeat.iter();
+    triangles.retain(|_| !flags.next().copied().unwrap_or(false));
+    before - triangles.len()
 }
 
 impl CollisionWorld {
@@ -52,18 +90,14 @@ impl CollisionWorld {
     pub fn new(raw: impl IntoIterator<Item = [Vec3; 3]>) -> CollisionWorld {
         let raw = raw.into_iter();
         let mut triangles = Vec::with_capacity(raw.size_hint().0);
-        let (mut dropped, mut duplicates) = (0, 0);
-        // A triangle repeated (in any corner order) collides exactly like its first copy,
-        // but a pile of copies cannot be split by the BVH: every query near it would test
-        // them all (a file with one face line repeated 100,000 times took seconds a step).
-        let mut seen = HashSet::with_capacity(raw.size_hint().0);
+        let mut dropped = 0;
         for [a, b, c] in raw {
             match Triangle::new(a, b, c) {
-                Some(t) if seen.insert(corner_key([a, b, c])) => triangles.push(t),
-                Some(_) => duplicates += 1,
+                Some(t) => triangles.push(t),
                 None => dropped += 1,
             }
         }
+        let duplicates = drop_repeats(&mut triangles);
         let boxes: Vec<Aabb> = triangles.iter().map(Triangle::bounds).collect();
         let (bvh, order) = Bvh::build(&boxes);
         let triangles: Vec<Triangle> = order.iter().map(|&i| triangles[i as usize]).collect();
