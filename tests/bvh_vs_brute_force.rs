@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::Rng;
 use glam::Vec3;
 use walkthrough::collision::{Body, CollisionWorld, Feature};
 use walkthrough::geometry::InsideMethod;
@@ -10,23 +11,6 @@ use walkthrough::geometry::InsideMethod;
 const BODIES: [Body; 3] = [Body::FLYER, Body::WALKER, Body::sphere(0.7)];
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn f(&mut self) -> f32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 40) as f32) / (1u64 << 24) as f32
-    }
-    fn v(&mut self, s: f32) -> Vec3 {
-        Vec3::new(
-            self.f() * 2.0 - 1.0,
-            self.f() * 2.0 - 1.0,
-            self.f() * 2.0 - 1.0,
-        ) * s
-    }
-}
-
 fn soup(rng: &mut Rng, n: usize) -> Vec<[Vec3; 3]> {
     (0..n)
         .map(|_| {

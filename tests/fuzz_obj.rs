@@ -5,10 +5,13 @@
 //! panics, never lets a NaN into the world, and ends: the whole run is watched, and a run
 //! that does not end in time fails (a watchdog, not a timing assertion).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use common::shared;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use walkthrough::collision::CollisionWorld;
@@ -20,15 +23,7 @@ const CASES: u32 = 1000;
 const WATCHDOG: Duration = Duration::from_secs(300);
 
 fn corpus() -> Option<Vec<(String, String)>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/obj-corpus");
-    if !dir.exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must provide ../shared/obj-corpus"
-        );
-        eprintln!("SKIPPED: ../shared/obj-corpus not found");
-        return None;
-    }
+    let dir = shared("obj-corpus")?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::shared;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -16,21 +18,6 @@ use walkthrough::collision::Response;
 use walkthrough::collision::body::EYE_HEIGHT;
 use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
 use walkthrough::session::{OpenOptions, Session};
-
-fn shared(sub: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(sub);
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must provide ../shared/{sub}"
-    );
-    eprintln!("SKIPPED: ../shared/{sub} not found");
-    None
-}
 
 fn repo(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)

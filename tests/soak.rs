@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, wall};
+use common::{Rng, cube, nearest_ellipsoid_distance, rules, segment_touches, wall};
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
@@ -17,23 +17,6 @@ const ROOMS: usize = 100;
 const MOVES_PER_ROOM: usize = 10_000;
 /// Slack for f32 positions, in ellipsoid-space units (as the property tests).
 const TOL_E: f64 = 1e-4;
-
-/// xorshift64*: small, fast, and the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `lo..hi`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 /// A closed room of half size `half` with a few inner walls and boxes on its floor.
 fn room(rng: &mut Rng, half: Vec3) -> Vec<[Vec3; 3]> {

@@ -169,6 +169,16 @@ impl Turns {
 mod tests {
     use super::*;
 
+    /// An L: a 2 x 2 square less its top-right 1 x 1 quarter; area 3.
+    const L_SHAPE: [Vec3; 6] = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(2.0, 1.0, 0.0),
+        Vec3::new(1.0, 1.0, 0.0),
+        Vec3::new(1.0, 2.0, 0.0),
+        Vec3::new(0.0, 2.0, 0.0),
+    ];
+
     fn area(points: &[Vec3], tris: &[[usize; 3]]) -> f32 {
         tris.iter()
             .map(|[a, b, c]| {
@@ -193,14 +203,7 @@ mod tests {
     fn concave_l_shape_is_ear_clipped_with_its_true_area() {
         // An L: 2 x 2 square minus its top-right 1 x 1 quarter; area 3.
         // Fanned from vertex 0 it would cover the missing quarter too (area 4).
-        let l = [
-            Vec3::new(0.0, 0.0, 0.0),
-            Vec3::new(2.0, 0.0, 0.0),
-            Vec3::new(2.0, 1.0, 0.0),
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::new(1.0, 2.0, 0.0),
-            Vec3::new(0.0, 2.0, 0.0),
-        ];
+        let l = L_SHAPE;
         for shift in 0..6 {
             let rotated: Vec<Vec3> = (0..6).map(|i| l[(i + shift) % 6]).collect();
             let mut out = vec![];
@@ -301,14 +304,7 @@ mod tests {
 
     #[test]
     fn triangles_are_wound_like_the_polygon() {
-        let l = [
-            Vec3::new(0.0, 0.0, 0.0),
-            Vec3::new(2.0, 0.0, 0.0),
-            Vec3::new(2.0, 1.0, 0.0),
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::new(1.0, 2.0, 0.0),
-            Vec3::new(0.0, 2.0, 0.0),
-        ];
+        let l = L_SHAPE;
         let mut out = vec![];
         triangulate(&l, &mut out);
         for [a, b, c] in out {

@@ -120,3 +120,52 @@ pub fn nearest_ellipsoid_distance(body: &Body, p: Vec3, tris: &[[Vec3; 3]]) -> f
         .map(|t| ellipsoid_distance(body, p, t))
         .fold(f64::INFINITY, f64::min)
 }
+
+/// xorshift64*: a small random source that gives the same numbers on every machine.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..1`.
+    pub fn f(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `lo..hi`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.f()
+    }
+
+    /// Uniform in the cube of half size `s` about the origin.
+    pub fn v(&mut self, s: f32) -> Vec3 {
+        Vec3::new(
+            self.f() * 2.0 - 1.0,
+            self.f() * 2.0 - 1.0,
+            self.f() * 2.0 - 1.0,
+        ) * s
+    }
+}
+
+/// `../shared/SUB` if it is there. On CI it must be (the test fails); elsewhere the test
+/// says SKIPPED and passes.
+pub fn shared(sub: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(sub);
+    if p.exists() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must provide ../shared/{sub}"
+    );
+    eprintln!("SKIPPED: ../shared/{sub} not found");
+    None
+}
