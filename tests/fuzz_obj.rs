@@ -7,11 +7,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::shared;
+use common::corpus_files;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use walkthrough::collision::CollisionWorld;
@@ -23,13 +22,7 @@ const CASES: u32 = 1000;
 const WATCHDOG: Duration = Duration::from_secs(300);
 
 fn corpus() -> Option<Vec<(String, String)>> {
-    let dir = shared("obj-corpus")?;
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
-        .collect();
-    files.sort();
+    let files = corpus_files()?;
     Some(
         files
             .iter()

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::shared;
+use common::{corpus_files, shared};
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -25,15 +25,9 @@ fn repo(sub: &str) -> PathBuf {
 
 #[test]
 fn every_corpus_file_loads_or_is_refused_clearly() {
-    let Some(dir) = shared("obj-corpus") else {
+    let Some(files) = corpus_files() else {
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
-        .collect();
-    files.sort();
     assert!(files.len() >= 40, "corpus has {} files", files.len());
     let (mut loaded, mut refused) = (0, 0);
     for path in files {

@@ -169,3 +169,15 @@ pub fn shared(sub: &str) -> Option<std::path::PathBuf> {
     eprintln!("SKIPPED: ../shared/{sub} not found");
     None
 }
+
+/// The `.obj` files of `../shared/obj-corpus`, sorted (see [`shared`] when it is missing).
+pub fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
+    let dir = shared("obj-corpus")?;
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
+        .collect();
+    files.sort();
+    Some(files)
+}
