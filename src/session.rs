@@ -262,10 +262,7 @@ fn choose_spawn(map: &mut Map, world: &CollisionWorld, opts: &OpenOptions) -> Sp
         spawn.yaw_deg = y;
     }
     let b = world.bounds();
-    let grown =
-        b.min - Vec3::splat(SPAWN_OUTSIDE_MARGIN)..=b.max + Vec3::splat(SPAWN_OUTSIDE_MARGIN);
-    let inside =
-        spawn.position.cmpge(*grown.start()).all() && spawn.position.cmple(*grown.end()).all();
+    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(spawn.position);
     if !inside {
         let (lo, hi) = (map.frame.to_file(b.min), map.frame.to_file(b.max));
         map.warnings.push(format!(

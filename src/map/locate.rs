@@ -33,8 +33,12 @@ impl<R: BufRead> LineCounter<R> {
 
 impl<R: BufRead> Read for LineCounter<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.fill_buf()?.len().min(buf.len());
-        buf[..n].copy_from_slice(&self.fill_buf()?[..n]);
+        let n = {
+            let data = self.fill_buf()?;
+            let n = data.len().min(buf.len());
+            buf[..n].copy_from_slice(&data[..n]);
+            n
+        };
         self.consume(n);
         Ok(n)
     }

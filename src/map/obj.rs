@@ -202,10 +202,14 @@ fn read_with_tobj(
 /// naming the library and line, and leaves its materials grey.
 fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::MTLLoadResult {
     let mut clean = String::new();
+    // Where each library starts in `clean`, in lines (sanitising ends every line in '\n').
     let mut starts = Vec::new();
+    let mut lines = 0;
     for lib in libraries {
-        starts.push((clean.lines().count(), lib.shown.as_str()));
-        clean += &sanitize_mtl(&lib.shown, &lib.text, warnings);
+        starts.push((lines, lib.shown.as_str()));
+        let text = sanitize_mtl(&lib.shown, &lib.text, warnings);
+        lines += text.lines().count();
+        clean += &text;
     }
     let mut reader = LineCounter::new(clean.as_bytes());
     tobj::load_mtl_buf(&mut reader).inspect_err(|e| {
