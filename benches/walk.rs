@@ -15,6 +15,7 @@ use glam::Vec3;
 use walkthrough::camera::{Controller, Mode, MoveIntent, Settings};
 use walkthrough::collision::{Body, Collider, Contact};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::names::Named;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::tolerance::DEFAULT_DT;
 

@@ -16,6 +16,7 @@
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
+//! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.
 //! - [`tolerance`]: every tolerance and physical default, named and documented in one place.
 //!
 //! # Example
@@ -53,6 +54,7 @@ pub mod collision;
 pub mod geometry;
 pub mod input;
 pub mod map;
+pub mod names;
 pub mod session;
 pub mod sim;
 pub mod tolerance;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use glam::Vec3;
 
 use walkthrough::camera::{Controller, Mode, Settings};
@@ -22,11 +22,8 @@ use walkthrough::tolerance::{DEFAULT_DT, DEFAULT_SPEED};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
 ///
-/// With no MAP, opens the built-in map. Controls: W/A/S/D or arrows move, mouse looks
-/// (click to capture, Esc to free), Shift runs, wheel changes speed, Tab toggles stop /
-/// slide, F walk / fly, Space jumps (walking) or rises (flying), C crouches while held
-/// (walking) or sinks (flying), M cycles the point-in-triangle method, R reloads, F1
-/// help, F12 screenshot.
+/// With no MAP, opens the built-in map. The controls are listed below and under F1 in
+/// the window.
 #[derive(Parser, Debug)]
 #[command(name = "walkthrough", version, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -46,13 +43,13 @@ enum Cmd {
 #[derive(Args, Debug, Clone)]
 struct Common {
     /// What a wall does to a move.
-    #[arg(long, default_value = "slide", value_parser = parse_response)]
+    #[arg(long, default_value = "slide")]
     response: Response,
     /// Walk (horizontal) or fly (along the view).
-    #[arg(long, default_value = "walk", value_parser = parse_mode)]
+    #[arg(long, default_value = "walk")]
     mode: Mode,
     /// Point-in-triangle test: angle-sum, barycentric or moller-trumbore.
-    #[arg(long, default_value = "barycentric", value_parser = parse_method)]
+    #[arg(long, default_value = "barycentric")]
     method: InsideMethod,
     /// Eye position in the map file's coordinates, X,Y,Z (default: found automatically).
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
@@ -70,7 +67,7 @@ struct Common {
     #[arg(long, allow_hyphen_values = true)]
     scale: Option<f32>,
     /// The map file's up axis.
-    #[arg(long, default_value = "y", value_parser = parse_up)]
+    #[arg(long, default_value = "y")]
     up: UpAxis,
     /// Script to play (see README: forward/back/left/right/up/down SECS, turn DEG, ...).
     #[arg(long)]
@@ -117,18 +114,6 @@ struct SimArgs {
     max_steps: u64,
 }
 
-fn parse_response(s: &str) -> Result<Response, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-fn parse_method(s: &str) -> Result<InsideMethod, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-fn parse_up(s: &str) -> Result<UpAxis, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
 fn parse_vec3(s: &str) -> Result<Vec3, String> {
     let parts: Vec<f32> = s
         .split(',')
@@ -279,7 +264,14 @@ pub(crate) fn peak_memory() -> Option<String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let command = Cli::command().after_help(format!(
+        "Controls in the window:\n{}",
+        app::controls::plain_text()
+    ));
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Some(Cmd::Sim(args)) => run_sim(args),
         None => run_window(cli.window),

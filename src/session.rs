@@ -163,6 +163,11 @@ impl Session {
         )
     }
 
+    /// The map's name and triangle count, for the HUD.
+    pub fn label(&self) -> String {
+        format!("{} ({} tris)", self.map.name, self.world.stats().triangles)
+    }
+
     /// A few lines describing the map for the terminal.
     pub fn describe(&self) -> String {
         let s = self.world.stats();

@@ -144,9 +144,14 @@ fn help_lists_the_controls_and_options() {
         "--trace",
         "--screenshot",
         "--exit-after",
-        "Tab toggles stop",
+        "Controls in the window:",
         "sim",
     ] {
         assert!(out.contains(word), "--help lacks {word}:\n{out}");
     }
+    let tab = out.lines().find(|l| l.trim_start().starts_with("Tab "));
+    assert!(
+        tab.is_some_and(|l| l.trim_end().ends_with("stop / slide")),
+        "--help has no Tab row saying stop / slide:\n{out}"
+    );
 }

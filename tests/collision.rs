@@ -10,6 +10,7 @@ use walkthrough::camera::{Controller, Mode, Pose, Settings};
 use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
+use walkthrough::names::Named;
 use walkthrough::sim::{parse_script, run_to_rows};
 use walkthrough::tolerance::{DEFAULT_FOV_Y_DEG, NEAR_PLANE, SKIN};
 
@@ -55,7 +56,7 @@ fn slide_keeps_speed(angle_deg: f32, pieces: usize) {
     let d = Vec3::new(a.sin(), 0.0, -a.cos()) * SPEED * DT;
     for body in BODIES {
         let keep = body.rest_distance(Vec3::Z);
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             let r = rules(body, Response::Slide, method);
             let steps = walk(&world, &r, Vec3::new(0.3, 0.37, 1.0), d, 700);
             let first_contact = steps.iter().position(|o| o.hit).expect("reaches the wall");
@@ -104,7 +105,7 @@ fn slide_through_a_shared_vertex_at_the_centre_height() {
     let world = long_wall(20);
     let d = Vec3::new(1.0, 0.0, -1.0).normalize() * SPEED * DT;
     for body in BODIES {
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             let r = rules(body, Response::Slide, method);
             let steps = walk(&world, &r, Vec3::new(-10.0 - 0.2, 0.0, 0.5), d, 2000);
             let end = steps.last().unwrap().end;
@@ -118,7 +119,7 @@ fn slide_through_a_shared_vertex_at_the_centre_height() {
 fn stop_leaves_the_body_exactly_at_its_rest_distance() {
     let world = long_wall(1);
     for body in BODIES {
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             let r = rules(body, Response::Stop, method);
             let steps = walk(
                 &world,
@@ -180,7 +181,7 @@ fn v_corner(angle_deg: f32) -> (CollisionWorld, Vec3, Vec3) {
 fn settles_in_v_corner(angle_deg: f32) {
     let (world, nl, nr) = v_corner(angle_deg);
     for body in BODIES {
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             for dir in [
                 Vec3::new(0.0, 0.0, -1.0),
                 Vec3::new(0.2, 0.0, -1.0).normalize(),
@@ -294,7 +295,7 @@ fn corridor_barely_wider_than_the_body_is_walkable() {
         tris.extend(wall(-half, -100.0, -half, 100.0, 5.0));
         tris.extend(wall(half, -100.0, half, 100.0, 5.0));
         let world = CollisionWorld::new(tris);
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             let r = rules(body, Response::Slide, method);
             // Straight down the middle: free.
             let steps = walk(
@@ -326,7 +327,7 @@ fn move_many_times_longer_than_a_thin_wall_does_not_tunnel() {
     for tris in [&thick, &thin] {
         let world = CollisionWorld::new(tris.iter().copied());
         for body in BODIES {
-            for method in InsideMethod::ALL {
+            for &method in InsideMethod::ALL {
                 for response in [Response::Stop, Response::Slide] {
                     for d in [
                         Vec3::new(0.0, 0.0, -10.0),
@@ -361,7 +362,7 @@ fn move_many_times_longer_than_a_thin_wall_does_not_tunnel() {
 fn moves_along_exact_diagonals_into_a_box_corner() {
     let room = CollisionWorld::new(cube(Vec3::splat(-2.0), Vec3::splat(2.0)));
     for body in BODIES {
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             for d in [
                 Vec3::new(1.0, 0.0, 1.0),
                 Vec3::new(-1.0, 0.0, 1.0),
@@ -400,7 +401,7 @@ fn body_resting_against_a_wall_is_held_but_can_slide_and_leave() {
     let world = long_wall(1);
     for body in BODIES {
         let p = Vec3::new(0.0, 0.0, body.rest_distance(Vec3::Z));
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             let stop = rules(body, Response::Stop, method);
             let into = world.resolve_move(&stop, p, Vec3::new(0.0, 0.0, -1.0));
             assert_eq!(into.end, p, "{method}");
@@ -474,7 +475,7 @@ fn crossing_exactly_through_a_shared_vertex_is_stopped() {
         .collect();
     let world = CollisionWorld::new(tris.clone());
     let body = Body::FLYER;
-    for method in InsideMethod::ALL {
+    for &method in InsideMethod::ALL {
         for response in [Response::Stop, Response::Slide] {
             let r = rules(body, response, method);
             let o = world.resolve_move(&r, Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.0, 0.0, -2.0));
@@ -497,7 +498,7 @@ fn crossing_exactly_through_a_shared_edge_is_stopped() {
     let body = Body::FLYER;
     let keep = body.rest_distance(Vec3::Z);
     // x = 0 and y = 0 are seams of the 4 x 4 cut.
-    for method in InsideMethod::ALL {
+    for &method in InsideMethod::ALL {
         let r = rules(body, Response::Stop, method);
         for start in [Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.0, 3.3, 1.0)] {
             let o = world.resolve_move(&r, start, Vec3::new(0.0, 0.0, -2.0));
@@ -578,7 +579,7 @@ fn pillar_passed_diagonally_at_its_convex_corner_keeps_the_body_off_it() {
     let pillar = cube(Vec3::new(-0.5, -5.0, -0.5), Vec3::new(0.5, 5.0, 0.5));
     let world = CollisionWorld::new(pillar.clone());
     for body in BODIES {
-        for method in InsideMethod::ALL {
+        for &method in InsideMethod::ALL {
             for response in [Response::Stop, Response::Slide] {
                 // Aimed just inside the corner (0.5, 0.5): the body grazes it.
                 let start = Vec3::new(-2.0, 0.0, 3.0);
@@ -721,7 +722,7 @@ fn glancing_move_across_a_wall_seam_stays_off_the_wall() {
     tris.extend(wall(3.6832905, -1.4091085, -1.8849857, 0.88270813, half.y));
     let world = CollisionWorld::new(tris.iter().copied());
     let body = Body::FLYER;
-    for method in InsideMethod::ALL {
+    for &method in InsideMethod::ALL {
         let rules = rules(body, Response::Stop, method);
         let mut p = push_out(&world, &body, Vec3::new(1.3677135, 2.0277703, -1.6299683)).centre;
         let script = [
@@ -766,7 +767,7 @@ fn fast_glancing_move_along_a_wall_to_its_end_stays_off_the_face() {
         gap > 1.0 && gap < body.contact_radius(),
         "not resting: {gap}"
     );
-    for method in InsideMethod::ALL {
+    for &method in InsideMethod::ALL {
         for response in [Response::Stop, Response::Slide] {
             let rules = rules(body, response, method);
             let o = world.resolve_move(&rules, start, Vec3::new(33.525978, -15.60764, -31.591805));

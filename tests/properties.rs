@@ -16,6 +16,7 @@ use proptest::test_runner::RngSeed;
 use walkthrough::camera::{Controller, MoveIntent, Pose as EyePose, Settings};
 use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::names::Named;
 
 /// Slack for `f32` positions, in ellipsoid-space units.
 const TOL_E: f64 = 1e-4;

@@ -10,6 +10,7 @@ use common::{Rng, cube, nearest_ellipsoid_distance, rules, segment_touches, wall
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::names::Named;
 
 /// Rooms generated.
 const ROOMS: usize = 100;

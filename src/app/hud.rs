@@ -1,35 +1,85 @@
 //! The on-screen HUD and help, drawn with egui.
 
 use std::fmt::Write;
+use std::time::Instant;
 
 use egui::{Align2, Color32, RichText};
 
-/// What the HUD shows this frame.
+use walkthrough::camera::Mode;
+use walkthrough::collision::Response;
+use walkthrough::geometry::InsideMethod;
+
+use super::controls::CONTROLS;
+
+/// How long a notice stays on screen, seconds.
+const NOTICE_SECS: f32 = 4.0;
+
+/// What the HUD keeps from frame to frame.
+#[derive(Default)]
+pub struct Overlay {
+    /// The controls are shown (F1).
+    pub help: bool,
+    /// Seconds since a collision last changed a move (for the flash).
+    pub since_hit: f32,
+    /// Frames per second, smoothed.
+    pub fps: f32,
+    /// Map name and triangle count.
+    pub map_label: String,
+    notice: Option<(String, Instant)>,
+    /// The HUD's text, a buffer reused every frame.
+    text: String,
+}
+
+impl Overlay {
+    /// The overlay of a window showing the map `map_label`.
+    pub fn new(map_label: String) -> Overlay {
+        Overlay {
+            map_label,
+            ..Overlay::default()
+        }
+    }
+
+    /// Show `msg` for a few seconds (and print it: the terminal keeps a record).
+    pub fn notify(&mut self, msg: String) {
+        eprintln!("{msg}");
+        self.notice = Some((msg, Instant::now()));
+    }
+
+    /// The notice still on screen, if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice
+            .as_ref()
+            .filter(|(_, t)| t.elapsed().as_secs_f32() < NOTICE_SECS)
+            .map(|(m, _)| m.as_str())
+    }
+
+    /// Count a frame of `secs` into the smoothed frame rate.
+    pub fn count_frame(&mut self, secs: f32) {
+        let secs = secs.max(1e-6);
+        self.fps = if self.fps == 0.0 {
+            1.0 / secs
+        } else {
+            self.fps * 0.95 + 0.05 / secs
+        };
+    }
+}
+
+/// What the HUD shows this frame, besides what the [`Overlay`] keeps.
 pub struct HudState<'a> {
     /// Stop or slide.
-    pub response: &'a str,
+    pub response: Response,
     /// Walk or fly.
-    pub mode: &'a str,
+    pub mode: Mode,
     /// Point-in-triangle method.
-    pub method: &'a str,
+    pub method: InsideMethod,
     /// Eye position in the map file's coordinates.
     pub position: [f32; 3],
     /// Walking speed, m/s.
     pub speed: f32,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
-    /// Frames per second (smoothed).
-    pub fps: f32,
-    /// Seconds since a collision last changed a move (for the flash).
-    pub since_hit: f32,
-    /// Map name and triangle count.
-    pub map: &'a str,
     /// A loading message, when a map loads in the background.
     pub loading: Option<&'a str>,
-    /// A passing message (errors, screenshots saved).
-    pub notice: Option<&'a str>,
-    /// Show the controls.
-    pub help: bool,
     /// Script playing.
     pub scripted: bool,
 }
@@ -37,41 +87,30 @@ pub struct HudState<'a> {
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
 
-const HELP: &str = "\
-W A S D / arrows   move          mouse        look (click to capture)
-Shift              run           wheel        walking speed
-Tab                stop / slide  F            walk / fly
-Space              jump (walk), up (fly)
-C                  crouch, held (walk), down (fly)
-M                  point-in-triangle method
-R                  reload map    drop a file  open it
-F1                 this help     F12          screenshot
-Esc                free the mouse, then quit";
-
-/// Draw the HUD. `text` is a reused buffer (no allocation once warm).
-pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
+/// Draw the HUD (no allocation once warm: the overlay's text buffer is reused).
+pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let ctx = ui.ctx().clone();
     let panel = egui::Frame::NONE
         .fill(Color32::from_black_alpha(160))
         .inner_margin(8.0)
         .corner_radius(4.0);
+    let text = &mut o.text;
     text.clear();
     let [x, y, z] = s.position;
     let _ = write!(
         text,
         "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2}   {}\nspeed {:.1} m/s   {:.0} fps\n{}",
-        if s.response == "stop" {
-            "STOP"
-        } else {
-            "SLIDE"
+        match s.response {
+            Response::Stop => "STOP",
+            Response::Slide => "SLIDE",
         },
         s.mode,
         s.method,
         if s.scripted { "  |  script" } else { "" },
         s.stance,
         s.speed,
-        s.fps,
-        s.map
+        o.fps,
+        o.map_label
     );
     egui::Area::new(egui::Id::unique("hud"))
         .anchor(Align2::LEFT_TOP, [8.0, 8.0])
@@ -86,11 +125,10 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
                     )
                     .extend(),
                 );
-                if s.since_hit < HIT_FLASH_SECS {
-                    let label = if s.response == "stop" {
-                        "STOPPED"
-                    } else {
-                        "SLIDING"
+                if o.since_hit < HIT_FLASH_SECS {
+                    let label = match s.response {
+                        Response::Stop => "STOPPED",
+                        Response::Slide => "SLIDING",
                     };
                     ui.label(
                         RichText::new(label)
@@ -100,7 +138,7 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
                             .color(Color32::from_rgb(255, 90, 70)),
                     );
                 }
-                if !s.help {
+                if !o.help {
                     ui.label(
                         RichText::new("F1 help")
                             .monospace()
@@ -110,36 +148,14 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
                 }
             });
         });
-    // A small crosshair at the centre.
-    let c = ctx.content_rect().center();
-    let stroke = egui::Stroke::new(1.5, Color32::from_white_alpha(200));
-    let painter = ctx.layer_painter(egui::LayerId::new(
-        egui::Order::Foreground,
-        egui::Id::unique("cross"),
-    ));
-    painter.line_segment([c - egui::vec2(6.0, 0.0), c + egui::vec2(6.0, 0.0)], stroke);
-    painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
-
-    if s.help {
-        egui::Area::new(egui::Id::unique("help"))
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(&ctx, |ui| {
-                panel.show(ui, |ui| {
-                    ui.add(
-                        egui::Label::new(
-                            RichText::new(HELP)
-                                .monospace()
-                                .size(13.0)
-                                .color(Color32::WHITE),
-                        )
-                        .extend(),
-                    );
-                });
-            });
+    if o.help {
+        help(&ctx, panel);
+    } else {
+        crosshair(&ctx);
     }
     for (id, msg, anchor) in [
         ("loading", s.loading, Align2::CENTER_TOP),
-        ("notice", s.notice, Align2::CENTER_BOTTOM),
+        ("notice", o.notice(), Align2::CENTER_BOTTOM),
     ] {
         if let Some(msg) = msg {
             let offset = if anchor == Align2::CENTER_TOP {
@@ -161,4 +177,42 @@ pub fn draw(ui: &mut egui::Ui, s: &HudState, text: &mut String) {
                 });
         }
     }
+}
+
+/// A small crosshair at the centre of the window.
+fn crosshair(ctx: &egui::Context) {
+    let c = ctx.content_rect().center();
+    let stroke = egui::Stroke::new(1.5, Color32::from_white_alpha(200));
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("cross"),
+    ));
+    painter.line_segment([c - egui::vec2(6.0, 0.0), c + egui::vec2(6.0, 0.0)], stroke);
+    painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
+}
+
+/// The controls table, in two aligned columns at the centre of the window.
+fn help(ctx: &egui::Context, panel: egui::Frame) {
+    let cell = |t: &str| {
+        RichText::new(t)
+            .monospace()
+            .size(13.0)
+            .color(Color32::WHITE)
+    };
+    egui::Area::new(egui::Id::unique("help"))
+        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            panel.show(ui, |ui| {
+                egui::Grid::new("controls")
+                    .num_columns(2)
+                    .spacing([24.0, 4.0])
+                    .show(ui, |ui| {
+                        for c in CONTROLS {
+                            ui.label(cell(c.keys).strong());
+                            ui.label(cell(c.does));
+                            ui.end_row();
+                        }
+                    });
+            });
+        });
 }

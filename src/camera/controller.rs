@@ -3,9 +3,7 @@
 //! The window and the headless simulation call the very same [`Controller::step`] at the
 //! same fixed step, so a script gives the same trace whatever the frame rate.
 
-use std::fmt;
-use std::str::FromStr;
-
+use crate::names::named;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
@@ -24,45 +22,7 @@ pub enum Mode {
     Fly,
 }
 
-impl Mode {
-    /// Name used in the CLI, scripts and the HUD.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Walk => "walk",
-            Mode::Fly => "fly",
-        }
-    }
-
-    /// The other mode.
-    pub fn toggled(self) -> Mode {
-        match self {
-            Mode::Walk => Mode::Fly,
-            Mode::Fly => Mode::Walk,
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The name given is not a mode.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mode '{0}' (expected walk or fly)")]
-pub struct ParseModeError(pub String);
-
-impl FromStr for Mode {
-    type Err = ParseModeError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "walk" => Ok(Mode::Walk),
-            "fly" => Ok(Mode::Fly),
-            _ => Err(ParseModeError(s.to_string())),
-        }
-    }
-}
+named!(Mode, "mode" { Walk => "walk", Fly => "fly" });
 
 /// Controller settings, all changeable at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,6 +331,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::Named;
 
     #[test]
     fn walking_ignores_pitch_and_vertical() {
@@ -460,7 +421,7 @@ mod tests {
     fn mode_names_round_trip() {
         for m in [Mode::Walk, Mode::Fly] {
             assert_eq!(m.name().parse::<Mode>().unwrap(), m);
-            assert_eq!(m.toggled().toggled(), m);
+            assert_eq!(m.next().next(), m);
         }
         assert!("swim".parse::<Mode>().is_err());
     }

@@ -4,5 +4,5 @@
 mod controller;
 mod pose;
 
-pub use controller::{Controller, Mode, ParseModeError, Settings, Stance, StepReport};
+pub use controller::{Controller, Mode, Settings, Stance, StepReport};
 pub use pose::{MoveIntent, Pose};

@@ -18,8 +18,6 @@ mod world;
 pub use body::Body;
 pub use collider::{Collider, Contact};
 pub use instances::{Instance, InstancedWorld};
-pub use response::{
-    MoveOutcome, MoveRules, ParseResponseError, PushOut, Response, push_out, resolve_move,
-};
+pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
 pub use sweep::Feature;
 pub use world::{CollisionWorld, RayHit, WorldStats};

@@ -7,9 +7,7 @@
 //! from it to the body's centre (Fauerby 2003): a face's own plane, or, at an edge or a
 //! corner, the plane tangent to the body there.
 
-use std::fmt;
-use std::str::FromStr;
-
+use crate::names::named;
 use glam::{DVec3, Vec3};
 
 use super::{Body, Collider, Contact};
@@ -38,45 +36,7 @@ pub enum Response {
     Slide,
 }
 
-impl Response {
-    /// The name used on the command line, in scripts, traces and the HUD.
-    pub fn name(self) -> &'static str {
-        match self {
-            Response::Stop => "stop",
-            Response::Slide => "slide",
-        }
-    }
-
-    /// The other response.
-    pub fn toggled(self) -> Response {
-        match self {
-            Response::Stop => Response::Slide,
-            Response::Slide => Response::Stop,
-        }
-    }
-}
-
-impl fmt::Display for Response {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The name given is not a response.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown response '{0}' (expected stop or slide)")]
-pub struct ParseResponseError(pub String);
-
-impl FromStr for Response {
-    type Err = ParseResponseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "stop" => Ok(Response::Stop),
-            "slide" => Ok(Response::Slide),
-            _ => Err(ParseResponseError(s.to_string())),
-        }
-    }
-}
+named!(Response, "response" { Stop => "stop", Slide => "slide" });
 
 /// How a body moves through the world: what it is, what a wall does to it, and how the
 /// collision test decides "inside".
@@ -352,13 +312,14 @@ pub fn slide_direction(v: DVec3, planes: &[DVec3]) -> Option<DVec3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::Named;
 
     #[test]
     fn response_names_round_trip_and_toggle() {
         for r in [Response::Stop, Response::Slide] {
             assert_eq!(r.name().parse::<Response>().unwrap(), r);
-            assert_ne!(r.toggled(), r);
-            assert_eq!(r.toggled().toggled(), r);
+            assert_ne!(r.next(), r);
+            assert_eq!(r.next().next(), r);
         }
         assert_eq!(
             "bounce".parse::<Response>().unwrap_err().to_string(),

@@ -18,9 +18,7 @@
 //!   Trumbore, "Fast, Minimum Storage Ray/Triangle Intersection", 1997): it finds the ray's
 //!   parameter at the plane and the barycentric coordinates together, without the plane.
 
-use std::fmt;
-use std::str::FromStr;
-
+use crate::names::named;
 use glam::Vec3;
 
 use super::Triangle;
@@ -39,31 +37,6 @@ pub enum InsideMethod {
 }
 
 impl InsideMethod {
-    /// All methods, in the order the app cycles through them.
-    pub const ALL: [InsideMethod; 3] = [
-        InsideMethod::AngleSum,
-        InsideMethod::Barycentric,
-        InsideMethod::MollerTrumbore,
-    ];
-
-    /// The name used on the command line, in scripts and in the HUD.
-    pub fn name(self) -> &'static str {
-        match self {
-            InsideMethod::AngleSum => "angle-sum",
-            InsideMethod::Barycentric => "barycentric",
-            InsideMethod::MollerTrumbore => "moller-trumbore",
-        }
-    }
-
-    /// The next method in [`InsideMethod::ALL`], wrapping around.
-    pub fn next(self) -> InsideMethod {
-        let i = InsideMethod::ALL
-            .iter()
-            .position(|m| *m == self)
-            .unwrap_or(0);
-        InsideMethod::ALL[(i + 1) % InsideMethod::ALL.len()]
-    }
-
     /// Does the ray `origin + t dir` meet the triangle? For the point methods the ray must
     /// not be parallel to the plane; the point tested is where it meets the plane.
     ///
@@ -120,30 +93,11 @@ impl InsideMethod {
     }
 }
 
-impl fmt::Display for InsideMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The name given is not a method.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown point-in-triangle method '{0}' (expected angle-sum, barycentric or moller-trumbore)"
-)]
-pub struct ParseMethodError(pub String);
-
-impl FromStr for InsideMethod {
-    type Err = ParseMethodError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "angle-sum" | "anglesum" | "angle" => Ok(InsideMethod::AngleSum),
-            "barycentric" | "bary" => Ok(InsideMethod::Barycentric),
-            "moller-trumbore" | "möller-trumbore" | "mt" => Ok(InsideMethod::MollerTrumbore),
-            _ => Err(ParseMethodError(s.to_string())),
-        }
-    }
-}
+named!(InsideMethod, "point-in-triangle method" {
+    AngleSum => "angle-sum" | "anglesum" | "angle",
+    Barycentric => "barycentric" | "bary",
+    MollerTrumbore => "moller-trumbore" | "möller-trumbore" | "mt",
+});
 
 /// The classic test: the angles at `q` between the directions to each pair of vertices
 /// sum to `2 pi` when `q` is inside (or on an edge), less when it is outside.
@@ -198,6 +152,7 @@ pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<(f32, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::Named;
 
     fn tri() -> Triangle {
         Triangle::new(
@@ -210,7 +165,7 @@ mod tests {
 
     #[test]
     fn method_names_round_trip() {
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             assert_eq!(m.name().parse::<InsideMethod>().unwrap(), m);
             assert_eq!(m.to_string(), m.name());
         }
@@ -237,7 +192,7 @@ mod tests {
     #[test]
     fn all_methods_accept_interior_and_reject_exterior() {
         let t = tri();
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             assert!(m.contains_point(&t, Vec3::new(0.5, 0.5, 0.0)), "{m}");
             assert!(!m.contains_point(&t, Vec3::new(1.5, 1.5, 0.0)), "{m}");
             assert!(!m.contains_point(&t, Vec3::new(-0.5, 0.5, 0.0)), "{m}");
@@ -255,7 +210,7 @@ mod tests {
             Vec3::new(2.0, 0.0, 0.0),
             Vec3::new(0.0, 2.0, 0.0),
         ];
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             for q in on {
                 assert!(m.contains_point(&t, q), "{m} at {q}");
             }
@@ -286,7 +241,7 @@ mod tests {
             tris[0].project(Vec3::new(10.0, 10.0, 10.0)),
             tris[0].project(a * 0.5 + b * 0.5 + Vec3::Y),
         ];
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             for q in probes {
                 let first = m.contains_point(&tris[0], q);
                 for t in &tris {
@@ -312,7 +267,7 @@ mod tests {
     #[test]
     fn ray_hits_agree_with_plane_parameter() {
         let t = tri();
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             let s = m
                 .ray_hits(&t, Vec3::new(0.5, 0.5, 3.0), Vec3::new(0.0, 0.0, -1.0))
                 .unwrap();
@@ -336,7 +291,7 @@ mod tests {
         assert!(!InsideMethod::MollerTrumbore.contains_point(&t, q));
         // Far enough out, every method agrees again.
         let q = Vec3::new(1.0, -0.05, 0.0);
-        for m in InsideMethod::ALL {
+        for &m in InsideMethod::ALL {
             assert!(!m.contains_point(&t, q), "{m}");
         }
     }

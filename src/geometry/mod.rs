@@ -11,6 +11,6 @@ pub mod plane;
 pub mod triangle;
 
 pub use aabb::{Aabb, safe_recip};
-pub use inside::{InsideMethod, ParseMethodError};
+pub use inside::InsideMethod;
 pub use plane::{Plane, Side};
 pub use triangle::Triangle;

@@ -3,9 +3,7 @@
 //! World coordinates are Y up and about one unit a metre. `--spawn` and the trace speak
 //! the file's coordinates; everything inside speaks world coordinates.
 
-use std::fmt;
-use std::str::FromStr;
-
+use crate::names::named;
 use glam::Vec3;
 
 /// Which axis of the file points up.
@@ -18,30 +16,7 @@ pub enum UpAxis {
     Z,
 }
 
-impl fmt::Display for UpAxis {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            UpAxis::Y => "y",
-            UpAxis::Z => "z",
-        })
-    }
-}
-
-/// The name given is not an axis.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown up axis '{0}' (expected y or z)")]
-pub struct ParseUpError(pub String);
-
-impl FromStr for UpAxis {
-    type Err = ParseUpError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "y" | "+y" => Ok(UpAxis::Y),
-            "z" | "+z" => Ok(UpAxis::Z),
-            _ => Err(ParseUpError(s.to_string())),
-        }
-    }
-}
+named!(UpAxis, "up axis" { Y => "y" | "+y", Z => "z" | "+z" });
 
 /// File coordinates to world: rotate the up axis to +Y, then scale.
 #[derive(Clone, Copy, Debug, PartialEq)]

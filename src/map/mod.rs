@@ -30,7 +30,7 @@ use glam::Vec3;
 use crate::geometry::Aabb;
 
 pub use error::MapError;
-pub use frame::{MapFrame, ParseUpError, UpAxis};
+pub use frame::{MapFrame, UpAxis};
 pub use obj::{LoadOptions, load_obj_file, load_obj_str};
 pub use survey::{ScaleGuess, SpawnChoice};
 

@@ -1,0 +1,187 @@
+//! The controls: one table that the F1 overlay, `--help` and the README's Controls
+//! section all show (a test keeps the README's copy equal to it), and the keys that act
+//! once a press. Keys held for moving are read by [`super::input::HeldKeys`].
+
+use winit::keyboard::KeyCode;
+
+/// One row of the controls table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Control {
+    /// The key, keys or gesture.
+    pub keys: &'static str,
+    /// What it does.
+    pub does: &'static str,
+}
+
+/// Every control, in the order the help lists them.
+pub const CONTROLS: &[Control] = &[
+    Control {
+        keys: "W A S D / arrow keys",
+        does: "move (walk: along the floor plane; fly: along the view)",
+    },
+    Control {
+        keys: "mouse",
+        does: "look (click in the window to capture the cursor, Esc frees it)",
+    },
+    Control {
+        keys: "Shift",
+        does: "run (x2.5)",
+    },
+    Control {
+        keys: "mouse wheel",
+        does: "walking speed up / down",
+    },
+    Control {
+        keys: "Tab",
+        does: "stop / slide",
+    },
+    Control {
+        keys: "F",
+        does: "walk / fly",
+    },
+    Control {
+        keys: "Space",
+        does: "jump (walk), up (fly)",
+    },
+    Control {
+        keys: "C",
+        does: "crouch while held (walk), down (fly)",
+    },
+    Control {
+        keys: "M",
+        does: "point-in-triangle method: angle-sum, barycentric, Möller–Trumbore",
+    },
+    Control {
+        keys: "R",
+        does: "reload the map (keeps your place if it is still inside)",
+    },
+    Control {
+        keys: "drop a file on the window",
+        does: "open that .obj or scene .toml",
+    },
+    Control {
+        keys: "F1",
+        does: "show / hide these controls",
+    },
+    Control {
+        keys: "F12",
+        does: "screenshot (saved in the current directory)",
+    },
+    Control {
+        keys: "Esc",
+        does: "free the mouse; again to quit",
+    },
+];
+
+/// What a key does once a press (held keys are movement, not actions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Free the captured mouse; with the mouse free, quit.
+    Escape,
+    /// Stop / slide.
+    NextResponse,
+    /// Walk / fly.
+    NextMode,
+    /// Cycle the point-in-triangle method.
+    NextMethod,
+    /// Show or hide the controls.
+    Help,
+    /// Save a screenshot.
+    Screenshot,
+    /// Load the map again.
+    Reload,
+}
+
+impl Action {
+    /// The action of `key`, if it has one.
+    pub fn of_key(key: KeyCode) -> Option<Action> {
+        Some(match key {
+            KeyCode::Escape => Action::Escape,
+            KeyCode::Tab => Action::NextResponse,
+            KeyCode::KeyF => Action::NextMode,
+            KeyCode::KeyM => Action::NextMethod,
+            KeyCode::F1 => Action::Help,
+            KeyCode::F12 => Action::Screenshot,
+            KeyCode::KeyR => Action::Reload,
+            _ => return None,
+        })
+    }
+}
+
+/// The table as plain text in two aligned columns (for `--help`).
+pub fn plain_text() -> String {
+    let width = CONTROLS
+        .iter()
+        .map(|c| c.keys.chars().count())
+        .max()
+        .unwrap_or(0);
+    CONTROLS
+        .iter()
+        .map(|c| format!("  {:width$}  {}\n", c.keys, c.does))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rows of the README's Controls table, cells trimmed.
+    fn readme_rows() -> Vec<(String, String)> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md is in the repository");
+        let section = readme
+            .split("\n## Controls\n")
+            .nth(1)
+            .expect("the README has a Controls section");
+        section
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2) // the header and the rule
+            .map(|l| {
+                let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+                (cells[0].to_string(), cells[1].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn readme_controls_table_is_the_code_table() {
+        let code: Vec<(String, String)> = CONTROLS
+            .iter()
+            .map(|c| (c.keys.to_string(), c.does.to_string()))
+            .collect();
+        assert_eq!(readme_rows(), code);
+    }
+
+    #[test]
+    fn every_action_key_is_in_the_table() {
+        for (key, name) in [
+            (KeyCode::Escape, "Esc"),
+            (KeyCode::Tab, "Tab"),
+            (KeyCode::KeyF, "F"),
+            (KeyCode::KeyM, "M"),
+            (KeyCode::F1, "F1"),
+            (KeyCode::F12, "F12"),
+            (KeyCode::KeyR, "R"),
+        ] {
+            assert!(Action::of_key(key).is_some(), "{name} has no action");
+            assert!(
+                CONTROLS.iter().any(|c| c.keys == name),
+                "{name} is missing from the table"
+            );
+        }
+        assert_eq!(Action::of_key(KeyCode::KeyW), None);
+    }
+
+    #[test]
+    fn plain_text_aligns_the_second_column() {
+        let text = plain_text();
+        let starts: Vec<usize> = CONTROLS
+            .iter()
+            .zip(text.lines())
+            .map(|(c, line)| line.find(c.does).unwrap())
+            .collect();
+        assert!(starts.windows(2).all(|w| w[0] == w[1]), "{text}");
+    }
+}

@@ -1,0 +1,194 @@
+//! winit's events to the app: the window's life, keys, the mouse, dropped files.
+
+use std::time::Instant;
+
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{
+    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
+};
+use winit::event_loop::ActiveEventLoop;
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{CursorGrabMode, Window, WindowId};
+
+use walkthrough::names::Named;
+
+use super::context::GlWindowContext;
+use super::controls::Action;
+use super::renderer::Renderer;
+use super::{App, Gpu};
+
+/// Mouse look sensitivity, degrees per pixel of motion.
+const MOUSE_DEG_PER_PIXEL: f32 = 0.12;
+/// Walking speed range reachable with the mouse wheel, m/s.
+const SPEED_RANGE: (f32, f32) = (0.1, 100.0);
+/// Speed factor of one notch of the mouse wheel.
+const SPEED_PER_NOTCH: f32 = 1.15;
+/// Pixels of a touchpad's scroll that count as one wheel notch.
+const PIXELS_PER_NOTCH: f32 = 40.0;
+
+impl App {
+    fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+        if self.keys.set(key, down) || !down || repeat {
+            return;
+        }
+        let Some(action) = Action::of_key(key) else {
+            return;
+        };
+        let s = &mut self.sim.controller.settings;
+        match action {
+            Action::Escape if self.captured => self.set_capture(false),
+            Action::Escape => self.exit(event_loop),
+            Action::NextResponse => s.response = s.response.next(),
+            Action::NextMode => s.mode = s.mode.next(),
+            Action::NextMethod => s.method = s.method.next(),
+            Action::Help => self.overlay.help = !self.overlay.help,
+            Action::Screenshot => self.screenshot_pending = true,
+            Action::Reload => self.load_in_background(self.config.map.clone(), true),
+        }
+    }
+
+    fn set_capture(&mut self, on: bool) {
+        let Some(gpu) = &self.gpu else { return };
+        let w = &gpu.ctx.window;
+        if on {
+            let grabbed = w
+                .set_cursor_grab(CursorGrabMode::Locked)
+                .or_else(|_| w.set_cursor_grab(CursorGrabMode::Confined));
+            if grabbed.is_err() {
+                return;
+            }
+            w.set_cursor_visible(false);
+        } else {
+            // Failing to release a grab leaves nothing to do: the cursor shows either way.
+            let _ = w.set_cursor_grab(CursorGrabMode::None);
+            w.set_cursor_visible(true);
+        }
+        self.captured = on;
+    }
+
+    /// Quit, saving the exit screenshot if one is due.
+    pub(super) fn exit(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(p) = self.config.screenshot.clone()
+            && (self.sim.scripted() || self.config.script.is_none())
+        {
+            // No script, or it did not finish: save what is on screen now.
+            self.save_screenshot(&p);
+        }
+        event_loop.exit();
+    }
+
+    /// Quit with `msg` as the error.
+    pub(super) fn fail(&mut self, event_loop: &ActiveEventLoop, msg: String) {
+        self.error = Some(msg);
+        event_loop.exit();
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gpu.is_some() {
+            return;
+        }
+        let (w, h) = self.config.size;
+        let attrs = Window::default_attributes()
+            .with_title(format!("walkthrough - {}", self.sim.session.map.name))
+            .with_inner_size(PhysicalSize::new(w, h));
+        let vsync = self.config.vsync && self.config.bench_frames.is_none();
+        let ctx = match GlWindowContext::new(event_loop, attrs, vsync) {
+            Ok(c) => c,
+            Err(e) => return self.fail(event_loop, e),
+        };
+        eprintln!("{}", ctx.description);
+        let upload = Instant::now();
+        let renderer = match Renderer::new(ctx.gl.clone(), &self.sim.session.map) {
+            Ok(r) => r,
+            Err(e) => return self.fail(event_loop, e),
+        };
+        eprintln!(
+            "uploaded to the GPU in {:.0} ms ({} draw calls a frame)",
+            upload.elapsed().as_secs_f64() * 1e3,
+            renderer.draw_calls()
+        );
+        let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
+        ctx.window.request_redraw();
+        self.gpu = Some(Gpu {
+            egui,
+            renderer,
+            ctx,
+        });
+        self.started = Instant::now();
+        self.sim.start();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        if let Some(gpu) = &mut self.gpu {
+            // egui only needs the events for its own widgets; the HUD has none to click.
+            let _ = gpu.egui.on_window_event(&gpu.ctx.window, &event);
+        }
+        match event {
+            WindowEvent::CloseRequested => self.exit(event_loop),
+            WindowEvent::Resized(size) => {
+                if let Some(gpu) = &self.gpu {
+                    gpu.ctx.resize(size.width, size.height);
+                }
+            }
+            WindowEvent::Focused(false) => {
+                self.keys.clear();
+                self.set_capture(false);
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    self.on_key(
+                        event_loop,
+                        code,
+                        event.state == ElementState::Pressed,
+                        event.repeat,
+                    );
+                }
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Left,
+                ..
+            } if !self.captured => {
+                self.set_capture(true);
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let notches = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / PIXELS_PER_NOTCH,
+                };
+                let s = &mut self.sim.controller.settings;
+                s.speed =
+                    (s.speed * SPEED_PER_NOTCH.powf(notches)).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+            }
+            WindowEvent::DroppedFile(path) => self.load_in_background(Some(path), false),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
+        if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
+            && self.captured
+        {
+            self.sim.controller.pose.turn(
+                -dx as f32 * MOUSE_DEG_PER_PIXEL,
+                -dy as f32 * MOUSE_DEG_PER_PIXEL,
+            );
+        }
+    }
+
+    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
+        if let Some(gpu) = &self.gpu {
+            gpu.ctx.window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        if let Some(mut gpu) = self.gpu.take() {
+            gpu.egui.destroy();
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! One frame: load results in, fixed steps, the scene, the HUD, a screenshot if one is
+//! due, the swap; and the frame-time report of `--bench-frames`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use winit::event_loop::ActiveEventLoop;
+
+use super::App;
+use super::hud::{self, HudState};
+
+impl App {
+    /// Draw one frame (and simulate the time since the last one).
+    pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let frame_start = Instant::now();
+        self.poll_loading();
+        let advance = self.sim.advance(frame_start, &mut self.keys);
+        if advance.hit {
+            self.overlay.since_hit = 0.0;
+        }
+        if let Some(step) = advance.script_finished_at {
+            self.script_finished(step);
+        }
+        let Some(gpu) = &mut self.gpu else { return };
+        let size = gpu.ctx.window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        let controller = &self.sim.controller;
+        gpu.renderer
+            .draw(&controller.view_pose(), size.width, size.height);
+
+        let s = &controller.settings;
+        let loading = self.loading.as_ref().map(|l| {
+            format!(
+                "loading {} ... {:.1} s",
+                l.what,
+                l.since.elapsed().as_secs_f32()
+            )
+        });
+        let state = HudState {
+            response: s.response,
+            mode: s.mode,
+            method: s.method,
+            position: self
+                .sim
+                .session
+                .map
+                .frame
+                .to_file(controller.pose.position)
+                .into(),
+            speed: s.speed,
+            stance: controller.stance().name(),
+            loading: loading.as_deref(),
+            scripted: self.sim.scripted(),
+        };
+        let overlay = &mut self.overlay;
+        gpu.egui
+            .run(&gpu.ctx.window, |ui| hud::draw(ui, overlay, &state));
+        gpu.egui.paint(&gpu.ctx.window);
+
+        // After the HUD: the screenshot shows what the user sees.
+        if std::mem::take(&mut self.screenshot_pending) {
+            let path = self.config.screenshot.clone().unwrap_or_else(|| {
+                let secs = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                PathBuf::from(format!("walkthrough-{secs}.png"))
+            });
+            self.save_screenshot(&path);
+        }
+        let Some(gpu) = &mut self.gpu else { return };
+        if let Err(e) = gpu.ctx.swap() {
+            self.fail(event_loop, e);
+            return;
+        }
+        if self.quitting {
+            event_loop.exit();
+            return;
+        }
+        let frame = frame_start.elapsed();
+        self.overlay.count_frame(frame.as_secs_f32());
+        self.overlay.since_hit += frame.as_secs_f32();
+        if let Some(n) = self.config.bench_frames {
+            self.frame_times.push(frame);
+            if self.frame_times.len() >= n as usize {
+                self.report_bench();
+                event_loop.exit();
+            }
+        }
+        if let Some(limit) = self.config.exit_after
+            && self.started.elapsed().as_secs_f32() >= limit
+        {
+            self.exit(event_loop);
+        }
+    }
+
+    fn script_finished(&mut self, step: u64) {
+        eprintln!("script finished at step {step}");
+        if self.config.screenshot.is_some() {
+            self.screenshot_pending = true;
+        }
+    }
+
+    /// Save what the window shows now as a PNG.
+    pub(super) fn save_screenshot(&mut self, path: &Path) {
+        let Some(gpu) = &self.gpu else { return };
+        let size = gpu.ctx.window.inner_size();
+        let px = gpu.renderer.read_pixels(size.width, size.height);
+        let msg =
+            match image::save_buffer(path, &px, size.width, size.height, image::ColorType::Rgba8) {
+                Ok(()) => format!("screenshot saved to {}", path.display()),
+                Err(e) => format!("{}: cannot save the screenshot: {e}", path.display()),
+            };
+        self.overlay.notify(msg);
+    }
+
+    fn report_bench(&self) {
+        let mut t: Vec<f64> = self
+            .frame_times
+            .iter()
+            .map(|d: &Duration| d.as_secs_f64() * 1e3)
+            .collect();
+        t.sort_by(f64::total_cmp);
+        let median = t[t.len() / 2];
+        let worst = t[t.len() - 1];
+        let draws = self.gpu.as_ref().map_or(0, |g| g.renderer.draw_calls());
+        println!(
+            "frames {}  median {median:.2} ms ({:.0} fps)  worst {worst:.2} ms  draw calls {draws}  peak memory {}",
+            t.len(),
+            1000.0 / median,
+            crate::peak_memory().unwrap_or_else(|| "unknown".into())
+        );
+    }
+}

@@ -1,0 +1,152 @@
+//! The walk the window shows: the session, the controller, the script and the trace,
+//! advanced in fixed steps by real time (the same [`Stepper`] as `walkthrough sim`, so a
+//! script's trace is the same with or without a window).
+
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::time::{Duration, Instant};
+
+use walkthrough::camera::Controller;
+use walkthrough::session::Session;
+use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
+use walkthrough::tolerance::DEFAULT_DT;
+
+use super::input::HeldKeys;
+
+/// Longest stretch of real time simulated in one frame (after a stall, the world does not
+/// fast-forward for seconds).
+const MAX_FRAME_TIME: Duration = Duration::from_millis(250);
+
+/// The trace file the window writes.
+pub type TraceFile = TraceWriter<BufWriter<File>>;
+
+/// The map, the person in it, and what drives them.
+pub struct Simulation {
+    /// The map being walked.
+    pub session: Session,
+    /// The pose and settings.
+    pub controller: Controller,
+    stepper: Stepper,
+    script: Option<ScriptPlayer>,
+    trace: Option<TraceFile>,
+    /// Real time not yet simulated (less than one step).
+    accumulator: Duration,
+    last_frame: Option<Instant>,
+}
+
+/// What one frame's steps did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Advance {
+    /// A collision changed a move.
+    pub hit: bool,
+    /// The script ran out during this frame, after this many steps.
+    pub script_finished_at: Option<u64>,
+}
+
+impl Simulation {
+    /// A walk in `session` from `controller`'s pose, driven by `script` if there is one.
+    pub fn new(
+        session: Session,
+        controller: Controller,
+        script: Option<Vec<Command>>,
+        trace: Option<TraceFile>,
+    ) -> Simulation {
+        Simulation {
+            session,
+            controller,
+            stepper: Stepper::new(DEFAULT_DT),
+            script: script.map(|s| ScriptPlayer::new(s, DEFAULT_DT)),
+            trace,
+            accumulator: Duration::ZERO,
+            last_frame: None,
+        }
+    }
+
+    /// Write the trace's first row (the starting pose); called once, when the window opens.
+    pub fn start(&mut self) {
+        let row = self
+            .stepper
+            .start_row(&self.controller, &self.session.map.frame);
+        self.write_trace(&row);
+    }
+
+    /// A script is still playing.
+    pub fn scripted(&self) -> bool {
+        self.script.is_some()
+    }
+
+    /// Advance by the real time since the last frame, in fixed steps; the script (or else
+    /// the held keys) gives each step's intent.
+    pub fn advance(&mut self, now: Instant, keys: &mut HeldKeys) -> Advance {
+        let elapsed = self
+            .last_frame
+            .map_or(Duration::ZERO, |t| now - t)
+            .min(MAX_FRAME_TIME);
+        self.last_frame = Some(now);
+        self.accumulator += elapsed;
+        let dt = Duration::from_secs_f32(self.stepper.dt());
+        let mut advance = Advance::default();
+        while self.accumulator >= dt {
+            self.accumulator -= dt;
+            let scripted = self
+                .script
+                .as_mut()
+                .map(|player| player.next_step(&mut self.controller));
+            let intent = match scripted {
+                Some(Some(intent)) => intent,
+                Some(None) => {
+                    self.script = None;
+                    advance.script_finished_at = Some(self.stepper.steps());
+                    keys.take_intent()
+                }
+                None => keys.take_intent(),
+            };
+            let step = self.stepper.step(
+                self.session.collider(),
+                &self.session.map.frame,
+                &mut self.controller,
+                &intent,
+            );
+            advance.hit |= step.report.hit;
+            self.write_trace(&step.row);
+        }
+        // Whole rows reach the file each frame: a killed run loses at most one frame.
+        self.with_trace(|w| w.flush());
+        advance
+    }
+
+    /// Flush the trace at exit.
+    pub fn finish(&mut self) -> io::Result<()> {
+        match &mut self.trace {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Walk `session` instead; `keep_pose` keeps the player where it is if that is still
+    /// inside the new map (a reload).
+    pub fn replace_session(&mut self, session: Session, keep_pose: bool) {
+        let old = self.controller.pose;
+        let mut pose = session.start_pose(None);
+        if keep_pose && session.world.bounds().inflated(1.0).contains(old.position) {
+            pose = old;
+        }
+        self.controller.place(pose);
+        self.session = session;
+    }
+
+    fn write_trace(&mut self, row: &TraceRow) {
+        self.with_trace(|w| w.row(row));
+    }
+
+    /// Do `op` on the trace, if one is written; a failed write is reported once and ends
+    /// the trace (the walk goes on).
+    fn with_trace(&mut self, op: impl FnOnce(&mut TraceFile) -> io::Result<()>) {
+        if let Some(w) = &mut self.trace
+            && let Err(e) = op(w)
+        {
+            eprintln!("warning: cannot write the trace ({e}); the trace stops here");
+            self.trace = None;
+        }
+    }
+}
