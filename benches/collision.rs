@@ -14,7 +14,7 @@ use glam::Vec3;
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{Ray, RayCast, ShapeCastOptions};
 use parry3d::shape::Ball;
-use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Response};
+use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Probe, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::{LoadOptions, load_obj_file};
 
@@ -29,7 +29,7 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
         let segs = free_starts(world, &body, &segs);
         let hits = segs
             .iter()
-            .filter(|(p, d)| world.sweep(&body, *p, *d, m).is_some())
+            .filter(|(p, d)| world.sweep(&Probe::new(body, m), *p, *d).is_some())
             .count();
         eprintln!(
             "{name}, {body_name}: {} triangles, {hits} of {} sweeps from free starts touch",
@@ -47,7 +47,7 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
         g.bench_function("bvh", |b| {
             b.iter(|| {
                 segs.iter()
-                    .filter(|(p, d)| world.sweep(&body, *p, *d, m).is_some())
+                    .filter(|(p, d)| world.sweep(&Probe::new(body, m), *p, *d).is_some())
                     .count()
             })
         });
@@ -56,7 +56,9 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
                 g.bench_function(format!("bvh_{method}"), |b| {
                     b.iter(|| {
                         segs.iter()
-                            .filter(|(p, d)| world.sweep(&body, *p, *d, method).is_some())
+                            .filter(|(p, d)| {
+                                world.sweep(&Probe::new(body, method), *p, *d).is_some()
+                            })
                             .count()
                     })
                 });
@@ -95,7 +97,11 @@ fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
         g.bench_function("brute_force", |b| {
             b.iter(|| {
                 few.iter()
-                    .filter(|(p, d)| world.sweep_brute_force(&body, *p, *d, m).is_some())
+                    .filter(|(p, d)| {
+                        world
+                            .sweep_brute_force(&Probe::new(body, m), *p, *d)
+                            .is_some()
+                    })
                     .count()
             })
         });

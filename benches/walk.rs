@@ -13,8 +13,7 @@ use std::time::Instant;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec3;
 use walkthrough::camera::{Controller, Mode, MoveIntent, Settings};
-use walkthrough::collision::{Body, Collider, Contact};
-use walkthrough::geometry::InsideMethod;
+use walkthrough::collision::{Body, Collider, Contact, Probe};
 use walkthrough::names::Named;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::tolerance::DEFAULT_DT;
@@ -29,15 +28,9 @@ struct Counting<'a> {
 }
 
 impl Collider for Counting<'_> {
-    fn sweep(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact> {
+    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
         self.sweeps.set(self.sweeps.get() + 1);
-        self.inner.sweep(body, centre, delta, method)
+        self.inner.sweep(probe, centre, delta)
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {

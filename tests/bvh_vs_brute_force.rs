@@ -5,7 +5,7 @@ mod common;
 
 use common::Rng;
 use glam::Vec3;
-use walkthrough::collision::{Body, CollisionWorld, Feature};
+use walkthrough::collision::{Body, CollisionWorld, Feature, Probe};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::names::Named;
 
@@ -37,8 +37,8 @@ fn bvh_answers_equal_brute_force_on_random_sweeps() {
         };
         let body = BODIES[i % 3];
         for &m in InsideMethod::ALL {
-            let a = world.sweep(&body, p0, d, m);
-            let b = world.sweep_brute_force(&body, p0, d, m);
+            let a = world.sweep(&Probe::new(body, m), p0, d);
+            let b = world.sweep_brute_force(&Probe::new(body, m), p0, d);
             assert_eq!(a, b, "sweep {i} {p0} + {d} with {m}, {body:?}");
             hits += a.is_some() as usize;
         }
@@ -70,8 +70,8 @@ fn bvh_answers_equal_brute_force_on_a_grid_of_axis_aligned_walls() {
         let body = BODIES[i % 3];
         for &m in InsideMethod::ALL {
             assert_eq!(
-                world.sweep(&body, p0, d, m),
-                world.sweep_brute_force(&body, p0, d, m),
+                world.sweep(&Probe::new(body, m), p0, d),
+                world.sweep_brute_force(&Probe::new(body, m), p0, d),
                 "{p0} {d} {m} {body:?}"
             );
         }
@@ -93,7 +93,7 @@ fn methods_agree_away_from_edges() {
     for _ in 0..20000 {
         let (p0, d) = (rng.v(22.0), rng.v(6.0));
         let [angle, bary, mt] = [AngleSum, Barycentric, MollerTrumbore]
-            .map(|m| world.sweep_brute_force(&body, p0, d, m));
+            .map(|m| world.sweep_brute_force(&Probe::new(body, m), p0, d));
         assert_eq!(bary.is_some(), mt.is_some(), "{p0} {d}");
         if let (Some(b), Some(m)) = (bary, mt) {
             assert!((b.t - m.t).abs() < 1e-4, "{p0} {d}: {} vs {}", b.t, m.t);

@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
-use walkthrough::collision::{Body, Collider, CollisionWorld, InstancedWorld, Response};
+use walkthrough::collision::{Body, Collider, CollisionWorld, InstancedWorld, Probe, Response};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::UpAxis;
 use walkthrough::map::scene::load_scene;
@@ -110,10 +110,9 @@ fn placement_far_away_is_rejected_before_its_triangles() {
     // Along z = -3, clear of the room's inner wall.
     let h = placed
         .sweep(
-            &Body::WALKER,
+            &Probe::new(Body::WALKER, InsideMethod::Barycentric),
             Vec3::new(0.0, 0.0, -3.0),
             Vec3::new(10.0, 0.0, 0.0),
-            InsideMethod::Barycentric,
         )
         .unwrap();
     assert!(

@@ -7,7 +7,7 @@ use crate::names::named;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
-use crate::collision::{Body, Collider, Contact, MoveRules, PushOut, Response, push_out};
+use crate::collision::{Body, Collider, Contact, MoveRules, Probe, PushOut, Response, push_out};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
@@ -61,9 +61,8 @@ impl Settings {
     /// The rules a body of the current mode moves by (walking: steep contacts are walls).
     pub fn move_rules(&self, body: Body) -> MoveRules {
         MoveRules {
-            body,
+            probe: Probe::new(body, self.method),
             response: self.response,
-            method: self.method,
             wall_below_up: (self.mode == Mode::Walk).then_some(self.walk.walkable_min_up),
         }
     }
@@ -271,7 +270,7 @@ impl Controller {
             return pushed;
         }
         let drop = Vec3::NEG_Y * height;
-        let landed = match world.sweep(&body, top, drop, self.settings.method) {
+        let landed = match world.sweep(&Probe::new(body, self.settings.method), top, drop) {
             Some(c) => top + drop * c.t as f32,
             None => centre,
         };

@@ -51,17 +51,33 @@ impl Contact {
     }
 }
 
+/// What a sweep moves, and how its face phase decides "inside": the settings of one
+/// sweep query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probe {
+    /// The body swept.
+    pub body: Body,
+    /// The point-in-triangle test of step 3.
+    pub method: InsideMethod,
+}
+
+impl Probe {
+    /// `body` tested with `method`.
+    pub const fn new(body: Body, method: InsideMethod) -> Probe {
+        Probe { body, method }
+    }
+
+    /// The same method with another body (a crouched or stepping body of the walker).
+    pub const fn with_body(self, body: Body) -> Probe {
+        Probe { body, ..self }
+    }
+}
+
 /// Anything a body can collide with: one map's world, or placed models.
 pub trait Collider {
-    /// The first contact of `body`, its centre swept from `centre` by `delta`, or `None`
-    /// when the move is free. `method` is the point-in-triangle test of the face phase.
-    fn sweep(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact>;
+    /// The first contact of the probe's body, its centre swept from `centre` by `delta`,
+    /// or `None` when the move is free.
+    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact>;
 
     /// The triangle point nearest to the body's centre among those closer than the contact
     /// sphere (in ellipsoid space), with the normal pointing from it to the centre; `t` is
@@ -77,14 +93,8 @@ pub trait Collider {
 
 impl Collider for CollisionWorld {
     #[inline]
-    fn sweep(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact> {
-        CollisionWorld::sweep(self, body, centre, delta, method)
+    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        CollisionWorld::sweep(self, probe, centre, delta)
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {

@@ -17,13 +17,13 @@
 
 use std::ops::Range;
 
-use glam::{Affine3A, DVec3, Mat3, Vec3, Vec3A};
+use glam::{Affine3A, Mat3, Vec3, Vec3A};
 
 use super::bvh::{Node, Visitor};
-use super::sweep::{EllipsoidSweep, sweep_triangle};
-use super::world::{BOX_MARGIN, OverlapFinder, prune_bound};
-use super::{Body, Collider, CollisionWorld, Contact};
-use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
+use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::world::BOX_MARGIN;
+use super::{Body, Collider, CollisionWorld, Contact, Probe};
+use crate::geometry::{Aabb, Triangle, safe_recip};
 
 /// One placement of a model.
 #[derive(Clone, Debug)]
@@ -177,34 +177,22 @@ impl Instance {
 }
 
 impl Collider for InstancedWorld {
-    fn sweep(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact> {
-        let sweep = EllipsoidSweep::of_body(body, centre, delta)?;
-        let inv_radii = body.inverse_radii();
-        let mut best: Option<Contact> = None;
-        for inst in self.near(centre, delta, body.reach()) {
+    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        let mut finder = SweepFinder::new(probe, centre, delta)?;
+        let reach = probe.body.reach();
+        for inst in self.near(centre, delta, reach) {
             let world = &self.models[inst.model];
             let mut query = InstanceSweep {
                 inst,
                 triangles: world.triangles(),
-                sweep: &sweep,
-                inv_radii,
-                radii: body.radii.as_dvec3(),
-                method,
+                finder: &mut finder,
                 o: Vec3A::from(inst.to_model.transform_point3(centre)),
                 inv: Vec3A::from(safe_recip(inst.to_model.transform_vector3(delta))),
-                margin: inst.extents_to_model(body.reach() + Vec3::splat(BOX_MARGIN)),
-                best,
+                margin: inst.extents_to_model(reach + Vec3::splat(BOX_MARGIN)),
             };
             world.traverse(&mut query);
-            best = query.best;
         }
-        best
+        finder.best
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
@@ -234,40 +222,23 @@ impl Collider for InstancedWorld {
 struct InstanceSweep<'a> {
     inst: &'a Instance,
     triangles: &'a [Triangle],
-    sweep: &'a EllipsoidSweep,
-    inv_radii: DVec3,
-    radii: DVec3,
-    method: InsideMethod,
+    finder: &'a mut SweepFinder,
     o: Vec3A,
     inv: Vec3A,
     margin: Vec3A,
-    best: Option<Contact>,
 }
 
 impl Visitor for InstanceSweep<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, prune_bound(self.best), self.margin)
+        node.ray_entry(self.o, self.inv, prune_bound(self.finder.best), self.margin)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
-            let baked = self.inst.bake(&self.triangles[i as usize]);
-            let verts = baked.map(|v| v.as_dvec3() * self.inv_radii);
-            let t_max = self.best.map_or(1.0, |c| c.t);
-            let (radii, method) = (self.radii, self.method);
-            // Step 3 on the baked triangle itself (built only when a sweep gets that far),
-            // so a placement answers exactly as its baked copy does.
-            let inside = |q: DVec3| {
-                Triangle::new(baked[0], baked[1], baked[2]).is_some_and(|world_tri| {
-                    let n = world_tri.plane.normal;
-                    method.contains_point_along(&world_tri, (q * radii).as_vec3(), n)
-                })
-            };
-            if let Some(hit) = sweep_triangle(self.sweep, verts, t_max, inside) {
-                let index = self.inst.triangle_base + i;
-                let contact = Contact::from_ellipsoid_space(&hit, self.radii, index);
-                self.best = Some(contact.earlier(self.best));
-            }
+            let [a, b, c] = self.inst.bake(&self.triangles[i as usize]);
+            let index = self.inst.triangle_base + i;
+            self.finder
+                .consider([a, b, c], index, || Triangle::new(a, b, c));
         }
     }
 }

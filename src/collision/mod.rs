@@ -11,12 +11,13 @@ pub mod body;
 pub mod bvh;
 pub mod collider;
 pub mod instances;
+mod narrow;
 pub mod response;
 pub mod sweep;
 mod world;
 
 pub use body::Body;
-pub use collider::{Collider, Contact};
+pub use collider::{Collider, Contact, Probe};
 pub use instances::{Instance, InstancedWorld};
 pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
 pub use sweep::Feature;

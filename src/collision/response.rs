@@ -10,7 +10,7 @@
 use crate::names::named;
 use glam::{DVec3, Vec3};
 
-use super::{Body, Collider, Contact};
+use super::{Body, Collider, Contact, Probe};
 use crate::geometry::InsideMethod;
 use crate::tolerance::{MAX_SLIDE_ITERATIONS, MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
 
@@ -42,12 +42,10 @@ named!(Response, "response" { Stop => "stop", Slide => "slide" });
 /// collision test decides "inside".
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoveRules {
-    /// The body that moves.
-    pub body: Body,
+    /// The body that moves, and the point-in-triangle method of its face phase.
+    pub probe: Probe,
     /// Stop or slide.
     pub response: Response,
-    /// The point-in-triangle method of the face phase.
-    pub method: InsideMethod,
     /// Walking: a contact whose normal's up (+y) component is below this is a wall, and
     /// the slide along it stays level: its normal is flattened to the horizontal, so a body
     /// pushed against a table's edge or a steep slope slides along it instead of riding up
@@ -60,16 +58,29 @@ impl MoveRules {
     /// Rules for `body` with `response`, the default method, sliding along true planes.
     pub fn new(body: Body, response: Response) -> MoveRules {
         MoveRules {
-            body,
+            probe: Probe::new(body, InsideMethod::default()),
             response,
-            method: InsideMethod::default(),
             wall_below_up: None,
         }
     }
 
     /// The same rules with another point-in-triangle method.
     pub fn with_method(self, method: InsideMethod) -> MoveRules {
-        MoveRules { method, ..self }
+        MoveRules {
+            probe: Probe {
+                method,
+                ..self.probe
+            },
+            ..self
+        }
+    }
+
+    /// The same rules for another body.
+    pub fn with_body(self, body: Body) -> MoveRules {
+        MoveRules {
+            probe: self.probe.with_body(body),
+            ..self
+        }
     }
 
     /// The normal a contact slides along under these rules.
@@ -152,7 +163,7 @@ pub fn resolve_move<C: Collider + ?Sized>(
     delta: Vec3,
 ) -> MoveOutcome {
     let mut out = MoveOutcome::new(start);
-    let (body, method) = (&rules.body, rules.method);
+    let body = &rules.probe.body;
     if !(start.is_finite() && delta.is_finite() && body.is_valid()) {
         return out;
     }
@@ -160,7 +171,7 @@ pub fn resolve_move<C: Collider + ?Sized>(
         return out;
     }
     match rules.response {
-        Response::Stop => match world.sweep(body, start, delta, method) {
+        Response::Stop => match world.sweep(&rules.probe, start, delta) {
             None => out.advance(start + delta),
             Some(contact) => {
                 out.touch(contact);
@@ -203,7 +214,7 @@ fn slide<C: Collider + ?Sized>(
             break;
         }
         // 1. Go as far as the first contact allows.
-        let Some(contact) = world.sweep(&rules.body, pos, step, rules.method) else {
+        let Some(contact) = world.sweep(&rules.probe, pos, step) else {
             if let Some(end) = leg_end(pos, rest) {
                 out.advance(end);
             }

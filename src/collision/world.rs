@@ -2,11 +2,11 @@
 
 use std::ops::Range;
 
-use glam::{DVec3, Vec3, Vec3A};
+use glam::{Vec3, Vec3A};
 
 use super::bvh::{Bvh, Node, Visitor};
-use super::sweep::{EllipsoidSweep, ON_TRIANGLE, SweepHit, closest_point, sweep_triangle};
-use super::{Body, Contact};
+use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::{Body, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
 
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
@@ -151,32 +151,20 @@ impl CollisionWorld {
         }
     }
 
-    /// The first contact of `body`, its centre swept from `centre` by `delta`, found
-    /// through the BVH (see [`super::sweep`] for the test of one triangle).
-    pub fn sweep(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, body, centre, delta, method)?;
+    /// The first contact of the probe's body, its centre swept from `centre` by `delta`,
+    /// found through the BVH (see [`super::sweep`] for the test of one triangle).
+    pub fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
         self.bvh.traverse(&mut query);
-        query.best
+        query.finder.best
     }
 
     /// The same answer as [`sweep`](Self::sweep), by testing every triangle (the
     /// tutorial's loop). For tests and benchmarks.
-    pub fn sweep_brute_force(
-        &self,
-        body: &Body,
-        centre: Vec3,
-        delta: Vec3,
-        method: InsideMethod,
-    ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, body, centre, delta, method)?;
+    pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
         query.visit_leaf(0..self.triangles.len() as u32);
-        query.best
+        query.finder.best
     }
 
     /// The triangle point nearest to the centre of `body` among those it overlaps (in
@@ -233,11 +221,7 @@ pub struct RayHit {
 /// A body's sweep through the world's triangles, as a BVH visitor.
 struct SweepQuery<'a> {
     triangles: &'a [Triangle],
-    sweep: EllipsoidSweep,
-    /// World to ellipsoid space, and back.
-    inv_radii: DVec3,
-    radii: DVec3,
-    method: InsideMethod,
+    finder: SweepFinder,
     /// Step 1 in world space, cheaply in `f32`: the centre's plane distance at start and
     /// end must come within the body's reach of the plane.
     centre: Vec3,
@@ -249,33 +233,28 @@ struct SweepQuery<'a> {
     o: Vec3A,
     inv: Vec3A,
     margin: Vec3A,
-    best: Option<Contact>,
 }
 
 impl<'a> SweepQuery<'a> {
     /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
     fn new(
         triangles: &'a [Triangle],
-        body: &Body,
+        probe: &Probe,
         centre: Vec3,
         delta: Vec3,
-        method: InsideMethod,
     ) -> Option<SweepQuery<'a>> {
-        let sweep = EllipsoidSweep::of_body(body, centre, delta)?;
+        let finder = SweepFinder::new(probe, centre, delta)?;
+        let body = &probe.body;
         Some(SweepQuery {
             triangles,
-            inv_radii: body.inverse_radii(),
-            contact_radius: (sweep.radius * (1.0 + 1e-4)) as f32,
-            sweep,
-            radii: body.radii.as_dvec3(),
-            method,
+            contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
+            finder,
             centre,
             delta,
             body_radii: body.radii,
             o: Vec3A::from(centre),
             inv: Vec3A::from(safe_recip(delta)),
             margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
-            best: None,
         })
     }
 
@@ -295,84 +274,16 @@ impl<'a> SweepQuery<'a> {
 impl Visitor for SweepQuery<'_> {
     #[inline]
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, prune_bound(self.best), self.margin)
+        node.ray_entry(self.o, self.inv, prune_bound(self.finder.best), self.margin)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
             let tri = &self.triangles[i as usize];
-            if !self.may_touch(tri) {
-                continue;
-            }
-            let t_max = self.best.map_or(1.0, |c| c.t);
-            let verts = tri.vertices().map(|v| v.as_dvec3() * self.inv_radii);
-            let (radii, method) = (self.radii, self.method);
-            let inside = |q: DVec3| {
-                method.contains_point_along(tri, (q * radii).as_vec3(), tri.plane.normal)
-            };
-            if let Some(hit) = sweep_triangle(&self.sweep, verts, t_max, inside) {
-                let contact = Contact::from_ellipsoid_space(&hit, self.radii, i);
-                self.best = Some(contact.earlier(self.best));
+            if self.may_touch(tri) {
+                self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
-    }
-}
-
-/// How far along its move a sweep still enters BVH boxes: up to the best contact so far,
-/// a rounding's worth late (the slab test is `f32`, the contact time `f64`).
-#[inline]
-pub(super) fn prune_bound(best: Option<Contact>) -> f32 {
-    best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7)
-}
-
-/// The nearest overlapping triangle point of a body at rest, in ellipsoid space; shared by
-/// the world and placed models (which hand it world-space triangles).
-pub(super) struct OverlapFinder {
-    centre_e: DVec3,
-    inv_radii: DVec3,
-    radii: DVec3,
-    radius: f64,
-    best_dist: f64,
-    pub(super) best: Option<Contact>,
-}
-
-impl OverlapFinder {
-    pub(super) fn new(body: &Body, centre: Vec3) -> OverlapFinder {
-        let inv_radii = body.inverse_radii();
-        OverlapFinder {
-            centre_e: centre.as_dvec3() * inv_radii,
-            inv_radii,
-            radii: body.radii.as_dvec3(),
-            radius: body.contact_radius(),
-            best_dist: f64::INFINITY,
-            best: None,
-        }
-    }
-
-    /// Consider the world-space triangle `verts` (index `triangle`, unit world normal
-    /// `normal`).
-    pub(super) fn consider(&mut self, verts: [Vec3; 3], normal: Vec3, triangle: u32) {
-        let tri = verts.map(|v| v.as_dvec3() * self.inv_radii);
-        let closest = closest_point(self.centre_e, tri);
-        let offset = self.centre_e - closest.point;
-        let dist = offset.length();
-        if dist >= self.radius || dist >= self.best_dist {
-            return;
-        }
-        // A centre on the triangle itself: out along the face normal, toward its front.
-        let normal_e = if dist > ON_TRIANGLE {
-            offset / dist
-        } else {
-            (normal.as_dvec3() * self.radii).normalize()
-        };
-        let hit = SweepHit {
-            t: 0.0,
-            point: closest.point,
-            normal: normal_e,
-            feature: closest.feature,
-        };
-        self.best_dist = dist;
-        self.best = Some(Contact::from_ellipsoid_space(&hit, self.radii, triangle));
     }
 }
 
@@ -482,14 +393,17 @@ mod tests {
             );
             let d = Vec3::new(((i * 7) % 5) as f32 - 2.0, 0.3, ((i * 3) % 5) as f32 - 2.0) * 0.2;
             // Scaling the precomputed fields rounds differently from recomputing them.
-            let (a, b) = (scaled.sweep(&body, p, d, m), built.sweep(&body, p, d, m));
+            let (a, b) = (
+                scaled.sweep(&Probe::new(body, m), p, d),
+                built.sweep(&Probe::new(body, m), p, d),
+            );
             assert_eq!(a.is_some(), b.is_some(), "{p} {d}");
             if let (Some(a), Some(b)) = (a, b) {
                 assert!((a.t - b.t).abs() < 1e-4, "{p} {d}: {} vs {}", a.t, b.t);
             }
             assert_eq!(
-                scaled.sweep(&body, p, d, m),
-                scaled.sweep_brute_force(&body, p, d, m)
+                scaled.sweep(&Probe::new(body, m), p, d),
+                scaled.sweep_brute_force(&Probe::new(body, m), p, d)
             );
         }
         let (sb, bb) = (scaled.bounds(), built.bounds());
@@ -499,8 +413,8 @@ mod tests {
     #[test]
     fn empty_world_never_hits() {
         let w = CollisionWorld::new([]);
-        let m = InsideMethod::Barycentric;
-        assert!(w.sweep(&Body::WALKER, Vec3::ZERO, Vec3::X, m).is_none());
+        let probe = Probe::new(Body::WALKER, InsideMethod::Barycentric);
+        assert!(w.sweep(&probe, Vec3::ZERO, Vec3::X).is_none());
         assert!(w.nearest_overlap(&Body::WALKER, Vec3::ZERO).is_none());
         assert!(w.ray_cast(Vec3::ZERO, Vec3::X, 10.0).is_none());
         assert!(w.bounds().is_empty());
@@ -513,18 +427,19 @@ mod tests {
             Vec3::new(1.0, -1.0, 0.0),
             Vec3::Y,
         ]]);
-        let (m, b) = (InsideMethod::Barycentric, &Body::FLYER);
-        assert!(w.sweep(b, Vec3::Z, Vec3::ZERO, m).is_none());
-        assert!(
-            w.sweep(b, Vec3::Z, Vec3::new(0.0, 0.0, f32::NAN), m)
-                .is_none()
-        );
-        assert!(w.sweep(b, Vec3::splat(f32::NAN), -Vec3::Z, m).is_none());
-        assert!(
-            w.sweep(&Body::sphere(0.0), Vec3::Z, -Vec3::Z * 2.0, m)
-                .is_none()
-        );
-        assert!(w.sweep(b, Vec3::Z, -Vec3::Z * 2.0, m).is_some());
+        let b = &Probe::new(Body::FLYER, InsideMethod::Barycentric);
+        assert!(w.sweep(b, Vec3::Z, Vec3::ZERO).is_none());
+        assert!(w.sweep(b, Vec3::Z, Vec3::new(0.0, 0.0, f32::NAN)).is_none());
+        assert!(w.sweep(b, Vec3::splat(f32::NAN), -Vec3::Z).is_none());
+        let point = b.with_body(Body::sphere(0.0));
+        assert!(w.sweep(&point, Vec3::Z, -Vec3::Z * 2.0).is_none());
+        let hit = w
+            .sweep(b, Vec3::Z, -Vec3::Z * 2.0)
+            .expect("head-on into the face");
+        // The sphere stops one skin (and the contact gap) above the face: t = (1 - r) / 2.
+        let want = (1.0 - f64::from(Body::FLYER.rest_distance(Vec3::Z))) / 2.0;
+        assert!((hit.t - want).abs() < 1e-6, "{} vs {want}", hit.t);
+        assert_eq!(hit.normal, Vec3::Z);
     }
 
     #[test]

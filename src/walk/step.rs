@@ -118,15 +118,13 @@ impl WalkState {
         }
         let body = self.body(s);
         let level = MoveRules {
-            body,
             wall_below_up: Some(s.walkable_min_up),
-            ..*rules
+            ..rules.with_body(body)
         };
         let free = MoveRules {
-            body,
             response: Response::Slide,
             wall_below_up: None,
-            ..*rules
+            ..rules.with_body(body)
         };
         let mut centre = *feet + Vec3::Y * body.radii.y;
 
@@ -209,7 +207,7 @@ impl WalkState {
         centre: Vec3,
         wish: Vec3,
     ) -> Option<Vec3> {
-        let body = level.body;
+        let body = level.probe.body;
         let up = MoveRules {
             response: Response::Stop,
             ..*level
@@ -221,7 +219,7 @@ impl WalkState {
         }
         let across = world.resolve_move(level, raised, wish).end;
         let down = Vec3::NEG_Y * lift;
-        let c = world.sweep(&body, across, down, level.method)?;
+        let c = world.sweep(&level.probe, across, down)?;
         let landed = across + down * c.t as f32;
         // A round body lands on a step's nose before it is over the tread, lower than
         // the nose by up to most of its height: that nose holds it when it is no higher
@@ -256,7 +254,9 @@ impl WalkState {
         let (low, high) = (s.crouched(), s.standing());
         let centre = feet + Vec3::Y * low.radii.y;
         let rise = Vec3::Y * (2.0 * (high.radii.y - low.radii.y));
-        world.sweep(&low, centre, rise, rules.method).is_none()
+        world
+            .sweep(&rules.probe.with_body(low), centre, rise)
+            .is_none()
     }
 }
 
@@ -278,9 +278,9 @@ fn follow_floor(
     centre: Vec3,
     band: impl Fn(&Contact) -> f32,
 ) -> Option<Support> {
-    let body = free.body;
+    let body = free.probe.body;
     let reach = Vec3::NEG_Y * s.max_step;
-    let first = world.sweep(&body, centre, reach, free.method)?;
+    let first = world.sweep(&free.probe, centre, reach)?;
     let at = centre + reach * first.t as f32;
     if is_ground(s, &body, &first, at, band(&first)) {
         return Some(Support {
