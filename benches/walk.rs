@@ -16,7 +16,7 @@ use walkthrough::camera::{Controller, Mode, MoveIntent, Settings};
 use walkthrough::collision::{Body, Collider, Contact, Probe};
 use walkthrough::names::Named;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::tolerance::DEFAULT_DT;
+use walkthrough::sim::DEFAULT_DT;
 
 /// Steps per measured batch: 10 s of walking.
 const STEPS: usize = 1200;

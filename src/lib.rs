@@ -17,7 +17,7 @@
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
 //! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.
-//! - [`tolerance`]: every tolerance and physical default, named and documented in one place.
+//! - [`tolerance`]: the collision tolerances, named and documented in one place.
 //!
 //! # Example
 //!

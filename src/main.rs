@@ -11,14 +11,13 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use glam::Vec3;
 
-use walkthrough::camera::{Controller, Mode, Settings};
+use walkthrough::camera::{Controller, DEFAULT_SPEED, Mode, Settings};
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{self, Command, TraceWriter, parse_script};
-use walkthrough::tolerance::{DEFAULT_DT, DEFAULT_SPEED};
+use walkthrough::sim::{self, Command, DEFAULT_DT, TraceWriter, parse_script};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
 ///

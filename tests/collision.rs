@@ -7,12 +7,13 @@ mod common;
 use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, walk, wall};
 use glam::Vec3;
 use walkthrough::camera::{Controller, Mode, Pose, Settings};
+use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
+use walkthrough::collision::SKIN;
 use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
 use walkthrough::names::Named;
 use walkthrough::sim::{parse_script, run_to_rows};
-use walkthrough::tolerance::{DEFAULT_FOV_Y_DEG, NEAR_PLANE, SKIN};
 
 const DT: f32 = 1.0 / 120.0;
 const SPEED: f32 = 3.0;

@@ -8,8 +8,8 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 
 use walkthrough::camera::Pose;
+use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
 use walkthrough::map::{Batch, Map, TextureImage, Vertex};
-use walkthrough::tolerance::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");

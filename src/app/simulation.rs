@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use walkthrough::camera::Controller;
 use walkthrough::session::Session;
+use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
-use walkthrough::tolerance::DEFAULT_DT;
 
 use super::input::HeldKeys;
 

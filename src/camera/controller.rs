@@ -9,8 +9,13 @@ use glam::Vec3;
 use super::{MoveIntent, Pose};
 use crate::collision::{Body, Collider, Contact, MoveRules, Probe, PushOut, Response, push_out};
 use crate::geometry::InsideMethod;
-use crate::tolerance::{DEFAULT_SPEED, RUN_MULTIPLIER};
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
+
+/// Default walking speed, world units (metres) per second.
+pub const DEFAULT_SPEED: f32 = 3.0;
+
+/// Speed multiplier while the run key is held.
+pub const RUN_MULTIPLIER: f32 = 2.5;
 
 /// How intent maps to motion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

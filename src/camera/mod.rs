@@ -4,5 +4,7 @@
 mod controller;
 mod pose;
 
-pub use controller::{Controller, Mode, Settings, Stance, StepReport};
-pub use pose::{MoveIntent, Pose};
+pub use controller::{
+    Controller, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Settings, Stance, StepReport,
+};
+pub use pose::{DEFAULT_FOV_Y_DEG, MoveIntent, NEAR_PLANE, Pose};

@@ -2,6 +2,12 @@
 
 use glam::{Mat4, Vec3};
 
+/// Near clipping plane distance of the renderer's perspective projection.
+pub const NEAR_PLANE: f32 = 0.01;
+
+/// Default vertical field of view of the camera, in degrees.
+pub const DEFAULT_FOV_Y_DEG: f32 = 70.0;
+
 /// Largest pitch, degrees: looking straight up or down would make the view matrix singular.
 pub const MAX_PITCH_DEG: f32 = 89.0;
 
@@ -87,7 +93,7 @@ pub struct MoveIntent {
     pub strafe: f32,
     /// +1 up, -1 down (fly mode only).
     pub vertical: f32,
-    /// Run (speed times `RUN_MULTIPLIER`).
+    /// Run (speed times [`RUN_MULTIPLIER`](super::RUN_MULTIPLIER)).
     pub run: bool,
     /// Jump (walking): once, at the next step, if on the ground.
     pub jump: bool,

@@ -4,11 +4,20 @@
 //! Collision divides every position by the radii ("ellipsoid space", Fauerby 2003): the
 //! body becomes a unit sphere, and a move a straight sweep of its centre. The walker is a
 //! person-sized ellipsoid; the flying eye a small sphere whose radius is the
-//! [`SKIN`](crate::tolerance::SKIN), so the near plane never reaches a wall.
+//! [`SKIN`], so the near plane never reaches a wall.
 
 use glam::{DVec3, Vec3};
 
-use crate::tolerance::{CONTACT_GAP, SKIN};
+/// Radius of the flying eye's sphere: how close the eye may come to any triangle (face,
+/// edge or corner).
+///
+/// It must exceed the distance from the eye to a corner of the near plane
+/// (`NEAR_PLANE * sqrt(1 + tan^2(fov/2) * (1 + aspect^2))`, about 0.0175 for a 70 degree
+/// field of view on a 16:9 window, 0.019 on 21:9) so that the wall the player presses
+/// against is never clipped away by the near plane. A test checks this relation.
+pub const SKIN: f32 = 0.025;
+
+use crate::tolerance::CONTACT_GAP;
 
 /// Half-extents of the walker's ellipsoid, metres: 0.6 m wide, 1.8 m tall (a person of
 /// average height; Unreal's default capsule is 0.84 x 1.76 m, Quake III's box 0.94 x 1.75 m).

@@ -32,9 +32,10 @@ pub struct Node {
     pub min: Vec3A,
     /// Largest corner.
     pub max: Vec3A,
-    /// Leaf: first triangle (in BVH order). Interior: index of the left child (the right
-    /// child follows it).
-    pub first: u32,
+    /// Leaf: the index of its first triangle (in BVH order). Interior: the index of its
+    /// left child node (the right child follows it). Read through
+    /// [`triangles`](Self::triangles) and [`children`](Self::children).
+    pub index: u32,
     /// Number of triangles of a leaf; 0 for an interior node.
     pub count: u32,
 }
@@ -78,6 +79,19 @@ impl Node {
     pub fn is_leaf(&self) -> bool {
         self.count > 0
     }
+
+    /// A leaf's triangles (indices in BVH order).
+    #[inline]
+    pub fn triangles(&self) -> Range<u32> {
+        self.index..self.index + self.count
+    }
+
+    /// An interior node's two children (indices of nodes).
+    #[inline]
+    pub fn children(&self) -> [usize; 2] {
+        let left = self.index as usize;
+        [left, left + 1]
+    }
 }
 
 /// A query walking the tree: it decides which boxes to enter and tests the triangles of
@@ -90,6 +104,23 @@ pub trait Visitor {
 
     /// Test the triangles of a leaf (indices in the tree's triangle order).
     fn visit_leaf(&mut self, triangles: Range<u32>);
+}
+
+/// A tree just built, and the triangle order its leaf ranges index.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// The tree.
+    pub bvh: Bvh,
+    /// `order[k]` is the input triangle at position `k`: the world reorders its triangles
+    /// by it, so that leaf ranges index the triangles directly.
+    pub order: Vec<u32>,
+}
+
+/// A range of primitives cut in two: the first `mid` go left.
+struct Split {
+    mid: usize,
+    left: RangeBounds,
+    right: RangeBounds,
 }
 
 /// The tree: nodes, root first.
@@ -153,12 +184,11 @@ impl RangeBounds {
 const SAMPLE: usize = 1024;
 
 impl Bvh {
-    /// Build over triangles given by their bounds. Returns the tree and the permutation
-    /// `order`: leaf ranges index `order`, and the world reorders its triangles by it so
-    /// that the ranges index the triangles directly.
-    pub fn build(bounds: &[Aabb]) -> (Bvh, Vec<u32>) {
+    /// Build over triangles given by their bounds, returning the tree and the order its
+    /// leaves want the triangles in.
+    pub fn build(bounds: &[Aabb]) -> Built {
         if bounds.is_empty() {
-            return (Bvh::default(), Vec::new());
+            return Built::default();
         }
         let mut prims: Vec<Prim> = bounds
             .iter()
@@ -175,7 +205,10 @@ impl Bvh {
         } else {
             build_in_two(&mut prims, root)
         };
-        (Bvh { nodes }, prims.iter().map(|p| p.index).collect())
+        Built {
+            bvh: Bvh { nodes },
+            order: prims.iter().map(|p| p.index).collect(),
+        }
     }
 
     /// Recompute every node's bounds from its triangles' bounds, in the tree's triangle
@@ -185,13 +218,14 @@ impl Bvh {
         for i in (0..self.nodes.len()).rev() {
             let n = self.nodes[i];
             let b = if n.is_leaf() {
-                bounds[n.first as usize..(n.first + n.count) as usize]
+                let leaf = n.triangles();
+                bounds[leaf.start as usize..leaf.end as usize]
                     .iter()
                     .fold(Aabb::EMPTY, |b, t| b.union(*t))
             } else {
-                self.nodes[n.first as usize]
+                self.nodes[n.children()[0]]
                     .bounds()
-                    .union(self.nodes[n.first as usize + 1].bounds())
+                    .union(self.nodes[n.children()[1]].bounds())
             };
             self.nodes[i].min = b.min.into();
             self.nodes[i].max = b.max.into();
@@ -213,12 +247,12 @@ impl Bvh {
             sp -= 1;
             let node = &self.nodes[stack[sp] as usize];
             if node.is_leaf() {
-                visitor.visit_leaf(node.first..node.first + node.count);
+                visitor.visit_leaf(node.triangles());
                 continue;
             }
-            let (l, r) = (node.first, node.first + 1);
-            let tl = visitor.enter(&self.nodes[l as usize]);
-            let tr = visitor.enter(&self.nodes[r as usize]);
+            let [l, r] = node.children();
+            let tl = visitor.enter(&self.nodes[l]);
+            let tr = visitor.enter(&self.nodes[r]);
             // Pushed last, popped first: the nearer child goes on top.
             let order = match (tl, tr) {
                 (Some(a), Some(b)) if a <= b => [Some(r), Some(l)],
@@ -230,7 +264,7 @@ impl Bvh {
             for child in order.into_iter().flatten() {
                 debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
                 if sp < STACK_DEPTH {
-                    stack[sp] = child;
+                    stack[sp] = child as u32;
                     sp += 1;
                 }
             }
@@ -246,8 +280,8 @@ impl Bvh {
             if n.is_leaf() {
                 deepest = deepest.max(d);
             } else {
-                stack.push((n.first as usize, d + 1));
-                stack.push((n.first as usize + 1, d + 1));
+                stack.push((n.children()[0], d + 1));
+                stack.push((n.children()[1], d + 1));
             }
         }
         deepest
@@ -264,34 +298,34 @@ fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node
     nodes.push(Node {
         min: rb.min,
         max: rb.max,
-        first: offset as u32,
+        index: offset as u32,
         count: prims.len() as u32,
     });
     // Explicit work list instead of recursion: deep trees never overflow the stack.
     let mut work = vec![(0usize, rb)];
     while let Some((ni, rb)) = work.pop() {
-        let (first, count) = (nodes[ni].first as usize, nodes[ni].count as usize);
+        let (first, count) = (nodes[ni].index as usize, nodes[ni].count as usize);
         if count <= MIN_SPLIT {
             continue;
         }
         let range = &mut prims[first - offset..first - offset + count];
-        let Some((mid, left, right)) = split(range, &rb) else {
+        let Some(Split { mid, left, right }) = split(range, &rb) else {
             continue;
         };
         let l = nodes.len();
         nodes.push(Node {
             min: left.min,
             max: left.max,
-            first: first as u32,
+            index: first as u32,
             count: mid as u32,
         });
         nodes.push(Node {
             min: right.min,
             max: right.max,
-            first: (first + mid) as u32,
+            index: (first + mid) as u32,
             count: (count - mid) as u32,
         });
-        nodes[ni].first = l as u32;
+        nodes[ni].index = l as u32;
         nodes[ni].count = 0;
         work.push((l + 1, right));
         work.push((l, left));
@@ -302,7 +336,12 @@ fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node
 /// Split the root once, build its two subtrees on two threads, and stitch them together
 /// as `[root, left root, right root, left rest.., right rest..]` so siblings stay adjacent.
 fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Vec<Node> {
-    let Some((mid, lb, rb)) = split(prims, &root) else {
+    let Some(Split {
+        mid,
+        left: lb,
+        right: rb,
+    }) = split(prims, &root)
+    else {
         return build_subtree(prims, 0, root);
     };
     let (lp, rp) = prims.split_at_mut(mid);
@@ -319,20 +358,20 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Vec<Node> {
         Node {
             min: root.min,
             max: root.max,
-            first: 1,
+            index: 1,
             count: 0
         };
         3 + nl - 1 + nr - 1
     ];
     for (i, mut n) in left.into_iter().enumerate() {
         if !n.is_leaf() {
-            n.first = place_l(n.first as usize) as u32;
+            n.index = place_l(n.index as usize) as u32;
         }
         nodes[place_l(i)] = n;
     }
     for (i, mut n) in right.into_iter().enumerate() {
         if !n.is_leaf() {
-            n.first = place_r(n.first as usize) as u32;
+            n.index = place_r(n.index as usize) as u32;
         }
         nodes[place_r(i)] = n;
     }
@@ -349,7 +388,7 @@ fn half_area(min: Vec3A, max: Vec3A) -> f32 {
 /// Split `range` by the best binned-SAH boundary along the longest axis of the centroid
 /// bounds; returns the size of the left part and both parts' bounds, or `None` when a
 /// leaf is cheaper (and small enough).
-fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<(usize, RangeBounds, RangeBounds)> {
+fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<Split> {
     let count = range.len();
     let extent = rb.cmax - rb.cmin;
     let axis = if extent.x >= extent.y && extent.x >= extent.z {
@@ -423,7 +462,11 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<(usize, RangeBounds, Ra
                 }
             }
             if i > 0 && i < count {
-                Some((i, left, right))
+                Some(Split {
+                    mid: i,
+                    left,
+                    right,
+                })
             } else {
                 (count > MAX_LEAF).then(|| median(range))
             }
@@ -434,13 +477,13 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<(usize, RangeBounds, Ra
 }
 
 /// Split in the middle of the range as it stands (for piles of coincident triangles).
-fn median(range: &mut [Prim]) -> (usize, RangeBounds, RangeBounds) {
+fn median(range: &mut [Prim]) -> Split {
     let mid = range.len() / 2;
-    (
+    Split {
         mid,
-        RangeBounds::of(&range[..mid]),
-        RangeBounds::of(&range[mid..]),
-    )
+        left: RangeBounds::of(&range[..mid]),
+        right: RangeBounds::of(&range[mid..]),
+    }
 }
 
 #[cfg(test)]
@@ -469,14 +512,14 @@ mod tests {
             }
             if n.is_leaf() {
                 assert!(n.count as usize <= MAX_LEAF);
-                for k in n.first..n.first + n.count {
+                for k in n.triangles() {
                     let t = order[k as usize] as usize;
                     seen[t] += 1;
                     assert!(nb.contains(bounds[t].min) && nb.contains(bounds[t].max));
                 }
             } else {
-                stack.push((n.first as usize, nb, false));
-                stack.push((n.first as usize + 1, nb, false));
+                stack.push((n.children()[0], nb, false));
+                stack.push((n.children()[1], nb, false));
             }
         }
         assert!(seen.iter().all(|&s| s == 1));
@@ -486,7 +529,7 @@ mod tests {
     fn every_triangle_lands_in_exactly_one_leaf() {
         for n in [1, 2, 3, 17, 1000] {
             let b = boxes(n);
-            let (bvh, order) = Bvh::build(&b);
+            let Built { bvh, order } = Bvh::build(&b);
             check(&bvh, &order, &b);
         }
     }
@@ -504,12 +547,13 @@ mod tests {
                 Aabb::from_points([p, p + Vec3::new(0.7, 0.2, 0.4)])
             })
             .collect();
-        let (bvh, order) = Bvh::build(&b);
+        let Built { bvh, order } = Bvh::build(&b);
         check(&bvh, &order, &b);
         // Children of every interior node are inside the array and after their parent.
         for (i, node) in bvh.nodes.iter().enumerate() {
             if !node.is_leaf() {
-                assert!(node.first as usize > i && (node.first as usize + 1) < bvh.nodes.len());
+                let [l, r] = node.children();
+                assert!(l > i && r < bvh.nodes.len());
             }
         }
     }
@@ -517,21 +561,21 @@ mod tests {
     #[test]
     fn identical_boxes_still_make_small_leaves() {
         let b = vec![Aabb::from_points([Vec3::ZERO, Vec3::ONE]); 500];
-        let (bvh, order) = Bvh::build(&b);
+        let Built { bvh, order } = Bvh::build(&b);
         check(&bvh, &order, &b);
         assert!(bvh.depth() < 20);
     }
 
     #[test]
     fn empty_input_gives_empty_tree() {
-        let (bvh, order) = Bvh::build(&[]);
+        let Built { bvh, order } = Bvh::build(&[]);
         assert!(bvh.nodes.is_empty() && order.is_empty());
         assert_eq!(bvh.depth(), 0);
     }
 
     #[test]
     fn tree_is_shallow_for_spread_out_triangles() {
-        let (bvh, _) = Bvh::build(&boxes(1000));
+        let bvh = Bvh::build(&boxes(1000)).bvh;
         assert!(bvh.depth() <= 16, "depth {}", bvh.depth());
     }
 }

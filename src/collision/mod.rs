@@ -16,7 +16,7 @@ pub mod response;
 pub mod sweep;
 mod world;
 
-pub use body::Body;
+pub use body::{Body, SKIN};
 pub use collider::{Collider, Contact, Probe};
 pub use instances::{Instance, InstancedWorld};
 pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};

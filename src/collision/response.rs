@@ -12,7 +12,10 @@ use glam::{DVec3, Vec3};
 
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::InsideMethod;
-use crate::tolerance::{MAX_SLIDE_ITERATIONS, MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
+use crate::tolerance::{MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
+
+/// The slide response gives up after this many hit-and-redirect rounds in one step.
+pub const MAX_SLIDE_ITERATIONS: usize = 5;
 
 /// How many times [`push_out`] moves a body out of its deepest overlap (a corner needs
 /// one round per wall).

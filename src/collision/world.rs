@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec3A};
 
-use super::bvh::{Bvh, Node, Visitor};
+use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
 use super::{Body, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
@@ -99,7 +99,7 @@ impl CollisionWorld {
         }
         let duplicates = drop_repeats(&mut triangles);
         let boxes: Vec<Aabb> = triangles.iter().map(Triangle::bounds).collect();
-        let (bvh, order) = Bvh::build(&boxes);
+        let Built { bvh, order } = Bvh::build(&boxes);
         let triangles: Vec<Triangle> = order.iter().map(|&i| triangles[i as usize]).collect();
         let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
         CollisionWorld {

@@ -45,7 +45,7 @@ impl InsideMethod {
     #[inline]
     pub fn ray_hits(self, tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<f32> {
         match self {
-            InsideMethod::MollerTrumbore => moller_trumbore(tri, origin, dir).map(|(t, _, _)| t),
+            InsideMethod::MollerTrumbore => moller_trumbore(tri, origin, dir).map(|hit| hit.t),
             InsideMethod::AngleSum | InsideMethod::Barycentric => {
                 let denom = tri.plane.normal.dot(dir);
                 if denom == 0.0 {
@@ -119,14 +119,24 @@ pub fn angle_sum_contains(tri: &Triangle, q: Vec3) -> bool {
 /// Barycentric test: all three coordinates at least `-BARYCENTRIC_EPSILON`.
 #[inline]
 pub fn barycentric_contains(tri: &Triangle, q: Vec3) -> bool {
-    let (u, v, w) = tri.barycentric(q);
-    u >= -BARYCENTRIC_EPSILON && v >= -BARYCENTRIC_EPSILON && w >= -BARYCENTRIC_EPSILON
+    tri.barycentric(q).min() >= -BARYCENTRIC_EPSILON
 }
 
-/// Möller–Trumbore: `(t, v, w)` when the line `origin + t dir` meets the triangle, with the
-/// barycentric weights `v` of `b` and `w` of `c`; `None` when parallel or outside.
+/// Where a line meets a triangle (Möller–Trumbore's answer).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineHit {
+    /// Line parameter: the point is `origin + t dir`.
+    pub t: f32,
+    /// Barycentric weight of corner `b`.
+    pub v: f32,
+    /// Barycentric weight of corner `c`.
+    pub w: f32,
+}
+
+/// Möller–Trumbore (1997): where the line `origin + t dir` meets the triangle, or `None`
+/// when it is parallel to it or passes outside.
 #[inline]
-pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<(f32, f32, f32)> {
+pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<LineHit> {
     let (e1, e2) = (tri.e1(), tri.e2());
     let p = dir.cross(e2);
     let det = e1.dot(p);
@@ -146,7 +156,7 @@ pub fn moller_trumbore(tri: &Triangle, origin: Vec3, dir: Vec3) -> Option<(f32, 
         return None;
     }
     let t = e2.dot(q) * inv;
-    t.is_finite().then_some((t, v, w))
+    t.is_finite().then_some(LineHit { t, v, w })
 }
 
 #[cfg(test)]
@@ -254,7 +264,7 @@ mod tests {
     #[test]
     fn moller_trumbore_gives_parameter_and_weights() {
         let t = tri();
-        let (s, v, w) =
+        let LineHit { t: s, v, w } =
             moller_trumbore(&t, Vec3::new(0.5, 0.5, 4.0), Vec3::new(0.0, 0.0, -2.0)).unwrap();
         assert!((s - 2.0).abs() < 1e-6);
         assert!((v - 0.25).abs() < 1e-6 && (w - 0.25).abs() < 1e-6);

@@ -1,9 +1,9 @@
 //! Pure geometry on `glam` vectors: planes, boxes, triangles and the point-in-triangle tests.
 //!
-//! The collision test of the product is built from three questions, one file each:
-//! 1. [`plane`]: does a move cross a plane (signed distances of its two ends)?
-//! 2. [`plane`]: where does it meet the plane (the intersection parameter)?
-//! 3. [`inside`]: is that point inside the triangle (three interchangeable methods)?
+//! The collision test asks three questions of each triangle (see
+//! [`crate::collision::sweep`], which asks them of the swept body): does the move cross
+//! the triangle's [`plane`] (signed distances of its two ends), where does it meet it, and
+//! is that point [`inside`] the triangle (three interchangeable methods)?
 
 pub mod aabb;
 pub mod inside;
@@ -12,5 +12,5 @@ pub mod triangle;
 
 pub use aabb::{Aabb, safe_recip};
 pub use inside::InsideMethod;
-pub use plane::{Plane, Side};
-pub use triangle::Triangle;
+pub use plane::Plane;
+pub use triangle::{Barycentric, Triangle};

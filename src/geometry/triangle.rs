@@ -5,6 +5,24 @@ use glam::Vec3;
 use super::{Aabb, Plane};
 use crate::tolerance::DEGENERATE_AREA;
 
+/// Barycentric coordinates: the weights of corners `a`, `b` and `c` (summing to 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Barycentric {
+    /// Weight of `a`.
+    pub u: f32,
+    /// Weight of `b`.
+    pub v: f32,
+    /// Weight of `c`.
+    pub w: f32,
+}
+
+impl Barycentric {
+    /// The smallest weight: negative outside the triangle, by how much.
+    pub fn min(self) -> f32 {
+        self.u.min(self.v).min(self.w)
+    }
+}
+
 /// A non-degenerate triangle: its vertices exactly as given, its plane, and the constants
 /// of the barycentric test (Ericson, *Real-Time Collision Detection*, 3.4), computed once.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,15 +111,19 @@ impl Triangle {
         (self.a + self.b + self.c) / 3.0
     }
 
-    /// Barycentric coordinates `(u, v, w)` of `p` (assumed in the plane): `p = u a + v b + w c`.
+    /// Barycentric coordinates of `p` (assumed in the plane): `p = u a + v b + w c`.
     #[inline]
-    pub fn barycentric(&self, p: Vec3) -> (f32, f32, f32) {
+    pub fn barycentric(&self, p: Vec3) -> Barycentric {
         let [d00, d01, d11, inv] = self.bary;
         let e = p - self.a;
         let (d20, d21) = (e.dot(self.e1()), e.dot(self.e2()));
         let v = (d11 * d20 - d01 * d21) * inv;
         let w = (d00 * d21 - d01 * d20) * inv;
-        (1.0 - v - w, v, w)
+        Barycentric {
+            u: 1.0 - v - w,
+            v,
+            w,
+        }
     }
 
     /// The point of the triangle's plane closest to `p` (orthogonal projection).
@@ -135,9 +157,9 @@ mod tests {
     #[test]
     fn barycentric_of_vertices_and_centroid() {
         let t = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap();
-        let (u, v, w) = t.barycentric(Vec3::X);
+        let Barycentric { u, v, w } = t.barycentric(Vec3::X);
         assert!((u - 0.0).abs() < 1e-6 && (v - 1.0).abs() < 1e-6 && w.abs() < 1e-6);
-        let (u, v, w) = t.barycentric(t.centroid());
+        let Barycentric { u, v, w } = t.barycentric(t.centroid());
         for x in [u, v, w] {
             assert!((x - 1.0 / 3.0).abs() < 1e-6);
         }

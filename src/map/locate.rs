@@ -120,9 +120,17 @@ fn face_problem(words: &[&str], shown: &str) -> Option<String> {
 /// The three kinds of index in a face corner, in order.
 const INDEX_NAMES: [&str; 3] = ["vertex", "texture coordinate", "normal"];
 
+/// A line of the file, and what is wrong with it.
+pub(super) struct BadLine {
+    /// 1-based line number.
+    pub(super) line: usize,
+    /// Why it is refused.
+    pub(super) reason: String,
+}
+
 /// The first face whose index reaches outside what the file defines (relative indices
-/// before the first element, absolute ones past the last): its 1-based line and why.
-pub(super) fn first_face_out_of_range(text: &str) -> Option<(usize, String)> {
+/// before the first element, absolute ones past the last).
+pub(super) fn first_face_out_of_range(text: &str) -> Option<BadLine> {
     let count = |key: &str| {
         text.lines()
             .filter(|l| l.split_whitespace().next() == Some(key))
@@ -144,22 +152,22 @@ pub(super) fn first_face_out_of_range(text: &str) -> Option<(usize, String)> {
                         let what = INDEX_NAMES[k];
                         let Ok(x) = p.parse::<isize>() else { continue };
                         if x < 0 && x.unsigned_abs() > so_far[k] {
-                            return Some((
-                                i + 1,
-                                format!(
+                            return Some(BadLine {
+                                line: i + 1,
+                                reason: format!(
                                     "relative {what} index {x} reaches before the first {what} ({} defined so far): '{shown}'",
                                     so_far[k]
                                 ),
-                            ));
+                            });
                         }
                         if x > 0 && x as usize > totals[k] {
-                            return Some((
-                                i + 1,
-                                format!(
+                            return Some(BadLine {
+                                line: i + 1,
+                                reason: format!(
                                     "{what} index {x} is out of range (the file defines {}): '{shown}'",
                                     totals[k]
                                 ),
-                            ));
+                            });
                         }
                     }
                 }

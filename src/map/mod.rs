@@ -124,9 +124,15 @@ pub struct Map {
     pub warnings: Vec<String>,
 }
 
+/// Vertices in one list, drawn in batches of one material each.
+pub(crate) struct Batched {
+    pub(crate) vertices: Vec<Vertex>,
+    pub(crate) batches: Vec<Batch>,
+}
+
 /// Concatenate per-material vertex lists into one list and one batch per non-empty
 /// material (the renderer's one draw call each).
-pub(crate) fn batch_by_material(per_material: Vec<Vec<Vertex>>) -> (Vec<Vertex>, Vec<Batch>) {
+pub(crate) fn batch_by_material(per_material: Vec<Vec<Vertex>>) -> Batched {
     let mut vertices = Vec::with_capacity(per_material.iter().map(Vec::len).sum());
     let mut batches = Vec::new();
     for (material, verts) in per_material.into_iter().enumerate() {
@@ -139,7 +145,7 @@ pub(crate) fn batch_by_material(per_material: Vec<Vec<Vertex>>) -> (Vec<Vertex>,
             vertices.extend(verts);
         }
     }
-    (vertices, batches)
+    Batched { vertices, batches }
 }
 
 impl Map {

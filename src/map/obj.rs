@@ -1,8 +1,8 @@
 //! Loading OBJ files with tobj into a [`Map`]: materials by batch, our own triangulation,
 //! and no NaN in the collision world.
 //!
-//! tobj does the parsing; [`super::locate`] turns its errors into `file:line: reason`,
-//! [`super::mtl`] reads and sanitises the material libraries, [`super::texture`] decodes
+//! tobj does the parsing; `map::locate` turns its errors into `file:line: reason`,
+//! `map::mtl` reads and sanitises the material libraries, `map::texture` decodes
 //! textures. Faces with non-finite coordinates are dropped and counted.
 
 use std::cell::RefCell;
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 
-use super::locate::{LineCounter, explain, first_face_out_of_range, found_at_close};
+use super::locate::{BadLine, LineCounter, explain, first_face_out_of_range, found_at_close};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
 use super::texture::{TextureCache, convert_material};
 use super::triangulate::{Kind, triangulate};
@@ -98,7 +98,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     }
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
-    let (vertices, batches) = super::batch_by_material(geometry.per_material);
+    let super::Batched { vertices, batches } = super::batch_by_material(geometry.per_material);
     if vertices.is_empty() {
         let faces: usize = parsed.models.iter().map(|m| m.mesh.indices.len()).sum();
         let reason = if faces == 0 {
@@ -174,13 +174,15 @@ fn read_with_tobj(
     })?;
     warnings.extend(mtl_warnings.into_inner());
     let (models, materials) = result.map_err(|e| {
-        let (line, reason) = match first_face_out_of_range(text).filter(|_| found_at_close(&e)) {
-            Some(found) => found,
-            None => {
+        let BadLine { line, reason } = first_face_out_of_range(text)
+            .filter(|_| found_at_close(&e))
+            .unwrap_or_else(|| {
                 let line = reader.line().max(1);
-                (line, explain(text.lines().nth(line - 1).unwrap_or(""), &e))
-            }
-        };
+                BadLine {
+                    line,
+                    reason: explain(text.lines().nth(line - 1).unwrap_or(""), &e),
+                }
+            });
         MapError::Parse {
             path: shown.to_string(),
             line,

@@ -218,7 +218,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
             }));
         }
     }
-    let (vertices, batches) = super::batch_by_material(per_material);
+    let super::Batched { vertices, batches } = super::batch_by_material(per_material);
     let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
     let map = Map {
         name: path

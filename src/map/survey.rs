@@ -47,7 +47,8 @@ pub struct SpawnChoice {
     pub reason: String,
 }
 
-/// Horizontal surfaces under the column at `(x, z)`, top down: (height, normal y).
+/// Heights of the horizontal surfaces (floors, table tops, the upper faces of ceilings)
+/// met straight down the column at `(x, z)`, from the top down.
 fn layers(world: &CollisionWorld, x: f32, z: f32) -> Vec<f32> {
     let b = world.bounds();
     let step = (b.size().y * 1e-4).max(1e-5);
@@ -152,9 +153,7 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
         .collect();
     let b = world.bounds();
     let reach = b.size().length().max(1.0);
-    // Per spot: the most open direction, how many directions meet a wall, the nearest
-    // wall, and how many of those walls are seen from behind (inside a solid they all are).
-    let most_open = |eye: Vec3| -> (f32, Vec3, usize, f32, usize) {
+    let look_around = |eye: Vec3| -> Surroundings {
         let mut best = (0.0f32, dirs[0]);
         let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
         for &d in &dirs {
@@ -170,7 +169,13 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
                 best = (dist, d);
             }
         }
-        (best.0, best.1, walls, nearest, backs)
+        Surroundings {
+            open: best.0,
+            toward: best.1,
+            walls,
+            nearest,
+            backs,
+        }
     };
     if let Some(s) = map.marked_spawn {
         // A marked spawn keeps the map author's heading convention: yaw 0 (toward -Z).
@@ -190,7 +195,13 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
             if up.is_some_and(|h| h.distance < EYE_HEIGHT + 0.1) {
                 continue; // no head room
             }
-            let (open, dir, walls, nearest, backs) = most_open(eye);
+            let Surroundings {
+                open,
+                toward: dir,
+                walls,
+                nearest,
+                backs,
+            } = look_around(eye);
             if nearest < SPAWN_CLEARANCE {
                 continue;
             }
@@ -234,6 +245,20 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
         yaw_deg: 0.0,
         reason: "no floor found: the centre of the map".into(),
     })
+}
+
+/// What the eye sees looking round a candidate spawn spot, one ray per heading.
+struct Surroundings {
+    /// Distance to the wall along the most open heading (infinite: nothing there).
+    open: f32,
+    /// The most open heading.
+    toward: Vec3,
+    /// Headings that meet a wall.
+    walls: usize,
+    /// Distance to the nearest wall.
+    nearest: f32,
+    /// Walls seen from behind (inside a solid every wall is).
+    backs: usize,
 }
 
 /// Headings looked along for a way out of the map.

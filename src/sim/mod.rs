@@ -14,6 +14,9 @@ use crate::camera::Controller;
 use crate::collision::Collider;
 use crate::map::MapFrame;
 
+/// Default fixed simulation step, seconds (120 steps a second).
+pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+
 /// Shortest step `sim` takes, seconds: below it f32 time steps lose their meaning and a
 /// second of script is over 100,000 steps.
 pub const MIN_DT: f32 = 1e-5;
