@@ -9,12 +9,14 @@
 //! - `loading`: maps loaded on a worker thread.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
-//! - `context`, `renderer`: the GL window and the scene's draw calls (the only `unsafe`).
+//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers
+//!   (the only `unsafe`).
 
 mod context;
 pub mod controls;
 mod events;
 mod frame;
+mod gl;
 mod hud;
 mod input;
 mod loading;

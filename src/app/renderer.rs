@@ -2,6 +2,7 @@
 #![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to this file
 
 use std::collections::HashMap;
+use std::mem::offset_of;
 use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
@@ -10,6 +11,8 @@ use glow::HasContext;
 use walkthrough::camera::Pose;
 use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
 use walkthrough::map::{Batch, Map, TextureImage, Vertex};
+
+use super::gl::{self, check_gl};
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
@@ -48,56 +51,18 @@ pub struct Renderer {
     far: f32,
 }
 
-/// Compile one shader stage; the error carries the driver's info log.
-unsafe fn compile(
-    gl: &glow::Context,
-    kind: u32,
-    name: &str,
-    src: &str,
-) -> Result<glow::Shader, String> {
-    unsafe {
-        let shader = gl.create_shader(kind)?;
-        gl.shader_source(shader, src);
-        gl.compile_shader(shader);
-        if !gl.get_shader_compile_status(shader) {
-            let log = gl.get_shader_info_log(shader);
-            gl.delete_shader(shader);
-            return Err(format!("shader {name} does not compile:\n{log}"));
-        }
-        Ok(shader)
-    }
-}
-
 impl Renderer {
     /// Compile the shaders and upload the map.
     pub fn new(gl: Arc<glow::Context>, map: &Map) -> Result<Renderer, String> {
         // SAFETY: called with the context current; every object created here is owned by
         // the returned value and deleted in `Drop`.
         unsafe {
-            let vs = compile(
+            let program = gl::program(
                 &gl,
-                glow::VERTEX_SHADER,
-                "shaders/scene.vert",
-                VERTEX_SHADER,
+                ("shaders/scene.vert", VERTEX_SHADER),
+                ("shaders/scene.frag", FRAGMENT_SHADER),
             )?;
-            let fs = compile(
-                &gl,
-                glow::FRAGMENT_SHADER,
-                "shaders/scene.frag",
-                FRAGMENT_SHADER,
-            )?;
-            let program = gl.create_program()?;
-            gl.attach_shader(program, vs);
-            gl.attach_shader(program, fs);
-            gl.link_program(program);
-            gl.delete_shader(vs);
-            gl.delete_shader(fs);
-            if !gl.get_program_link_status(program) {
-                let log = gl.get_program_info_log(program);
-                gl.delete_program(program);
-                return Err(format!("shaders do not link:\n{log}"));
-            }
-            let u = |n: &str| gl.get_uniform_location(program, n);
+            let u = |n: &str| gl::uniform(&gl, program, n);
             let uniforms = Uniforms {
                 view_proj: u("u_view_proj"),
                 color: u("u_color"),
@@ -142,13 +107,25 @@ impl Renderer {
                 std::mem::size_of_val(map.vertices.as_slice()),
             );
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STATIC_DRAW);
+            check_gl!(gl, "the vertex buffer upload");
             let stride = std::mem::size_of::<Vertex>() as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 3, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 2, glow::FLOAT, false, stride, 24);
+            // Locations as the vertex shader declares them.
+            let attributes = [
+                (0, 3, offset_of!(Vertex, position)),
+                (1, 3, offset_of!(Vertex, normal)),
+                (2, 2, offset_of!(Vertex, uv)),
+            ];
+            for (location, size, offset) in attributes {
+                gl.enable_vertex_attrib_array(location);
+                gl.vertex_attrib_pointer_f32(
+                    location,
+                    size,
+                    glow::FLOAT,
+                    false,
+                    stride,
+                    offset as i32,
+                );
+            }
             gl.bind_vertex_array(None);
 
             // Each distinct image once, however many materials share it.
@@ -162,7 +139,16 @@ impl Renderer {
                         if let Some(t) = uploaded.get(&key) {
                             return Some(*t);
                         }
-                        let t = upload_texture(gl, img).ok()?;
+                        let t = match upload_texture(gl, img) {
+                            Ok(t) => t,
+                            Err(e) => {
+                                eprintln!(
+                                    "warning: a {}x{} texture could not be uploaded ({e}); its material is drawn in its plain colour",
+                                    img.width, img.height
+                                );
+                                return None;
+                            }
+                        };
                         self.textures.push(t);
                         uploaded.insert(key, t);
                         Some(t)
@@ -284,6 +270,7 @@ unsafe fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow:
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(&img.rgba)),
         );
+        check_gl!(gl, "a texture upload");
         gl.generate_mipmap(glow::TEXTURE_2D);
         gl.tex_parameter_i32(
             glow::TEXTURE_2D,

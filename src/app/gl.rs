@@ -1,0 +1,109 @@
+//! Small OpenGL helpers every GL file uses: building a program from two stages, finding
+//! uniforms (a missing one is said once, not ignored), and checking for GL errors after
+//! uploads in debug builds (as egui_glow's `check_for_gl_error!` does).
+#![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to the GL files
+
+use glow::HasContext;
+
+/// In debug builds, report every pending GL error with where it was noticed; a no-op in
+/// release builds (reading errors stalls the pipeline).
+macro_rules! check_gl {
+    ($gl:expr, $what:expr) => {
+        if cfg!(debug_assertions) {
+            $crate::app::gl::report_errors($gl, $what, file!(), line!());
+        }
+    };
+}
+pub(crate) use check_gl;
+
+/// Print and clear the pending GL errors (see [`check_gl!`]).
+pub fn report_errors(gl: &glow::Context, what: &str, file: &str, line: u32) {
+    // A lost context keeps answering with an error: stop after a few.
+    for _ in 0..8 {
+        // SAFETY: a plain state query on the current context.
+        let error = unsafe { gl.get_error() };
+        if error == glow::NO_ERROR {
+            return;
+        }
+        let name = match error {
+            glow::INVALID_ENUM => "INVALID_ENUM",
+            glow::INVALID_VALUE => "INVALID_VALUE",
+            glow::INVALID_OPERATION => "INVALID_OPERATION",
+            glow::INVALID_FRAMEBUFFER_OPERATION => "INVALID_FRAMEBUFFER_OPERATION",
+            glow::OUT_OF_MEMORY => "OUT_OF_MEMORY",
+            _ => "unknown error",
+        };
+        eprintln!("GL error {name} (0x{error:04x}) after {what} ({file}:{line})");
+    }
+}
+
+/// Compile `vertex` and `fragment` (named for messages) and link them; errors carry the
+/// driver's info log.
+pub fn program(
+    gl: &glow::Context,
+    vertex: (&str, &str),
+    fragment: (&str, &str),
+) -> Result<glow::Program, String> {
+    // SAFETY: called with the context current; the shaders are deleted once linked (or
+    // on failure), and the program is returned to an owner that deletes it.
+    unsafe {
+        let vs = compile(gl, glow::VERTEX_SHADER, vertex)?;
+        let fs = match compile(gl, glow::FRAGMENT_SHADER, fragment) {
+            Ok(fs) => fs,
+            Err(e) => {
+                gl.delete_shader(vs);
+                return Err(e);
+            }
+        };
+        let program = gl.create_program()?;
+        gl.attach_shader(program, vs);
+        gl.attach_shader(program, fs);
+        gl.link_program(program);
+        gl.delete_shader(vs);
+        gl.delete_shader(fs);
+        if !gl.get_program_link_status(program) {
+            let log = gl.get_program_info_log(program);
+            gl.delete_program(program);
+            return Err(format!(
+                "shaders {} and {} do not link:\n{log}",
+                vertex.0, fragment.0
+            ));
+        }
+        Ok(program)
+    }
+}
+
+/// Compile one shader stage `(name, source)`.
+unsafe fn compile(
+    gl: &glow::Context,
+    kind: u32,
+    (name, src): (&str, &str),
+) -> Result<glow::Shader, String> {
+    unsafe {
+        let shader = gl.create_shader(kind)?;
+        gl.shader_source(shader, src);
+        gl.compile_shader(shader);
+        if !gl.get_shader_compile_status(shader) {
+            let log = gl.get_shader_info_log(shader);
+            gl.delete_shader(shader);
+            return Err(format!("shader {name} does not compile:\n{log}"));
+        }
+        Ok(shader)
+    }
+}
+
+/// The location of uniform `name`; a name the program lacks (misspelt, or unused and
+/// optimised away by the driver) is reported once here instead of every draw silently
+/// setting nothing.
+pub fn uniform(
+    gl: &glow::Context,
+    program: glow::Program,
+    name: &str,
+) -> Option<glow::UniformLocation> {
+    // SAFETY: a plain query on a linked program of the current context.
+    let location = unsafe { gl.get_uniform_location(program, name) };
+    if location.is_none() {
+        eprintln!("warning: the shader has no uniform '{name}'; drawing goes on without it");
+    }
+    location
+}
