@@ -156,16 +156,16 @@ mod tests {
 
     #[test]
     fn every_action_key_is_in_the_table() {
-        for (key, name) in [
-            (KeyCode::Escape, "Esc"),
-            (KeyCode::Tab, "Tab"),
-            (KeyCode::KeyF, "F"),
-            (KeyCode::KeyM, "M"),
-            (KeyCode::F1, "F1"),
-            (KeyCode::F12, "F12"),
-            (KeyCode::KeyR, "R"),
+        for (key, name, action) in [
+            (KeyCode::Escape, "Esc", Action::Escape),
+            (KeyCode::Tab, "Tab", Action::NextResponse),
+            (KeyCode::KeyF, "F", Action::NextMode),
+            (KeyCode::KeyM, "M", Action::NextMethod),
+            (KeyCode::F1, "F1", Action::Help),
+            (KeyCode::F12, "F12", Action::Screenshot),
+            (KeyCode::KeyR, "R", Action::Reload),
         ] {
-            assert!(Action::of_key(key).is_some(), "{name} has no action");
+            assert_eq!(Action::of_key(key), Some(action), "{name}");
             assert!(
                 CONTROLS.iter().any(|c| c.keys == name),
                 "{name} is missing from the table"

@@ -470,7 +470,17 @@ mod tests {
     #[test]
     fn passing_farther_than_the_radius_misses() {
         assert!(sweep(DVec3::new(0.0, -2.01, 3.0), DVec3::new(0.0, -2.01, -3.0)).is_none());
-        assert!(sweep(DVec3::new(5.0, 0.0, 0.5), DVec3::new(-5.0, 0.0, 0.5)).is_some());
+        // Half a radius over the plane, along -x: the slanted edge from (1, -1) to (0, 1)
+        // comes within the radius of the centre's line when 4x^2 - 4x - 2.75 = 0.
+        let h = sweep(DVec3::new(5.0, 0.0, 0.5), DVec3::new(-5.0, 0.0, 0.5)).unwrap();
+        assert_eq!(h.feature, Feature::Edge);
+        let centre_x = 5.0 - 10.0 * h.t;
+        assert!(
+            (centre_x - (0.5 + 60f64.sqrt() / 8.0)).abs() < 1e-9,
+            "{centre_x}"
+        );
+        let touch = DVec3::new(centre_x, 0.0, 0.5) - h.point;
+        assert!((touch.length() - 1.0).abs() < 1e-9, "{touch}");
         assert!(sweep(DVec3::new(5.0, 0.0, 1.01), DVec3::new(-5.0, 0.0, 1.01)).is_none());
     }
 

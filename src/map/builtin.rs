@@ -26,13 +26,22 @@ pub fn default_map() -> Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     #[test]
     fn default_map_loads_with_colours_and_a_spawn() {
         let m = default_map();
         assert!(m.warnings.is_empty(), "{:?}", m.warnings);
         assert!(m.triangle_count() > 300);
-        assert!(m.marked_spawn.is_some());
+        // The spawn marker stands at the south end of the hall, the eye at 1.6 m.
+        let spawn = m
+            .marked_spawn
+            .expect("the built-in map marks its spawn")
+            .position;
+        assert!(
+            (spawn - Vec3::new(0.0, 1.6, 8.0)).length() < 0.01,
+            "{spawn}"
+        );
         assert!(m.batches.len() >= 10, "one batch per material");
         assert!(
             m.materials.iter().any(|mat| mat.diffuse == [0.9, 0.1, 0.1]),
