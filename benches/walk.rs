@@ -66,7 +66,7 @@ fn walk(c: &mut Criterion, name: &str, session: &Session, mode: Mode) {
         for i in 0..STEPS {
             let (intent, turn) = intent(i);
             ctl.pose.yaw_deg += turn;
-            ctl.step(world, &intent, DEFAULT_DT);
+            ctl.step(world, &intent, DEFAULT_DT as f32);
         }
         ctl.pose.position
     };

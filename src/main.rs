@@ -17,7 +17,7 @@ use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{self, Command, DEFAULT_DT, TraceWriter, parse_script};
+use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
 ///
@@ -105,9 +105,9 @@ struct SimArgs {
     map: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
-    /// Fixed step in seconds (1e-5 to 0.1).
-    #[arg(long, default_value_t = DEFAULT_DT, allow_hyphen_values = true)]
-    dt: f32,
+    /// Fixed step in seconds, a decimal or a fraction (1e-5 to 0.1).
+    #[arg(long, default_value = "1/120", value_parser = parse_seconds, allow_hyphen_values = true)]
+    dt: f64,
     /// Refuse a script longer than this many steps.
     #[arg(long, default_value_t = sim::DEFAULT_MAX_STEPS)]
     max_steps: u64,
@@ -128,6 +128,29 @@ fn parse_vec3(s: &str) -> Result<Vec3, String> {
         _ => Err(format!("expected X,Y,Z (three numbers), got '{s}'")),
     }
 }
+/// Seconds as a decimal (`0.01`) or a fraction (`1/120`, kept exact in `f64`).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let number = |p: &str| {
+        p.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("'{s}' is not a number of seconds (e.g. 0.01 or 1/120)"))
+    };
+    match s.split_once('/') {
+        Some((n, d)) => Ok(number(n)? / number(d)?),
+        None => number(s),
+    }
+}
+
+/// A step as people write it: `1/120` for a whole number of steps a second, else decimal.
+fn seconds_text(dt: f64) -> String {
+    let per_second = (1.0 / dt).round();
+    if per_second > 1.0 && (per_second * dt - 1.0).abs() < 1e-12 {
+        format!("1/{per_second}")
+    } else {
+        dt.to_string()
+    }
+}
+
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
@@ -208,11 +231,12 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;
-    let steps = sim::total_steps(&script, args.dt);
+    let steps = sim::total_steps(&script, args.dt as f32);
     if steps > args.max_steps {
         return Err(format!(
             "the script is {steps} steps of {} s, over the limit of {} (--max-steps N raises it)",
-            args.dt, args.max_steps
+            seconds_text(args.dt),
+            args.max_steps
         ));
     }
     let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
@@ -299,4 +323,20 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         size: args.size,
     };
     app::run(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_dt_of_help_is_the_exact_default_step() {
+        assert_eq!(parse_seconds("1/120"), Ok(sim::DEFAULT_DT));
+        assert_eq!(parse_seconds(" 0.01 "), Ok(0.01));
+        assert!(parse_seconds("fast").unwrap_err().contains("'fast'"));
+        // 1/0 parses to infinity, which run_sim's range check refuses.
+        assert_eq!(parse_seconds("1/0"), Ok(f64::INFINITY));
+        assert_eq!(seconds_text(sim::DEFAULT_DT), "1/120");
+        assert_eq!(seconds_text(0.003), "0.003");
+    }
 }

@@ -536,7 +536,7 @@ fn edge_on_wall_trace(mode: &str, spawn: Vec3) -> (Vec<Vec3>, Vec<[Vec3; 3]>) {
     let text = format!("mode {mode}\nresponse stop\nforward 2.5\nturn 90\nforward 1\n");
     let script = parse_script("edge-on.txt", &text).unwrap();
     let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), Settings::default());
-    let rows = run_to_rows(&world, &MapFrame::default(), &mut c, &script, DT);
+    let rows = run_to_rows(&world, &MapFrame::default(), &mut c, &script, f64::from(DT));
     (rows.iter().map(|r| Vec3::from(r.position)).collect(), tris)
 }
 
@@ -624,7 +624,7 @@ fn walk_forward(world: &CollisionWorld, response: Response, start: Vec3, secs: f
     let script = parse_script("walk.txt", &text).unwrap();
     let mut c = Controller::new(Pose::new(start, 0.0, 0.0), Settings::default());
     assert_eq!(c.settings.mode, Mode::Walk);
-    let rows = run_to_rows(world, &MapFrame::default(), &mut c, &script, DT);
+    let rows = run_to_rows(world, &MapFrame::default(), &mut c, &script, f64::from(DT));
     rows.iter().map(|r| Vec3::from(r.position)).collect()
 }
 

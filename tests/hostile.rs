@@ -169,7 +169,7 @@ fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
         ),
         (
             vec!["sim", "--script", s(&long)],
-            "the script is 34560000000 steps of 0.008333334 s, over the limit of 100000000 (--max-steps N raises it)",
+            "the script is 34560000000 steps of 1/120 s, over the limit of 100000000 (--max-steps N raises it)",
         ),
         (
             vec!["sim", "--script", s(&one), "--max-steps", "119"],

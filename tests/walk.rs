@@ -49,7 +49,7 @@ fn ramp(deg: f32) -> CollisionWorld {
 fn play(world: &CollisionWorld, eye: Vec3, script: &str, dt: f32) -> Vec<TraceRow> {
     let script = parse_script("walk.txt", script).unwrap();
     let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
-    run_to_rows(world, &MapFrame::default(), &mut c, &script, dt)
+    run_to_rows(world, &MapFrame::default(), &mut c, &script, f64::from(dt))
 }
 
 fn eye(r: &TraceRow) -> Vec3 {

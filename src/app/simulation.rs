@@ -55,7 +55,7 @@ impl Simulation {
             session,
             controller,
             stepper: Stepper::new(DEFAULT_DT),
-            script: script.map(|s| ScriptPlayer::new(s, DEFAULT_DT)),
+            script: script.map(|s| ScriptPlayer::new(s, DEFAULT_DT as f32)),
             trace,
             accumulator: Duration::ZERO,
             last_frame: None,

@@ -15,14 +15,14 @@ use crate::collision::Collider;
 use crate::map::MapFrame;
 
 /// Default fixed simulation step, seconds (120 steps a second).
-pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+pub const DEFAULT_DT: f64 = 1.0 / 120.0;
 
 /// Shortest step `sim` takes, seconds: below it f32 time steps lose their meaning and a
 /// second of script is over 100,000 steps.
-pub const MIN_DT: f32 = 1e-5;
+pub const MIN_DT: f64 = 1e-5;
 /// Longest step `sim` takes, seconds: above it walking is no longer smooth (10 steps a
 /// second).
-pub const MAX_DT: f32 = 0.1;
+pub const MAX_DT: f64 = 0.1;
 /// Most steps a `sim` run takes unless `--max-steps` raises it (about 3 hours of script
 /// at 120 steps a second, or ten minutes of computing at the walking speed of the
 /// conference map).
@@ -57,10 +57,10 @@ pub fn run<E>(
     frame: &MapFrame,
     controller: &mut Controller,
     script: &[Command],
-    dt: f32,
+    dt: f64,
     mut sink: impl FnMut(TraceRow) -> Result<(), E>,
 ) -> Result<u64, E> {
-    let mut player = ScriptPlayer::new(script.to_vec(), dt);
+    let mut player = ScriptPlayer::new(script.to_vec(), dt as f32);
     let mut stepper = Stepper::new(dt);
     sink(stepper.start_row(controller, frame))?;
     while let Some(intent) = player.next_step(controller) {
@@ -75,7 +75,7 @@ pub fn run_to_rows(
     frame: &MapFrame,
     controller: &mut Controller,
     script: &[Command],
-    dt: f32,
+    dt: f64,
 ) -> Vec<TraceRow> {
     let mut rows = Vec::new();
     let Ok(_steps) = run(world, frame, controller, script, dt, |row| {

@@ -10,7 +10,8 @@ use crate::map::MapFrame;
 /// Counts fixed steps of `dt` seconds and makes the trace row of each.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stepper {
-    dt: f32,
+    /// The step as the user gave it (1/120 s is not an `f32`): the trace's time.
+    dt: f64,
     steps: u64,
 }
 
@@ -25,13 +26,13 @@ pub struct Step {
 
 impl Stepper {
     /// A stepper of `dt` seconds a step that has taken no step yet.
-    pub fn new(dt: f32) -> Stepper {
+    pub fn new(dt: f64) -> Stepper {
         Stepper { dt, steps: 0 }
     }
 
-    /// Seconds a step.
+    /// Seconds a step, as the physics takes it.
     pub fn dt(&self) -> f32 {
-        self.dt
+        self.dt as f32
     }
 
     /// Steps taken so far.
@@ -52,10 +53,11 @@ impl Stepper {
         controller: &mut Controller,
         intent: &MoveIntent,
     ) -> Step {
-        let report = controller.step(world, intent, self.dt);
+        let report = controller.step(world, intent, self.dt());
         self.steps += 1;
-        // Time as steps times dt, never a running sum: no drift over long runs.
-        let t = self.steps as f64 * f64::from(self.dt);
+        // Time as steps times dt in `f64`, never a running sum nor the `f32` step: frame
+        // 418 at 1/120 s is 3.483333, not 3.483334.
+        let t = self.steps as f64 * self.dt;
         let row = TraceRow::new(self.steps, t, controller, frame, report.hit);
         Step { report, row }
     }
