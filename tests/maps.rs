@@ -330,3 +330,38 @@ fn sim_binary_walks_lost_empire_without_crossing() {
 fn sim_binary_walks_conference_without_crossing() {
     sim_binary_on_shared("conference");
 }
+
+#[test]
+fn cornell_box_spawn_stands_on_the_big_floor_facing_the_back_wall() {
+    let Some(dir) = shared("maps/cornell_box") else {
+        return;
+    };
+    let s = Session::open(Some(&dir.join("cornell_box.obj")), &OpenOptions::default()).unwrap();
+    let b = s.world.bounds();
+    let pose = s.start_pose(None);
+    // Feet on the floor (the lowest level), not on the top of a block.
+    let feet_y = pose.position.y - EYE_HEIGHT;
+    assert!(
+        (feet_y - b.min.y).abs() < 0.05,
+        "feet at {feet_y}, floor at {}",
+        b.min.y
+    );
+    // The box is open toward -z (file z = 0): stand in its front half and look at the back
+    // wall (+z), not out of the open side.
+    assert!(
+        pose.position.z < b.center().z,
+        "spawn {} in the back half",
+        pose.position
+    );
+    let heading = pose.forward_flat();
+    assert!(
+        heading.z > 0.85,
+        "facing {heading} (yaw {}), not the back wall",
+        pose.yaw_deg
+    );
+    let wall = s
+        .world
+        .ray_cast(pose.position, heading, 100.0)
+        .expect("the view meets the map");
+    assert!(wall.distance < b.size().z + 0.1, "{wall:?}");
+}

@@ -26,6 +26,23 @@ const MAX_PLAUSIBLE_METRES: f32 = 2000.0;
 const FALLBACK_SIZE: f32 = 200.0;
 /// Free distance required around an automatic spawn, metres.
 const SPAWN_CLEARANCE: f32 = 0.4;
+/// Floors within this many metres of each other count as one level when the survey
+/// measures how much of the map stands on each level.
+const LEVEL_BIN: f32 = 0.3;
+/// Weight of a level's share of the map's floor area in the spawn score: the main floor
+/// (share 1) beats a table top or a block's top (a small share) by more than walls and
+/// clearance can make up.
+const FLOOR_SHARE_WEIGHT: f32 = 6.0;
+/// Headings a spawn spot looks along (22.5 degrees apart).
+const SPAWN_HEADINGS: usize = 16;
+/// The view along a heading is the fan of this many headings centred on it (90 degrees).
+const VIEW_FAN: usize = 5;
+/// Walls farther than this (metres) add no more to a view: a walking distance.
+const VIEW_REACH: f32 = 10.0;
+/// Weight of the best view (0 to 1: every ray of the fan meets a wall at `VIEW_REACH`, or
+/// across the whole of a smaller map) in
+/// the spawn score: a spot that sees the map beats one that sees a wall or the outside.
+const VIEW_WEIGHT: f32 = 8.0;
 
 /// The inferred scale and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,20 +160,27 @@ pub fn yaw_of(dir: Vec3) -> f32 {
 }
 
 /// Choose where the player starts: the map's marked spawn, else the best open floor spot
-/// (indoors preferred: a ceiling above and walls around), facing the most open way.
+/// (indoors preferred: a ceiling above and walls around; on the level most of the map's
+/// floor is on, not the top of a table or a block), facing into the map: the longest view
+/// that ends at a wall (an open map's most open way is its outside).
 pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
-    let dirs: Vec<Vec3> = (0..8)
+    let dirs: Vec<Vec3> = (0..SPAWN_HEADINGS)
         .map(|k| {
-            let a = k as f32 * std::f32::consts::TAU / 8.0;
+            let a = k as f32 * std::f32::consts::TAU / SPAWN_HEADINGS as f32;
             Vec3::new(a.cos(), 0.0, a.sin())
         })
         .collect();
     let b = world.bounds();
     let reach = b.size().length().max(1.0);
+    // A small map (a 3 m box) is seen whole at its own size.
+    let view_reach = VIEW_REACH
+        .min(Vec3::new(b.size().x, 0.0, b.size().z).length())
+        .max(1.0);
     let look_around = |eye: Vec3| -> Surroundings {
-        let mut best = (0.0f32, dirs[0]);
+        let mut open = 0.0f32;
         let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
-        for &d in &dirs {
+        let mut dists = [f32::INFINITY; SPAWN_HEADINGS];
+        for (k, &d) in dirs.iter().enumerate() {
             let hit = world.ray_cast(eye, d, reach);
             let dist = hit.map_or(f32::INFINITY, |h| h.distance);
             if let Some(h) = hit {
@@ -165,13 +189,25 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
                     (world.triangles()[h.triangle as usize].plane.normal.dot(d) > 0.0) as usize;
             }
             nearest = nearest.min(dist);
-            if dist > best.0 {
-                best = (dist, d);
-            }
+            open = open.max(dist);
+            dists[k] = dist;
         }
+        // The view along a heading: how much wall its fan meets within a walking distance
+        // (a ray out of the map sees nothing; the outside is no view).
+        let view_of = |k: usize| -> f32 {
+            (0..VIEW_FAN)
+                .map(|i| dists[(k + SPAWN_HEADINGS + i - VIEW_FAN / 2) % SPAWN_HEADINGS])
+                .filter(|d| d.is_finite())
+                .map(|d| d.min(view_reach))
+                .sum()
+        };
+        let (heading, view) = (0..SPAWN_HEADINGS)
+            .map(|k| (k, view_of(k)))
+            .fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
         Surroundings {
-            open: best.0,
-            toward: best.1,
+            open,
+            toward: dirs[heading],
+            view: view / (VIEW_FAN as f32 * view_reach),
             walls,
             nearest,
             backs,
@@ -185,10 +221,21 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
             reason: "the map marks it (object 'spawn' or 'player_start')".into(),
         };
     }
+    let spots: Vec<(f32, f32, Vec<f32>)> = columns(world)
+        .map(|(x, z)| (x, z, layers(world, x, z)))
+        .collect();
+    let level_of = |y: f32| (y / LEVEL_BIN).round() as i64;
+    let mut level_area: std::collections::HashMap<i64, usize> = Default::default();
+    for (_, _, floors) in &spots {
+        for &y in floors {
+            *level_area.entry(level_of(y)).or_default() += 1;
+        }
+    }
+    let largest = level_area.values().copied().max().unwrap_or(1) as f32;
     let mut best: Option<(f32, SpawnChoice)> = None;
     let centre = b.center();
-    for (x, z) in columns(world) {
-        for floor in layers(world, x, z) {
+    for &(x, z, ref floors) in &spots {
+        for &floor in floors {
             let feet = Vec3::new(x, floor, z);
             let eye = feet + Vec3::Y * EYE_HEIGHT;
             let up = world.ray_cast(feet + Vec3::Y * 0.05, Vec3::Y, reach);
@@ -198,21 +245,25 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
             let Surroundings {
                 open,
                 toward: dir,
+                view,
                 walls,
                 nearest,
                 backs,
             } = look_around(eye);
+            let share = level_area.get(&level_of(floor)).copied().unwrap_or(0) as f32 / largest;
             if nearest < SPAWN_CLEARANCE {
                 continue;
             }
             // Not inside a solid (walls seen from behind all round: a hollow block, if the
             // faces are wound outward; a room wound outward looks the same, so this only
             // breaks ties between indoor spots); indoors beats outdoors (a roof has open sky above),
-            // enclosed beats open, then roomy, then central.
+            // the main floor beats furniture tops, enclosed beats open, then roomy, then central.
             let inside_solid = walls > 0 && backs * 4 >= walls * 3;
             let score = if inside_solid { -5.0 } else { 0.0 }
                 + if up.is_some() { 10.0 } else { 0.0 }
-                + walls as f32 * 0.5
+                + FLOOR_SHARE_WEIGHT * share
+                + VIEW_WEIGHT * view
+                + walls as f32 * 0.25
                 + nearest.min(3.0)
                 - (feet - centre).length() / reach;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
@@ -223,12 +274,12 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
                         position: eye,
                         yaw_deg: yaw_of(dir),
                         reason: format!(
-                            "best open floor found by ray casts ({indoors}, walls in {walls} of 8 directions, {:.1} m clear{})",
+                            "best open floor found by ray casts ({indoors}, walls in {walls} of {SPAWN_HEADINGS} directions, {:.1} m clear, {})",
                             nearest.min(open),
-                            if open.is_finite() {
-                                ""
+                            if view > 0.0 {
+                                "facing into the map"
                             } else {
-                                ", facing open space"
+                                "nothing in view"
                             }
                         ),
                     },
@@ -251,8 +302,10 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
 struct Surroundings {
     /// Distance to the wall along the most open heading (infinite: nothing there).
     open: f32,
-    /// The most open heading.
+    /// The heading to face: the one that sees the most of the map.
     toward: Vec3,
+    /// How much of the map `toward` sees, 0 to 1 (see [`VIEW_FAN`]).
+    view: f32,
     /// Headings that meet a wall.
     walls: usize,
     /// Distance to the nearest wall.
