@@ -6,6 +6,7 @@ mod app;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -88,6 +89,9 @@ struct WindowArgs {
     /// Quit after this many seconds.
     #[arg(long)]
     exit_after: Option<f32>,
+    /// Quit when the --script ends (after its --screenshot).
+    #[arg(long, requires = "script")]
+    exit_when_done: bool,
     /// Turn vsync off (to measure frame times).
     #[arg(long)]
     no_vsync: bool,
@@ -255,16 +259,30 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let write_error = |e: std::io::Error| format!("cannot write the trace: {e}");
     let mut trace = TraceWriter::new(BufWriter::new(out)).map_err(write_error)?;
     let started = Instant::now();
-    let taken = sim::run(
+    let run = sim::run(
         session.collider(),
         &session.map.frame,
         &mut controller,
         &script,
         args.dt,
-        |row| trace.row(&row),
-    )
-    .and_then(|taken| trace.flush().map(|()| taken))
-    .map_err(write_error)?;
+        |row| {
+            if interrupted() {
+                return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+            }
+            trace.row(&row)
+        },
+    );
+    // Interrupted or not, the rows written so far reach the file whole.
+    trace.flush().map_err(write_error)?;
+    let taken = match run {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            return Err(format!(
+                "interrupted after {} rows; the trace holds them, each whole",
+                trace.rows()
+            ));
+        }
+        other => other.map_err(write_error)?,
+    };
     eprintln!(
         "sim: {taken} steps in {:.2} s, peak memory {}",
         started.elapsed().as_secs_f64(),
@@ -286,7 +304,19 @@ pub(crate) fn peak_memory() -> Option<String> {
     Some(format!("{} MiB", kb / 1024))
 }
 
+/// Set by Ctrl-C, SIGTERM or SIGHUP: finish the trace's rows and quit.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// A signal asked the program to stop (see [`INTERRUPTED`]).
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
 fn main() -> ExitCode {
+    // Without a handler a signal kills the process with rows still in the trace's buffer.
+    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
+        eprintln!("warning: Ctrl-C will not close the trace cleanly ({e})");
+    }
     let command = Cli::command().after_help(format!(
         "Controls in the window:\n{}",
         app::controls::plain_text()
@@ -318,6 +348,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         trace: c.trace.clone(),
         screenshot: args.screenshot.clone(),
         exit_after: args.exit_after.filter(|s| s.is_finite() && *s >= 0.0),
+        exit_when_done: args.exit_when_done,
         vsync: !args.no_vsync,
         bench_frames: args.bench_frames,
         size: args.size,

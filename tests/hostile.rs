@@ -263,3 +263,57 @@ fn a_face_of_40000_corners_wound_round_10000_times_loads_at_once() {
         stderr(&o)
     );
 }
+
+#[test]
+fn sim_interrupted_by_sigterm_flushes_whole_rows_and_says_so() {
+    let dir = scratch("sigterm-sim");
+    let script = dir.join("long.txt");
+    // Ten million steps: far longer than the moment the test waits before the signal.
+    std::fs::write(&script, "mode fly\nforward 100\n").unwrap();
+    let trace = dir.join("trace.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(["sim", "--script", s(&script), "--dt", "1e-5"])
+        .args(["--max-steps", "20000000", "--trace", s(&trace)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(&trace).map_or(0, |m| m.len()) < 100_000 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no trace rows appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let o = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("sim did not stop on SIGTERM")
+        .unwrap();
+    assert!(!o.status.success(), "an interrupted run is not a success");
+    let err = stderr(&o);
+    assert!(err.contains("interrupted after"), "{err}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(text.ends_with('\n'));
+    let rows = text.lines().count() - 1;
+    assert!(
+        err.contains(&format!("interrupted after {rows} rows")),
+        "{err} vs {rows}"
+    );
+    assert!(rows < 10_000_001, "the run was not cut short");
+    let last = text.lines().last().unwrap();
+    assert_eq!(last.split(',').count(), 11, "{last}");
+}

@@ -74,15 +74,7 @@ fn launch(x: &Xvfb, args: &[&str]) -> (Child, String) {
 
 /// [`launch`] with a working directory (where F12 screenshots land).
 fn launch_in(x: &Xvfb, args: &[&str], cwd: &Path) -> (Child, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .args(args)
-        .current_dir(cwd)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    let child = spawn_in(x, args, cwd);
     let pid = child.id().to_string();
     let deadline = Instant::now() + Duration::from_secs(30);
     let win = loop {
@@ -115,22 +107,9 @@ fn hold(x: &Xvfb, keys: &[&str], secs: f32) {
     sleep(Duration::from_millis(300));
 }
 
-fn finish(x: &Xvfb, mut child: Child) -> String {
+fn finish(x: &Xvfb, child: Child) -> String {
     x.xdotool(&["key", "Escape"]);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            let out = child.wait_with_output().unwrap();
-            let err = String::from_utf8_lossy(&out.stderr).into_owned();
-            assert!(status.success(), "app failed: {err}");
-            return err;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the app did not quit on Escape");
-        }
-        sleep(Duration::from_millis(100));
-    }
+    wait_for_exit(child, "the app did not quit on Escape")
 }
 
 struct Row {
@@ -309,7 +288,7 @@ fn holding_w_at_the_foot_of_the_built_in_stairs_climbs_to_the_gallery() {
 
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
-fn scripted_window_run_gives_the_same_trace_as_sim() {
+fn scripted_window_run_gives_the_same_trace_as_sim_and_exits_when_done() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("script");
     let script = dir.join("walk.txt");
@@ -319,23 +298,21 @@ fn scripted_window_run_gives_the_same_trace_as_sim() {
     )
     .unwrap();
     let (win_trace, shot) = (dir.join("window.csv"), dir.join("shot.png"));
-    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .args([
+    let child = spawn(
+        &x,
+        &[
             "--script",
             script.to_str().unwrap(),
             "--trace",
             win_trace.to_str().unwrap(),
-        ])
-        .args(["--screenshot", shot.to_str().unwrap(), "--exit-after", "5"])
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("runs");
-    assert!(
-        child.status.success(),
-        "{}",
-        String::from_utf8_lossy(&child.stderr)
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ],
     );
+    // No --exit-after: the window must close by itself once the script is done.
+    let err = wait_for_exit(child, "the window did not close when the script was done");
+    assert!(err.contains("script finished at step"), "{err}");
     let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         .args(["sim", "--script", script.to_str().unwrap()])
         .output()
@@ -343,19 +320,92 @@ fn scripted_window_run_gives_the_same_trace_as_sim() {
     assert!(sim.status.success());
     let sim_text = String::from_utf8(sim.stdout).unwrap();
     let win_text = std::fs::read_to_string(&win_trace).unwrap();
-    // The window keeps stepping (idle) after the script; the script's part is identical.
-    let sim_lines: Vec<&str> = sim_text.lines().collect();
-    let win_lines: Vec<&str> = win_text.lines().collect();
-    assert!(
-        win_lines.len() >= sim_lines.len(),
-        "{} < {}",
-        win_lines.len(),
-        sim_lines.len()
-    );
-    assert_eq!(&win_lines[..sim_lines.len()], &sim_lines[..]);
+    // The trace ends with the script: the very rows of `sim`, no idle rows after them.
+    assert_eq!(win_text, sim_text);
     // The screenshot was taken when the script ended and is not black.
     let [r, g, b] = centre_colour(&shot, 32);
     assert!(r + g + b > 60.0, "screenshot is black");
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn sigterm_mid_script_leaves_a_trace_of_whole_rows() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("sigterm");
+    let script = dir.join("long.txt");
+    std::fs::write(&script, "forward 600\n").unwrap();
+    let trace = dir.join("trace.csv");
+    let child = spawn(
+        &x,
+        &[
+            "--script",
+            script.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    // Wait for some rows, then ask it to stop as a desktop or `timeout` would.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&trace).map_or(0, |t| t.lines().count()) < 50 {
+        assert!(Instant::now() < deadline, "no trace rows appeared");
+        sleep(Duration::from_millis(100));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait_for_exit(child, "SIGTERM did not close the window");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        text.ends_with('\n'),
+        "the last row is cut: {:?}",
+        text.lines().last()
+    );
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(rows.len() >= 50, "{} rows", rows.len());
+    for (i, line) in rows.iter().enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 11, "row {i}: {line}");
+        assert_eq!(fields[0].parse::<usize>(), Ok(i), "row {i}: {line}");
+        assert!(fields[2].parse::<f32>().is_ok(), "row {i}: {line}");
+    }
+}
+
+/// Start the app without waiting for its window.
+fn spawn(x: &Xvfb, args: &[&str]) -> Child {
+    spawn_in(x, args, &std::env::temp_dir())
+}
+
+/// [`spawn`] in the working directory `cwd`.
+fn spawn_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(args)
+        .current_dir(cwd)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+/// Wait (with a watchdog) for the app to exit successfully; returns its stderr.
+fn wait_for_exit(mut child: Child, why: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(status.success(), "app failed: {err}");
+            return err;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{why}");
+        }
+        sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]

@@ -37,7 +37,11 @@ impl App {
         };
         let s = &mut self.sim.controller.settings;
         match action {
-            Action::Escape if self.captured => self.set_capture(false),
+            Action::Escape if self.captured => {
+                self.set_capture(false);
+                self.overlay
+                    .notify("mouse free: Esc again to quit, click to look".into());
+            }
             Action::Escape => self.exit(event_loop),
             Action::NextResponse => s.response = s.response.next(),
             Action::NextMode => s.mode = s.mode.next(),
@@ -74,6 +78,11 @@ impl App {
         {
             // No script, or it did not finish: save what is on screen now.
             self.save_screenshot(&p);
+        }
+        // The window goes at once; freeing a big map's GPU and CPU memory (a quarter of a
+        // second for lost_empire) happens after the user has seen it close.
+        if let Some(gpu) = &self.gpu {
+            gpu.ctx.window.set_visible(false);
         }
         event_loop.exit();
     }
@@ -153,6 +162,10 @@ impl ApplicationHandler for App {
                 ..
             } if !self.captured => {
                 self.set_capture(true);
+                if self.captured {
+                    self.overlay
+                        .notify("mouse captured: move it to look, Esc frees it".into());
+                }
             }
             WindowEvent::MouseWheel { delta, .. } => {
                 let notches = match delta {
@@ -180,7 +193,11 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if crate::interrupted() {
+            eprintln!("interrupted: closing the window");
+            return self.exit(event_loop);
+        }
         if let Some(gpu) = &self.gpu {
             gpu.ctx.window.request_redraw();
         }

@@ -18,6 +18,9 @@ impl App {
         if advance.hit {
             self.overlay.since_hit = 0.0;
         }
+        if let Some(speed) = self.sim.speed_of(&advance) {
+            self.overlay.moving_at = speed;
+        }
         if let Some(step) = advance.script_finished_at {
             self.script_finished(step);
         }
@@ -50,6 +53,7 @@ impl App {
                 .to_file(controller.pose.position)
                 .into(),
             speed: s.speed,
+            captured: self.captured,
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
@@ -61,12 +65,11 @@ impl App {
 
         // After the HUD: the screenshot shows what the user sees.
         if std::mem::take(&mut self.screenshot_pending) {
-            let path = self.config.screenshot.clone().unwrap_or_else(|| {
-                let secs = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs());
-                PathBuf::from(format!("walkthrough-{secs}.png"))
-            });
+            let path = self
+                .config
+                .screenshot
+                .clone()
+                .unwrap_or_else(screenshot_path);
             self.save_screenshot(&path);
         }
         let Some(gpu) = &mut self.gpu else { return };
@@ -95,21 +98,33 @@ impl App {
         }
     }
 
+    /// The script ran out (and its trace ended with it): the screenshot is taken, and with
+    /// `--exit-when-done` the window closes after this frame.
     fn script_finished(&mut self, step: u64) {
-        eprintln!("script finished at step {step}");
+        self.overlay.notify(format!(
+            "script finished at step {step}; the keys drive now"
+        ));
         if self.config.screenshot.is_some() {
             self.screenshot_pending = true;
         }
+        if self.config.exit_when_done {
+            self.quitting = true;
+        }
     }
 
-    /// Save what the window shows now as a PNG.
+    /// Save what the window shows now as a PNG (the message names its full path).
     pub(super) fn save_screenshot(&mut self, path: &Path) {
         let Some(gpu) = &self.gpu else { return };
         let size = gpu.ctx.window.inner_size();
         let px = gpu.renderer.read_pixels(size.width, size.height);
         let msg =
             match image::save_buffer(path, &px, size.width, size.height, image::ColorType::Rgba8) {
-                Ok(()) => format!("screenshot saved to {}", path.display()),
+                Ok(()) => format!(
+                    "screenshot saved to {}",
+                    std::path::absolute(path)
+                        .unwrap_or_else(|_| path.to_path_buf())
+                        .display()
+                ),
                 Err(e) => format!("{}: cannot save the screenshot: {e}", path.display()),
             };
         self.overlay.notify(msg);
@@ -132,4 +147,18 @@ impl App {
             crate::peak_memory().unwrap_or_else(|| "unknown".into())
         );
     }
+}
+
+/// Where F12 saves: the current directory, named by the local time
+/// (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is taken.
+fn screenshot_path() -> PathBuf {
+    let stamp = chrono::Local::now().format("%Y-%m-%d_%H-%M-%S").to_string();
+    let mut path = PathBuf::from(format!("walkthrough-{stamp}.png"));
+    for n in 2.. {
+        if !path.exists() {
+            break;
+        }
+        path = PathBuf::from(format!("walkthrough-{stamp}-{n}.png"));
+    }
+    path
 }

@@ -25,18 +25,28 @@ pub struct Overlay {
     pub fps: f32,
     /// Map name and triangle count.
     pub map_label: String,
+    /// The unit of the positions shown ("m", or "units (1 unit = 0.01 m)").
+    pub units: String,
+    /// The speed the eye actually moved at over the last frame, m/s.
+    pub moving_at: f32,
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
     text: String,
 }
 
 impl Overlay {
-    /// The overlay of a window showing the map `map_label`.
-    pub fn new(map_label: String) -> Overlay {
-        Overlay {
-            map_label,
-            ..Overlay::default()
-        }
+    /// The overlay of a window showing the map `map_label`, whose file units are `scale`
+    /// metres.
+    pub fn new(map_label: String, scale: f32) -> Overlay {
+        let mut o = Overlay::default();
+        o.show_map(map_label, scale);
+        o
+    }
+
+    /// Show a newly loaded map.
+    pub fn show_map(&mut self, label: String, scale: f32) {
+        self.map_label = label;
+        self.units = units_label(scale);
     }
 
     /// Show `msg` for a few seconds (and print it: the terminal keeps a record).
@@ -74,8 +84,10 @@ pub struct HudState<'a> {
     pub method: InsideMethod,
     /// Eye position in the map file's coordinates.
     pub position: [f32; 3],
-    /// Walking speed, m/s.
+    /// Walking speed set (the wheel changes it), m/s.
     pub speed: f32,
+    /// The cursor is captured for mouse look.
+    pub captured: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
     /// A loading message, when a map loads in the background.
@@ -86,6 +98,29 @@ pub struct HudState<'a> {
 
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
+/// Width of the HUD box, points: wide enough for every line, so it never changes size.
+const HUD_WIDTH: f32 = 400.0;
+
+/// The unit of positions in a file whose unit is `scale` metres: "m", or
+/// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.
+pub fn units_label(scale: f32) -> String {
+    if (scale - 1.0).abs() < 1e-6 {
+        return "m".to_string();
+    }
+    let (value, unit) = match scale {
+        s if s >= 1.0 => (s, "m"),
+        s if s >= 0.01 => (s * 100.0, "cm"),
+        s => (s * 1000.0, "mm"),
+    };
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("units (1 unit = {value:.decimals$} {unit})")
+}
 
 /// Draw the HUD (no allocation once warm: the overlay's text buffer is reused).
 pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
@@ -99,7 +134,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2}   {}\nspeed {:.1} m/s   {:.0} fps\n{}",
+        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}",
         match s.response {
             Response::Stop => "STOP",
             Response::Slide => "SLIDE",
@@ -107,15 +142,30 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         s.mode,
         s.method,
         if s.scripted { "  |  script" } else { "" },
+        o.units,
         s.stance,
+        o.moving_at,
         s.speed,
         o.fps,
         o.map_label
     );
+    let flash = match s.response {
+        _ if o.since_hit >= HIT_FLASH_SECS => "",
+        Response::Stop => "STOPPED",
+        Response::Slide => "SLIDING",
+    };
+    let help_hint = if o.help {
+        "F1 hides the help"
+    } else {
+        "F1 help"
+    };
     egui::Area::new(egui::Id::unique("hud"))
         .anchor(Align2::LEFT_TOP, [8.0, 8.0])
         .show(&ctx, |ui| {
             panel.show(ui, |ui| {
+                // Every line is always there (blank when idle) and the width is fixed:
+                // the box never jumps as the flash comes and goes.
+                ui.set_width(HUD_WIDTH);
                 ui.add(
                     egui::Label::new(
                         RichText::new(text.as_str())
@@ -125,44 +175,33 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
                     )
                     .extend(),
                 );
-                if o.since_hit < HIT_FLASH_SECS {
-                    let label = match s.response {
-                        Response::Stop => "STOPPED",
-                        Response::Slide => "SLIDING",
-                    };
-                    ui.label(
-                        RichText::new(label)
-                            .monospace()
-                            .strong()
-                            .size(14.0)
-                            .color(Color32::from_rgb(255, 90, 70)),
-                    );
-                }
-                if !o.help {
-                    ui.label(
-                        RichText::new("F1 help")
-                            .monospace()
-                            .size(11.0)
-                            .color(Color32::LIGHT_GRAY),
-                    );
-                }
+                ui.label(
+                    RichText::new(flash)
+                        .monospace()
+                        .strong()
+                        .size(14.0)
+                        .color(Color32::from_rgb(255, 90, 70)),
+                );
+                ui.label(
+                    RichText::new(help_hint)
+                        .monospace()
+                        .size(11.0)
+                        .color(Color32::LIGHT_GRAY),
+                );
             });
         });
+    let hint = (!s.captured && !o.help).then_some("click in the window to look around");
     if o.help {
         help(&ctx, panel);
     } else {
         crosshair(&ctx);
     }
-    for (id, msg, anchor) in [
-        ("loading", s.loading, Align2::CENTER_TOP),
-        ("notice", o.notice(), Align2::CENTER_BOTTOM),
+    for (id, msg, anchor, offset) in [
+        ("loading", s.loading, Align2::CENTER_TOP, [0.0, 12.0]),
+        ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
+        ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
     ] {
         if let Some(msg) = msg {
-            let offset = if anchor == Align2::CENTER_TOP {
-                [0.0, 12.0]
-            } else {
-                [0.0, -12.0]
-            };
             egui::Area::new(egui::Id::unique(id))
                 .anchor(anchor, offset)
                 .show(&ctx, |ui| {
@@ -215,4 +254,18 @@ fn help(ctx: &egui::Context, panel: egui::Frame) {
                     });
             });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_label_names_metres_or_the_scale_in_a_readable_unit() {
+        assert_eq!(units_label(1.0), "m");
+        assert_eq!(units_label(0.005_466_472), "units (1 unit = 5.47 mm)");
+        assert_eq!(units_label(0.0254), "units (1 unit = 2.54 cm)");
+        assert_eq!(units_label(0.3048), "units (1 unit = 30.5 cm)");
+        assert_eq!(units_label(2.0), "units (1 unit = 2.00 m)");
+    }
 }

@@ -82,7 +82,9 @@ impl App {
                 }
                 self.config.map = session.map.source.clone();
                 self.sim.replace_session(session, keep_pose);
-                self.overlay.map_label = self.sim.session.label();
+                let session = &self.sim.session;
+                self.overlay
+                    .show_map(session.label(), session.map.frame.scale);
                 let msg = format!("loaded {}", self.overlay.map_label);
                 self.overlay.notify(msg);
             }

@@ -57,6 +57,8 @@ pub struct Config {
     pub screenshot: Option<PathBuf>,
     /// Quit after this many seconds.
     pub exit_after: Option<f32>,
+    /// Quit when the script ends.
+    pub exit_when_done: bool,
     /// Vsync on.
     pub vsync: bool,
     /// Render this many frames, report timings, quit.
@@ -88,7 +90,7 @@ pub fn run(config: Config) -> Result<(), String> {
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let controller = Controller::new(session.start_pose(config.open.pitch_deg), config.settings);
-    let overlay = Overlay::new(session.label());
+    let overlay = Overlay::new(session.label(), session.map.frame.scale);
     let mut app = App {
         sim: Simulation::new(session, controller, config.script.clone(), trace),
         gpu: None,

@@ -35,10 +35,14 @@ pub struct Simulation {
 }
 
 /// What one frame's steps did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Advance {
     /// A collision changed a move.
     pub hit: bool,
+    /// Steps taken this frame.
+    pub steps: u32,
+    /// Distance the eye moved over them, metres.
+    pub moved: f32,
     /// The script ran out during this frame, after this many steps.
     pub script_finished_at: Option<u64>,
 }
@@ -70,6 +74,11 @@ impl Simulation {
         self.write_trace(&row);
     }
 
+    /// The speed over a frame's steps, m/s (`None` for a frame with no step).
+    pub fn speed_of(&self, advance: &Advance) -> Option<f32> {
+        (advance.steps > 0).then(|| advance.moved / (advance.steps as f32 * self.stepper.dt()))
+    }
+
     /// A script is still playing.
     pub fn scripted(&self) -> bool {
         self.script.is_some()
@@ -95,7 +104,11 @@ impl Simulation {
             let intent = match scripted {
                 Some(Some(intent)) => intent,
                 Some(None) => {
+                    // The trace records the script's run, row for row as `sim` would,
+                    // and nothing the keys do after it.
                     self.script = None;
+                    self.with_trace(|w| w.flush());
+                    self.trace = None;
                     advance.script_finished_at = Some(self.stepper.steps());
                     keys.take_intent()
                 }
@@ -108,6 +121,8 @@ impl Simulation {
                 &intent,
             );
             advance.hit |= step.report.hit;
+            advance.steps += 1;
+            advance.moved += step.report.moved;
             self.write_trace(&step.row);
         }
         // Whole rows reach the file each frame: a killed run loses at most one frame.
@@ -115,10 +130,10 @@ impl Simulation {
         advance
     }
 
-    /// Flush the trace at exit.
+    /// Flush and close the trace, at exit.
     pub fn finish(&mut self) -> io::Result<()> {
-        match &mut self.trace {
-            Some(w) => w.flush(),
+        match self.trace.take() {
+            Some(mut w) => w.flush(),
             None => Ok(()),
         }
     }
