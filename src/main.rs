@@ -75,6 +75,9 @@ struct Common {
     /// Write the trace CSV (one row per fixed step) to this file.
     #[arg(long)]
     trace: Option<PathBuf>,
+    /// Say more while loading (every missing texture by name).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 #[derive(Args, Debug)]
@@ -244,10 +247,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         ));
     }
     let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
-    for w in &session.map.warnings {
-        eprintln!("warning: {w}");
-    }
-    eprintln!("{}", session.describe());
+    report_loaded(&session, c.verbose);
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
     let out: Box<dyn Write> = match &c.trace {
         Some(p) => Box::new(
@@ -304,6 +304,21 @@ pub(crate) fn peak_memory() -> Option<String> {
     Some(format!("{} MiB", kb / 1024))
 }
 
+/// Print what loading a map found: its warnings (and with `verbose` the details they
+/// summarise), then the map's description.
+pub(crate) fn report_loaded(session: &Session, verbose: bool) {
+    let map = &session.map;
+    for w in &map.warnings {
+        eprintln!("warning: {w}");
+    }
+    if verbose {
+        for d in &map.details {
+            eprintln!("  {d}");
+        }
+    }
+    eprintln!("{}", session.describe());
+}
+
 /// Set by Ctrl-C, SIGTERM or SIGHUP: finish the trace's rows and quit.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -349,6 +364,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         screenshot: args.screenshot.clone(),
         exit_after: args.exit_after.filter(|s| s.is_finite() && *s >= 0.0),
         exit_when_done: args.exit_when_done,
+        verbose: c.verbose,
         vsync: !args.no_vsync,
         bench_frames: args.bench_frames,
         size: args.size,

@@ -365,3 +365,32 @@ fn cornell_box_spawn_stands_on_the_big_floor_facing_the_back_wall() {
         .expect("the view meets the map");
     assert!(wall.distance < b.size().z + 0.1, "{wall:?}");
 }
+
+#[test]
+fn many_missing_textures_are_one_warning_naming_the_folder_and_a_few() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-missing-tex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut obj, mut mtl) = (String::from("mtllib level.mtl\n"), String::new());
+    for i in 0..81 {
+        mtl += &format!("newmtl m{i}\nKd 0.5 0.5 0.5\nmap_Kd tex_{i:02}.png\n");
+        let x = i as f32 * 2.0;
+        obj += &format!(
+            "v {x} 0 0\nv {} 0 0\nv {x} 0 1\nusemtl m{i}\nf -3 -2 -1\n",
+            x + 1.0
+        );
+    }
+    std::fs::write(dir.join("level.obj"), obj).unwrap();
+    std::fs::write(dir.join("level.mtl"), mtl).unwrap();
+    let m = load_obj_file(&dir.join("level.obj"), &LoadOptions::default()).unwrap();
+    let about: Vec<&String> = m.warnings.iter().filter(|w| w.contains("tex_")).collect();
+    assert_eq!(about.len(), 1, "{:?}", m.warnings);
+    let w = about[0];
+    assert!(w.starts_with("81 textures not found in "), "{w}");
+    assert!(w.contains(&dir.display().to_string()), "{w}");
+    assert!(
+        w.contains("(tex_00.png, tex_01.png, tex_02.png and 78 more"),
+        "{w}"
+    );
+    assert_eq!(m.details.len(), 81);
+    assert!(m.details[80].ends_with("tex_80.png"), "{}", m.details[80]);
+}

@@ -73,10 +73,7 @@ impl App {
         match result {
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
             Ok(session) => {
-                for w in &session.map.warnings {
-                    eprintln!("warning: {w}");
-                }
-                eprintln!("{}", session.describe());
+                crate::report_loaded(&session, self.config.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     gpu.renderer.upload(&session.map);
                 }

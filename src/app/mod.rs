@@ -59,6 +59,8 @@ pub struct Config {
     pub exit_after: Option<f32>,
     /// Quit when the script ends.
     pub exit_when_done: bool,
+    /// Say more while loading.
+    pub verbose: bool,
     /// Vsync on.
     pub vsync: bool,
     /// Render this many frames, report timings, quit.
@@ -71,10 +73,7 @@ pub struct Config {
 /// opens.
 pub fn run(config: Config) -> Result<(), String> {
     let session = Session::open(config.map.as_deref(), &config.open).map_err(|e| e.to_string())?;
-    for w in &session.map.warnings {
-        eprintln!("warning: {w}");
-    }
-    eprintln!("{}", session.describe());
+    crate::report_loaded(&session, config.verbose);
     let trace = match &config.trace {
         Some(p) => {
             let f = File::create(p)

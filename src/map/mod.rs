@@ -122,6 +122,9 @@ pub struct Map {
     pub objects: usize,
     /// Non-fatal problems: missing MTL or textures, dropped faces, concave polygons.
     pub warnings: Vec<String>,
+    /// What a warning summarises, line by line (every missing texture's path), for
+    /// `--verbose`.
+    pub details: Vec<String>,
 }
 
 /// Vertices in one list, drawn in batches of one material each.

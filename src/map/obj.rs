@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 
-use super::locate::{BadLine, LineCounter, explain, first_face_out_of_range, found_at_close};
+use super::locate::{
+    BadLine, LineCounter, explain, first_face_out_of_range, found_at_close, not_obj,
+};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
 use super::texture::{TextureCache, convert_material};
 use super::triangulate::{Kind, triangulate};
@@ -96,11 +98,21 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
             &mut warnings,
         ));
     }
+    let mut details = Vec::new();
+    cache.report_missing(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
     let super::Batched { vertices, batches } = super::batch_by_material(geometry.per_material);
     if vertices.is_empty() {
         let faces: usize = parsed.models.iter().map(|m| m.mesh.indices.len()).sum();
+        if let Some(kind) = not_obj(text) {
+            return Err(MapError::Invalid {
+                path: shown.to_string(),
+                reason: format!(
+                    "does not look like an OBJ file: it looks like {kind} (an OBJ file is text with lines such as 'v x y z' and 'f 1 2 3')"
+                ),
+            });
+        }
         let reason = if faces == 0 {
             "the file has no faces, only points or lines or nothing".to_string()
         } else {
@@ -132,6 +144,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
             .collect::<HashSet<_>>()
             .len(),
         warnings,
+        details,
     })
 }
 
@@ -254,7 +267,7 @@ impl FaceCounts {
         }
         if self.degenerate > 0 {
             warnings.push(format!(
-                "{shown}: dropped {} degenerate faces (no area)",
+                "{shown}: dropped {} faces with no area in the file (corners that coincide or lie in a line): not drawn, not collided with",
                 self.degenerate
             ));
         }

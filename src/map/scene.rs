@@ -128,7 +128,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let mut loaded: HashMap<PathBuf, usize> = HashMap::new();
     let mut models: Vec<Map> = Vec::new();
     let mut world = InstancedWorld::default();
-    let mut warnings = Vec::new();
+    let (mut warnings, mut details) = (Vec::new(), Vec::new());
     let mut placements = Vec::new();
     for (k, p) in file.models.iter().enumerate() {
         let what = format!("model {} ({})", k + 1, p.file);
@@ -138,6 +138,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
             None => {
                 let map = load_obj_file(&file_path, &opts)?;
                 warnings.extend(map.warnings.iter().cloned());
+                details.extend(map.details.iter().cloned());
                 world.models.push(CollisionWorld::new(map.triangles()));
                 models.push(map);
                 loaded.insert(file_path, models.len() - 1);
@@ -233,6 +234,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
         marked_spawn,
         objects: placements.len(),
         warnings,
+        details,
     };
     Ok(Scene { map, world })
 }

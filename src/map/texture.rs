@@ -21,6 +21,51 @@ pub const MAX_TEXTURE_DECODE_BYTES: u64 = 512 << 20;
 pub(super) struct TextureCache {
     files: HashMap<PathBuf, Option<Arc<TextureImage>>>,
     merged: HashMap<(PathBuf, PathBuf), Arc<TextureImage>>,
+    /// Texture files named but not found, in the order first met.
+    missing: Vec<PathBuf>,
+}
+
+/// How many missing textures the summary names before "and N more".
+const MISSING_NAMED: usize = 3;
+
+impl TextureCache {
+    /// One warning for every texture not found (a level exported without its textures
+    /// misses dozens: one line, not one each), and one detail line per file for
+    /// `--verbose`.
+    pub(super) fn report_missing(&self, warnings: &mut Vec<String>, details: &mut Vec<String>) {
+        let Some(first) = self.missing.first() else {
+            return;
+        };
+        let folder = first
+            .parent()
+            .map_or(String::new(), |d| d.display().to_string());
+        let names: Vec<String> = self
+            .missing
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let shown = names[..names.len().min(MISSING_NAMED)].join(", ");
+        warnings.push(match names.len() {
+            1 => format!("texture {shown} not found in {folder}; its material is drawn in its plain colour"),
+            n if n <= MISSING_NAMED => format!(
+                "{n} textures not found in {folder} ({shown}); their materials are drawn in plain colours"
+            ),
+            n => format!(
+                "{n} textures not found in {folder} ({shown} and {} more; --verbose lists them); their materials are drawn in plain colours",
+                n - MISSING_NAMED
+            ),
+        });
+        details.extend(
+            self.missing
+                .iter()
+                .map(|p| format!("texture not found: {}", p.display())),
+        );
+    }
 }
 
 /// Our material for one of tobj's: its diffuse colour (clamped, grey when not finite)
@@ -37,7 +82,7 @@ pub(super) fn convert_material(
         .map_or([0.7, 0.7, 0.7], |c| c.map(|x| x.clamp(0.0, 1.0)));
     let texture = match (dir, m.diffuse_texture.as_deref()) {
         (Some(dir), Some(name)) => {
-            let colour = load_texture(dir, name, &mut cache.files, warnings);
+            let colour = load_texture(dir, name, cache, warnings);
             match (colour, m.dissolve_texture.as_deref()) {
                 (Some(colour), Some(alpha_name)) => Some(with_alpha_map(
                     colour, dir, name, alpha_name, &m.name, cache, warnings,
@@ -69,7 +114,7 @@ fn with_alpha_map(
     if let Some(merged) = cache.merged.get(&key) {
         return merged.clone();
     }
-    let Some(alpha) = load_texture(dir, alpha_name, &mut cache.files, warnings) else {
+    let Some(alpha) = load_texture(dir, alpha_name, cache, warnings) else {
         return colour;
     };
     if alpha.width != colour.width || alpha.height != colour.height {
@@ -104,16 +149,22 @@ fn resolve_texture(dir: &Path, spec: &str) -> PathBuf {
         .unwrap_or_else(|| dir.join(spec))
 }
 
-/// Decode the texture a `map_Kd` / `map_d` value names (once per file).
+/// Decode the texture a `map_Kd` / `map_d` value names (once per file); a file that is
+/// not there is only counted (see [`TextureCache::report_missing`]).
 fn load_texture(
     dir: &Path,
     spec: &str,
-    cache: &mut HashMap<PathBuf, Option<Arc<TextureImage>>>,
+    cache: &mut TextureCache,
     warnings: &mut Vec<String>,
 ) -> Option<Arc<TextureImage>> {
     let path = resolve_texture(dir, spec);
-    if let Some(hit) = cache.get(&path) {
+    if let Some(hit) = cache.files.get(&path) {
         return hit.clone();
+    }
+    if !path.exists() {
+        cache.missing.push(path.clone());
+        cache.files.insert(path, None);
+        return None;
     }
     let decoded = match decode(&path) {
         Ok(t) => Some(Arc::new(t)),
@@ -122,7 +173,7 @@ fn load_texture(
             None
         }
     };
-    cache.insert(path, decoded.clone());
+    cache.files.insert(path, decoded.clone());
     decoded
 }
 
