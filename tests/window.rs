@@ -450,6 +450,19 @@ fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
     );
     let [r, g, b] = centre_colour(&shots[0], 16);
     assert!(r + g + b > 60.0, "the F12 screenshot is black");
+    // Named by the local time, walkthrough-YYYY-MM-DD_HH-MM-SS.png, and reported with its
+    // full path.
+    let name = shots[0].file_name().unwrap().to_string_lossy().into_owned();
+    let stamp = &name["walkthrough-".len()..name.len() - ".png".len()];
+    assert!(
+        stamp.len() == 19 && stamp.as_bytes()[10] == b'_' && stamp.as_bytes()[4] == b'-',
+        "{name}"
+    );
+    let full = dir.join(&name);
+    assert!(
+        log.contains(&format!("screenshot saved to {}", full.display())),
+        "{log}"
+    );
     assert!(
         log.contains("loaded built-in map"),
         "R did not reload: {log}"
@@ -472,4 +485,105 @@ fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
         start.y,
         last.y
     );
+}
+
+/// The shots F12 saved in `dir`, in the order they were taken.
+fn screenshots(dir: &Path) -> Vec<PathBuf> {
+    let mut shots: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .map(|p| (std::fs::metadata(&p).unwrap().modified().unwrap(), p))
+        .collect();
+    shots.sort();
+    shots.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Mean colour of the `w` x `h` box centred `dy` pixels below the middle of the image.
+fn region_colour(p: &Path, dy: i32, w: u32, h: u32) -> [f32; 3] {
+    let img = image::open(p).expect("screenshot is a PNG").to_rgb8();
+    let cx = img.width() / 2;
+    let cy = (img.height() as i32 / 2 + dy) as u32;
+    let mut sum = [0f32; 3];
+    for y in cy - h / 2..cy + h / 2 {
+        for x in cx - w / 2..cx + w / 2 {
+            let px = img.get_pixel(x, y);
+            for c in 0..3 {
+                sum[c] += px[c] as f32;
+            }
+        }
+    }
+    sum.map(|s| s / (w * h) as f32)
+}
+
+fn differs(a: [f32; 3], b: [f32; 3]) -> bool {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f32>() > 20.0
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn hud_hints_help_without_crosshair_and_the_running_speed() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("hud");
+    let trace = dir.join("trace.csv");
+    // In the open hall, looking down its length.
+    let args = [
+        "--spawn",
+        "0,1.6,4",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+    ];
+    let (child, win) = launch_in(&x, &args, &dir);
+    let shot = |n: usize| {
+        x.xdotool(&["key", "F12"]);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while screenshots(&dir).len() < n {
+            assert!(Instant::now() < deadline, "F12 saved no screenshot {n}");
+            sleep(Duration::from_millis(100));
+        }
+        sleep(Duration::from_millis(300));
+        screenshots(&dir)[n - 1].clone()
+    };
+    let free = shot(1);
+    x.xdotool(&["key", "F1"]);
+    sleep(Duration::from_millis(300));
+    let help = shot(2);
+    x.xdotool(&["key", "F1"]);
+    sleep(Duration::from_millis(300));
+    // Capture the mouse: the hint below the crosshair goes, a toast comes at the bottom.
+    x.xdotool(&["mousemove", "--window", &win, "400", "300", "click", "1"]);
+    sleep(Duration::from_millis(500));
+    let captured = shot(3);
+    hold(&x, &["shift", "w"], 0.8);
+    // The first Esc frees the mouse and says the second one quits.
+    x.xdotool(&["key", "Escape"]);
+    sleep(Duration::from_millis(300));
+    let log = finish(&x, child);
+    assert!(log.contains("Esc again to quit"), "{log}");
+
+    // F1: the help covers the centre and the crosshair is not drawn over it.
+    let (cross_free, cross_help) = (region_colour(&free, 0, 2, 2), region_colour(&help, 0, 2, 2));
+    assert!(
+        differs(cross_free, cross_help),
+        "{cross_free:?} vs {cross_help:?}"
+    );
+    // The "click to look" hint sits 40 px below the centre only while the mouse is free.
+    let (hint_free, hint_captured) = (
+        region_colour(&free, 40, 120, 12),
+        region_colour(&captured, 40, 120, 12),
+    );
+    assert!(
+        differs(hint_free, hint_captured),
+        "{hint_free:?} vs {hint_captured:?}"
+    );
+    assert!(log.contains("mouse captured"), "{log}");
+    // Shift + W: the trace moves at the running speed, 3 m/s x 2.5.
+    let rows = read_trace(&trace);
+    let fastest = rows
+        .windows(2)
+        .map(|w| Vec3::new(w[1].x - w[0].x, 0.0, w[1].z - w[0].z).length() * 120.0)
+        .fold(0.0f32, f32::max);
+    assert!((fastest - 7.5).abs() < 0.2, "ran at {fastest} m/s");
 }
