@@ -66,9 +66,9 @@ struct Common {
     /// Metres per map unit (default: inferred from the map's rooms).
     #[arg(long, allow_hyphen_values = true)]
     scale: Option<f32>,
-    /// The map file's up axis.
-    #[arg(long, default_value = "y")]
-    up: UpAxis,
+    /// The map file's up axis (default: inferred from which way its floors face).
+    #[arg(long)]
+    up: Option<UpAxis>,
     /// Script to play (see README: forward/back/left/right/up/down SECS, turn DEG, ...).
     #[arg(long)]
     script: Option<PathBuf>,

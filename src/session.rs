@@ -9,7 +9,7 @@ use glam::Vec3;
 use crate::camera::Pose;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
-use crate::map::survey::{find_spawn, infer_scale, open_headings};
+use crate::map::survey::{find_spawn, infer_scale, infer_up, open_headings};
 use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file};
 
 /// How to open a map and where to start in it.
@@ -17,8 +17,8 @@ use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_
 pub struct OpenOptions {
     /// World units per file unit; `None` infers it.
     pub scale: Option<f32>,
-    /// The file's up axis.
-    pub up: UpAxis,
+    /// The file's up axis; `None` infers it (see [`infer_up`]).
+    pub up: Option<UpAxis>,
     /// Eye position in the file's coordinates; `None` finds one.
     pub spawn: Option<Vec3>,
     /// Heading override, degrees.
@@ -52,6 +52,8 @@ pub struct Session {
     pub spawn: SpawnChoice,
     /// Why the map has the scale it has.
     pub scale_reason: String,
+    /// Why the map has the up axis it has.
+    pub up_reason: String,
     /// Stage timings.
     pub timings: LoadTimings,
 }
@@ -65,7 +67,7 @@ impl Session {
         let t0 = Instant::now();
         let load = LoadOptions {
             scale: opts.scale,
-            up: opts.up,
+            up: opts.up.unwrap_or_default(),
         };
         let mut map = match path {
             Some(p) => load_obj_file(p, &load)?,
@@ -73,6 +75,15 @@ impl Session {
                 let mut m = builtin::default_map();
                 m.rescale(opts.scale.unwrap_or(1.0));
                 m
+            }
+        };
+        let up_reason = match (opts.up, path) {
+            (Some(up), _) => format!("up axis {up} given on the command line"),
+            (None, None) => "the built-in map is Y-up".to_string(),
+            (None, Some(_)) => {
+                let guess = infer_up(&map);
+                map.reorient(guess.up);
+                format!("up axis {}: {}", guess.up, guess.reason)
             }
         };
         let parse = t0.elapsed();
@@ -104,6 +115,7 @@ impl Session {
             placed: None,
             spawn,
             scale_reason,
+            up_reason,
             timings: LoadTimings {
                 parse,
                 survey,
@@ -123,7 +135,7 @@ impl Session {
             });
         }
         let t0 = Instant::now();
-        let scene = load_scene(path, opts.up)?;
+        let scene = load_scene(path, opts.up.unwrap_or_default())?;
         let parse = t0.elapsed();
         let t1 = Instant::now();
         let world = CollisionWorld::new(scene.world.baked_triangles());
@@ -138,6 +150,7 @@ impl Session {
             placed: Some(scene.world),
             spawn,
             scale_reason: format!("scene of {placements} placed models, in its own units"),
+            up_reason: "up axes as the scene file gives them".to_string(),
             timings: LoadTimings {
                 parse,
                 survey: Duration::ZERO,
@@ -174,12 +187,13 @@ impl Session {
         let p = self.map.frame.to_file(self.spawn.position);
         let t = &self.timings;
         format!(
-            "map: {} ({} triangles, {} objects, {} materials{})\n{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
+            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
             self.map.name,
             s.triangles,
             self.map.objects,
             self.map.materials.len() - 1,
             dropped_note(&s),
+            self.up_reason,
             self.scale_reason,
             (t.parse + t.survey + t.world).as_secs_f64() * 1e3,
             t.parse.as_secs_f64() * 1e3,

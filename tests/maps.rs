@@ -394,3 +394,72 @@ fn many_missing_textures_are_one_warning_naming_the_folder_and_a_few() {
     assert_eq!(m.details.len(), 81);
     assert!(m.details[80].ends_with("tex_80.png"), "{}", m.details[80]);
 }
+
+#[test]
+fn a_z_up_level_opens_upright_without_flags_and_y_up_maps_stay_y_up() {
+    // The built-in map written Z-up, as a CAD or Quake export would be: world (x, y, z)
+    // is file (x, -z, y).
+    let dir = std::env::temp_dir().join(format!("walkthrough-z-up-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let turn = |line: &str| {
+        let mut w = line.split_whitespace();
+        match w.next() {
+            Some(key @ ("v" | "vn")) => {
+                let n: Vec<f32> = w.map(|x| x.parse().unwrap()).collect();
+                format!("{key} {} {} {}", n[0], -n[2], n[1])
+            }
+            _ => line.to_string(),
+        }
+    };
+    let obj: Vec<String> = walkthrough::map::builtin::DEFAULT_OBJ
+        .lines()
+        .map(turn)
+        .collect();
+    std::fs::write(dir.join("default.obj"), obj.join("\n")).unwrap();
+    std::fs::write(
+        dir.join("default.mtl"),
+        walkthrough::map::builtin::DEFAULT_MTL,
+    )
+    .unwrap();
+    let z_up = Session::open(Some(&dir.join("default.obj")), &OpenOptions::default()).unwrap();
+    assert_eq!(z_up.map.frame.up, UpAxis::Z, "{}", z_up.up_reason);
+    assert!(
+        z_up.up_reason.starts_with("up axis z: "),
+        "{}",
+        z_up.up_reason
+    );
+    let builtin = Session::open(None, &OpenOptions::default()).unwrap();
+    let (a, b) = (z_up.start_pose(None), builtin.start_pose(None));
+    assert!(
+        (a.position - b.position).length() < 1e-3,
+        "{} vs {}",
+        a.position,
+        b.position
+    );
+    assert!((z_up.world.bounds().size() - builtin.world.bounds().size()).length() < 1e-3);
+    // --up y still reads it as written: lying on its side.
+    let forced = OpenOptions {
+        up: Some(UpAxis::Y),
+        ..OpenOptions::default()
+    };
+    let sideways = Session::open(Some(&dir.join("default.obj")), &forced).unwrap();
+    assert_eq!(sideways.map.frame.up, UpAxis::Y);
+    // The shipped Z-up room is found Z-up; the shared maps (all Y-up) stay Y-up.
+    let room = Session::open(
+        Some(&repo("assets/test/room with spaces.obj")),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(room.map.frame.up, UpAxis::Z, "{}", room.up_reason);
+    for name in ["cornell_box", "lost_empire", "conference"] {
+        let Some(d) = shared(&format!("maps/{name}")) else {
+            return;
+        };
+        let s = Session::open(
+            Some(&d.join(format!("{name}.obj"))),
+            &OpenOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(s.map.frame.up, UpAxis::Y, "{name}: {}", s.up_reason);
+    }
+}

@@ -32,7 +32,7 @@ use crate::geometry::Aabb;
 pub use error::MapError;
 pub use frame::{MapFrame, UpAxis};
 pub use obj::{LoadOptions, load_obj_file, load_obj_str};
-pub use survey::{ScaleGuess, SpawnChoice};
+pub use survey::{ScaleGuess, SpawnChoice, UpGuess};
 
 /// One vertex of the flat triangle list drawn by the renderer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -166,6 +166,25 @@ impl Map {
                 t[2].position.into(),
             ]
         })
+    }
+
+    /// A map loaded Y-up whose file's up axis turns out to be `up`: turn every position
+    /// and normal (and the marked spawn) so that `up` points up. Nothing to do for Y, or
+    /// for a map not loaded Y-up.
+    pub fn reorient(&mut self, up: UpAxis) {
+        if up == self.frame.up || self.frame.up != UpAxis::Y {
+            return;
+        }
+        let turned = MapFrame { scale: 1.0, up };
+        for v in &mut self.vertices {
+            v.position = turned.rotate_to_world(v.position.into()).into();
+            v.normal = turned.rotate_to_world(v.normal.into()).into();
+        }
+        self.bounds = Aabb::from_points(self.vertices.iter().map(|v| Vec3::from(v.position)));
+        if let Some(s) = &mut self.marked_spawn {
+            s.position = turned.rotate_to_world(s.position);
+        }
+        self.frame.up = up;
     }
 
     /// Multiply every position by `factor` and the frame's scale with it (used when the

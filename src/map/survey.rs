@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::Map;
+use super::{Map, UpAxis};
 use crate::collision::CollisionWorld;
 use crate::collision::body::EYE_HEIGHT;
 
@@ -100,6 +100,74 @@ fn columns(world: &CollisionWorld) -> impl Iterator<Item = (f32, f32)> + '_ {
         let fz = (j as f32 + 0.5) / GRID as f32;
         (b.min.x + fx * b.size().x, b.min.z + fz * b.size().z)
     })
+}
+
+/// The up axis inferred from a map, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpGuess {
+    /// The axis of the file that points up.
+    pub up: UpAxis,
+    /// A sentence for the user.
+    pub reason: String,
+}
+
+/// Z is taken as up outright when this many times more of the map's area faces along Z
+/// than along Y: OBJ's convention is Y-up, and a doubtful map keeps it.
+const UP_MARGIN: f64 = 1.5;
+/// With more area along Z, but less than [`UP_MARGIN`] times more (a hall with tall walls),
+/// Z is up when the map is also flat along Z: its extent along Z under this share of the
+/// smaller of the other two (buildings are wider than they are tall).
+const FLAT_SHARE: f32 = 0.8;
+/// Z is never up with less than this percentage of the area facing along it.
+const MIN_UP_PERCENT: f64 = 10.0;
+
+/// Guess a map's up axis (`map` loaded Y-up) from which way its surfaces face and which
+/// way it is flat. Buildings are mostly floors, ceilings, table tops and roofs: more of
+/// their area faces along the up axis than along a horizontal one (a 10 x 10 m room 3 m
+/// high has 200 m² of floor and ceiling, 60 m² of wall along each horizontal axis), and
+/// they are wider than tall. Winding is not trusted: a face counts for its axis whichever
+/// way it points.
+pub fn infer_up(map: &Map) -> UpGuess {
+    let (mut along_y, mut along_z, mut total) = (0.0f64, 0.0f64, 0.0f64);
+    for [a, b, c] in map.triangles() {
+        let n = (b - a).cross(c - a).as_dvec3();
+        let area = n.length();
+        if !(area.is_finite() && area > 0.0) {
+            continue;
+        }
+        total += area;
+        let unit = n / area;
+        if unit.y.abs() > f64::from(HORIZONTAL_COS) {
+            along_y += area;
+        } else if unit.z.abs() > f64::from(HORIZONTAL_COS) {
+            along_z += area;
+        }
+    }
+    if total == 0.0 {
+        return UpGuess {
+            up: UpAxis::Y,
+            reason: "no surfaces: Y, as OBJ files usually are".into(),
+        };
+    }
+    let (y, z) = (100.0 * along_y / total, 100.0 * along_z / total);
+    let size = map.bounds.size();
+    let flat_along_z = size.z < FLAT_SHARE * size.x.min(size.y);
+    let (up, why) = if z < MIN_UP_PERCENT {
+        (UpAxis::Y, "")
+    } else if z > y * UP_MARGIN {
+        (UpAxis::Z, ": floors face along Z (--up y overrides)")
+    } else if z > y && flat_along_z {
+        (
+            UpAxis::Z,
+            ", and the map is flat along Z (--up y overrides)",
+        )
+    } else {
+        (UpAxis::Y, "")
+    };
+    UpGuess {
+        up,
+        reason: format!("{z:.0}% of the surface faces along Z, {y:.0}% along Y{why}"),
+    }
 }
 
 /// Guess world units per file unit from floor-to-ceiling gaps (`world` at scale 1).
