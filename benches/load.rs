@@ -10,6 +10,7 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
+use walkthrough::map::pockets::FreeSpace;
 use walkthrough::map::survey::infer_scale;
 use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
 
@@ -74,7 +75,13 @@ fn load(c: &mut Criterion) {
             b.iter(|| CollisionWorld::new(map.triangles()).stats().nodes)
         });
         let world = CollisionWorld::new(map.triangles());
-        g.bench_function("scale_survey", |b| b.iter(|| infer_scale(&world).scale));
+        g.bench_function("pocket_survey", |b| {
+            b.iter(|| FreeSpace::survey(&world).map_or(0, |f| f.pocket_cells()))
+        });
+        let free = FreeSpace::survey(&world);
+        g.bench_function("scale_survey", |b| {
+            b.iter(|| infer_scale(&world, free.as_ref()).scale)
+        });
         g.finish();
     }
 }

@@ -8,6 +8,7 @@ use glam::Vec3;
 
 use crate::camera::Pose;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
+use crate::map::pockets::FreeSpace;
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::survey::{find_spawn, infer_scale, infer_up, open_headings};
 use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file};
@@ -90,25 +91,34 @@ impl Session {
         let t1 = Instant::now();
         let mut world = CollisionWorld::new(map.triangles());
         let mut world_time = t1.elapsed();
-        let mut survey = Duration::ZERO;
+        // The user's files may be built of closed solids whose insides are no rooms (the
+        // built-in map is known not to be); the survey serves the scale and the spawn, so
+        // it is skipped when both are given.
+        let t2 = Instant::now();
+        let needed = opts.scale.is_none() || (opts.spawn.is_none() && map.marked_spawn.is_none());
+        let mut free = path
+            .filter(|_| needed)
+            .and_then(|_| FreeSpace::survey(&world));
+        let mut survey = t2.elapsed();
         let scale_reason = match (opts.scale, path) {
             (Some(s), _) => format!("scale {s} given on the command line"),
             (None, None) => "the built-in map is in metres".to_string(),
             (None, Some(_)) => {
                 let t2 = Instant::now();
-                let guess = infer_scale(&world);
-                survey = t2.elapsed();
+                let guess = infer_scale(&world, free.as_ref());
+                survey += t2.elapsed();
                 if guess.scale != 1.0 {
                     let t3 = Instant::now();
                     map.rescale(guess.scale);
                     world = world.scaled(guess.scale);
+                    free = free.map(|f| f.scaled(guess.scale));
                     world_time += t3.elapsed();
                 }
                 format!("scale {}: {}", map.frame.scale, guess.reason)
             }
         };
         usable(&map, &world)?;
-        let spawn = choose_spawn(&mut map, &world, opts);
+        let spawn = choose_spawn(&mut map, &world, free.as_ref(), opts);
         Ok(Session {
             map,
             world,
@@ -142,7 +152,7 @@ impl Session {
         let world_time = t1.elapsed();
         let mut map = scene.map;
         usable(&map, &world)?;
-        let spawn = choose_spawn(&mut map, &world, opts);
+        let spawn = choose_spawn(&mut map, &world, None, opts);
         let placements = scene.world.instances.len();
         Ok(Session {
             map,
@@ -268,14 +278,19 @@ const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
 /// The spawn: `--spawn` (file coordinates) if given, else one found in the map; `--yaw`
 /// overrides the heading either way. A spawn outside the map, or one from which a walk
 /// leaves an open map, adds a warning to the map's.
-fn choose_spawn(map: &mut Map, world: &CollisionWorld, opts: &OpenOptions) -> SpawnChoice {
+fn choose_spawn(
+    map: &mut Map,
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    opts: &OpenOptions,
+) -> SpawnChoice {
     let mut spawn = match opts.spawn {
         Some(p) => SpawnChoice {
             position: map.frame.to_world(p),
             yaw_deg: 0.0,
             reason: "given on the command line".into(),
         },
-        None => find_spawn(map, world),
+        None => find_spawn(map, world, free),
     };
     if let Some(y) = opts.yaw_deg {
         spawn.yaw_deg = y;

@@ -463,3 +463,118 @@ fn a_z_up_level_opens_upright_without_flags_and_y_up_maps_stay_y_up() {
         assert_eq!(s.map.frame.up, UpAxis::Y, "{name}: {}", s.up_reason);
     }
 }
+
+/// An OBJ town in metres: a ground plane and `n` x `n` closed building blocks of varied
+/// sizes along 6 m streets, no ceilings anywhere (the sky is open). Returns the file and
+/// every block's corners.
+fn town(n: usize, name: &str) -> (PathBuf, Vec<(Vec3, Vec3)>) {
+    let mut obj = String::new();
+    let mut blocks = Vec::new();
+    let mut v = 0;
+    let mut quad = |obj: &mut String, c: [Vec3; 4]| {
+        for p in c {
+            obj.push_str(&format!("v {} {} {}\n", p.x, p.y, p.z));
+        }
+        obj.push_str(&format!("f {} {} {} {}\n", v + 1, v + 2, v + 3, v + 4));
+        v += 4;
+    };
+    let pitch = 20.0;
+    let side = n as f32 * pitch + 10.0;
+    quad(
+        &mut obj,
+        [
+            Vec3::new(-10.0, 0.0, -10.0),
+            Vec3::new(side, 0.0, -10.0),
+            Vec3::new(side, 0.0, side),
+            Vec3::new(-10.0, 0.0, side),
+        ],
+    );
+    for i in 0..n {
+        for j in 0..n {
+            let k = (i * 7 + j * 13) % 11;
+            let (w, d, h) = (
+                8.0 + k as f32 * 0.5,
+                14.0 - k as f32 * 0.5,
+                6.0 + (k * 5 % 24) as f32,
+            );
+            let lo = Vec3::new(i as f32 * pitch, 0.0, j as f32 * pitch);
+            let hi = lo + Vec3::new(w, h, d);
+            let c = |x: bool, y: bool, z: bool| {
+                Vec3::new(
+                    if x { hi.x } else { lo.x },
+                    if y { hi.y } else { lo.y },
+                    if z { hi.z } else { lo.z },
+                )
+            };
+            for face in [
+                [
+                    c(false, false, false),
+                    c(true, false, false),
+                    c(true, false, true),
+                    c(false, false, true),
+                ],
+                [
+                    c(false, true, false),
+                    c(false, true, true),
+                    c(true, true, true),
+                    c(true, true, false),
+                ],
+                [
+                    c(false, false, false),
+                    c(false, true, false),
+                    c(true, true, false),
+                    c(true, false, false),
+                ],
+                [
+                    c(false, false, true),
+                    c(true, false, true),
+                    c(true, true, true),
+                    c(false, true, true),
+                ],
+                [
+                    c(false, false, false),
+                    c(false, false, true),
+                    c(false, true, true),
+                    c(false, true, false),
+                ],
+                [
+                    c(true, false, false),
+                    c(true, true, false),
+                    c(true, true, true),
+                    c(true, false, true),
+                ],
+            ] {
+                quad(&mut obj, face);
+            }
+            blocks.push((lo, hi));
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("walkthrough-town-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, obj).unwrap();
+    (path, blocks)
+}
+
+#[test]
+fn a_town_of_closed_blocks_keeps_metres_and_spawns_in_the_street() {
+    // 63 x 63 = 3969 blocks: about the 4,000 of the report.
+    let (path, blocks) = town(63, "town.obj");
+    let s = Session::open(Some(&path), &OpenOptions::default()).unwrap();
+    assert_eq!(s.map.frame.scale, 1.0, "{}", s.scale_reason);
+    let eye = s.map.frame.to_file(s.spawn.position);
+    for (lo, hi) in &blocks {
+        let inside = eye.cmpgt(*lo).all() && eye.cmplt(*hi).all();
+        assert!(
+            !inside,
+            "spawn {eye} inside the block {lo} to {hi}: {}",
+            s.spawn.reason
+        );
+    }
+    // Standing on the ground, not on a roof.
+    assert!(
+        (eye.y - EYE_HEIGHT).abs() < 0.05,
+        "spawn {eye}: {}",
+        s.spawn.reason
+    );
+}

@@ -18,6 +18,7 @@ pub mod frame;
 mod locate;
 mod mtl;
 pub mod obj;
+pub mod pockets;
 pub mod scene;
 pub mod survey;
 mod texture;

@@ -4,6 +4,7 @@
 
 use glam::Vec3;
 
+use super::pockets::{FreeSpace, Space};
 use super::{Map, UpAxis};
 use crate::collision::CollisionWorld;
 use crate::collision::body::EYE_HEIGHT;
@@ -171,7 +172,12 @@ pub fn infer_up(map: &Map) -> UpGuess {
 }
 
 /// Guess world units per file unit from floor-to-ceiling gaps (`world` at scale 1).
-pub fn infer_scale(world: &CollisionWorld) -> ScaleGuess {
+///
+/// With a survey of the free space ([`FreeSpace`]): when more gaps lie in sealed pockets
+/// than in open space, the map is built of closed solids (a town of blocks), and only the
+/// gaps where a person can be count; otherwise sealed rooms (a house with its doors shut)
+/// count as rooms.
+pub fn infer_scale(world: &CollisionWorld, free: Option<&FreeSpace>) -> ScaleGuess {
     let b = world.bounds();
     if b.is_empty() {
         return ScaleGuess {
@@ -180,14 +186,26 @@ pub fn infer_scale(world: &CollisionWorld) -> ScaleGuess {
         };
     }
     let min_gap = b.size().max_element() * 1e-3;
-    let mut gaps: Vec<f32> = columns(world)
+    // Every gap, with the kind of space its middle is in.
+    let all: Vec<(f32, Space)> = columns(world)
         .flat_map(|(x, z)| {
             let l = layers(world, x, z);
             l.windows(2)
-                .map(|w| w[0] - w[1])
-                .filter(|g| *g > min_gap)
+                .filter(|w| w[0] - w[1] > min_gap)
+                .map(|w| {
+                    let middle = Vec3::new(x, (w[0] + w[1]) / 2.0, z);
+                    let space = free.map_or(Space::Open, |f| f.space_at(middle));
+                    (w[0] - w[1], space)
+                })
                 .collect::<Vec<_>>()
         })
+        .collect();
+    let count = |kind: Space| all.iter().filter(|(_, s)| *s == kind).count();
+    let solids = count(Space::Pocket) > count(Space::Open);
+    let mut gaps: Vec<f32> = all
+        .iter()
+        .filter(|(_, s)| !solids || *s == Space::Open)
+        .map(|(g, _)| *g)
         .collect();
     if gaps.len() >= MIN_GAPS {
         gaps.sort_by(f32::total_cmp);
@@ -231,7 +249,7 @@ pub fn yaw_of(dir: Vec3) -> f32 {
 /// (indoors preferred: a ceiling above and walls around; on the level most of the map's
 /// floor is on, not the top of a table or a block), facing into the map: the longest view
 /// that ends at a wall (an open map's most open way is its outside).
-pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
+pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -> SpawnChoice {
     let dirs: Vec<Vec3> = (0..SPAWN_HEADINGS)
         .map(|k| {
             let a = k as f32 * std::f32::consts::TAU / SPAWN_HEADINGS as f32;
@@ -306,6 +324,9 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld) -> SpawnChoice {
         for &floor in floors {
             let feet = Vec3::new(x, floor, z);
             let eye = feet + Vec3::Y * EYE_HEIGHT;
+            if free.is_some_and(|f| f.is_pocket(eye)) {
+                continue; // inside a closed solid
+            }
             let up = world.ray_cast(feet + Vec3::Y * 0.05, Vec3::Y, reach);
             if up.is_some_and(|h| h.distance < EYE_HEIGHT + 0.1) {
                 continue; // no head room
@@ -437,20 +458,20 @@ mod tests {
     #[test]
     fn millimetre_room_is_scaled_to_metres() {
         let (_, w) = world_of(&room(6000.0, 3000.0));
-        let g = infer_scale(&w);
+        let g = infer_scale(&w, None);
         assert!((g.scale - 0.001).abs() < 1e-5, "{g:?}");
     }
 
     #[test]
     fn metre_room_keeps_scale_one() {
         let (_, w) = world_of(&room(8.0, 2.7));
-        assert_eq!(infer_scale(&w).scale, 1.0);
+        assert_eq!(infer_scale(&w, None).scale, 1.0);
     }
 
     #[test]
     fn spawn_is_on_the_floor_inside_at_eye_height() {
         let (m, w) = world_of(&room(10.0, 3.0));
-        let s = find_spawn(&m, &w);
+        let s = find_spawn(&m, &w, None);
         assert!((s.position.y - EYE_HEIGHT).abs() < 1e-3, "{s:?}");
         assert!(
             s.position.x > 0.0 && s.position.x < 10.0 && s.position.z > 0.0 && s.position.z < 10.0

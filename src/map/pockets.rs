@@ -1,0 +1,347 @@
+//! Sealed pockets: the insides of closed solids (a town's building blocks, a column, a
+//! crate) that no person can walk into. The free space of the map is flood-filled on a
+//! coarse voxel grid, as level compilers find leaks (Quake's `qbsp` fills from the
+//! outside); winding is not trusted, so "inside" is decided by connection, not by normals.
+//!
+//! Every region of free cells is told apart from the others by 6-connected flood fill. The
+//! region around the map (the grid is padded by a cell) is the outside. A region sealed
+//! off from it is a room when it holds a real share of the map's free space, and a pocket
+//! when it is small: a building's rooms are large, the hollows of solids many and small.
+
+use std::collections::VecDeque;
+
+use glam::{UVec3, Vec3};
+
+use crate::collision::CollisionWorld;
+
+/// Most cells of the grid (four bytes each for the region): 8 M cells are 32 MB for the
+/// moment of the survey. A town 1.3 km across gets 1.8 m cells: an 8 m block has a
+/// hollow of several cells.
+const MAX_CELLS: f32 = 2_000_000.0;
+
+/// Most surface samples taken while marking solid cells; a map needing more (millions of
+/// huge overlapping faces) is not surveyed for pockets at all, rather than taking minutes.
+const MAX_SAMPLES: u64 = 60_000_000;
+/// A sealed region with less than this share of the map's free cells is a pocket.
+const POCKET_SHARE: f32 = 0.01;
+
+/// What the survey says of a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Space a person can be in: the outside, or a sealed region large enough to be rooms.
+    Open,
+    /// Inside a sealed pocket (or touching one: see [`FreeSpace::space_at`]).
+    Pocket,
+    /// Not known: outside the grid, or among surfaces with no free cell near.
+    Unknown,
+}
+
+/// The free space of a map, in regions.
+#[derive(Clone, Debug)]
+pub struct FreeSpace {
+    /// Corner of cell (0, 0, 0).
+    min: Vec3,
+    /// Size of a cell.
+    cell: f32,
+    dims: UVec3,
+    /// Per cell: 0 for a cell some triangle passes through, else its region's number.
+    region: Vec<u32>,
+    /// Per region number: sealed and small (index 0 unused).
+    pocket: Vec<bool>,
+    /// How many cells are in pockets.
+    pocket_cells: usize,
+}
+
+impl FreeSpace {
+    /// Survey `world`'s free space; `None` for an empty world or one too costly to
+    /// sample (see [`MAX_SAMPLES`]).
+    pub fn survey(world: &CollisionWorld) -> Option<FreeSpace> {
+        let b = world.bounds();
+        if b.is_empty() || !b.size().is_finite() {
+            return None;
+        }
+        // Cubic cells, as many as the budget allows, one cell of padding all round.
+        let size = b.size().max(Vec3::splat(b.size().max_element() * 1e-3));
+        let cell = (size.x * size.y * size.z / MAX_CELLS)
+            .cbrt()
+            .max(f32::MIN_POSITIVE);
+        let dims = ((size / cell).ceil().as_uvec3() + UVec3::splat(2)).max(UVec3::splat(3));
+        let min = b.min - Vec3::splat(cell);
+        let mut space = FreeSpace {
+            min,
+            cell,
+            dims,
+            region: vec![u32::MAX; (dims.x * dims.y * dims.z) as usize],
+            pocket: vec![false],
+            pocket_cells: 0,
+        };
+        space.mark_solid(world)?;
+        space.flood();
+        Some(space)
+    }
+
+    /// What kind of space `p` is in. A point in a cell that a surface passes through (a
+    /// wall's, a floor's) is judged by the free cells around it: beside any pocket it is in
+    /// the pocket (a wall cell of a hollow block touches the hollow), else open if it
+    /// touches open space.
+    pub fn space_at(&self, p: Vec3) -> Space {
+        let Some(c) = self.cell_of(p) else {
+            return Space::Unknown;
+        };
+        let own = self.region[self.flat(c.x, c.y, c.z)];
+        if own != 0 {
+            return self.kind(own);
+        }
+        let mut open = false;
+        for dz in -1i32..=1 {
+            for dy in -1i32..=1 {
+                for dx in -1i32..=1 {
+                    let n = c.as_ivec3() + glam::IVec3::new(dx, dy, dz);
+                    if n.min_element() < 0 || n.cmpge(self.dims.as_ivec3()).any() {
+                        continue;
+                    }
+                    let n = n.as_uvec3();
+                    match self.kind(self.region[self.flat(n.x, n.y, n.z)]) {
+                        Space::Pocket => return Space::Pocket,
+                        Space::Open => open = true,
+                        Space::Unknown => {}
+                    }
+                }
+            }
+        }
+        if open { Space::Open } else { Space::Unknown }
+    }
+
+    /// Is `p` in (or touching) a sealed pocket?
+    pub fn is_pocket(&self, p: Vec3) -> bool {
+        self.space_at(p) == Space::Pocket
+    }
+
+    fn kind(&self, region: u32) -> Space {
+        match region {
+            0 => Space::Unknown,
+            r if self.pocket[r as usize] => Space::Pocket,
+            _ => Space::Open,
+        }
+    }
+
+    /// This survey for the world scaled by `factor` about the origin.
+    pub fn scaled(mut self, factor: f32) -> FreeSpace {
+        self.min *= factor;
+        self.cell *= factor;
+        self
+    }
+
+    /// Cells that lie in pockets.
+    pub fn pocket_cells(&self) -> usize {
+        self.pocket_cells
+    }
+
+    fn cell_of(&self, p: Vec3) -> Option<UVec3> {
+        let c = (p - self.min) / self.cell;
+        if !(c.is_finite() && c.min_element() >= 0.0) {
+            return None;
+        }
+        let c = c.as_uvec3();
+        c.cmplt(self.dims).all().then_some(c)
+    }
+
+    fn flat(&self, x: u32, y: u32, z: u32) -> usize {
+        ((z * self.dims.y + y) * self.dims.x + x) as usize
+    }
+
+    /// Mark every cell a triangle passes through (region 0), by sampling each triangle
+    /// at half a cell's spacing; `None` when the samples would exceed the budget.
+    fn mark_solid(&mut self, world: &CollisionWorld) -> Option<()> {
+        let spacing = self.cell * 0.5;
+        let steps = |t: &crate::geometry::Triangle| {
+            let longest = (t.b - t.a)
+                .length()
+                .max((t.c - t.b).length())
+                .max((t.a - t.c).length());
+            (longest / spacing).ceil().max(1.0) as u64
+        };
+        let samples: u64 = world
+            .triangles()
+            .iter()
+            .map(|t| {
+                let n = steps(t);
+                (n + 1) * (n + 2) / 2
+            })
+            .fold(0, u64::saturating_add);
+        if samples > MAX_SAMPLES {
+            return None;
+        }
+        // In cell units from here: a multiply, not a divide, per sample.
+        let to_cells = 1.0 / self.cell;
+        let dims = self.dims.as_vec3();
+        for t in world.triangles() {
+            let n = steps(t);
+            let a = (t.a - self.min) * to_cells;
+            let (e1, e2) = (
+                (t.b - t.a) * (to_cells / n as f32),
+                (t.c - t.a) * (to_cells / n as f32),
+            );
+            for i in 0..=n {
+                let row = a + e1 * i as f32;
+                for j in 0..=n - i {
+                    let c = row + e2 * j as f32;
+                    if c.min_element() >= 0.0 && c.cmplt(dims).all() {
+                        let c = c.as_uvec3();
+                        let k = self.flat(c.x, c.y, c.z);
+                        self.region[k] = 0;
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Number the free regions (6-connected), then decide which are pockets.
+    fn flood(&mut self) {
+        let mut sizes = vec![0usize]; // region 0: solid
+        let mut queue = VecDeque::new();
+        let d = self.dims;
+        // Cell (0, 0, 0) is padding: its region, numbered first, is the outside.
+        for start in 0..self.region.len() {
+            if self.region[start] != u32::MAX {
+                continue;
+            }
+            let id = sizes.len() as u32;
+            let mut size = 0;
+            self.region[start] = id;
+            queue.push_back(start);
+            while let Some(k) = queue.pop_front() {
+                size += 1;
+                let k = k as u32;
+                let (x, y, z) = (k % d.x, k / d.x % d.y, k / (d.x * d.y));
+                let neighbours = [
+                    (x > 0).then(|| k - 1),
+                    (x + 1 < d.x).then(|| k + 1),
+                    (y > 0).then(|| k - d.x),
+                    (y + 1 < d.y).then(|| k + d.x),
+                    (z > 0).then(|| k - d.x * d.y),
+                    (z + 1 < d.z).then(|| k + d.x * d.y),
+                ];
+                for n in neighbours.into_iter().flatten() {
+                    if self.region[n as usize] == u32::MAX {
+                        self.region[n as usize] = id;
+                        queue.push_back(n as usize);
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        let free: usize = sizes.iter().sum();
+        self.pocket = sizes
+            .iter()
+            .enumerate()
+            .map(|(id, &n)| id > 1 && (n as f32) < POCKET_SHARE * free as f32)
+            .collect();
+        self.pocket_cells = sizes
+            .iter()
+            .zip(&self.pocket)
+            .filter(|(_, p)| **p)
+            .map(|(n, _)| n)
+            .sum();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The twelve triangles of the closed box from `lo` to `hi`.
+    fn cube(lo: Vec3, hi: Vec3) -> Vec<[Vec3; 3]> {
+        let c = |x: bool, y: bool, z: bool| {
+            Vec3::new(
+                if x { hi.x } else { lo.x },
+                if y { hi.y } else { lo.y },
+                if z { hi.z } else { lo.z },
+            )
+        };
+        let quad = |a, b, c, d| [[a, b, c], [a, c, d]];
+        [
+            quad(
+                c(false, false, false),
+                c(true, false, false),
+                c(true, false, true),
+                c(false, false, true),
+            ),
+            quad(
+                c(false, true, false),
+                c(false, true, true),
+                c(true, true, true),
+                c(true, true, false),
+            ),
+            quad(
+                c(false, false, false),
+                c(false, true, false),
+                c(true, true, false),
+                c(true, false, false),
+            ),
+            quad(
+                c(false, false, true),
+                c(true, false, true),
+                c(true, true, true),
+                c(false, true, true),
+            ),
+            quad(
+                c(false, false, false),
+                c(false, false, true),
+                c(false, true, true),
+                c(false, true, false),
+            ),
+            quad(
+                c(true, false, false),
+                c(true, true, false),
+                c(true, true, true),
+                c(true, false, true),
+            ),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn the_inside_of_a_small_closed_box_on_open_ground_is_a_pocket() {
+        let mut tris = vec![
+            [
+                Vec3::new(-50.0, 0.0, -50.0),
+                Vec3::new(50.0, 0.0, -50.0),
+                Vec3::new(50.0, 0.0, 50.0),
+            ],
+            [
+                Vec3::new(-50.0, 0.0, -50.0),
+                Vec3::new(50.0, 0.0, 50.0),
+                Vec3::new(-50.0, 0.0, 50.0),
+            ],
+        ];
+        tris.extend(cube(Vec3::new(0.0, 0.0, 0.0), Vec3::new(8.0, 12.0, 8.0)));
+        // Something tall elsewhere, so the grid has height above the ground.
+        tris.extend(cube(
+            Vec3::new(-40.0, 0.0, -40.0),
+            Vec3::new(-38.0, 30.0, -38.0),
+        ));
+        let space = FreeSpace::survey(&CollisionWorld::new(tris)).unwrap();
+        assert!(space.is_pocket(Vec3::new(4.0, 6.0, 4.0)));
+        assert!(!space.is_pocket(Vec3::new(20.0, 2.0, 20.0)), "the street");
+        assert!(
+            !space.is_pocket(Vec3::new(4.0, 20.0, 4.0)),
+            "above the roof"
+        );
+        assert!(space.pocket_cells() > 0);
+        // Scaled with its world, it answers at the scaled places.
+        let scaled = space.scaled(0.5);
+        assert!(scaled.is_pocket(Vec3::new(2.0, 3.0, 2.0)));
+        assert!(!scaled.is_pocket(Vec3::new(10.0, 1.0, 10.0)));
+    }
+
+    #[test]
+    fn a_closed_room_that_is_most_of_the_map_is_not_a_pocket() {
+        // One closed room 20 x 3 x 20 with a small closed box inside it.
+        let mut tris = cube(Vec3::ZERO, Vec3::new(20.0, 3.0, 20.0));
+        tris.extend(cube(Vec3::new(2.0, 0.0, 2.0), Vec3::new(3.0, 1.0, 3.0)));
+        let space = FreeSpace::survey(&CollisionWorld::new(tris)).unwrap();
+        assert!(!space.is_pocket(Vec3::new(10.0, 1.5, 10.0)), "the room");
+    }
+}
