@@ -28,9 +28,19 @@ struct Counting<'a> {
 }
 
 impl Collider for Counting<'_> {
-    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
         self.sweeps.set(self.sweeps.get() + 1);
-        self.inner.sweep(probe, centre, delta)
+        self.inner.sweep_seen(probe, centre, delta, seen)
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.inner.triangle(index)
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {

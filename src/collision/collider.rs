@@ -77,7 +77,23 @@ impl Probe {
 pub trait Collider {
     /// The first contact of the probe's body, its centre swept from `centre` by `delta`,
     /// or `None` when the move is free.
-    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact>;
+    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        self.sweep_seen(probe, centre, delta, None)
+    }
+
+    /// [`sweep`](Self::sweep), also adding to `seen` every triangle the broad phase handed
+    /// to the narrow phase (what the debug view outlines). The same traversal: recording
+    /// changes no answer.
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact>;
+
+    /// The world-space corners of triangle `index`, numbered as [`Contact::triangle`] is.
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]>;
 
     /// The triangle point nearest to the body's centre among those closer than the contact
     /// sphere (in ellipsoid space), with the normal pointing from it to the centre; `t` is
@@ -93,8 +109,18 @@ pub trait Collider {
 
 impl Collider for CollisionWorld {
     #[inline]
-    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
-        CollisionWorld::sweep(self, probe, centre, delta)
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
+        CollisionWorld::sweep_seen(self, probe, centre, delta, seen)
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.triangles().get(index as usize).map(|t| t.vertices())
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {

@@ -177,7 +177,13 @@ impl Instance {
 }
 
 impl Collider for InstancedWorld {
-    fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        mut seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
         let mut finder = SweepFinder::new(probe, centre, delta)?;
         let reach = probe.body.reach();
         for inst in self.near(centre, delta, reach) {
@@ -189,10 +195,24 @@ impl Collider for InstancedWorld {
                 o: Vec3A::from(inst.to_model.transform_point3(centre)),
                 inv: Vec3A::from(safe_recip(inst.to_model.transform_vector3(delta))),
                 margin: inst.extents_to_model(reach + Vec3::splat(BOX_MARGIN)),
+                seen: seen.as_deref_mut(),
             };
             world.traverse(&mut query);
         }
         finder.best
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        // Placements number their triangles in order, each from its `triangle_base`.
+        let at = self
+            .instances
+            .partition_point(|inst| inst.triangle_base <= index)
+            .checked_sub(1)?;
+        let inst = &self.instances[at];
+        let tri = self.models[inst.model]
+            .triangles()
+            .get((index - inst.triangle_base) as usize)?;
+        Some(inst.bake(tri))
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
@@ -226,6 +246,7 @@ struct InstanceSweep<'a> {
     o: Vec3A,
     inv: Vec3A,
     margin: Vec3A,
+    seen: Option<&'a mut Vec<u32>>,
 }
 
 impl Visitor for InstanceSweep<'_> {
@@ -237,6 +258,9 @@ impl Visitor for InstanceSweep<'_> {
         for i in range {
             let [a, b, c] = self.inst.bake(&self.triangles[i as usize]);
             let index = self.inst.triangle_base + i;
+            if let Some(seen) = self.seen.as_deref_mut() {
+                seen.push(index);
+            }
             self.finder
                 .consider([a, b, c], index, || Triangle::new(a, b, c));
         }

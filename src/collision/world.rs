@@ -154,7 +154,19 @@ impl CollisionWorld {
     /// The first contact of the probe's body, its centre swept from `centre` by `delta`,
     /// found through the BVH (see [`super::sweep`] for the test of one triangle).
     pub fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        self.sweep_seen(probe, centre, delta, None)
+    }
+
+    /// [`sweep`](Self::sweep), adding to `seen` the triangles the narrow phase tested.
+    pub fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
         let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
+        query.seen = seen;
         self.bvh.traverse(&mut query);
         query.finder.best
     }
@@ -233,6 +245,8 @@ struct SweepQuery<'a> {
     o: Vec3A,
     inv: Vec3A,
     margin: Vec3A,
+    /// Where to record the triangles tested, for the debug view.
+    seen: Option<&'a mut Vec<u32>>,
 }
 
 impl<'a> SweepQuery<'a> {
@@ -255,6 +269,7 @@ impl<'a> SweepQuery<'a> {
             o: Vec3A::from(centre),
             inv: Vec3A::from(safe_recip(delta)),
             margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
+            seen: None,
         })
     }
 
@@ -281,6 +296,9 @@ impl Visitor for SweepQuery<'_> {
         for i in range {
             let tri = &self.triangles[i as usize];
             if self.may_touch(tri) {
+                if let Some(seen) = self.seen.as_deref_mut() {
+                    seen.push(i);
+                }
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
