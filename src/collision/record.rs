@@ -116,13 +116,9 @@ mod tests {
         let world = wall();
         let probe = Probe::new(Body::FLYER, InsideMethod::Barycentric);
         let mut account = Account::default();
-        let recorder = Recorder::new(&world, &mut account);
-        assert!(
-            recorder
-                .sweep(&probe, Vec3::new(0.0, 0.0, 5.0), Vec3::X)
-                .is_none()
-        );
-        drop(recorder);
+        let free =
+            Recorder::new(&world, &mut account).sweep(&probe, Vec3::new(0.0, 0.0, 5.0), Vec3::X);
+        assert!(free.is_none());
         assert_eq!(account.sweeps, 1);
         assert!(account.tested.is_empty() && account.contacts.is_empty());
     }
