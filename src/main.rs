@@ -95,6 +95,9 @@ struct WindowArgs {
     /// Quit when the --script ends (after its --screenshot).
     #[arg(long, requires = "script")]
     exit_when_done: bool,
+    /// Start with the collision debug view on (G toggles it).
+    #[arg(long)]
+    debug_view: bool,
     /// Turn vsync off (to measure frame times).
     #[arg(long)]
     no_vsync: bool,
@@ -365,6 +368,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         exit_after: args.exit_after.filter(|s| s.is_finite() && *s >= 0.0),
         exit_when_done: args.exit_when_done,
         verbose: c.verbose,
+        debug_view: args.debug_view,
         vsync: !args.no_vsync,
         bench_frames: args.bench_frames,
         size: args.size,

@@ -603,3 +603,45 @@ fn hud_hints_help_without_crosshair_and_the_running_speed() {
         .fold(0.0f32, f32::max);
     assert!((fastest - 7.5).abs() < 0.2, "ran at {fastest} m/s");
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn debug_view_highlights_the_wall_walked_into_and_changes_no_trace() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("debug-view");
+    let script = dir.join("walk.txt");
+    // 4 m before the light blue north wall, walking into it for 2.5 s in stop mode.
+    std::fs::write(&script, "forward 2.5\n").unwrap();
+    let place = ["--response", "stop", "--spawn", "0,1.6,-8", "--yaw", "0"];
+    let (trace, shot) = (dir.join("window.csv"), dir.join("shot.png"));
+    let mut args = place.to_vec();
+    args.extend([
+        "--script",
+        script.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--screenshot",
+        shot.to_str().unwrap(),
+        "--exit-when-done",
+        "--debug-view",
+    ]);
+    let err = wait_for_exit(spawn(&x, &args), "the debug-view run did not finish");
+    assert!(err.contains("script finished"), "{err}");
+    // The wall fills the view, filled in the stop colour (red) over its blue.
+    let [r, g, b] = centre_colour(&shot, 64);
+    assert!(
+        r > b + 60.0 && r > g + 60.0,
+        "centre {r} {g} {b} is not highlighted red"
+    );
+    // Recording the collision for the view changes nothing: the trace is sim's.
+    let mut sim_args = vec!["sim"];
+    sim_args.extend(place);
+    sim_args.extend(["--script", script.to_str().unwrap()]);
+    let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .args(&sim_args)
+        .output()
+        .unwrap();
+    assert!(sim.status.success());
+    let window = std::fs::read_to_string(&trace).unwrap();
+    assert_eq!(window, String::from_utf8(sim.stdout).unwrap());
+}

@@ -56,6 +56,10 @@ pub const CONTROLS: &[Control] = &[
         does: "reload the map (keeps your place if it is still inside)",
     },
     Control {
+        keys: "G",
+        does: "debug view: touched triangles (red stop, yellow slide), tested ones, normals",
+    },
+    Control {
         keys: "drop a file on the window",
         does: "open that .obj or scene .toml",
     },
@@ -86,6 +90,8 @@ pub enum Action {
     NextMethod,
     /// Show or hide the controls.
     Help,
+    /// Show or hide the collision debug view.
+    DebugView,
     /// Save a screenshot.
     Screenshot,
     /// Load the map again.
@@ -101,6 +107,7 @@ impl Action {
             KeyCode::KeyF => Action::NextMode,
             KeyCode::KeyM => Action::NextMethod,
             KeyCode::F1 => Action::Help,
+            KeyCode::KeyG => Action::DebugView,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
             _ => return None,
@@ -162,6 +169,7 @@ mod tests {
             (KeyCode::KeyF, "F", Action::NextMode),
             (KeyCode::KeyM, "M", Action::NextMethod),
             (KeyCode::F1, "F1", Action::Help),
+            (KeyCode::KeyG, "G", Action::DebugView),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
         ] {

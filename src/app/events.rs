@@ -15,6 +15,7 @@ use walkthrough::names::Named;
 
 use super::context::GlWindowContext;
 use super::controls::Action;
+use super::debug_draw::DebugDraw;
 use super::renderer::Renderer;
 use super::{App, Gpu};
 
@@ -47,6 +48,7 @@ impl App {
             Action::NextMode => s.mode = s.mode.next(),
             Action::NextMethod => s.method = s.method.next(),
             Action::Help => self.overlay.help = !self.overlay.help,
+            Action::DebugView => self.debug.on = !self.debug.on,
             Action::Screenshot => self.screenshot_pending = true,
             Action::Reload => self.load_in_background(self.config.map.clone(), true),
         }
@@ -119,10 +121,15 @@ impl ApplicationHandler for App {
             upload.elapsed().as_secs_f64() * 1e3,
             renderer.draw_calls()
         );
+        let debug_draw = match DebugDraw::new(ctx.gl.clone()) {
+            Ok(d) => d,
+            Err(e) => return self.fail(event_loop, e),
+        };
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
+            debug_draw,
             renderer,
             ctx,
         });

@@ -14,7 +14,8 @@ impl App {
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let frame_start = Instant::now();
         self.poll_loading();
-        let advance = self.sim.advance(frame_start, &mut self.keys);
+        let debug = self.debug.on.then_some(&mut self.debug);
+        let advance = self.sim.advance(frame_start, &mut self.keys, debug);
         if advance.hit {
             self.overlay.since_hit = 0.0;
         }
@@ -30,8 +31,13 @@ impl App {
             return;
         }
         let controller = &self.sim.controller;
-        gpu.renderer
-            .draw(&controller.view_pose(), size.width, size.height);
+        let view = controller.view_pose();
+        gpu.renderer.draw(&view, size.width, size.height);
+        if self.debug.on {
+            self.debug.build(self.sim.session.collider(), frame_start);
+            let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
+            gpu.debug_draw.draw(view_proj, &self.debug.geometry);
+        }
 
         let s = &controller.settings;
         let loading = self.loading.as_ref().map(|l| {
@@ -57,6 +63,13 @@ impl App {
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
+            debug: self.debug.on.then(|| hud::DebugLine {
+                tested: self.debug.account.tested.len(),
+                contacts: self.debug.account.contacts.len(),
+                sweeps: self.debug.account.sweeps,
+                normal_deg: self.debug.last_normal_deg(),
+                step_up: self.debug.last_step_up,
+            }),
         };
         let overlay = &mut self.overlay;
         gpu.egui

@@ -94,6 +94,22 @@ pub struct HudState<'a> {
     pub loading: Option<&'a str>,
     /// Script playing.
     pub scripted: bool,
+    /// The debug view's counters, when it is on.
+    pub debug: Option<DebugLine>,
+}
+
+/// The debug view's line of the HUD.
+pub struct DebugLine {
+    /// Triangles the last step's narrow phase tested.
+    pub tested: usize,
+    /// Contacts the last step met.
+    pub contacts: usize,
+    /// Sweeps the last step asked (moves, slide rounds, step-up tries, floor follows).
+    pub sweeps: usize,
+    /// The last contact normal's angle from straight up, degrees.
+    pub normal_deg: Option<f32>,
+    /// The last step-up's height, metres.
+    pub step_up: f32,
 }
 
 /// How long the collision flash stays on screen, seconds.
@@ -149,6 +165,18 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         o.fps,
         o.map_label
     );
+    if let Some(d) = &s.debug {
+        let _ = write!(
+            text,
+            "\ntested {} tris  contacts {}  sweeps {}\nlast normal ",
+            d.tested, d.contacts, d.sweeps
+        );
+        let _ = match d.normal_deg {
+            Some(a) => write!(text, "{a:.0} deg from up"),
+            None => write!(text, "-"),
+        };
+        let _ = write!(text, "  last step-up {:.2} m", d.step_up);
+    }
     let flash = match s.response {
         _ if o.since_hit >= HIT_FLASH_SECS => "",
         Response::Stop => "STOPPED",

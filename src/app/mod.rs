@@ -9,11 +9,15 @@
 //! - `loading`: maps loaded on a worker thread.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
+//! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
+//!   touched and tested, drawn over the scene.
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers
 //!   (the only `unsafe`).
 
 mod context;
 pub mod controls;
+mod debug_draw;
+mod debug_view;
 mod events;
 mod frame;
 mod gl;
@@ -35,6 +39,8 @@ use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{Command, TraceWriter};
 
 use context::GlWindowContext;
+use debug_draw::DebugDraw;
+use debug_view::DebugView;
 use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
@@ -61,6 +67,8 @@ pub struct Config {
     pub exit_when_done: bool,
     /// Say more while loading.
     pub verbose: bool,
+    /// Start with the debug view on.
+    pub debug_view: bool,
     /// Vsync on.
     pub vsync: bool,
     /// Render this many frames, report timings, quit.
@@ -96,6 +104,7 @@ pub fn run(config: Config) -> Result<(), String> {
         keys: HeldKeys::default(),
         captured: false,
         overlay,
+        debug: DebugView::new(config.debug_view),
         loading: None,
         started: Instant::now(),
         frame_times: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
@@ -120,6 +129,7 @@ pub fn run(config: Config) -> Result<(), String> {
 /// context, the context before the window.
 struct Gpu {
     egui: egui_glow::EguiGlow,
+    debug_draw: DebugDraw,
     renderer: Renderer,
     ctx: GlWindowContext,
 }
@@ -135,6 +145,8 @@ struct App {
     /// The cursor is captured for mouse look.
     captured: bool,
     overlay: Overlay,
+    /// The debug view (G).
+    debug: DebugView,
     loading: Option<Loading>,
     /// When the window opened (for `--exit-after`).
     started: Instant,

@@ -11,6 +11,9 @@ use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
 
+use walkthrough::collision::Recorder;
+
+use super::debug_view::DebugView;
 use super::input::HeldKeys;
 
 /// Longest stretch of real time simulated in one frame (after a stall, the world does not
@@ -85,8 +88,14 @@ impl Simulation {
     }
 
     /// Advance by the real time since the last frame, in fixed steps; the script (or else
-    /// the held keys) gives each step's intent.
-    pub fn advance(&mut self, now: Instant, keys: &mut HeldKeys) -> Advance {
+    /// the held keys) gives each step's intent. With `debug`, each step goes through a
+    /// [`Recorder`] into its account (the same answers).
+    pub fn advance(
+        &mut self,
+        now: Instant,
+        keys: &mut HeldKeys,
+        mut debug: Option<&mut DebugView>,
+    ) -> Advance {
         let elapsed = self
             .last_frame
             .map_or(Duration::ZERO, |t| now - t)
@@ -114,12 +123,22 @@ impl Simulation {
                 }
                 None => keys.take_intent(),
             };
-            let step = self.stepper.step(
-                self.session.collider(),
-                &self.session.map.frame,
-                &mut self.controller,
-                &intent,
-            );
+            let collider = self.session.collider();
+            let frame = &self.session.map.frame;
+            let step = match debug.as_deref_mut() {
+                Some(view) => {
+                    let response = self.controller.settings.response;
+                    let recorder = Recorder::new(collider, &mut view.account);
+                    let step = self
+                        .stepper
+                        .step(&recorder, frame, &mut self.controller, &intent);
+                    view.after_step(response, &step.report, now);
+                    step
+                }
+                None => self
+                    .stepper
+                    .step(collider, frame, &mut self.controller, &intent),
+            };
             advance.hit |= step.report.hit;
             advance.steps += 1;
             advance.moved += step.report.moved;

@@ -1,0 +1,196 @@
+//! Draws the debug view over the scene: translucent triangles (what the last steps touched)
+//! and lines (the triangles tested, the contact normal, the body), from vertex lists the
+//! frame fills. One buffer, two draw calls; the buffer grows to the largest frame and is
+//! then reused.
+#![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to the GL files
+
+use std::mem::offset_of;
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3};
+use glow::HasContext;
+
+use super::gl::{self, check_gl};
+
+const VERTEX_SHADER: &str = include_str!("../../shaders/debug.vert");
+const FRAGMENT_SHADER: &str = include_str!("../../shaders/debug.frag");
+
+/// One vertex of the overlay.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugVertex {
+    /// World position.
+    pub position: [f32; 3],
+    /// Colour and opacity.
+    pub color: [f32; 4],
+}
+
+impl DebugVertex {
+    /// A vertex at `p` of colour `color`.
+    pub fn new(p: Vec3, color: [f32; 4]) -> DebugVertex {
+        DebugVertex {
+            position: p.into(),
+            color,
+        }
+    }
+}
+
+/// What to draw this frame.
+#[derive(Default)]
+pub struct DebugGeometry {
+    /// Filled triangles, three vertices each.
+    pub triangles: Vec<DebugVertex>,
+    /// Lines, two vertices each.
+    pub lines: Vec<DebugVertex>,
+}
+
+impl DebugGeometry {
+    /// Empty it, keeping its memory.
+    pub fn clear(&mut self) {
+        self.triangles.clear();
+        self.lines.clear();
+    }
+
+    /// A filled triangle.
+    pub fn triangle(&mut self, corners: [Vec3; 3], color: [f32; 4]) {
+        self.triangles
+            .extend(corners.map(|c| DebugVertex::new(c, color)));
+    }
+
+    /// A line.
+    pub fn line(&mut self, a: Vec3, b: Vec3, color: [f32; 4]) {
+        self.lines.push(DebugVertex::new(a, color));
+        self.lines.push(DebugVertex::new(b, color));
+    }
+
+    /// A triangle's outline.
+    pub fn outline(&mut self, [a, b, c]: [Vec3; 3], color: [f32; 4]) {
+        self.line(a, b, color);
+        self.line(b, c, color);
+        self.line(c, a, color);
+    }
+}
+
+/// The overlay's GL objects.
+pub struct DebugDraw {
+    gl: Arc<glow::Context>,
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    /// Bytes the buffer holds.
+    capacity: usize,
+}
+
+impl DebugDraw {
+    /// Compile the overlay's shaders.
+    pub fn new(gl: Arc<glow::Context>) -> Result<DebugDraw, String> {
+        let program = gl::program(
+            &gl,
+            ("shaders/debug.vert", VERTEX_SHADER),
+            ("shaders/debug.frag", FRAGMENT_SHADER),
+        )?;
+        let view_proj = gl::uniform(&gl, program, "u_view_proj");
+        // SAFETY: context current; the objects are owned by the returned value and deleted
+        // in `Drop`; the attribute layout is that of the `repr(C)` `DebugVertex`.
+        unsafe {
+            let vao = gl.create_vertex_array()?;
+            let vbo = gl.create_buffer()?;
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            let stride = std::mem::size_of::<DebugVertex>() as i32;
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(
+                0,
+                3,
+                glow::FLOAT,
+                false,
+                stride,
+                offset_of!(DebugVertex, position) as i32,
+            );
+            gl.enable_vertex_attrib_array(1);
+            gl.vertex_attrib_pointer_f32(
+                1,
+                4,
+                glow::FLOAT,
+                false,
+                stride,
+                offset_of!(DebugVertex, color) as i32,
+            );
+            gl.bind_vertex_array(None);
+            Ok(DebugDraw {
+                gl,
+                program,
+                view_proj,
+                vao,
+                vbo,
+                capacity: 0,
+            })
+        }
+    }
+
+    /// Draw `geometry` over the current frame, seen through `view_proj`: triangles
+    /// blended and pulled a little toward the eye (so they cover the face they highlight),
+    /// lines on top of them.
+    pub fn draw(&mut self, view_proj: Mat4, geometry: &DebugGeometry) {
+        let (tris, lines) = (&geometry.triangles, &geometry.lines);
+        if tris.is_empty() && lines.is_empty() {
+            return;
+        }
+        let gl = &self.gl;
+        let vertex = std::mem::size_of::<DebugVertex>();
+        let bytes = (tris.len() + lines.len()) * vertex;
+        // SAFETY: context current; the byte views cover exactly the `repr(C)` vertex
+        // slices (plain f32s, no padding); the buffer is at least `bytes` long.
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            if bytes > self.capacity {
+                self.capacity = bytes.next_power_of_two();
+                gl.buffer_data_size(glow::ARRAY_BUFFER, self.capacity as i32, glow::STREAM_DRAW);
+                check_gl!(gl, "the debug buffer's growth");
+            }
+            let as_bytes = |v: &[DebugVertex]| {
+                std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v))
+            };
+            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(tris));
+            gl.buffer_sub_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                (tris.len() * vertex) as i32,
+                as_bytes(lines),
+            );
+            gl.use_program(Some(self.program));
+            gl.uniform_matrix_4_f32_slice(
+                self.view_proj.as_ref(),
+                false,
+                &view_proj.to_cols_array(),
+            );
+            gl.bind_vertex_array(Some(self.vao));
+            gl.enable(glow::BLEND);
+            gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_mask(false);
+            gl.enable(glow::POLYGON_OFFSET_FILL);
+            gl.polygon_offset(-1.0, -4.0);
+            gl.draw_arrays(glow::TRIANGLES, 0, tris.len() as i32);
+            gl.disable(glow::POLYGON_OFFSET_FILL);
+            // Lines are seen through walls: the tested triangles are often behind the one hit.
+            gl.disable(glow::DEPTH_TEST);
+            gl.draw_arrays(glow::LINES, tris.len() as i32, lines.len() as i32);
+            gl.depth_mask(true);
+            gl.disable(glow::BLEND);
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+        }
+    }
+}
+
+impl Drop for DebugDraw {
+    fn drop(&mut self) {
+        // SAFETY: dropped while the context is current (the app drops it with the renderer).
+        unsafe {
+            self.gl.delete_buffer(self.vbo);
+            self.gl.delete_vertex_array(self.vao);
+            self.gl.delete_program(self.program);
+        }
+    }
+}
