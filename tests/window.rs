@@ -645,3 +645,43 @@ fn debug_view_highlights_the_wall_walked_into_and_changes_no_trace() {
     let window = std::fs::read_to_string(&trace).unwrap();
     assert_eq!(window, String::from_utf8(sim.stdout).unwrap());
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("detached");
+    let trace = dir.join("trace.csv");
+    // In the open hall, looking down its length: 1.5 s of walking is nowhere near a wall.
+    let args = [
+        "--spawn",
+        "0,1.6,6",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    x.xdotool(&["key", "v"]);
+    sleep(Duration::from_millis(200));
+    hold(&x, &["w"], 1.0);
+    let rows = read_trace(&trace);
+    let start = &rows[0];
+    let stood = rows
+        .iter()
+        .map(|r| Vec3::new(r.x - start.x, 0.0, r.z - start.z).length())
+        .fold(0.0f32, f32::max);
+    assert!(
+        stood < 0.01,
+        "the body moved {stood} m while the camera was detached"
+    );
+    x.xdotool(&["key", "v"]);
+    sleep(Duration::from_millis(200));
+    hold(&x, &["w"], 0.5);
+    finish(&x, child);
+    let rows = read_trace(&trace);
+    let last = rows.last().unwrap();
+    let walked = Vec3::new(last.x - start.x, 0.0, last.z - start.z).length();
+    // Only the second hold moved the body: about 0.5 s at 3 m/s.
+    assert!((0.8..2.5).contains(&walked), "the body walked {walked} m");
+}

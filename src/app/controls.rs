@@ -56,6 +56,10 @@ pub const CONTROLS: &[Control] = &[
         does: "reload the map (keeps your place if it is still inside)",
     },
     Control {
+        keys: "V",
+        does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
+    },
+    Control {
         keys: "G",
         does: "debug view: touched triangles (red stop, yellow slide), tested ones, normals",
     },
@@ -92,6 +96,8 @@ pub enum Action {
     Help,
     /// Show or hide the collision debug view.
     DebugView,
+    /// Fly the view away from the body, or back to its eye.
+    DetachCamera,
     /// Save a screenshot.
     Screenshot,
     /// Load the map again.
@@ -108,6 +114,7 @@ impl Action {
             KeyCode::KeyM => Action::NextMethod,
             KeyCode::F1 => Action::Help,
             KeyCode::KeyG => Action::DebugView,
+            KeyCode::KeyV => Action::DetachCamera,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
             _ => return None,
@@ -170,6 +177,7 @@ mod tests {
             (KeyCode::KeyM, "M", Action::NextMethod),
             (KeyCode::F1, "F1", Action::Help),
             (KeyCode::KeyG, "G", Action::DebugView),
+            (KeyCode::KeyV, "V", Action::DetachCamera),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
         ] {

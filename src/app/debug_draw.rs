@@ -63,6 +63,23 @@ impl DebugGeometry {
         self.lines.push(DebugVertex::new(b, color));
     }
 
+    /// An axis-aligned ellipsoid as three rings (one per axis plane), 32 segments each.
+    pub fn ellipsoid(&mut self, centre: Vec3, radii: Vec3, color: [f32; 4]) {
+        const SEGMENTS: usize = 32;
+        let at = |k: usize| k as f32 * std::f32::consts::TAU / SEGMENTS as f32;
+        let rings: [fn(f32) -> Vec3; 3] = [
+            |a| Vec3::new(a.cos(), a.sin(), 0.0),
+            |a| Vec3::new(0.0, a.cos(), a.sin()),
+            |a| Vec3::new(a.cos(), 0.0, a.sin()),
+        ];
+        for ring in rings {
+            for k in 0..SEGMENTS {
+                let (a, b) = (ring(at(k)), ring(at(k + 1)));
+                self.line(centre + a * radii, centre + b * radii, color);
+            }
+        }
+    }
+
     /// A triangle's outline.
     pub fn outline(&mut self, [a, b, c]: [Vec3; 3], color: [f32; 4]) {
         self.line(a, b, color);

@@ -16,6 +16,7 @@ use walkthrough::names::Named;
 use super::context::GlWindowContext;
 use super::controls::Action;
 use super::debug_draw::DebugDraw;
+use super::free_camera::FreeCamera;
 use super::renderer::Renderer;
 use super::{App, Gpu};
 
@@ -49,6 +50,15 @@ impl App {
             Action::NextMethod => s.method = s.method.next(),
             Action::Help => self.overlay.help = !self.overlay.help,
             Action::DebugView => self.debug.on = !self.debug.on,
+            Action::DetachCamera => {
+                self.free_camera = match self.free_camera {
+                    Some(_) => None,
+                    None => Some(FreeCamera::at(
+                        self.sim.controller.view_pose(),
+                        Instant::now(),
+                    )),
+                };
+            }
             Action::Screenshot => self.screenshot_pending = true,
             Action::Reload => self.load_in_background(self.config.map.clone(), true),
         }
@@ -193,7 +203,11 @@ impl ApplicationHandler for App {
         if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
             && self.captured
         {
-            self.sim.controller.pose.turn(
+            let look = match &mut self.free_camera {
+                Some(camera) => &mut camera.pose,
+                None => &mut self.sim.controller.pose,
+            };
+            look.turn(
                 -dx as f32 * MOUSE_DEG_PER_PIXEL,
                 -dy as f32 * MOUSE_DEG_PER_PIXEL,
             );

@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 use winit::event_loop::ActiveEventLoop;
 
 use super::App;
+
+/// Colour of the body's wireframe, seen from the detached camera.
+const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 use super::hud::{self, HudState};
 
 impl App {
@@ -15,7 +18,15 @@ impl App {
         let frame_start = Instant::now();
         self.poll_loading();
         let debug = self.debug.on.then_some(&mut self.debug);
-        let advance = self.sim.advance(frame_start, &mut self.keys, debug);
+        // Detached, the keys fly the camera and the body gets no input.
+        let keys = self.free_camera.is_none().then_some(&mut self.keys);
+        let advance = self.sim.advance(frame_start, keys, debug);
+        if let Some(camera) = &mut self.free_camera {
+            let s = &self.sim.controller.settings;
+            let intent = self.keys.take_intent();
+            let speed = s.speed * if intent.run { s.run_multiplier } else { 1.0 };
+            camera.fly(&intent, speed, frame_start);
+        }
         if advance.hit {
             self.overlay.since_hit = 0.0;
         }
@@ -31,10 +42,24 @@ impl App {
             return;
         }
         let controller = &self.sim.controller;
-        let view = controller.view_pose();
+        let view = self
+            .free_camera
+            .as_ref()
+            .map_or(controller.view_pose(), |c| c.pose);
         gpu.renderer.draw(&view, size.width, size.height);
-        if self.debug.on {
-            self.debug.build(self.sim.session.collider(), frame_start);
+        if self.debug.on || self.free_camera.is_some() {
+            if self.debug.on {
+                // Detached, the view holds what the body last touched, to look at it.
+                let at = self.free_camera.as_ref().map_or(frame_start, |c| c.since);
+                self.debug.build(self.sim.session.collider(), at);
+            } else {
+                self.debug.geometry.clear();
+            }
+            if self.free_camera.is_some() {
+                let body = controller.body();
+                let centre = body.centre_of(controller.pose.position);
+                self.debug.geometry.ellipsoid(centre, body.radii, BODY_LINE);
+            }
             let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
             gpu.debug_draw.draw(view_proj, &self.debug.geometry);
         }
@@ -63,6 +88,7 @@ impl App {
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
+            detached: self.free_camera.is_some(),
             debug: self.debug.on.then(|| hud::DebugLine {
                 tested: self.debug.account.tested.len(),
                 contacts: self.debug.account.contacts.len(),

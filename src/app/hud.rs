@@ -94,6 +94,8 @@ pub struct HudState<'a> {
     pub loading: Option<&'a str>,
     /// Script playing.
     pub scripted: bool,
+    /// The view is the detached camera (V).
+    pub detached: bool,
     /// The debug view's counters, when it is on.
     pub debug: Option<DebugLine>,
 }
@@ -115,7 +117,7 @@ pub struct DebugLine {
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
 /// Width of the HUD box, points: wide enough for every line, so it never changes size.
-const HUD_WIDTH: f32 = 400.0;
+const HUD_WIDTH: f32 = 440.0;
 
 /// The unit of positions in a file whose unit is `scale` metres: "m", or
 /// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.
@@ -157,7 +159,13 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         },
         s.mode,
         s.method,
-        if s.scripted { "  |  script" } else { "" },
+        if s.detached {
+            "  |  detached camera (V returns)"
+        } else if s.scripted {
+            "  |  script"
+        } else {
+            ""
+        },
         o.units,
         s.stance,
         o.moving_at,

@@ -9,6 +9,7 @@
 //! - `loading`: maps loaded on a worker thread.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
+//! - `free_camera`: the detached view (V).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers
@@ -20,6 +21,7 @@ mod debug_draw;
 mod debug_view;
 mod events;
 mod frame;
+mod free_camera;
 mod gl;
 mod hud;
 mod input;
@@ -41,6 +43,7 @@ use walkthrough::sim::{Command, TraceWriter};
 use context::GlWindowContext;
 use debug_draw::DebugDraw;
 use debug_view::DebugView;
+use free_camera::FreeCamera;
 use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
@@ -105,6 +108,7 @@ pub fn run(config: Config) -> Result<(), String> {
         captured: false,
         overlay,
         debug: DebugView::new(config.debug_view),
+        free_camera: None,
         loading: None,
         started: Instant::now(),
         frame_times: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
@@ -147,6 +151,8 @@ struct App {
     overlay: Overlay,
     /// The debug view (G).
     debug: DebugView,
+    /// The detached camera (V): the view flies, the body stands.
+    free_camera: Option<FreeCamera>,
     loading: Option<Loading>,
     /// When the window opened (for `--exit-after`).
     started: Instant,

@@ -88,12 +88,13 @@ impl Simulation {
     }
 
     /// Advance by the real time since the last frame, in fixed steps; the script (or else
-    /// the held keys) gives each step's intent. With `debug`, each step goes through a
-    /// [`Recorder`] into its account (the same answers).
+    /// the held keys; with none, as with a detached camera, no input) gives each step's
+    /// intent. With `debug`, each step goes through a [`Recorder`] into its account (the
+    /// same answers).
     pub fn advance(
         &mut self,
         now: Instant,
-        keys: &mut HeldKeys,
+        mut keys: Option<&mut HeldKeys>,
         mut debug: Option<&mut DebugView>,
     ) -> Advance {
         let elapsed = self
@@ -119,9 +120,14 @@ impl Simulation {
                     self.with_trace(|w| w.flush());
                     self.trace = None;
                     advance.script_finished_at = Some(self.stepper.steps());
-                    keys.take_intent()
+                    keys.as_deref_mut()
+                        .map(HeldKeys::take_intent)
+                        .unwrap_or_default()
                 }
-                None => keys.take_intent(),
+                None => keys
+                    .as_deref_mut()
+                    .map(HeldKeys::take_intent)
+                    .unwrap_or_default(),
             };
             let collider = self.session.collider();
             let frame = &self.session.map.frame;
