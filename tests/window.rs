@@ -685,3 +685,59 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
     // Only the second hold moved the body: about 0.5 s at 3 m/s.
     assert!((0.8..2.5).contains(&walked), "the body walked {walked} m");
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn minimap_shows_the_player_moving_and_n_hides_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("minimap");
+    let args = ["--spawn", "0,1.6,6", "--yaw", "0", "--size", "800x500"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let shot = |n: usize| {
+        x.xdotool(&["key", "F12"]);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while screenshots(&dir).len() < n {
+            assert!(Instant::now() < deadline, "F12 saved no screenshot {n}");
+            sleep(Duration::from_millis(100));
+        }
+        sleep(Duration::from_millis(300));
+        screenshots(&dir)[n - 1].clone()
+    };
+    let before = shot(1);
+    hold(&x, &["w"], 1.5);
+    let after = shot(2);
+    x.xdotool(&["key", "n"]);
+    sleep(Duration::from_millis(300));
+    let hidden = shot(3);
+    finish(&x, child);
+    // The minimap's corner (top right, 200 points): the arrow and trail moved with the
+    // player, and N took the whole map away.
+    let corner = |p: &Path| {
+        let img = image::open(p).unwrap().to_rgb8();
+        let x0 = img.width() - 208;
+        let mut px = Vec::new();
+        for y in 8..208 {
+            for x in x0..x0 + 200 {
+                px.push(img.get_pixel(x, y).0);
+            }
+        }
+        px
+    };
+    let (a, b, c) = (corner(&before), corner(&after), corner(&hidden));
+    let changed = |p: &[[u8; 3]], q: &[[u8; 3]]| {
+        p.iter()
+            .zip(q)
+            .filter(|(u, v)| u.iter().zip(v.iter()).any(|(s, t)| s.abs_diff(*t) > 40))
+            .count()
+    };
+    let moved = changed(&a, &b);
+    assert!(
+        (20..8000).contains(&moved),
+        "{moved} minimap pixels changed as the player walked"
+    );
+    let gone = changed(&b, &c);
+    assert!(
+        gone > 10_000,
+        "N changed only {gone} pixels of the minimap's corner"
+    );
+}

@@ -60,6 +60,10 @@ pub const CONTROLS: &[Control] = &[
         does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
     },
     Control {
+        keys: "N",
+        does: "minimap: the map from above, you, your view and your trail of the last minute",
+    },
+    Control {
         keys: "G",
         does: "debug view: touched triangles (red stop, yellow slide), tested ones, normals",
     },
@@ -98,6 +102,8 @@ pub enum Action {
     DebugView,
     /// Fly the view away from the body, or back to its eye.
     DetachCamera,
+    /// Show or hide the minimap.
+    Minimap,
     /// Save a screenshot.
     Screenshot,
     /// Load the map again.
@@ -115,6 +121,7 @@ impl Action {
             KeyCode::F1 => Action::Help,
             KeyCode::KeyG => Action::DebugView,
             KeyCode::KeyV => Action::DetachCamera,
+            KeyCode::KeyN => Action::Minimap,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
             _ => return None,
@@ -178,6 +185,7 @@ mod tests {
             (KeyCode::F1, "F1", Action::Help),
             (KeyCode::KeyG, "G", Action::DebugView),
             (KeyCode::KeyV, "V", Action::DetachCamera),
+            (KeyCode::KeyN, "N", Action::Minimap),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
         ] {

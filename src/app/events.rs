@@ -50,6 +50,7 @@ impl App {
             Action::NextMethod => s.method = s.method.next(),
             Action::Help => self.overlay.help = !self.overlay.help,
             Action::DebugView => self.debug.on = !self.debug.on,
+            Action::Minimap => self.minimap.on = !self.minimap.on,
             Action::DetachCamera => {
                 self.free_camera = match self.free_camera {
                     Some(_) => None,

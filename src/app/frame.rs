@@ -98,8 +98,13 @@ impl App {
             }),
         };
         let overlay = &mut self.overlay;
-        gpu.egui
-            .run(&gpu.ctx.window, |ui| hud::draw(ui, overlay, &state));
+        let minimap = &mut self.minimap;
+        let eye = controller.pose.position;
+        minimap.record(eye, advance.hit, frame_start);
+        gpu.egui.run(&gpu.ctx.window, |ui| {
+            minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg);
+            hud::draw(ui, overlay, &state);
+        });
         gpu.egui.paint(&gpu.ctx.window);
 
         // After the HUD: the screenshot shows what the user sees.

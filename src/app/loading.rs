@@ -78,6 +78,10 @@ impl App {
                     gpu.renderer.upload(&session.map);
                 }
                 self.config.map = session.map.source.clone();
+                self.minimap.replace(walkthrough::map::minimap::top_down(
+                    &session.map,
+                    super::minimap::IMAGE_SIDE,
+                ));
                 self.sim.replace_session(session, keep_pose);
                 let session = &self.sim.session;
                 self.overlay

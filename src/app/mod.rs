@@ -10,6 +10,7 @@
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
+//! - `minimap`: the map from above with the player and its trail (N).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers
@@ -26,6 +27,7 @@ mod gl;
 mod hud;
 mod input;
 mod loading;
+mod minimap;
 mod renderer;
 mod simulation;
 
@@ -47,8 +49,10 @@ use free_camera::FreeCamera;
 use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
+use minimap::Minimap;
 use renderer::Renderer;
 use simulation::Simulation;
+use walkthrough::map::minimap::top_down;
 
 /// Everything the command line decided.
 pub struct Config {
@@ -101,6 +105,12 @@ pub fn run(config: Config) -> Result<(), String> {
     event_loop.set_control_flow(ControlFlow::Poll);
     let controller = Controller::new(session.start_pose(config.open.pitch_deg), config.settings);
     let overlay = Overlay::new(session.label(), session.map.frame.scale);
+    let drawn = Instant::now();
+    let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
+    eprintln!(
+        "minimap drawn in {:.0} ms",
+        drawn.elapsed().as_secs_f64() * 1e3
+    );
     let mut app = App {
         sim: Simulation::new(session, controller, config.script.clone(), trace),
         gpu: None,
@@ -109,6 +119,7 @@ pub fn run(config: Config) -> Result<(), String> {
         overlay,
         debug: DebugView::new(config.debug_view),
         free_camera: None,
+        minimap,
         loading: None,
         started: Instant::now(),
         frame_times: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
@@ -151,6 +162,8 @@ struct App {
     overlay: Overlay,
     /// The debug view (G).
     debug: DebugView,
+    /// The minimap (N).
+    minimap: Minimap,
     /// The detached camera (V): the view flies, the body stands.
     free_camera: Option<FreeCamera>,
     loading: Option<Loading>,

@@ -16,6 +16,7 @@ pub mod builtin;
 pub mod error;
 pub mod frame;
 mod locate;
+pub mod minimap;
 mod mtl;
 pub mod obj;
 pub mod pockets;

@@ -1,0 +1,149 @@
+//! The minimap (N): the map from above in the top-right corner, drawn once into a texture
+//! when the map loads (see [`walkthrough::map::minimap`]), with the player as an arrow and
+//! its view cone, and the trail of the last minute, orange where a collision changed the
+//! move. Drawn with egui over the scene.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use egui::{Align2, Color32, Pos2, Rect, Shape, Stroke, Vec2};
+use glam::Vec3;
+
+use walkthrough::camera::DEFAULT_FOV_Y_DEG;
+use walkthrough::map::minimap::TopDown;
+
+/// Longer side of the map image, pixels.
+pub const IMAGE_SIDE: u32 = 256;
+/// Longer side of the minimap on screen, points.
+const SHOWN_SIDE: f32 = 200.0;
+/// How much trail is kept, and how often a point is added to it.
+const TRAIL_AGE: Duration = Duration::from_secs(60);
+const TRAIL_EVERY: Duration = Duration::from_millis(100);
+/// Length of the view cone's sides, points.
+const CONE_LENGTH: f32 = 18.0;
+
+/// A point of the trail.
+struct TrailPoint {
+    at: Vec3,
+    hit: bool,
+    when: Instant,
+}
+
+/// The minimap's state.
+pub struct Minimap {
+    /// Shown.
+    pub on: bool,
+    image: TopDown,
+    /// The image as an egui texture, made at the first draw after a load.
+    texture: Option<egui::TextureHandle>,
+    trail: VecDeque<TrailPoint>,
+    /// A collision changed a move since the last trail point.
+    hit_since: bool,
+}
+
+impl Minimap {
+    /// The minimap of a map drawn as `image`.
+    pub fn new(image: TopDown) -> Minimap {
+        Minimap {
+            on: true,
+            image,
+            texture: None,
+            trail: VecDeque::with_capacity(
+                (TRAIL_AGE.as_millis() / TRAIL_EVERY.as_millis()) as usize + 1,
+            ),
+            hit_since: false,
+        }
+    }
+
+    /// Show another map (a reload or a dropped file): a new image, a fresh trail.
+    pub fn replace(&mut self, image: TopDown) {
+        self.image = image;
+        self.texture = None;
+        self.trail.clear();
+    }
+
+    /// Note where the eye is this frame and whether a collision changed a move.
+    pub fn record(&mut self, eye: Vec3, hit: bool, now: Instant) {
+        self.hit_since |= hit;
+        while self
+            .trail
+            .front()
+            .is_some_and(|p| now.duration_since(p.when) > TRAIL_AGE)
+        {
+            self.trail.pop_front();
+        }
+        if self
+            .trail
+            .back()
+            .is_none_or(|p| now.duration_since(p.when) >= TRAIL_EVERY)
+        {
+            self.trail.push_back(TrailPoint {
+                at: eye,
+                hit: std::mem::take(&mut self.hit_since),
+                when: now,
+            });
+        }
+    }
+
+    /// Draw it in the top-right corner, the player at `eye` looking along `yaw_deg`.
+    pub fn draw(&mut self, ctx: &egui::Context, eye: Vec3, yaw_deg: f32) {
+        if !self.on {
+            return;
+        }
+        let image = &self.image;
+        let texture = self.texture.get_or_insert_with(|| {
+            let pixels = egui::ColorImage::from_rgba_unmultiplied(
+                [image.size[0] as usize, image.size[1] as usize],
+                &image.rgba,
+            );
+            ctx.load_texture("minimap", pixels, egui::TextureOptions::NEAREST)
+        });
+        let (w, h) = (image.size[0] as f32, image.size[1] as f32);
+        let scale = SHOWN_SIDE / w.max(h);
+        let shown = Vec2::new(w * scale, h * scale);
+        let to_screen = |origin: Pos2, p: Vec3| {
+            let q = image.to_pixel(p) * scale;
+            origin + Vec2::new(q.x, q.y)
+        };
+        egui::Area::new(egui::Id::unique("minimap"))
+            .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
+            .show(ctx, |ui| {
+                let (rect, _) = ui.allocate_exact_size(shown, egui::Sense::hover());
+                let painter = ui.painter_at(rect.expand(2.0));
+                let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+                painter.image(texture.id(), rect, uv, Color32::WHITE);
+                for p in &self.trail {
+                    let color = if p.hit {
+                        Color32::from_rgb(255, 140, 0)
+                    } else {
+                        Color32::from_rgb(90, 200, 255)
+                    };
+                    let radius = if p.hit { 2.0 } else { 1.0 };
+                    painter.circle_filled(to_screen(rect.min, p.at), radius, color);
+                }
+                // The arrow: its tip along the heading (yaw 0 looks toward -z, the top).
+                let centre = to_screen(rect.min, eye);
+                let heading = |deg: f32| {
+                    let a = deg.to_radians();
+                    Vec2::new(-a.sin(), -a.cos())
+                };
+                let ahead = heading(yaw_deg);
+                let side = Vec2::new(-ahead.y, ahead.x);
+                let arrow = vec![
+                    centre + ahead * 7.0,
+                    centre - ahead * 4.0 + side * 4.0,
+                    centre - ahead * 4.0 - side * 4.0,
+                ];
+                painter.add(Shape::convex_polygon(
+                    arrow,
+                    Color32::from_rgb(255, 60, 40),
+                    Stroke::NONE,
+                ));
+                let half_fov = DEFAULT_FOV_Y_DEG * 0.5;
+                let cone = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 255, 255, 160));
+                for edge in [yaw_deg - half_fov, yaw_deg + half_fov] {
+                    painter.line_segment([centre, centre + heading(edge) * CONE_LENGTH], cone);
+                }
+            });
+    }
+}
