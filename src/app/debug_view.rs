@@ -37,7 +37,7 @@ struct Touch {
 pub struct DebugView {
     /// Shown.
     pub on: bool,
-    /// The last step's sweeps, contacts and tested triangles.
+    /// The last step's sweeps, contacts and candidate triangles.
     pub account: Account,
     touched: VecDeque<Touch>,
     /// The last contact that changed a move.

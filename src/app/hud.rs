@@ -102,7 +102,7 @@ pub struct HudState<'a> {
 
 /// The debug view's line of the HUD.
 pub struct DebugLine {
-    /// Triangles the last step's narrow phase tested.
+    /// Candidate triangles the BVH handed over in the last step.
     pub tested: usize,
     /// Contacts the last step met.
     pub contacts: usize,
@@ -176,7 +176,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     if let Some(d) = &s.debug {
         let _ = write!(
             text,
-            "\ntested {} tris  contacts {}  sweeps {}\nlast normal ",
+            "\ncandidates {}  contacts {}  sweeps {}\nlast normal ",
             d.tested, d.contacts, d.sweeps
         );
         let _ = match d.normal_deg {

@@ -81,9 +81,9 @@ pub trait Collider {
         self.sweep_seen(probe, centre, delta, None)
     }
 
-    /// [`sweep`](Self::sweep), also adding to `seen` every triangle the broad phase handed
-    /// to the narrow phase (what the debug view outlines). The same traversal: recording
-    /// changes no answer.
+    /// [`sweep`](Self::sweep), also adding to `seen` every candidate triangle the broad
+    /// phase (the BVH) handed over (what the debug view outlines). The same traversal:
+    /// recording changes no answer.
     fn sweep_seen(
         &self,
         probe: &Probe,

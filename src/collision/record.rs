@@ -16,8 +16,8 @@ pub struct Account {
     pub sweeps: usize,
     /// The contacts they found, in order.
     pub contacts: Vec<Contact>,
-    /// Triangles handed to the narrow phase, each time one was (a triangle tested by two
-    /// sweeps is here twice).
+    /// Candidate triangles the broad phase handed over, each time one was (a triangle
+    /// handed to two sweeps is here twice).
     pub tested: Vec<u32>,
 }
 

@@ -157,7 +157,7 @@ impl CollisionWorld {
         self.sweep_seen(probe, centre, delta, None)
     }
 
-    /// [`sweep`](Self::sweep), adding to `seen` the triangles the narrow phase tested.
+    /// [`sweep`](Self::sweep), adding to `seen` the candidates the BVH handed over.
     pub fn sweep_seen(
         &self,
         probe: &Probe,
@@ -295,10 +295,10 @@ impl Visitor for SweepQuery<'_> {
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
             let tri = &self.triangles[i as usize];
+            if let Some(seen) = self.seen.as_deref_mut() {
+                seen.push(i);
+            }
             if self.may_touch(tri) {
-                if let Some(seen) = self.seen.as_deref_mut() {
-                    seen.push(i);
-                }
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
