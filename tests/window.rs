@@ -584,6 +584,18 @@ fn screenshots(dir: &Path) -> Vec<PathBuf> {
     shots.into_iter().map(|(_, p)| p).collect()
 }
 
+/// Press F12 and wait for the `n`-th screenshot in `dir` (the app's working directory).
+fn f12(x: &Xvfb, dir: &Path, n: usize) -> PathBuf {
+    x.xdotool(&["key", "F12"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while screenshots(dir).len() < n {
+        assert!(Instant::now() < deadline, "F12 saved no screenshot {n}");
+        sleep(Duration::from_millis(100));
+    }
+    sleep(Duration::from_millis(300));
+    screenshots(dir)[n - 1].clone()
+}
+
 /// Mean colour of the `w` x `h` box centred `dy` pixels below the middle of the image.
 fn region_colour(p: &Path, dy: i32, w: u32, h: u32) -> [f32; 3] {
     let img = image::open(p).expect("screenshot is a PNG").to_rgb8();
@@ -621,16 +633,7 @@ fn hud_hints_help_without_crosshair_and_the_running_speed() {
         trace.to_str().unwrap(),
     ];
     let (child, win) = launch_in(&x, &args, &dir);
-    let shot = |n: usize| {
-        x.xdotool(&["key", "F12"]);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while screenshots(&dir).len() < n {
-            assert!(Instant::now() < deadline, "F12 saved no screenshot {n}");
-            sleep(Duration::from_millis(100));
-        }
-        sleep(Duration::from_millis(300));
-        screenshots(&dir)[n - 1].clone()
-    };
+    let shot = |n: usize| f12(&x, &dir, n);
     let free = shot(1);
     x.xdotool(&["key", "F1"]);
     sleep(Duration::from_millis(300));
@@ -778,16 +781,7 @@ fn minimap_shows_the_player_moving_and_n_hides_it() {
     let dir = out_dir("minimap");
     let args = ["--spawn", "0,1.6,6", "--yaw", "0", "--size", "800x500"];
     let (child, _win) = launch_in(&x, &args, &dir);
-    let shot = |n: usize| {
-        x.xdotool(&["key", "F12"]);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while screenshots(&dir).len() < n {
-            assert!(Instant::now() < deadline, "F12 saved no screenshot {n}");
-            sleep(Duration::from_millis(100));
-        }
-        sleep(Duration::from_millis(300));
-        screenshots(&dir)[n - 1].clone()
-    };
+    let shot = |n: usize| f12(&x, &dir, n);
     let before = shot(1);
     hold(&x, &["w"], 1.5);
     let after = shot(2);
