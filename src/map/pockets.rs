@@ -14,16 +14,16 @@ use glam::{UVec3, Vec3};
 
 use crate::collision::CollisionWorld;
 
-/// Most cells of the grid (four bytes each for the region): 8 M cells are 32 MB for the
-/// moment of the survey. A town 1.3 km across gets 1.8 m cells: an 8 m block has a
-/// hollow of several cells.
-const MAX_CELLS: f32 = 2_000_000.0;
+/// Most cells of the grid (four bytes each for the region): 2 M cells are 8 MB for the
+/// moment of the survey, and a few tens of milliseconds. A town 1.3 km across and 30 m
+/// tall gets 2.9 m cells: an 8 m block keeps a hollow of a cell or two.
+pub const MAX_CELLS: f32 = 2_000_000.0;
 
 /// Most surface samples taken while marking solid cells; a map needing more (millions of
 /// huge overlapping faces) is not surveyed for pockets at all, rather than taking minutes.
-const MAX_SAMPLES: u64 = 60_000_000;
+pub const MAX_SAMPLES: u64 = 60_000_000;
 /// A sealed region with less than this share of the map's free cells is a pocket.
-const POCKET_SHARE: f32 = 0.01;
+pub const POCKET_SHARE: f32 = 0.01;
 
 /// What the survey says of a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
