@@ -22,6 +22,11 @@ fn run_watched(args: &[&str]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
+    watch(child, &format!("walkthrough {args:?}"))
+}
+
+/// Wait for `child` to end; kill it and fail the test if it has not within [`WATCHDOG`].
+fn watch(child: std::process::Child, what: &str) -> Output {
     let pid = child.id();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -31,7 +36,7 @@ fn run_watched(args: &[&str]) -> Output {
         Ok(out) => out.expect("binary ran"),
         Err(_) => {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("walkthrough {args:?} did not end within {WATCHDOG:?}");
+            panic!("{what} did not end within {WATCHDOG:?}");
         }
     }
 }
@@ -295,14 +300,7 @@ fn sim_interrupted_by_sigterm_flushes_whole_rows_and_says_so() {
             .unwrap()
             .success()
     );
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let o = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("sim did not stop on SIGTERM")
-        .unwrap();
+    let o = watch(child, "sim after SIGTERM");
     assert!(!o.status.success(), "an interrupted run is not a success");
     let err = stderr(&o);
     assert!(err.contains("interrupted after"), "{err}");

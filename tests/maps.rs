@@ -468,27 +468,22 @@ fn a_z_up_level_opens_upright_without_flags_and_y_up_maps_stay_y_up() {
 /// sizes along 6 m streets, no ceilings anywhere (the sky is open). Returns the file and
 /// every block's corners.
 fn town(n: usize, name: &str) -> (PathBuf, Vec<(Vec3, Vec3)>) {
-    let mut obj = String::new();
-    let mut blocks = Vec::new();
-    let mut v = 0;
-    let mut quad = |obj: &mut String, c: [Vec3; 4]| {
-        for p in c {
-            obj.push_str(&format!("v {} {} {}\n", p.x, p.y, p.z));
-        }
-        obj.push_str(&format!("f {} {} {} {}\n", v + 1, v + 2, v + 3, v + 4));
-        v += 4;
-    };
     let pitch = 20.0;
     let side = n as f32 * pitch + 10.0;
-    quad(
-        &mut obj,
+    let ground = Vec3::new(-10.0, 0.0, -10.0);
+    let mut triangles = vec![
         [
-            Vec3::new(-10.0, 0.0, -10.0),
+            ground,
             Vec3::new(side, 0.0, -10.0),
+            Vec3::new(side, 0.0, side),
+        ],
+        [
+            ground,
             Vec3::new(side, 0.0, side),
             Vec3::new(-10.0, 0.0, side),
         ],
-    );
+    ];
+    let mut blocks = Vec::new();
     for i in 0..n {
         for j in 0..n {
             let k = (i * 7 + j * 13) % 11;
@@ -499,55 +494,16 @@ fn town(n: usize, name: &str) -> (PathBuf, Vec<(Vec3, Vec3)>) {
             );
             let lo = Vec3::new(i as f32 * pitch, 0.0, j as f32 * pitch);
             let hi = lo + Vec3::new(w, h, d);
-            let c = |x: bool, y: bool, z: bool| {
-                Vec3::new(
-                    if x { hi.x } else { lo.x },
-                    if y { hi.y } else { lo.y },
-                    if z { hi.z } else { lo.z },
-                )
-            };
-            for face in [
-                [
-                    c(false, false, false),
-                    c(true, false, false),
-                    c(true, false, true),
-                    c(false, false, true),
-                ],
-                [
-                    c(false, true, false),
-                    c(false, true, true),
-                    c(true, true, true),
-                    c(true, true, false),
-                ],
-                [
-                    c(false, false, false),
-                    c(false, true, false),
-                    c(true, true, false),
-                    c(true, false, false),
-                ],
-                [
-                    c(false, false, true),
-                    c(true, false, true),
-                    c(true, true, true),
-                    c(false, true, true),
-                ],
-                [
-                    c(false, false, false),
-                    c(false, false, true),
-                    c(false, true, true),
-                    c(false, true, false),
-                ],
-                [
-                    c(true, false, false),
-                    c(true, true, false),
-                    c(true, true, true),
-                    c(true, false, true),
-                ],
-            ] {
-                quad(&mut obj, face);
-            }
+            triangles.extend(common::cube(lo, hi));
             blocks.push((lo, hi));
         }
+    }
+    let mut obj = String::new();
+    for (t, corners) in triangles.iter().enumerate() {
+        for p in corners {
+            obj.push_str(&format!("v {} {} {}\n", p.x, p.y, p.z));
+        }
+        obj.push_str(&format!("f {} {} {}\n", 3 * t + 1, 3 * t + 2, 3 * t + 3));
     }
     let dir = std::env::temp_dir().join(format!("walkthrough-town-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

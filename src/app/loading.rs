@@ -6,7 +6,18 @@ use std::time::Instant;
 
 use walkthrough::session::{OpenOptions, Session};
 
+use walkthrough::map::minimap::{TopDown, top_down};
+
 use super::App;
+use super::minimap::IMAGE_SIDE;
+
+/// A map loaded on the worker, with its minimap image drawn there too.
+pub struct Loaded {
+    /// The map, ready to walk.
+    pub session: Session,
+    /// Its top-down image.
+    pub minimap: TopDown,
+}
 
 /// A map being loaded in the background.
 pub struct Loading {
@@ -16,7 +27,7 @@ pub struct Loading {
     pub since: Instant,
     /// Keep the player's place if it is inside the new map (a reload).
     pub keep_pose: bool,
-    rx: Receiver<Result<Session, String>>,
+    rx: Receiver<Result<Loaded, String>>,
 }
 
 impl Loading {
@@ -35,7 +46,11 @@ impl Loading {
             .map_or("built-in map".to_string(), |p| p.display().to_string());
         std::thread::spawn(move || {
             // The window may have closed meanwhile: nobody to tell, nothing lost.
-            let _ = tx.send(Session::open(path.as_deref(), &open).map_err(|e| e.to_string()));
+            let loaded = Session::open(path.as_deref(), &open).map(|session| Loaded {
+                minimap: top_down(&session.map, IMAGE_SIDE),
+                session,
+            });
+            let _ = tx.send(loaded.map_err(|e| e.to_string()));
         });
         Loading {
             what,
@@ -46,7 +61,7 @@ impl Loading {
     }
 
     /// The result, once the worker is done.
-    pub fn poll(&self) -> Option<Result<Session, String>> {
+    pub fn poll(&self) -> Option<Result<Loaded, String>> {
         match self.rx.try_recv() {
             Ok(result) => Some(result),
             Err(TryRecvError::Empty) => None,
@@ -72,16 +87,13 @@ impl App {
         let keep_pose = self.loading.take().is_some_and(|l| l.keep_pose);
         match result {
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
-            Ok(session) => {
+            Ok(Loaded { session, minimap }) => {
                 crate::report_loaded(&session, self.config.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     gpu.renderer.upload(&session.map);
                 }
                 self.config.map = session.map.source.clone();
-                self.minimap.replace(walkthrough::map::minimap::top_down(
-                    &session.map,
-                    super::minimap::IMAGE_SIDE,
-                ));
+                self.minimap.replace(minimap);
                 self.sim.replace_session(session, keep_pose);
                 let session = &self.sim.session;
                 self.overlay
