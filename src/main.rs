@@ -268,11 +268,17 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         &mut controller,
         &script,
         args.dt,
-        |row| {
+        |step| {
             if interrupted() {
                 return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
             }
-            trace.row(&row)
+            if let Some(refusal) = step.report.refused {
+                eprintln!(
+                    "sim: frame {} ({:.3} s): {refusal}",
+                    step.row.frame, step.row.t
+                );
+            }
+            trace.row(&step.row)
         },
     );
     // Interrupted or not, the rows written so far reach the file whole.

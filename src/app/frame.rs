@@ -30,6 +30,9 @@ impl App {
         if advance.hit {
             self.overlay.since_hit = 0.0;
         }
+        if let Some(refusal) = advance.refused {
+            self.overlay.notify(refusal.to_string());
+        }
         if let Some(speed) = self.sim.speed_of(&advance) {
             self.overlay.moving_at = speed;
         }

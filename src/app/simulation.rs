@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, BufWriter};
 use std::time::{Duration, Instant};
 
-use walkthrough::camera::Controller;
+use walkthrough::camera::{Controller, Refusal};
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
@@ -48,6 +48,8 @@ pub struct Advance {
     pub moved: f32,
     /// The script ran out during this frame, after this many steps.
     pub script_finished_at: Option<u64>,
+    /// A change asked for (walking where there is no room) that the controller refused.
+    pub refused: Option<Refusal>,
 }
 
 impl Simulation {
@@ -146,6 +148,7 @@ impl Simulation {
                     .step(collider, frame, &mut self.controller, &intent),
             };
             advance.hit |= step.report.hit;
+            advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;
             advance.moved += step.report.moved;
             self.write_trace(&step.row);

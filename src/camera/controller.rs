@@ -7,7 +7,9 @@ use crate::names::named;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
-use crate::collision::{Body, Collider, Contact, MoveRules, Probe, PushOut, Response, push_out};
+use crate::collision::{
+    Body, Collider, Contact, MoveRules, Placement, Probe, Response, place, push_out,
+};
 use crate::geometry::InsideMethod;
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
 
@@ -86,6 +88,9 @@ pub enum Stance {
     Rising,
     /// Walking, in the air and falling.
     Falling,
+    /// Walking, held up without ground (wedged in a slot narrower than the body): it can
+    /// jump out.
+    Wedged,
 }
 
 impl Stance {
@@ -97,6 +102,7 @@ impl Stance {
             Stance::Crouched => "crouched",
             Stance::Rising => "jumping",
             Stance::Falling => "falling",
+            Stance::Wedged => "wedged",
         }
     }
 }
@@ -117,6 +123,43 @@ pub struct StepReport {
     pub contact: Option<Contact>,
     /// Height climbed by step-ups this step (walking).
     pub stepped_up: f32,
+    /// A switch this step asked for could not be made (the mode was changed back).
+    pub refused: Option<Refusal>,
+}
+
+/// A change the controller could not make, and why (the HUD and `sim` say it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Refusal {
+    /// Walking was asked for where the walker fits neither standing nor crouched (under a
+    /// ceiling lower than a crouch, in a gap narrower than a body): flying goes on.
+    NoRoomToWalk,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoRoomToWalk => f.write_str(
+                "no room to walk here (the walker fits neither standing nor crouched): still flying",
+            ),
+        }
+    }
+}
+
+/// Where [`Controller::settle`] put a body.
+struct Settled {
+    centre: Vec3,
+    pushed: bool,
+    refused: Option<Refusal>,
+}
+
+impl Settled {
+    fn at(p: Placement) -> Settled {
+        Settled {
+            centre: p.centre,
+            pushed: p.pushed,
+            refused: None,
+        }
+    }
 }
 
 /// Owns the pose and the settings; advances by fixed steps.
@@ -163,6 +206,7 @@ impl Controller {
             Mode::Fly => Stance::Flying,
             Mode::Walk if self.walk.on_ground() && self.walk.crouched => Stance::Crouched,
             Mode::Walk if self.walk.on_ground() => Stance::OnGround,
+            Mode::Walk if self.walk.wedged => Stance::Wedged,
             Mode::Walk if self.walk.vertical_speed > 0.0 => Stance::Rising,
             Mode::Walk => Stance::Falling,
         }
@@ -222,18 +266,21 @@ impl Controller {
 
     /// Advance one fixed step of `dt` seconds. Flying, the sphere is swept by the wanted
     /// move; walking, the person walks it (gravity, steps, jump, crouch: see
-    /// [`crate::walk`]). The eye follows the body.
+    /// [`crate::walk`]). The eye follows the body. A body not yet placed (a spawn, a
+    /// teleport, a mode switch) is placed first (see [`Controller::settle`]).
     pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
         let start = self.pose.position;
-        let body = self.body();
-        let mut centre = body.centre_of(start);
         let mut pushed_out = false;
-        if self.settled != Some(body) {
-            let freed = self.free_placement(world, body, centre);
-            centre = freed.centre;
-            pushed_out = freed.pushed;
-            self.settled = Some(body);
+        let mut refused = None;
+        let mut centre = self.body().centre_of(start);
+        if self.settled != Some(self.body()) {
+            let settled = self.settle(world);
+            centre = settled.centre;
+            pushed_out = settled.pushed;
+            refused = settled.refused;
         }
+        let body = self.body();
+        self.settled = Some(body);
         let mut report = match self.settings.mode {
             Mode::Fly => {
                 self.walk.reset();
@@ -250,6 +297,7 @@ impl Controller {
             Mode::Walk => self.walk_step(world, body, centre, intent, dt),
         };
         report.pushed_out = pushed_out;
+        report.refused = refused;
         report.hit |= pushed_out;
         report.moved = (self.pose.position - start).length();
         // The drawn eye eases toward the physical one.
@@ -258,31 +306,47 @@ impl Controller {
         report
     }
 
-    /// Free a body just placed (a spawn, a teleport, a mode switch) from what it overlaps.
-    /// Flying, it is pushed out along its deepest contact. Walking, a body whose feet
-    /// are inside a box or a table (pushing out would send it down, or through the floor
-    /// beneath) is lifted onto it instead: dropped from up to a body height above.
-    fn free_placement(&self, world: &dyn Collider, body: Body, centre: Vec3) -> PushOut {
-        let pushed = push_out(world, &body, centre);
-        let sank = pushed.centre.y < centre.y - body.radii.y * 1e-3;
-        if self.settings.mode == Mode::Fly || (pushed.free && !sank) {
-            return pushed;
+    /// Place the body of the current mode around the eye, which is known to be free (the
+    /// flying sphere's centre, the spawn, the walker's eye): where it fits without crossing
+    /// a triangle from the eye (see [`crate::collision::placement`]). Walking, a body that
+    /// does not stand there is tried crouched; one that fits neither way stays (or goes)
+    /// flying, and the report says why. A flying eye jammed where even the skin's sphere
+    /// does not fit is pushed out as far as it goes.
+    fn settle(&mut self, world: &dyn Collider) -> Settled {
+        let eye = self.pose.position;
+        let method = self.settings.method;
+        let fits = |body: Body| place(world, &Probe::new(body, method), eye, body.centre_of(eye));
+        if self.settings.mode == Mode::Walk {
+            let ws = self.settings.walk;
+            let standing = if self.walk.crouched {
+                None
+            } else {
+                fits(ws.standing())
+            };
+            if let Some(p) = standing {
+                return Settled::at(p);
+            }
+            if let Some(p) = fits(ws.crouched()) {
+                self.walk.crouched = true;
+                return Settled::at(p);
+            }
+            self.settings.mode = Mode::Fly;
+            self.walk.reset();
+            let mut settled = self.settle(world);
+            settled.refused = Some(Refusal::NoRoomToWalk);
+            return settled;
         }
-        let height = 2.0 * body.radii.y;
-        let top = centre + Vec3::Y * height;
-        let clear = push_out(world, &body, top);
-        if !clear.free || clear.pushed {
-            return pushed;
-        }
-        let drop = Vec3::NEG_Y * height;
-        let landed = match world.sweep(&Probe::new(body, self.settings.method), top, drop) {
-            Some(c) => top + drop * c.t as f32,
-            None => centre,
-        };
-        PushOut {
-            centre: landed,
-            pushed: true,
-            free: true,
+        let body = self.body();
+        match fits(body) {
+            Some(p) => Settled::at(p),
+            None => {
+                let out = push_out(world, &body, body.centre_of(eye));
+                Settled {
+                    centre: out.centre,
+                    pushed: out.pushed,
+                    refused: None,
+                }
+            }
         }
     }
 
@@ -328,6 +392,7 @@ impl Controller {
             stepped_up: r.stepped_up,
             moved: (self.pose.position - before).length(),
             pushed_out: false,
+            refused: None,
         }
     }
 }

@@ -5,6 +5,6 @@ mod controller;
 mod pose;
 
 pub use controller::{
-    Controller, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Settings, Stance, StepReport,
+    Controller, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Refusal, Settings, Stance, StepReport,
 };
 pub use pose::{DEFAULT_FOV_Y_DEG, MoveIntent, NEAR_PLANE, Pose};

@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use glam::Vec3A;
+use smallvec::SmallVec;
 
 use crate::geometry::Aabb;
 
@@ -22,7 +23,9 @@ const MIN_SPLIT: usize = 2;
 const MAX_LEAF: usize = 16;
 /// SAH cost of visiting a node, relative to testing one triangle.
 const TRAVERSAL_COST: f32 = 2.0;
-/// Depth of the traversal stack; a binned-SAH tree over a billion triangles stays far below.
+/// Entries of the traversal stack kept inline (on the call stack); a deeper tree (a
+/// binned-SAH tree over real maps stays far below, a pathological one need not) spills
+/// the rest to the heap: no child is ever dropped.
 pub const STACK_DEPTH: usize = 64;
 
 /// One node of the flattened tree (48 bytes; SIMD bounds for the slab test).
@@ -241,11 +244,10 @@ impl Bvh {
         if visitor.enter(root).is_none() {
             return;
         }
-        let mut stack = [0u32; STACK_DEPTH];
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let node = &self.nodes[stack[sp] as usize];
+        let mut stack: SmallVec<[u32; STACK_DEPTH]> = SmallVec::new();
+        stack.push(0);
+        while let Some(index) = stack.pop() {
+            let node = &self.nodes[index as usize];
             if node.is_leaf() {
                 visitor.visit_leaf(node.triangles());
                 continue;
@@ -261,13 +263,7 @@ impl Bvh {
                 (None, Some(_)) => [None, Some(r)],
                 (None, None) => [None, None],
             };
-            for child in order.into_iter().flatten() {
-                debug_assert!(sp < STACK_DEPTH, "BVH deeper than its traversal stack");
-                if sp < STACK_DEPTH {
-                    stack[sp] = child as u32;
-                    sp += 1;
-                }
-            }
+            stack.extend(order.into_iter().flatten().map(|child| child as u32));
         }
     }
 
@@ -577,5 +573,48 @@ mod tests {
     fn tree_is_shallow_for_spread_out_triangles() {
         let bvh = Bvh::build(&boxes(1000)).bvh;
         assert!(bvh.depth() <= 16, "depth {}", bvh.depth());
+    }
+
+    /// Visits every node it is offered and counts the leaves' triangles.
+    struct Everything(Vec<u32>);
+
+    impl Visitor for Everything {
+        fn enter(&mut self, _: &Node) -> Option<f32> {
+            Some(0.0)
+        }
+        fn visit_leaf(&mut self, triangles: Range<u32>) {
+            self.0.extend(triangles);
+        }
+    }
+
+    /// The reliability issue: the traversal's stack held 64 entries and, in release
+    /// builds, silently skipped the children of a deeper tree. A chain 300 deep (each
+    /// interior node a leaf and the rest of the chain) must still give every triangle.
+    #[test]
+    fn a_tree_deeper_than_the_inline_stack_is_walked_whole() {
+        let depth = 300u32;
+        let leaf = |k: u32| Node {
+            min: Vec3A::splat(k as f32),
+            max: Vec3A::splat(k as f32 + 1.0),
+            index: k,
+            count: 1,
+        };
+        let mut nodes = Vec::new();
+        for k in 0..depth {
+            nodes.push(Node {
+                min: Vec3A::splat(k as f32),
+                max: Vec3A::splat(depth as f32 + 1.0),
+                index: 2 * k + 1,
+                count: 0,
+            });
+            nodes.push(leaf(k));
+        }
+        nodes.push(leaf(depth));
+        let bvh = Bvh { nodes };
+        assert_eq!(bvh.depth(), depth as usize + 1);
+        let mut all = Everything(Vec::new());
+        bvh.traverse(&mut all);
+        all.0.sort_unstable();
+        assert_eq!(all.0, (0..=depth).collect::<Vec<_>>());
     }
 }

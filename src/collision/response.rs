@@ -21,13 +21,6 @@ pub const MAX_SLIDE_ITERATIONS: usize = 5;
 /// one round per wall).
 pub const MAX_PUSH_ROUNDS: usize = 4;
 
-/// A leg whose `f32` end misses its exact end by more than this fraction of its length is
-/// not taken. Legs that short (a few units in the last place of the position) are rounding
-/// noise, and their rounding is not random: a body wedged between a wall and a step's edge,
-/// sliding a micrometre along the edge each tick, had the part toward the wall rounded
-/// away every time and sank into the edge (found by the walking property test).
-pub const LEG_ROUNDING: f64 = 0.1;
-
 /// The response to a blocked move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Response {
@@ -178,7 +171,7 @@ pub fn resolve_move<C: Collider + ?Sized>(
             None => out.advance(start + delta),
             Some(contact) => {
                 out.touch(contact);
-                if let Some(end) = leg_end(start, delta.as_dvec3() * contact.t) {
+                if let Some(end) = leg_end(start, delta.as_dvec3() * contact.t, &[]) {
                     out.advance(end);
                 }
             }
@@ -188,15 +181,49 @@ pub fn resolve_move<C: Collider + ?Sized>(
     out
 }
 
-/// The end of a leg from `start` by `delta`, computed in `f64` and rounded to a position;
-/// `None` when the leg is too short for `f32` positions to hold its direction (see
-/// [`LEG_ROUNDING`]): the body stays where it is.
+/// The end of a leg from `start` by `delta`, computed in `f64` and rounded to an `f32`
+/// position that is no nearer to any of `planes` (the sliding planes the move touched
+/// before this leg, which it runs along) than the exact end; `None` when no such position lies
+/// within an `f32` step of it on every axis: the body stays where it is.
+///
+/// Rounding to nearest is not enough. A body wedged between a wall and a box's edge,
+/// slid a few micrometres a tick down the edge's tangent plane, had the part of each leg
+/// toward the wall (under half an `f32` step) rounded away every time while the part
+/// down the edge stayed: it sank 22 micrometres a step into the edge (found by the
+/// walking property test). The sweep cannot catch what rounding does after it, so the
+/// rounding itself is directed: of the (up to eight) `f32` points around the exact end,
+/// the nearest one that is not inside any touched plane.
 #[inline]
-fn leg_end(start: Vec3, delta: DVec3) -> Option<Vec3> {
+fn leg_end(start: Vec3, delta: DVec3, planes: &[DVec3]) -> Option<Vec3> {
     let exact = start.as_dvec3() + delta;
-    let end = exact.as_vec3();
-    let error = (end.as_dvec3() - exact).length();
-    (error <= LEG_ROUNDING * delta.length()).then_some(end)
+    let outside = |p: Vec3| {
+        let error = p.as_dvec3() - exact;
+        planes.iter().all(|n| error.dot(*n) >= 0.0)
+    };
+    let nearest = exact.as_vec3();
+    if outside(nearest) {
+        return Some(nearest);
+    }
+    // The f32 neighbours of the exact end on each axis (one when it is representable).
+    let around = |x: f64, r: f32| {
+        if f64::from(r) < x {
+            [r, r.next_up()]
+        } else {
+            [r.next_down(), r]
+        }
+    };
+    let (xs, ys, zs) = (
+        around(exact.x, nearest.x),
+        around(exact.y, nearest.y),
+        around(exact.z, nearest.z),
+    );
+    (0..8)
+        .map(|i: usize| Vec3::new(xs[i & 1], ys[(i >> 1) & 1], zs[(i >> 2) & 1]))
+        .filter(|&p| outside(p))
+        .min_by(|a, b| {
+            let (da, db) = (a.as_dvec3() - exact, b.as_dvec3() - exact);
+            da.length_squared().total_cmp(&db.length_squared())
+        })
 }
 
 fn slide<C: Collider + ?Sized>(
@@ -218,14 +245,17 @@ fn slide<C: Collider + ?Sized>(
         }
         // 1. Go as far as the first contact allows.
         let Some(contact) = world.sweep(&rules.probe, pos, step) else {
-            if let Some(end) = leg_end(pos, rest) {
+            if let Some(end) = leg_end(pos, rest, &planes[..n_planes]) {
                 out.advance(end);
             }
             return;
         };
         out.touch(contact);
+        // The leg to the contact, rounded off the planes touched before it (the contact's
+        // own plane is where the leg ends: its distance is the contact's, whichever way
+        // it rounds).
         if contact.t > 0.0
-            && let Some(end) = leg_end(pos, rest * contact.t)
+            && let Some(end) = leg_end(pos, rest * contact.t, &planes[..n_planes])
         {
             pos = end;
             out.advance(pos);

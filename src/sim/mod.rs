@@ -10,7 +10,7 @@ pub use script::{Command, ScriptError, ScriptPlayer, parse_script, total_steps};
 pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
 
-use crate::camera::Controller;
+use crate::camera::{Controller, StepReport};
 use crate::collision::Collider;
 use crate::map::MapFrame;
 
@@ -28,9 +28,10 @@ pub const MAX_DT: f64 = 0.1;
 /// conference map).
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 
-/// Run a whole script from the controller's current state, handing each row to `sink` as
-/// it is made: first the starting pose (frame 0), then one row per step. Stops at the
-/// first error of `sink`. Returns the number of steps taken.
+/// Run a whole script from the controller's current state, handing each step (its trace
+/// row, and the controller's report) to `sink` as it is made: first the starting pose
+/// (frame 0, with an empty report), then one per step. Stops at the first error of `sink`.
+/// Returns the number of steps taken.
 ///
 /// ```
 /// use walkthrough::camera::{Controller, Pose, Settings};
@@ -43,8 +44,8 @@ pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 /// let mut c = Controller::new(Pose::default(), Settings::default());
 /// let mut rows = Vec::new();
 /// let world = CollisionWorld::new([]);
-/// let steps = run(&world, &MapFrame::default(), &mut c, &script, 0.125, |row| {
-///     rows.push(row);
+/// let steps = run(&world, &MapFrame::default(), &mut c, &script, 0.125, |step| {
+///     rows.push(step.row);
 ///     Ok::<(), ()>(())
 /// });
 /// assert_eq!(steps, Ok(4)); // 0.5 s of 1/8 s steps
@@ -58,13 +59,16 @@ pub fn run<E>(
     controller: &mut Controller,
     script: &[Command],
     dt: f64,
-    mut sink: impl FnMut(TraceRow) -> Result<(), E>,
+    mut sink: impl FnMut(&Step) -> Result<(), E>,
 ) -> Result<u64, E> {
     let mut player = ScriptPlayer::new(script.to_vec(), dt as f32);
     let mut stepper = Stepper::new(dt);
-    sink(stepper.start_row(controller, frame))?;
+    sink(&Step {
+        report: StepReport::default(),
+        row: stepper.start_row(controller, frame),
+    })?;
     while let Some(intent) = player.next_step(controller) {
-        sink(stepper.step(world, frame, controller, &intent).row)?;
+        sink(&stepper.step(world, frame, controller, &intent))?;
     }
     Ok(stepper.steps())
 }
@@ -78,8 +82,8 @@ pub fn run_to_rows(
     dt: f64,
 ) -> Vec<TraceRow> {
     let mut rows = Vec::new();
-    let Ok(_steps) = run(world, frame, controller, script, dt, |row| {
-        rows.push(row);
+    let Ok(_steps) = run(world, frame, controller, script, dt, |step| {
+        rows.push(step.row);
         Ok::<(), std::convert::Infallible>(())
     });
     rows

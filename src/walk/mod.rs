@@ -21,6 +21,11 @@ pub struct WalkState {
     pub ground: Option<Contact>,
     /// Crouched (the shorter body).
     pub crouched: bool,
+    /// Held up without ground: the last fall was stopped by contacts none of which is
+    /// ground (wedged in a slot narrower than the body, or between a wall and an edge). A
+    /// jump is allowed from here as from the ground; otherwise the walker could only
+    /// walk out, if at all.
+    pub wedged: bool,
     /// Time not yet simulated, seconds (less than a tick).
     owed: f64,
     /// A jump asked for, done at the next tick on the ground.

@@ -16,10 +16,15 @@
 use glam::Vec3;
 
 use super::{WalkSettings, WalkState};
-use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response, push_out};
+use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response, place};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
 const TICK_SLACK: f64 = 1e-3;
+
+/// A blocked fall that drops less than this fraction of the free fall is the walker held
+/// in place ([`WalkState::wedged`]); sliding down any slope steeper than 45 degrees drops
+/// more than half.
+const WEDGED_FALL: f32 = 0.5;
 
 /// What the walker asks for during one outer step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -112,7 +117,7 @@ impl WalkState {
     ) {
         // 1. Crouch, or stand up when the standing body would touch nothing above.
         if intent.crouch && !self.crouched {
-            self.crouch_down(world, s, feet);
+            self.crouch_down(world, s, rules, feet);
         } else if !intent.crouch && self.crouched {
             self.crouched = !self.room_to_stand(world, s, rules, *feet);
         }
@@ -130,9 +135,10 @@ impl WalkState {
 
         // 2. Jump.
         let mut rising = self.vertical_speed > 0.0;
-        if std::mem::take(&mut self.jump_queued) && self.ground.is_some() {
+        if std::mem::take(&mut self.jump_queued) && (self.ground.is_some() || self.wedged) {
             self.vertical_speed = s.jump_speed;
             self.ground = None;
+            self.wedged = false;
             rising = true;
         }
 
@@ -170,23 +176,30 @@ impl WalkState {
                 None => self.ground = None, // walked off a ledge: falls from the next tick
             }
             self.vertical_speed = 0.0;
+            self.wedged = false;
         } else {
             let v = self.vertical_speed;
             let dy = v * dt - 0.5 * s.gravity * dt * dt;
             self.vertical_speed = v - s.gravity * dt;
             let out = world.resolve_move(&free, centre, Vec3::Y * dy);
+            self.wedged = false;
             if dy < 0.0 && out.hit {
                 // Held up by something steep (sliding down it, or wedged against it): the
                 // fall goes on only as fast as it went (Quake III clips the velocity
                 // against the plane), so no speed builds up while held.
-                let fell = (out.end.y - centre.y) / dt;
-                self.vertical_speed = self.vertical_speed.max(fell.min(0.0));
+                let fell = out.end.y - centre.y;
+                self.vertical_speed = self.vertical_speed.max((fell / dt).min(0.0));
+                // Sliding down a slope steeper than walkable still drops more than half
+                // the fall (cos^2 of its angle from vertical); held in place, it drops
+                // nothing.
+                self.wedged = fell > dy * WEDGED_FALL;
             }
             centre = out.end;
             for c in out.contacts() {
                 if dy < 0.0 && is_ground(s, &body, c, centre, s.ground_band) {
                     self.ground = Some(*c);
                     self.vertical_speed = 0.0;
+                    self.wedged = false;
                 } else if dy > 0.0 && c.normal.y < 0.0 {
                     self.vertical_speed = self.vertical_speed.min(0.0); // head hit a ceiling
                     report.hit = true;
@@ -231,14 +244,22 @@ impl WalkState {
 
     /// Crouch where the feet are. The crouched ellipsoid is rounder than the standing one
     /// (wider below about 0.7 m): beside a low box or over a stair nose it can overlap
-    /// what the standing body cleared, so it is pushed out first, as a spawn is (a few
-    /// centimetres at most). Where it cannot be freed the walker stays standing.
-    fn crouch_down(&mut self, world: &dyn Collider, s: &WalkSettings, feet: &mut Vec3) {
-        let low = s.crouched();
-        let out = push_out(world, &low, *feet + Vec3::Y * low.radii.y);
-        if out.free {
+    /// what the standing body cleared, so it is placed as a spawn is, around the standing
+    /// eye and never across a triangle from it (a few centimetres at most). Where it cannot
+    /// be placed the walker stays standing.
+    fn crouch_down(
+        &mut self,
+        world: &dyn Collider,
+        s: &WalkSettings,
+        rules: &MoveRules,
+        feet: &mut Vec3,
+    ) {
+        let (high, low) = (s.standing(), s.crouched());
+        let eye = high.eye_of(*feet + Vec3::Y * high.radii.y);
+        let wanted = *feet + Vec3::Y * low.radii.y;
+        if let Some(p) = place(world, &rules.probe.with_body(low), eye, wanted) {
             self.crouched = true;
-            *feet = low.feet_of(out.centre);
+            *feet = low.feet_of(p.centre);
         }
     }
 
