@@ -8,7 +8,7 @@ use walkthrough::collision::CollisionWorld;
 
 /// The tests' world builders (boxes, walls), shared rather than copied.
 #[path = "../tests/common/mod.rs"]
-mod test_common;
+pub mod test_common;
 
 /// xorshift64*: deterministic segments, the same for every contender.
 pub struct Rng(pub u64);

@@ -1,5 +1,5 @@
-//! Headless walking: controller steps per second on the built-in map and on conference
-//! (331k triangles), the person walking, turning, jumping and running into things at the
+//! Headless walking: controller steps per second on the built-in map, on conference
+//! (331k triangles) and in a scene of 100,000 placements, the person walking, turning, jumping and running into things at the
 //! default 1/120 s step (two 1/240 s physics ticks each). Also counts the sweeps a step
 //! costs, since walking with gravity, step-ups and floor follow sweeps more than flying.
 //!
@@ -7,46 +7,19 @@
 
 mod common;
 
-use std::cell::Cell;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec3;
-use walkthrough::camera::{Controller, Mode, MoveIntent, Settings};
-use walkthrough::collision::{Body, Collider, Contact, Probe};
+use glam::{Affine3A, Vec3};
+use walkthrough::camera::{Controller, Mode, MoveIntent, Pose, Settings};
+use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
+use walkthrough::map::scene::MAX_PLACEMENTS;
 use walkthrough::names::Named;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::DEFAULT_DT;
 
 /// Steps per measured batch: 10 s of walking.
 const STEPS: usize = 1200;
-
-/// A collider that counts the sweeps asked of it.
-struct Counting<'a> {
-    inner: &'a dyn Collider,
-    sweeps: Cell<u64>,
-}
-
-impl Collider for Counting<'_> {
-    fn sweep_seen(
-        &self,
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        seen: Option<&mut Vec<u32>>,
-    ) -> Option<Contact> {
-        self.sweeps.set(self.sweeps.get() + 1);
-        self.inner.sweep_seen(probe, centre, delta, seen)
-    }
-
-    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
-        self.inner.triangle(index)
-    }
-
-    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
-        self.inner.nearest_overlap(body, centre)
-    }
-}
 
 /// The player's keys at step `i`: forward, a turn every second, a jump every 3 s.
 fn intent(i: usize) -> (MoveIntent, f32) {
@@ -64,13 +37,11 @@ fn intent(i: usize) -> (MoveIntent, f32) {
     (intent, turn)
 }
 
-fn walk(c: &mut Criterion, name: &str, session: &Session, mode: Mode) {
-    let start = session.start_pose(None);
+fn walk(c: &mut Criterion, name: &str, world: &dyn Collider, start: Pose, mode: Mode) {
     let settings = Settings {
         mode,
         ..Settings::default()
     };
-    let world = session.collider();
     let run = |world: &dyn Collider| {
         let mut ctl = Controller::new(start, settings);
         for i in 0..STEPS {
@@ -80,16 +51,14 @@ fn walk(c: &mut Criterion, name: &str, session: &Session, mode: Mode) {
         }
         ctl.pose.position
     };
-    let counting = Counting {
-        inner: world,
-        sweeps: Cell::new(0),
-    };
+    // One unmeasured walk through the debug view's recorder counts the sweeps.
+    let mut account = Account::default();
     let t0 = Instant::now();
-    run(&counting);
+    run(&Recorder::new(world, &mut account));
     eprintln!(
         "{name} {}: {:.1} sweeps a step ({:.0} ms for {STEPS} steps, unmeasured warm-up)",
         mode.name(),
-        counting.sweeps.get() as f64 / STEPS as f64,
+        account.sweeps as f64 / STEPS as f64,
         t0.elapsed().as_secs_f64() * 1e3
     );
     let mut g = c.benchmark_group(format!("walk/{name}"));
@@ -99,10 +68,15 @@ fn walk(c: &mut Criterion, name: &str, session: &Session, mode: Mode) {
     g.finish();
 }
 
+fn open(c: &mut Criterion, name: &str, session: &Session) {
+    for mode in [Mode::Walk, Mode::Fly] {
+        walk(c, name, session.collider(), session.start_pose(None), mode);
+    }
+}
+
 fn builtin(c: &mut Criterion) {
     let session = Session::open(None, &OpenOptions::default()).expect("built-in map");
-    walk(c, "builtin", &session, Mode::Walk);
-    walk(c, "builtin", &session, Mode::Fly);
+    open(c, "builtin", &session);
 }
 
 fn conference(c: &mut Criterion) {
@@ -111,9 +85,30 @@ fn conference(c: &mut Criterion) {
         return;
     };
     let session = Session::open(Some(&path), &OpenOptions::default()).expect("conference");
-    walk(c, "conference", &session, Mode::Walk);
-    walk(c, "conference", &session, Mode::Fly);
+    open(c, "conference", &session);
 }
 
-criterion_group!(benches, builtin, conference);
+/// A scene at the placement limit: a floor and 99,999 crates (1 m boxes on a 3 m grid),
+/// every one a placement of the same model. Each sweep reaches the crates near it through
+/// the placements' BVH.
+fn placements(c: &mut Criterion) {
+    let floor = CollisionWorld::new(common::test_common::floor(1000.0));
+    let crate_ = CollisionWorld::new(common::test_common::cube(Vec3::ZERO, Vec3::ONE));
+    let mut world = InstancedWorld::new(vec![floor, crate_]);
+    world.place(0, Affine3A::IDENTITY).expect("floor");
+    let side = (MAX_PLACEMENTS as f64).sqrt().ceil() as usize;
+    for k in 0..MAX_PLACEMENTS - 1 {
+        let (i, j) = ((k % side) as f32, (k / side) as f32);
+        let at = Vec3::new(i * 3.0 - 450.0, 0.0, j * 3.0 - 450.0);
+        world
+            .place(1, Affine3A::from_translation(at))
+            .expect("crate");
+    }
+    let start = Pose::new(Vec3::new(1.5, 1.6, 1.5), 0.0, 0.0);
+    for mode in [Mode::Walk, Mode::Fly] {
+        walk(c, "100k_placements", &world, start, mode);
+    }
+}
+
+criterion_group!(benches, builtin, conference, placements);
 criterion_main!(benches);
