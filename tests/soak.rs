@@ -22,14 +22,14 @@ const TOL_E: f64 = 1e-4;
 /// A closed room of half size `half` with a few inner walls and boxes on its floor.
 fn room(rng: &mut Rng, half: Vec3) -> Vec<[Vec3; 3]> {
     let mut tris = cube(-half, half);
-    for _ in 0..rng.next() % 5 {
+    for _ in 0..rng.next_u64() % 5 {
         let (x0, z0) = (rng.range(-half.x, half.x), rng.range(-half.z, half.z));
         let (x1, z1) = (rng.range(-half.x, half.x), rng.range(-half.z, half.z));
         if (x1 - x0).abs() + (z1 - z0).abs() > 0.1 {
             tris.extend(wall(x0, z0, x1, z1, half.y));
         }
     }
-    for _ in 0..rng.next() % 6 {
+    for _ in 0..rng.next_u64() % 6 {
         let lo = Vec3::new(
             rng.range(-half.x, half.x),
             -half.y,
@@ -88,7 +88,7 @@ fn a_million_random_moves_keep_the_body_off_every_triangle_and_in_its_room() {
                 rng.range(-1.0, 1.0),
             );
             // Mostly walking pace, sometimes a shot across the room in one step.
-            let speed = if rng.next().is_multiple_of(8) {
+            let speed = if rng.next_u64().is_multiple_of(8) {
                 rng.range(0.0, 500.0)
             } else {
                 rng.range(0.0, 8.0)
