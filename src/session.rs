@@ -11,7 +11,9 @@ use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::pockets::FreeSpace;
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::survey::{find_spawn, infer_scale, infer_up, open_headings};
-use crate::map::{LoadOptions, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file};
+use crate::map::{
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file,
+};
 
 /// How to open a map and where to start in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -235,11 +237,6 @@ fn dropped_note(s: &WorldStats) -> String {
         format!(", {} dropped from collision", parts.join(" and "))
     }
 }
-
-/// Farthest a map may reach from the origin, world units (metres). Positions are f32:
-/// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
-/// beyond it shapes round away altogether.
-pub const MAX_WORLD_EXTENT: f32 = 1e6;
 
 /// Refuse a map that nobody could walk in: every triangle lost its area on the way into
 /// the world, or it reaches past [`MAX_WORLD_EXTENT`].

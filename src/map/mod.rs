@@ -36,6 +36,11 @@ pub use frame::{MapFrame, UpAxis};
 pub use obj::{LoadOptions, load_obj_file, load_obj_str};
 pub use survey::{ScaleGuess, SpawnChoice, UpGuess};
 
+/// Farthest a map may reach from the origin, world units (metres). Positions are f32:
+/// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
+/// beyond it shapes round away altogether.
+pub const MAX_WORLD_EXTENT: f32 = 1e6;
+
 /// One vertex of the flat triangle list drawn by the renderer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)]

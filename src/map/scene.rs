@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use serde::Deserialize;
 
-use super::{LoadOptions, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file};
+use super::{
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file,
+};
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
 use crate::input::{FileKind, read_file};
@@ -73,6 +75,26 @@ pub struct Scene {
     pub world: InstancedWorld,
 }
 
+/// How many placements `text` can hold at most, counted without parsing it: its
+/// `[[model]]` headers, and its inline tables (`{`), which an array of them could place.
+fn count_tables(text: &str) -> usize {
+    let headers = text
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("[[") && {
+                let name: String = l
+                    .chars()
+                    .take_while(|&c| c != ']')
+                    .filter(|c| !c.is_whitespace() && *c != '[')
+                    .collect();
+                name == "model"
+            }
+        })
+        .count();
+    headers + text.matches('{').count()
+}
+
 /// True when `path` looks like a scene file (`.toml`).
 pub fn is_scene_path(path: &Path) -> bool {
     path.extension()
@@ -84,14 +106,29 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let shown = path.display().to_string();
     let bytes = read_file(path, FileKind::Scene)?;
     let text = String::from_utf8_lossy(&bytes);
-    let file: SceneFile = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map_or(1, |s| {
-            text[..s.start.min(text.len())].lines().count().max(1)
+    // Count the tables before parsing: a parsed table costs hundreds of bytes, so a 64 MiB
+    // scene of millions of minimal tables took gigabytes to refuse.
+    let tables = count_tables(&text);
+    if tables > MAX_PLACEMENTS {
+        return Err(MapError::TooBig {
+            path: shown,
+            reason: format!("the scene places {tables} models, over the limit of {MAX_PLACEMENTS}"),
         });
+    }
+    let file: SceneFile = toml::from_str(&text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let start = span.start.min(text.len());
+        let mut reason = e.message().to_string();
+        if reason == "duplicate key"
+            && let Some(key) = text.get(start..span.end.min(text.len()))
+        {
+            reason = format!("duplicate key '{}': give each field once", key.trim());
+        }
         MapError::Parse {
             path: shown.clone(),
-            line,
-            reason: format!("not a walkthrough scene: {}", e.message()),
+            // The line the span starts on (a span at a line's start is on that line).
+            line: text[..start].matches('\n').count() + 1,
+            reason: format!("not a walkthrough scene: {reason}"),
         }
     })?;
     let up = match file.up.as_deref() {
@@ -105,15 +142,6 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
         return Err(MapError::Empty {
             path: shown,
             reason: "the scene places no [[model]]".into(),
-        });
-    }
-    if file.models.len() > MAX_PLACEMENTS {
-        return Err(MapError::TooBig {
-            path: shown,
-            reason: format!(
-                "the scene places {} models, over the limit of {MAX_PLACEMENTS}",
-                file.models.len()
-            ),
         });
     }
     let dir = path
@@ -170,6 +198,20 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
         let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
         if world.place(model, m).is_none() {
             return Err(invalid("the placement cannot be inverted".into()));
+        }
+        // Far out, the placed triangles would lose their area and be dropped before the
+        // world's own reach is checked: the placement that puts them there is named.
+        let b = world.instances.last().map_or(Aabb::EMPTY, |i| i.bounds);
+        let reach = b.min.abs().max(b.max.abs()).max_element();
+        if !(reach <= MAX_WORLD_EXTENT) {
+            let field = if Vec3::from(p.position).abs().max_element() > MAX_WORLD_EXTENT {
+                format!("position {:?}", p.position)
+            } else {
+                format!("scale {scale}")
+            };
+            return Err(invalid(format!(
+                "{field} puts the model {reach:e} m from the origin, beyond the {MAX_WORLD_EXTENT:e} m where positions are too coarse to walk"
+            )));
         }
         placements.push((model, m));
     }
