@@ -203,7 +203,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
         // world's own reach is checked: the placement that puts them there is named.
         let b = world.instances.last().map_or(Aabb::EMPTY, |i| i.bounds);
         let reach = b.min.abs().max(b.max.abs()).max_element();
-        if !(reach <= MAX_WORLD_EXTENT) {
+        if reach.is_nan() || reach > MAX_WORLD_EXTENT {
             let field = if Vec3::from(p.position).abs().max_element() > MAX_WORLD_EXTENT {
                 format!("position {:?}", p.position)
             } else {
