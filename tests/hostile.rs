@@ -159,6 +159,8 @@ fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
     std::fs::write(&one, "forward 1\n").unwrap();
     let long = dir.join("long.txt");
     std::fs::write(&long, "forward 3600\n".repeat(80_000)).unwrap();
+    let day = dir.join("day.txt");
+    std::fs::write(&day, "forward 3600\n".repeat(24)).unwrap();
     for (args, want) in [
         (
             vec!["sim", "--script", s(&one), "--dt", "1e-9"],
@@ -174,7 +176,13 @@ fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
         ),
         (
             vec!["sim", "--script", s(&long)],
-            "the script is 34560000000 steps of 1/120 s, over the limit of 100000000 (--max-steps N raises it)",
+            "the script is 34560000000 steps of 1/120 s, over the limit of 10000000 (--max-steps N raises it)",
+        ),
+        (
+            // The reliability issue: the default allowed 10^8 steps (75 s, 7.8 GB of
+            // trace); a day of script is over the default now.
+            vec!["sim", "--script", s(&day)],
+            "the script is 10368000 steps of 1/120 s, over the limit of 10000000",
         ),
         (
             vec!["sim", "--script", s(&one), "--max-steps", "119"],

@@ -3,8 +3,8 @@
 //! tobj reads its input line by line through [`LineCounter`], so when it stops on a line
 //! we know which: [`explain`] then says what that line should have been. An index out of
 //! range is only found when tobj closes an object (at the next `o`, `g`, `usemtl` or the
-//! end), so for those a scan of the text with tobj's own rules finds the face
-//! ([`first_face_out_of_range`]).
+//! end), and then blamed on the line that closed it, so every face is checked before
+//! tobj reads the file, with tobj's own rules, at its own line ([`first_bad_face`]).
 
 use std::io::{self, BufRead, Read};
 
@@ -119,6 +119,8 @@ fn face_problem(words: &[&str], shown: &str) -> Option<String> {
 
 /// The three kinds of index in a face corner, in order.
 const INDEX_NAMES: [&str; 3] = ["vertex", "texture coordinate", "normal"];
+/// [`INDEX_NAMES`], more than one.
+const PLURAL_NAMES: [&str; 3] = ["vertices", "texture coordinates", "normals"];
 
 /// A line of the file, and what is wrong with it.
 pub(super) struct BadLine {
@@ -128,66 +130,93 @@ pub(super) struct BadLine {
     pub(super) reason: String,
 }
 
-/// The first face whose index reaches outside what the file defines (relative indices
-/// before the first element, absolute ones past the last).
-pub(super) fn first_face_out_of_range(text: &str) -> Option<BadLine> {
-    let count = |key: &str| {
-        text.lines()
-            .filter(|l| l.split_whitespace().next() == Some(key))
-            .count()
+/// The first face (or line) that tobj would refuse, named at its own line with its own
+/// reason, read as tobj reads the file: a relative index counts back from the elements
+/// defined so far; an absolute one must be defined by the time the face's object closes
+/// (at the next `o`, `g` or change of `usemtl`, or the end of the file), which is when tobj checks
+/// it and then blames whatever line closed the object. Index 0 is refused for vertices,
+/// texture coordinates and normals alike, and every corner needs its vertex index.
+pub(super) fn first_bad_face(text: &str) -> Option<BadLine> {
+    let mut defined = [0usize; 3];
+    let mut material = "";
+    // The open object's faces: their line and highest absolute index of each kind.
+    let mut open: Vec<(usize, [usize; 3])> = Vec::new();
+    let close = |open: &mut Vec<(usize, [usize; 3])>, defined: &[usize; 3]| {
+        let bad = open.iter().find_map(|&(line, highest)| {
+            (0..3)
+                .find(|&k| highest[k] > defined[k])
+                .map(|k| (line, k, highest[k]))
+        });
+        open.clear();
+        bad.map(|(line, k, x)| {
+            let what = INDEX_NAMES[k];
+            BadLine {
+                line,
+                reason: format!(
+                    "{what} index {x} is out of range ({} {} defined by the end of its object): '{}'",
+                    defined[k],
+                    PLURAL_NAMES[k],
+                    text.lines().nth(line - 1).unwrap_or("").trim()
+                ),
+            }
+        })
     };
-    let totals = [count("v"), count("vt"), count("vn")];
-    let mut so_far = [0usize; 3];
     for (i, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
-        let key = words.next().unwrap_or("");
-        let shown = line.trim();
-        match key {
-            "v" => so_far[0] += 1,
-            "vt" => so_far[1] += 1,
-            "vn" => so_far[2] += 1,
+        match words.next().unwrap_or("") {
+            "v" => defined[0] += 1,
+            "vt" => defined[1] += 1,
+            "vn" => defined[2] += 1,
+            "usemtl" if line.trim_start()["usemtl".len()..].trim() == material => {}
+            key @ ("o" | "g" | "usemtl") => {
+                if key == "usemtl" {
+                    material = line.trim_start()["usemtl".len()..].trim();
+                }
+                if let Some(bad) = close(&mut open, &defined) {
+                    return Some(bad);
+                }
+            }
             "f" | "l" => {
+                let shown = line.trim();
+                let mut highest = [0usize; 3];
                 for w in words {
+                    if w.split('/').next() == Some("") {
+                        return Some(BadLine {
+                            line: i + 1,
+                            reason: format!(
+                                "the corner '{w}' has no vertex index (a corner is v, v/vt, v//vn or v/vt/vn): '{shown}'"
+                            ),
+                        });
+                    }
                     for (k, p) in w.split('/').take(3).enumerate() {
                         let what = INDEX_NAMES[k];
                         let Ok(x) = p.parse::<isize>() else { continue };
-                        if x < 0 && x.unsigned_abs() > so_far[k] {
+                        if x == 0 {
+                            return Some(BadLine {
+                                line: i + 1,
+                                reason: format!(
+                                    "{what} index 0 is invalid (OBJ indices start at 1): '{shown}'"
+                                ),
+                            });
+                        }
+                        if x < 0 && x.unsigned_abs() > defined[k] {
                             return Some(BadLine {
                                 line: i + 1,
                                 reason: format!(
                                     "relative {what} index {x} reaches before the first {what} ({} defined so far): '{shown}'",
-                                    so_far[k]
+                                    defined[k]
                                 ),
                             });
                         }
-                        if x > 0 && x as usize > totals[k] {
-                            return Some(BadLine {
-                                line: i + 1,
-                                reason: format!(
-                                    "{what} index {x} is out of range (the file defines {}): '{shown}'",
-                                    totals[k]
-                                ),
-                            });
-                        }
+                        highest[k] = highest[k].max(usize::try_from(x).unwrap_or(0));
                     }
                 }
+                open.push((i + 1, highest));
             }
             _ => {}
         }
     }
-    None
-}
-
-/// True for the errors tobj raises when it closes an object rather than on the bad line.
-pub(super) fn found_at_close(err: &tobj::LoadError) -> bool {
-    use tobj::LoadError as E;
-    matches!(
-        err,
-        E::FaceVertexOutOfBounds
-            | E::FaceTexCoordOutOfBounds
-            | E::FaceNormalOutOfBounds
-            | E::FaceColorOutOfBounds
-    )
+    close(&mut open, &defined)
 }
 
 /// The statements an OBJ file is made of (comments aside: a Markdown heading starts with

@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 
-use super::locate::{
-    BadLine, LineCounter, explain, first_face_out_of_range, found_at_close, not_obj,
-};
+use super::locate::{BadLine, LineCounter, explain, first_bad_face, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
 use super::texture::{TextureCache, convert_material};
 use super::triangulate::{Kind, triangulate};
@@ -75,7 +73,29 @@ struct Parsed {
     texture_dir: Option<PathBuf>,
 }
 
+/// The text as tobj should see it: tabs are whitespace in OBJ, but tobj reads a `usemtl`
+/// or `mtllib` name after the first space only (`usemtl<TAB>brick` was refused); and a
+/// file whose lines end in a carriage return alone (classic Mac OS) is one line to tobj.
+/// Both are replaced byte for byte, so line numbers stay those of the file.
+fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
+    let cr_only = text.contains('\r') && !text.contains('\n');
+    if !cr_only && !text.contains('\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines = if cr_only { '\n' } else { '\r' };
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                '\t' => ' ',
+                '\r' => lines,
+                c => c,
+            })
+            .collect(),
+    )
+}
+
 fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<Map, MapError> {
+    let text = &*normalised(text);
     let frame = MapFrame {
         scale: opts.scale.unwrap_or(1.0),
         up: opts.up,
@@ -176,6 +196,15 @@ fn read_with_tobj(
         }
         parse_libraries(&libraries, &mut w)
     };
+    // Faces are checked here, so that the line named is the face's own (tobj finds a bad
+    // index only as the face's object closes, and blames the line that closed it).
+    if let Some(BadLine { line, reason }) = first_bad_face(text) {
+        return Err(MapError::Parse {
+            path: shown.to_string(),
+            line,
+            reason,
+        });
+    }
     let mut reader = LineCounter::new(text.as_bytes());
     // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -187,19 +216,11 @@ fn read_with_tobj(
     })?;
     warnings.extend(mtl_warnings.into_inner());
     let (models, materials) = result.map_err(|e| {
-        let BadLine { line, reason } = first_face_out_of_range(text)
-            .filter(|_| found_at_close(&e))
-            .unwrap_or_else(|| {
-                let line = reader.line().max(1);
-                BadLine {
-                    line,
-                    reason: explain(text.lines().nth(line - 1).unwrap_or(""), &e),
-                }
-            });
+        let line = reader.line().max(1);
         MapError::Parse {
             path: shown.to_string(),
             line,
-            reason,
+            reason: explain(text.lines().nth(line - 1).unwrap_or(""), &e),
         }
     })?;
     let texture_dir = match source {
@@ -424,7 +445,7 @@ mod tests {
         let e = load("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 9\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "test.obj:5: vertex index 9 is out of range (the file defines 3): 'f 1 2 9'"
+            "test.obj:5: vertex index 9 is out of range (3 vertices defined by the end of its object): 'f 1 2 9'"
         );
     }
 
@@ -591,6 +612,75 @@ mod tests {
             let e = load(&text).unwrap_err().to_string();
             assert_eq!(e, want, "for {text:?}");
         }
+    }
+
+    /// The reliability issue's fuzz run: 78 of 1,880 refusals named the wrong line,
+    /// often with the wrong reason, because tobj finds a bad index only as the face's
+    /// object closes and stops on the line that closed it. Each is named at the face now.
+    #[test]
+    fn a_bad_face_is_named_at_its_own_line_with_its_own_reason() {
+        let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        let cases = [
+            (
+                // A face using a vertex defined after its object closed (was blamed on
+                // "'o' needs a name: 'o b'").
+                "v 0 0 0\nv 1 0 0\nf 1 2 3\no b\nv 0 1 0\n".to_string(),
+                "test.obj:3: vertex index 3 is out of range (2 vertices defined by the end of its object): 'f 1 2 3'",
+            ),
+            (
+                format!("{tri}f 1 2 0\no next\n"),
+                "test.obj:4: vertex index 0 is invalid (OBJ indices start at 1): 'f 1 2 0'",
+            ),
+            (
+                format!("{tri}f 1 2 0\n# the end\n"),
+                "test.obj:4: vertex index 0 is invalid (OBJ indices start at 1): 'f 1 2 0'",
+            ),
+            (
+                format!("{tri}vt 0 0\nf 1/1 2/0 3/1\n"),
+                "test.obj:5: texture coordinate index 0 is invalid (OBJ indices start at 1): 'f 1/1 2/0 3/1'",
+            ),
+            (
+                format!("{tri}vn 0 0 1\nf 1//1 2//0 3//1\n"),
+                "test.obj:5: normal index 0 is invalid (OBJ indices start at 1): 'f 1//1 2//0 3//1'",
+            ),
+            (
+                format!("{tri}vt 0 0\nf 1/1 /1 3/1\n"),
+                "test.obj:5: the corner '/1' has no vertex index (a corner is v, v/vt, v//vn or v/vt/vn): 'f 1/1 /1 3/1'",
+            ),
+            (
+                format!("{tri}f 1 2 4\nusemtl stone\nf 1 2 3\n"),
+                "test.obj:4: vertex index 4 is out of range (3 vertices defined by the end of its object): 'f 1 2 4'",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = load(&text).unwrap_err().to_string();
+            assert_eq!(e, want, "for {text:?}");
+        }
+        // A face may use a vertex defined later in its own object, as tobj allows.
+        assert!(load("v 0 0 0\nv 1 0 0\nf 1 2 3\nv 0 1 0\no next\n").is_ok());
+    }
+
+    /// `usemtl<TAB>name` was refused ("'usemtl' needs a material name"), and a file with
+    /// classic Mac line endings (CR alone) was called "text".
+    #[test]
+    fn tabs_and_carriage_return_line_endings_load() {
+        let mtl = "newmtl red\nKd 1 0 0\n";
+        let obj = format!("mtllib\tc.mtl\nusemtl\tred\n{CUBE_FACE}");
+        let m = load_obj_str("t.obj", &obj, &[("c.mtl", mtl)], &LoadOptions::default()).unwrap();
+        assert_eq!(m.materials[m.batches[0].material].diffuse, [1.0, 0.0, 0.0]);
+        let mac = CUBE_FACE.replace('\n', "\r");
+        let m = load(&mac).unwrap();
+        assert_eq!(
+            m.triangle_count(),
+            load(CUBE_FACE).unwrap().triangle_count()
+        );
+        let e = load(&format!("v 0 0 0\rv 1 0 0\rf 1 2 3\r"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("test.obj:3: vertex index 3 is out of range"),
+            "{e}"
+        );
     }
 
     #[test]
