@@ -674,9 +674,7 @@ mod tests {
             m.triangle_count(),
             load(CUBE_FACE).unwrap().triangle_count()
         );
-        let e = load(&format!("v 0 0 0\rv 1 0 0\rf 1 2 3\r"))
-            .unwrap_err()
-            .to_string();
+        let e = load("v 0 0 0\rv 1 0 0\rf 1 2 3\r").unwrap_err().to_string();
         assert!(
             e.starts_with("test.obj:3: vertex index 3 is out of range"),
             "{e}"
