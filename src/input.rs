@@ -127,14 +127,23 @@ pub fn read_file(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {
     read_file_limited(path, kind, kind.limit())
 }
 
-/// [`read_file`] with an explicit byte limit (tests use small ones).
-pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<u8>, ReadError> {
+/// Check, without opening it, that `path` can be read as a `kind` file: it is there, a
+/// regular file (not a directory, pipe, device or socket) and within `kind`'s size limit.
+/// (`sim`, which decodes no textures, asks this of them.)
+pub fn check_file(path: &Path, kind: FileKind) -> Result<std::fs::Metadata, ReadError> {
+    check_file_limited(path, kind, kind.limit())
+}
+
+fn check_file_limited(
+    path: &Path,
+    kind: FileKind,
+    limit: u64,
+) -> Result<std::fs::Metadata, ReadError> {
     let shown = || path.display().to_string();
-    let io_err = |source| ReadError::Io {
+    let meta = std::fs::metadata(path).map_err(|source| ReadError::Io {
         path: shown(),
         source,
-    };
-    let meta = std::fs::metadata(path).map_err(io_err)?;
+    })?;
     if meta.is_dir() {
         return Err(ReadError::IsDirectory {
             path: shown(),
@@ -152,14 +161,29 @@ pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<
             kind,
         });
     }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge {
+            path: shown(),
+            kind,
+            limit,
+        });
+    }
+    Ok(meta)
+}
+
+/// [`read_file`] with an explicit byte limit (tests use small ones).
+pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let shown = || path.display().to_string();
+    let io_err = |source| ReadError::Io {
+        path: shown(),
+        source,
+    };
+    let meta = check_file_limited(path, kind, limit)?;
     let too_large = || ReadError::TooLarge {
         path: shown(),
         kind,
         limit,
     };
-    if meta.len() > limit {
-        return Err(too_large());
-    }
     let file = File::open(path).map_err(io_err)?;
     // The path may have been swapped for a FIFO between the two looks.
     if !file.metadata().map_err(io_err)?.is_file() {

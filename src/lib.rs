@@ -11,6 +11,8 @@
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
 //! - [`input`]: reading the user's files: regular files only, within size limits.
+//! - [`output`]: writing files without losing any: never over an input, never into a
+//!   pipe, replaced only once whole.
 //! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
@@ -55,6 +57,7 @@ pub mod geometry;
 pub mod input;
 pub mod map;
 pub mod names;
+pub mod output;
 pub mod session;
 pub mod sim;
 pub mod tolerance;

@@ -3,7 +3,7 @@
 
 mod app;
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +17,7 @@ use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
+use walkthrough::output::PartialFile;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
@@ -211,6 +212,7 @@ impl Common {
             spawn: self.spawn,
             yaw_deg: self.yaw,
             pitch_deg: self.pitch,
+            ..OpenOptions::default()
         })
     }
 
@@ -237,7 +239,9 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             sim::MAX_DT
         ));
     }
-    let (settings, open) = (c.settings()?, c.open_options()?);
+    let (settings, mut open) = (c.settings()?, c.open_options()?);
+    // sim draws nothing: its textures are only looked for, never decoded.
+    open.textures.decode = false;
     let script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;
@@ -252,15 +256,19 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
     report_loaded(&session, c.verbose);
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
-    let out: Box<dyn Write> = match &c.trace {
-        Some(p) => Box::new(
-            std::fs::File::create(p)
-                .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
+    let inputs: Vec<PathBuf> = session
+        .map
+        .inputs
+        .iter()
+        .chain(&c.script)
+        .cloned()
+        .collect();
+    let out = match &c.trace {
+        Some(p) => TraceOut::File(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
+        None => TraceOut::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let write_error = |e: std::io::Error| format!("cannot write the trace: {e}");
-    let mut trace = TraceWriter::new(BufWriter::new(out)).map_err(write_error)?;
+    let mut trace = TraceWriter::new(out).map_err(write_error)?;
     let started = Instant::now();
     let run = sim::run(
         session.collider(),
@@ -282,12 +290,15 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         },
     );
     // Interrupted or not, the rows written so far reach the file whole.
-    trace.flush().map_err(write_error)?;
+    let rows = trace.rows();
+    trace
+        .finish()
+        .and_then(TraceOut::commit)
+        .map_err(write_error)?;
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(
-                "interrupted after {} rows; the trace holds them, each whole",
-                trace.rows()
+                "interrupted after {rows} rows; the trace holds them, each whole"
             ));
         }
         other => other.map_err(write_error)?,
@@ -298,6 +309,38 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         peak_memory().unwrap_or_else(|| "unknown".into())
     );
     Ok(())
+}
+
+/// Where `sim` writes its trace: standard output, or a file put in place at the end.
+enum TraceOut {
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(PartialFile),
+}
+
+impl TraceOut {
+    /// Put the file in place (standard output is flushed).
+    fn commit(self) -> std::io::Result<()> {
+        match self {
+            TraceOut::Stdout(mut out) => out.flush(),
+            TraceOut::File(f) => f.commit(),
+        }
+    }
+}
+
+impl Write for TraceOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            TraceOut::Stdout(out) => out.write(buf),
+            TraceOut::File(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            TraceOut::Stdout(out) => out.flush(),
+            TraceOut::File(f) => f.flush(),
+        }
+    }
 }
 
 /// Peak resident memory of this process (Linux), e.g. "152 MiB".
@@ -369,6 +412,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         open: c.open_options()?,
         settings: c.settings()?,
         script: c.script()?,
+        script_path: c.script.clone(),
         trace: c.trace.clone(),
         screenshot: args.screenshot.clone(),
         exit_after: args.exit_after.filter(|s| s.is_finite() && *s >= 0.0),

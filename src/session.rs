@@ -12,7 +12,8 @@ use crate::map::pockets::FreeSpace;
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::survey::{find_spawn, infer_scale, infer_up, open_headings};
 use crate::map::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, SpawnChoice, UpAxis, builtin, load_obj_file,
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, SpawnChoice, TextureOptions, UpAxis, builtin,
+    load_obj_file,
 };
 
 /// How to open a map and where to start in it.
@@ -28,6 +29,8 @@ pub struct OpenOptions {
     pub yaw_deg: Option<f32>,
     /// Pitch, degrees.
     pub pitch_deg: Option<f32>,
+    /// Decode the textures (the window), or only look for their files (`sim`).
+    pub textures: TextureOptions,
 }
 
 /// How long each loading stage took.
@@ -71,6 +74,7 @@ impl Session {
         let load = LoadOptions {
             scale: opts.scale,
             up: opts.up.unwrap_or_default(),
+            textures: opts.textures,
         };
         let mut map = match path {
             Some(p) => load_obj_file(p, &load)?,
@@ -147,7 +151,7 @@ impl Session {
             });
         }
         let t0 = Instant::now();
-        let scene = load_scene(path, opts.up.unwrap_or_default())?;
+        let scene = load_scene(path, opts.up.unwrap_or_default(), opts.textures)?;
         let parse = t0.elapsed();
         let t1 = Instant::now();
         let world = CollisionWorld::new(scene.world.baked_triangles());

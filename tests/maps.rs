@@ -224,6 +224,7 @@ fn shipped_map_with_spaces_missing_texture_and_z_up_loads() {
         &LoadOptions {
             scale: Some(1.0),
             up: UpAxis::Z,
+            ..LoadOptions::default()
         },
     )
     .unwrap();

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use walkthrough::collision::{Body, Collider, CollisionWorld, InstancedWorld, Probe, Response};
 use walkthrough::geometry::InsideMethod;
-use walkthrough::map::UpAxis;
 use walkthrough::map::scene::load_scene;
+use walkthrough::map::{TextureOptions, UpAxis};
 use walkthrough::session::{OpenOptions, Session};
 
 /// A closed box room with an inner wall, in model space.
@@ -209,7 +209,7 @@ fn example() -> PathBuf {
 
 #[test]
 fn example_scene_loads_each_model_once_and_draws_one_batch_per_material() {
-    let s = load_scene(&example(), UpAxis::Y).unwrap();
+    let s = load_scene(&example(), UpAxis::Y, TextureOptions::default()).unwrap();
     assert_eq!(
         s.world.models.len(),
         2,
@@ -260,7 +260,7 @@ fn scene_dir(files: &[(&str, &str)]) -> PathBuf {
 #[test]
 fn bad_scene_files_are_refused_with_file_and_reason() {
     let d = scene_dir(&[("a.toml", "[[model]]\nfile = \"x.obj\"\nposition = [1, 2]\n")]);
-    let e = load_scene(&d.join("a.toml"), UpAxis::Y)
+    let e = load_scene(&d.join("a.toml"), UpAxis::Y, TextureOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -269,7 +269,7 @@ fn bad_scene_files_are_refused_with_file_and_reason() {
     );
 
     let d = scene_dir(&[("b.toml", "[[model]]\nfile = \"missing.obj\"\n")]);
-    let e = load_scene(&d.join("b.toml"), UpAxis::Y)
+    let e = load_scene(&d.join("b.toml"), UpAxis::Y, TextureOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -281,13 +281,13 @@ fn bad_scene_files_are_refused_with_file_and_reason() {
         ("c.toml", "[[model]]\nfile = \"t.obj\"\nscale = 0\n"),
         ("t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
     ]);
-    let e = load_scene(&d.join("c.toml"), UpAxis::Y)
+    let e = load_scene(&d.join("c.toml"), UpAxis::Y, TextureOptions::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("must be positive"), "{e}");
 
     let d = scene_dir(&[("e.toml", "up = \"y\"\n")]);
-    let e = load_scene(&d.join("e.toml"), UpAxis::Y)
+    let e = load_scene(&d.join("e.toml"), UpAxis::Y, TextureOptions::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("places no [[model]]"), "{e}");

@@ -408,9 +408,11 @@ fn sigterm_mid_script_leaves_a_trace_of_whole_rows() {
             trace.to_str().unwrap(),
         ],
     );
-    // Wait for some rows, then ask it to stop as a desktop or `timeout` would.
+    // Wait for some rows (in trace.csv.partial until the run ends), then ask it to stop
+    // as a desktop or `timeout` would.
+    let partial = dir.join("trace.csv.partial");
     let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&trace).map_or(0, |t| t.lines().count()) < 51 {
+    while std::fs::read_to_string(&partial).map_or(0, |t| t.lines().count()) < 51 {
         assert!(Instant::now() < deadline, "no trace rows appeared");
         sleep(Duration::from_millis(100));
     }
@@ -420,6 +422,7 @@ fn sigterm_mid_script_leaves_a_trace_of_whole_rows() {
         .unwrap();
     assert!(killed.success());
     wait_for_exit(child, "SIGTERM did not close the window");
+    assert!(!partial.exists(), "the trace was put in place");
     let text = std::fs::read_to_string(&trace).unwrap();
     assert!(
         text.ends_with('\n'),
@@ -753,7 +756,8 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
     x.xdotool(&["key", "v"]);
     sleep(Duration::from_millis(200));
     hold(&x, &["w"], 1.0);
-    let rows = read_trace(&trace);
+    // While the app runs its rows go to trace.csv.partial.
+    let rows = read_trace(&dir.join("trace.csv.partial"));
     let start = &rows[0];
     let stood = rows
         .iter()

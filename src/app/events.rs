@@ -90,7 +90,7 @@ impl App {
             && (self.sim.scripted() || self.config.script.is_none())
         {
             // No script, or it did not finish: save what is on screen now.
-            self.save_screenshot(&p);
+            self.save_screenshot(Some(&p));
         }
         // The window goes at once; freeing a big map's GPU and CPU memory (a quarter of a
         // second for lost_empire) happens after the user has seen it close.

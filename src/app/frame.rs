@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use image::ImageEncoder;
+use walkthrough::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
 use super::App;
@@ -112,12 +114,8 @@ impl App {
 
         // After the HUD: the screenshot shows what the user sees.
         if std::mem::take(&mut self.screenshot_pending) {
-            let path = self
-                .config
-                .screenshot
-                .clone()
-                .unwrap_or_else(screenshot_path);
-            self.save_screenshot(&path);
+            let path = self.config.screenshot.clone();
+            self.save_screenshot(path.as_deref());
         }
         let Some(gpu) = &mut self.gpu else { return };
         if let Err(e) = gpu.ctx.swap() {
@@ -159,21 +157,38 @@ impl App {
         }
     }
 
-    /// Save what the window shows now as a PNG (the message names its full path).
-    pub(super) fn save_screenshot(&mut self, path: &Path) {
+    /// Save what the window shows now as a PNG (the message names its full path): to
+    /// `path` (replaced once the new image is whole, never when it is one of the map's
+    /// files or the script), or with no path to a new file named by the local time.
+    pub(super) fn save_screenshot(&mut self, path: Option<&Path>) {
         let Some(gpu) = &self.gpu else { return };
         let size = gpu.ctx.window.inner_size();
         let px = gpu.renderer.read_pixels(size.width, size.height);
-        let msg =
-            match image::save_buffer(path, &px, size.width, size.height, image::ColorType::Rgba8) {
-                Ok(()) => format!(
-                    "screenshot saved to {}",
-                    std::path::absolute(path)
-                        .unwrap_or_else(|_| path.to_path_buf())
-                        .display()
-                ),
-                Err(e) => format!("{}: cannot save the screenshot: {e}", path.display()),
-            };
+        let mut png = Vec::new();
+        let encoded = image::codecs::png::PngEncoder::new(&mut png).write_image(
+            &px,
+            size.width,
+            size.height,
+            image::ExtendedColorType::Rgba8,
+        );
+        let inputs: Vec<PathBuf> = (self.sim.session.map.inputs.iter())
+            .chain(&self.config.script_path)
+            .cloned()
+            .collect();
+        let saved = match (encoded, path) {
+            (Err(e), _) => Err(format!("cannot encode the screenshot: {e}")),
+            (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)
+                .map(|()| p.to_path_buf())
+                .map_err(|e| e.to_string()),
+            (Ok(()), None) => save_new(&png),
+        };
+        let msg = match saved {
+            Ok(p) => format!(
+                "screenshot saved to {}",
+                std::path::absolute(&p).unwrap_or(p).display()
+            ),
+            Err(e) => e,
+        };
         self.overlay.notify(msg);
     }
 
@@ -196,16 +211,22 @@ impl App {
     }
 }
 
-/// Where F12 saves: the current directory, named by the local time
-/// (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is taken.
-fn screenshot_path() -> PathBuf {
+/// Save an F12 screenshot in the current directory, named by the local time
+/// (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is taken:
+/// never over an existing file (the name is claimed with `create_new`).
+fn save_new(png: &[u8]) -> Result<PathBuf, String> {
     let stamp = chrono::Local::now().format("%Y-%m-%d_%H-%M-%S").to_string();
-    let mut path = PathBuf::from(format!("walkthrough-{stamp}.png"));
-    for n in 2.. {
-        if !path.exists() {
-            break;
+    for n in 1..1000 {
+        let path = PathBuf::from(match n {
+            1 => format!("walkthrough-{stamp}.png"),
+            n => format!("walkthrough-{stamp}-{n}.png"),
+        });
+        match write_file(&path, png, &[], Replace::No) {
+            Err(OutputError::Exists { .. }) => continue,
+            other => return other.map(|()| path).map_err(|e| e.to_string()),
         }
-        path = PathBuf::from(format!("walkthrough-{stamp}-{n}.png"));
     }
-    path
+    Err(format!(
+        "walkthrough-{stamp}.png: 999 screenshots this second; not saved"
+    ))
 }

@@ -31,14 +31,13 @@ mod minimap;
 mod renderer;
 mod simulation;
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
 use walkthrough::camera::{Controller, Settings};
+use walkthrough::output::PartialFile;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{Command, TraceWriter};
 
@@ -64,6 +63,8 @@ pub struct Config {
     pub settings: Settings,
     /// Script driving the controller instead of the keyboard.
     pub script: Option<Vec<Command>>,
+    /// The script's file (an input: no output may replace it).
+    pub script_path: Option<PathBuf>,
     /// Trace CSV output.
     pub trace: Option<PathBuf>,
     /// Screenshot when the script ends, or at exit.
@@ -91,10 +92,16 @@ pub fn run(config: Config) -> Result<(), String> {
     crate::report_loaded(&session, config.verbose);
     let trace = match &config.trace {
         Some(p) => {
-            let f = File::create(p)
-                .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?;
+            let inputs: Vec<PathBuf> = session
+                .map
+                .inputs
+                .iter()
+                .chain(&config.script_path)
+                .cloned()
+                .collect();
+            let f = PartialFile::create(p, &inputs).map_err(|e| e.to_string())?;
             Some(
-                TraceWriter::new(BufWriter::new(f))
+                TraceWriter::new(f)
                     .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
             )
         }

@@ -2,11 +2,11 @@
 //! advanced in fixed steps by real time (the same [`Stepper`] as `walkthrough sim`, so a
 //! script's trace is the same with or without a window).
 
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io;
 use std::time::{Duration, Instant};
 
 use walkthrough::camera::{Controller, Refusal};
+use walkthrough::output::PartialFile;
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
@@ -21,7 +21,7 @@ use super::input::HeldKeys;
 const MAX_FRAME_TIME: Duration = Duration::from_millis(250);
 
 /// The trace file the window writes.
-pub type TraceFile = TraceWriter<BufWriter<File>>;
+pub type TraceFile = TraceWriter<PartialFile>;
 
 /// The map, the person in it, and what drives them.
 pub struct Simulation {
@@ -119,8 +119,7 @@ impl Simulation {
                     // The trace records the script's run, row for row as `sim` would,
                     // and nothing the keys do after it.
                     self.script = None;
-                    self.with_trace(|w| w.flush());
-                    self.trace = None;
+                    self.close_trace();
                     advance.script_finished_at = Some(self.stepper.steps());
                     keys.as_deref_mut()
                         .map(HeldKeys::take_intent)
@@ -161,8 +160,16 @@ impl Simulation {
     /// Flush and close the trace, at exit.
     pub fn finish(&mut self) -> io::Result<()> {
         match self.trace.take() {
-            Some(mut w) => w.flush(),
+            Some(w) => w.finish()?.commit(),
             None => Ok(()),
+        }
+    }
+
+    /// Close the trace (the script ended): the file is put in place; a failure is
+    /// reported, and the walk goes on.
+    fn close_trace(&mut self) {
+        if let Err(e) = self.finish() {
+            eprintln!("warning: cannot write the trace ({e})");
         }
     }
 

@@ -35,6 +35,10 @@ pub use error::MapError;
 pub use frame::{MapFrame, UpAxis};
 pub use obj::{LoadOptions, load_obj_file, load_obj_str};
 pub use survey::{ScaleGuess, SpawnChoice, UpGuess};
+pub use texture::{
+    MAX_DECODED_TEXTURE_BYTES, MAX_KEPT_TEXTURE_SIDE, MAX_TEXTURE_DECODE_BYTES, MAX_TEXTURE_SIDE,
+    TextureOptions,
+};
 
 /// Farthest a map may reach from the origin, world units (metres). Positions are f32:
 /// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
@@ -113,6 +117,9 @@ pub struct Map {
     pub name: String,
     /// The file it came from (none for the built-in map).
     pub source: Option<PathBuf>,
+    /// Every file read to make it (the OBJ or scene, its models, material libraries and
+    /// textures): outputs may never be one of them.
+    pub inputs: Vec<PathBuf>,
     /// Flat triangle list in world coordinates, grouped by material.
     pub vertices: Vec<Vertex>,
     /// One batch per material actually used.

@@ -23,6 +23,8 @@ pub(super) struct Library {
     pub text: String,
     /// The folder it is in, where its textures are looked for (none in memory).
     pub dir: Option<PathBuf>,
+    /// Its file (none in memory).
+    pub path: Option<PathBuf>,
 }
 
 /// Read every library an `mtllib` value names. Messages for those that could not be read
@@ -44,6 +46,7 @@ pub(super) fn read_libraries(
                         shown: full.display().to_string(),
                         text: String::from_utf8_lossy(&bytes).into_owned(),
                         dir: Some(full.parent().unwrap_or(dir).to_path_buf()),
+                        path: Some(full.clone()),
                     }),
                     Err(ReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {}
                     Err(e) => refused.push(e.to_string()),
@@ -55,6 +58,7 @@ pub(super) fn read_libraries(
                         shown: n.to_string(),
                         text: t.to_string(),
                         dir: None,
+                        path: None,
                     });
                 }
             }

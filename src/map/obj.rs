@@ -13,7 +13,7 @@ use glam::Vec3;
 
 use super::locate::{BadLine, LineCounter, explain, first_bad_face, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
-use super::texture::{TextureCache, convert_material};
+use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
 use crate::geometry::Aabb;
@@ -27,6 +27,8 @@ pub struct LoadOptions {
     pub scale: Option<f32>,
     /// The file's up axis.
     pub up: UpAxis,
+    /// Decode textures (within a budget), or only look for their files.
+    pub textures: TextureOptions,
 }
 
 /// Names of objects that mark the spawn point instead of being geometry.
@@ -50,6 +52,7 @@ pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
         .file_name()
         .map_or(shown, |n| n.to_string_lossy().into_owned());
     map.source = Some(path.to_path_buf());
+    map.inputs.insert(0, path.to_path_buf());
     Ok(map)
 }
 
@@ -71,6 +74,8 @@ struct Parsed {
     models: Vec<tobj::Model>,
     materials: Vec<tobj::Material>,
     texture_dir: Option<PathBuf>,
+    /// The material libraries read from files.
+    libraries: Vec<PathBuf>,
 }
 
 /// The text as tobj should see it: tabs are whitespace in OBJ, but tobj reads a `usemtl`
@@ -108,7 +113,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     }
     let mut warnings = Vec::new();
     let parsed = read_with_tobj(shown, text, &source, &mut warnings)?;
-    let mut cache = TextureCache::default();
+    let mut cache = TextureCache::new(opts.textures);
     let mut materials = vec![Material::default_grey()];
     for m in &parsed.materials {
         materials.push(convert_material(
@@ -120,6 +125,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     }
     let mut details = Vec::new();
     cache.report_missing(&mut warnings, &mut details);
+    cache.report_limits(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
     let super::Batched { vertices, batches } = super::batch_by_material(geometry.per_material);
@@ -148,9 +154,16 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         });
     }
     let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
+    let inputs = parsed
+        .libraries
+        .iter()
+        .chain(cache.found())
+        .cloned()
+        .collect();
     Ok(Map {
         name: shown.to_string(),
         source: None,
+        inputs,
         vertices,
         batches,
         materials,
@@ -184,6 +197,7 @@ fn read_with_tobj(
     };
     let mtl_warnings = RefCell::new(Vec::<String>::new());
     let texture_dir = RefCell::new(None::<PathBuf>);
+    let library_paths = RefCell::new(Vec::<PathBuf>::new());
     let loader = |p: &Path| -> tobj::MTLLoadResult {
         let value = p.to_string_lossy();
         let mut w = mtl_warnings.borrow_mut();
@@ -191,6 +205,9 @@ fn read_with_tobj(
         if libraries.is_empty() {
             return Err(tobj::LoadError::OpenFileFailed);
         }
+        library_paths
+            .borrow_mut()
+            .extend(libraries.iter().filter_map(|l| l.path.clone()));
         if let Some(dir) = libraries.iter().find_map(|l| l.dir.clone()) {
             texture_dir.borrow_mut().get_or_insert(dir);
         }
@@ -231,6 +248,7 @@ fn read_with_tobj(
         models,
         materials: materials.unwrap_or_default(),
         texture_dir,
+        libraries: library_paths.into_inner(),
     })
 }
 
@@ -555,6 +573,7 @@ mod tests {
         let opts = LoadOptions {
             scale: Some(0.5),
             up: UpAxis::Z,
+            ..LoadOptions::default()
         };
         let m = load_obj_str("t.obj", CUBE_FACE, &[], &opts).unwrap();
         // The face lay in z = 0 of a Z-up file: a floor, normal +Y in the world.

@@ -22,7 +22,8 @@ use glam::{Affine3A, EulerRot, Quat, Vec3};
 use serde::Deserialize;
 
 use super::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, UpAxis, Vertex, load_obj_file,
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, Vertex,
+    load_obj_file,
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
@@ -102,7 +103,7 @@ pub fn is_scene_path(path: &Path) -> bool {
 }
 
 /// Load a scene file and every model it places. `up` applies when the file names none.
-pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
+pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<Scene, MapError> {
     let shown = path.display().to_string();
     let bytes = read_file(path, FileKind::Scene)?;
     let text = String::from_utf8_lossy(&bytes);
@@ -151,6 +152,7 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     let opts = LoadOptions {
         scale: Some(1.0),
         up,
+        textures,
     };
 
     let mut loaded: HashMap<PathBuf, usize> = HashMap::new();
@@ -263,7 +265,11 @@ pub fn load_scene(path: &Path, up: UpAxis) -> Result<Scene, MapError> {
     }
     let super::Batched { vertices, batches } = super::batch_by_material(per_material);
     let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
+    let inputs = std::iter::once(path.to_path_buf())
+        .chain(models.iter().flat_map(|m| m.inputs.iter().cloned()))
+        .collect();
     let map = Map {
+        inputs,
         name: path
             .file_name()
             .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),

@@ -8,27 +8,106 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Material, TextureImage};
-use crate::input::{FileKind, read_file};
+use crate::input::{FileKind, check_file, read_file};
 
 /// Widest or tallest texture decoded, pixels (OpenGL 4.5 guarantees 16384).
 pub const MAX_TEXTURE_SIDE: u32 = 16384;
 /// Most memory one texture's decoder may allocate, bytes (image's default).
 pub const MAX_TEXTURE_DECODE_BYTES: u64 = 512 << 20;
+/// Widest or tallest texture kept: larger ones are scaled down to it once decoded (4096
+/// is what real-time levels ship at most; one such RGBA texture is 64 MiB).
+pub const MAX_KEPT_TEXTURE_SIDE: u32 = 4096;
+/// Most memory all of a map's decoded textures may keep together, bytes: textures past
+/// it are drawn in their plain colour (five 16384-pixel grey PNGs of 261 KB each took
+/// 5.4 GiB decoded before this budget).
+pub const MAX_DECODED_TEXTURE_BYTES: u64 = 1 << 30;
+
+/// What loading does with textures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureOptions {
+    /// Decode them. Off for `sim`, which draws nothing: their files are only looked for
+    /// (a missing texture is still reported).
+    pub decode: bool,
+    /// The total decoded bytes all textures may keep ([`MAX_DECODED_TEXTURE_BYTES`]).
+    pub budget: u64,
+    /// The widest side kept ([`MAX_KEPT_TEXTURE_SIDE`]).
+    pub max_side: u32,
+}
+
+impl Default for TextureOptions {
+    fn default() -> Self {
+        TextureOptions {
+            decode: true,
+            budget: MAX_DECODED_TEXTURE_BYTES,
+            max_side: MAX_KEPT_TEXTURE_SIDE,
+        }
+    }
+}
 
 /// Decoded textures by file, and merged colour + alpha textures by file pair, so that a
 /// texture shared by many materials is decoded and stored once.
-#[derive(Default)]
 pub(super) struct TextureCache {
+    options: TextureOptions,
+    /// Decoded bytes kept so far.
+    kept: u64,
     files: HashMap<PathBuf, Option<Arc<TextureImage>>>,
     merged: HashMap<(PathBuf, PathBuf), Arc<TextureImage>>,
     /// Texture files named but not found, in the order first met.
     missing: Vec<PathBuf>,
+    /// Textures scaled down to the widest side kept.
+    shrunk: usize,
+    /// Textures left in plain colour because the budget was spent.
+    over_budget: Vec<PathBuf>,
 }
 
 /// How many missing textures the summary names before "and N more".
 const MISSING_NAMED: usize = 3;
 
 impl TextureCache {
+    /// An empty cache that loads textures as `options` say.
+    pub(super) fn new(options: TextureOptions) -> TextureCache {
+        TextureCache {
+            options,
+            kept: 0,
+            files: HashMap::new(),
+            merged: HashMap::new(),
+            missing: Vec::new(),
+            shrunk: 0,
+            over_budget: Vec::new(),
+        }
+    }
+
+    /// The texture files the map named that were found (read, or only looked for).
+    pub(super) fn found(&self) -> impl Iterator<Item = &PathBuf> {
+        self.files.keys().filter(|p| !self.missing.contains(p))
+    }
+
+    /// One warning each for textures scaled down and textures over the budget.
+    pub(super) fn report_limits(&self, warnings: &mut Vec<String>, details: &mut Vec<String>) {
+        if self.shrunk > 0 {
+            warnings.push(format!(
+                "{} textures wider than {} pixels were scaled down to it",
+                self.shrunk, self.options.max_side
+            ));
+        }
+        if let Some(first) = self.over_budget.first() {
+            warnings.push(format!(
+                "{} textures (the first {}) did not fit the {} of decoded textures a map may keep; their materials are drawn in plain colours",
+                self.over_budget.len(),
+                first.display(),
+                match self.options.budget {
+                    b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+                    b => format!("{b} bytes"),
+                }
+            ));
+            details.extend(
+                self.over_budget
+                    .iter()
+                    .map(|p| format!("texture over the budget: {}", p.display())),
+            );
+        }
+    }
+
     /// One warning for every texture not found (a level exported without its textures
     /// misses dozens: one line, not one each), and one detail line per file for
     /// `--verbose`.
@@ -166,8 +245,24 @@ fn load_texture(
         cache.files.insert(path, None);
         return None;
     }
-    let decoded = match decode(&path) {
-        Ok(t) => Some(Arc::new(t)),
+    if !cache.options.decode {
+        if let Err(e) = check_file(&path, FileKind::Texture) {
+            warnings.push(format!("texture {e}; using the plain colour"));
+        }
+        cache.files.insert(path, None);
+        return None;
+    }
+    let left = cache.options.budget.saturating_sub(cache.kept);
+    let decoded = match decode(&path, cache.options.max_side, left) {
+        Ok(Decoded::Image { image, shrunk }) => {
+            cache.kept += image.rgba.len() as u64;
+            cache.shrunk += usize::from(shrunk);
+            Some(Arc::new(image))
+        }
+        Ok(Decoded::OverBudget) => {
+            cache.over_budget.push(path.clone());
+            None
+        }
         Err(e) => {
             warnings.push(format!("texture {e}; using the plain colour"));
             None
@@ -177,27 +272,168 @@ fn load_texture(
     decoded
 }
 
-/// Read and decode one image within the limits; the error names the file.
-fn decode(path: &Path) -> Result<TextureImage, String> {
+/// What decoding one texture gave.
+enum Decoded {
+    /// The image, and whether it was scaled down to the widest side kept.
+    Image { image: TextureImage, shrunk: bool },
+    /// Kept, it would pass the budget left: not decoded at all.
+    OverBudget,
+}
+
+/// Read and decode one image within the limits, scaled down so that no side passes
+/// `max_side`, unless its kept size would pass `budget` bytes (then it is not decoded).
+/// The size is read from the header first, and the image is scaled in its own pixel
+/// format before it becomes RGBA (a grey 16384-pixel PNG became 1 GiB of RGBA before).
+/// The error names the file.
+fn decode(path: &Path, max_side: u32, budget: u64) -> Result<Decoded, String> {
     let bytes = read_file(path, FileKind::Texture).map_err(|e| e.to_string())?;
     let shown = path.display();
+    let reader = || {
+        image::ImageReader::new(Cursor::new(&bytes))
+            .with_guessed_format()
+            .map_err(|e| format!("{shown}: {e}"))
+    };
+    let (w, h) = reader()?
+        .into_dimensions()
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let shrink = (f64::from(max_side) / f64::from(w.max(h).max(1))).min(1.0);
+    let (kw, kh) = (
+        ((f64::from(w) * shrink).round() as u32).max(1),
+        ((f64::from(h) * shrink).round() as u32).max(1),
+    );
+    if u64::from(kw) * u64::from(kh) * 4 > budget {
+        return Ok(Decoded::OverBudget);
+    }
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_TEXTURE_SIDE);
     limits.max_image_height = Some(MAX_TEXTURE_SIDE);
     limits.max_alloc = Some(MAX_TEXTURE_DECODE_BYTES);
-    let mut reader = image::ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| format!("{shown}: {e}"))?;
+    let mut reader = reader()?;
     reader.limits(limits);
-    let rgba = reader
-        .decode()
-        .map_err(|e| format!("{shown}: {e}"))?
-        .to_rgba8();
+    let mut image = reader.decode().map_err(|e| format!("{shown}: {e}"))?;
+    let shrunk = (kw, kh) != (w, h);
+    if shrunk {
+        image = image.thumbnail_exact(kw, kh);
+    }
+    let rgba = image.into_rgba8();
     let has_alpha = rgba.pixels().any(|p| p[3] < 255);
-    Ok(TextureImage {
-        width: rgba.width(),
-        height: rgba.height(),
-        rgba: rgba.into_raw(),
-        has_alpha,
+    Ok(Decoded::Image {
+        image: TextureImage {
+            width: rgba.width(),
+            height: rgba.height(),
+            rgba: rgba.into_raw(),
+            has_alpha,
+        },
+        shrunk,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{LoadOptions, load_obj_file};
+
+    /// A folder with a quad whose three materials use three 64 x 64 PNGs.
+    fn three_textures(test: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "walkthrough-textures-{}-{test}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let mut mtl = String::new();
+        let mut obj = String::from("mtllib m.mtl\n");
+        for k in 0..3 {
+            let img = image::GrayImage::from_pixel(64, 64, image::Luma([40 * k + 20]));
+            img.save(d.join(format!("t{k}.png"))).unwrap();
+            mtl += &format!("newmtl m{k}\nKd 1 1 1\nmap_Kd t{k}.png\n");
+            let x = k as f32 * 2.0;
+            obj += &format!(
+                "v {x} 0 0\nv {} 0 0\nv {x} 0 1\nusemtl m{k}\nf -3 -2 -1\n",
+                x + 1.0
+            );
+        }
+        std::fs::write(d.join("m.mtl"), mtl).unwrap();
+        std::fs::write(d.join("m.obj"), obj).unwrap();
+        d
+    }
+
+    fn load(d: &Path, textures: TextureOptions) -> crate::map::Map {
+        let opts = LoadOptions {
+            textures,
+            ..LoadOptions::default()
+        };
+        load_obj_file(&d.join("m.obj"), &opts).unwrap()
+    }
+
+    fn sizes(m: &crate::map::Map) -> Vec<Option<(u32, u32)>> {
+        m.materials[1..]
+            .iter()
+            .map(|m| m.texture.as_ref().map(|t| (t.width, t.height)))
+            .collect()
+    }
+
+    /// The reliability issue: textures had no total budget (five grey 16384-pixel PNGs
+    /// took 5.4 GiB). Past the budget they are drawn in their plain colour, with one
+    /// warning; wider than the widest side kept, they are scaled down.
+    #[test]
+    fn textures_past_the_budget_are_plain_and_wide_ones_are_scaled_down() {
+        let d = three_textures("budget");
+        let all = load(&d, TextureOptions::default());
+        assert_eq!(sizes(&all), vec![Some((64, 64)); 3]);
+        assert!(all.warnings.is_empty(), "{:?}", all.warnings);
+        // Room for two of 64 x 64 x 4 bytes.
+        let two = load(
+            &d,
+            TextureOptions {
+                budget: 2 * 64 * 64 * 4,
+                ..TextureOptions::default()
+            },
+        );
+        assert_eq!(sizes(&two), vec![Some((64, 64)), Some((64, 64)), None]);
+        assert_eq!(two.warnings.len(), 1, "{:?}", two.warnings);
+        assert!(
+            two.warnings[0].starts_with("1 textures (the first ")
+                && two.warnings[0].ends_with("t2.png) did not fit the 32768 bytes of decoded textures a map may keep; their materials are drawn in plain colours"),
+            "{}",
+            two.warnings[0]
+        );
+        let small = load(
+            &d,
+            TextureOptions {
+                max_side: 16,
+                ..TextureOptions::default()
+            },
+        );
+        assert_eq!(sizes(&small), vec![Some((16, 16)); 3]);
+        assert_eq!(
+            small.warnings,
+            vec!["3 textures wider than 16 pixels were scaled down to it"]
+        );
+        // The grey of the second texture survives scaling (and becomes RGBA).
+        let t = small.materials[2].texture.as_ref().unwrap();
+        assert_eq!(&t.rgba[..4], &[60, 60, 60, 255]);
+    }
+
+    /// `sim` draws nothing: its textures are looked for, never decoded.
+    #[test]
+    fn without_decoding_textures_are_only_looked_for() {
+        let d = three_textures("nodecode");
+        std::fs::remove_file(d.join("t1.png")).unwrap();
+        let m = load(
+            &d,
+            TextureOptions {
+                decode: false,
+                ..TextureOptions::default()
+            },
+        );
+        assert_eq!(sizes(&m), vec![None; 3]);
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].starts_with("texture t1.png not found"),
+            "{:?}",
+            m.warnings
+        );
+        assert!(m.inputs.iter().any(|p| p.ends_with("t0.png")));
+    }
 }

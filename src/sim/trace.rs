@@ -113,6 +113,12 @@ impl<W: Write> TraceWriter<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    /// Flush, and hand back the writer (to commit the file it writes).
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
 }
 
 #[cfg(test)]
