@@ -1,5 +1,6 @@
 //! Map loading, stage by stage: tobj's parse alone, our whole load (parse, triangulate,
-//! materials), the scale survey, and the collision world build.
+//! materials), the collision world build, the free-space (pocket) survey and the frame
+//! survey (up axis and units).
 //!
 //! Also one polygon of 100,000 corners, convex (a circle) and concave (a star), loaded
 //! from OBJ text: the triangulation must stay near O(n log n).
@@ -10,9 +11,8 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
-use walkthrough::map::pockets::FreeSpace;
-use walkthrough::map::survey::infer_scale;
 use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
+use walkthrough::survey::{FreeSpace, Given, infer_frame};
 
 /// An OBJ of one face: `n` corners round a circle whose radius alternates by `dent`
 /// (0 for a convex polygon).
@@ -79,8 +79,12 @@ fn load(c: &mut Criterion) {
             b.iter(|| FreeSpace::survey(&world).map_or(0, |f| f.pocket_cells()))
         });
         let free = FreeSpace::survey(&world);
-        g.bench_function("scale_survey", |b| {
-            b.iter(|| infer_scale(&world, free.as_ref()).scale)
+        g.bench_function("frame_survey", |b| {
+            b.iter(|| {
+                infer_frame(&world, free.as_ref(), Given::default())
+                    .frame
+                    .scale
+            })
         });
         g.finish();
     }

@@ -13,7 +13,8 @@
 //! - [`input`]: reading the user's files: regular files only, within size limits.
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
-//! - [`map`]: OBJ/MTL loading (tobj), units and up axis, spawn finding, the built-in map.
+//! - [`map`]: OBJ/MTL loading (tobj), the file-to-world frame, the built-in map.
+//! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`camera`]: the pose, the move intent and the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
@@ -60,5 +61,6 @@ pub mod names;
 pub mod output;
 pub mod session;
 pub mod sim;
+pub mod survey;
 pub mod tolerance;
 pub mod walk;

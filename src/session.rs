@@ -8,20 +8,19 @@ use glam::Vec3;
 
 use crate::camera::Pose;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
-use crate::map::pockets::FreeSpace;
 use crate::map::scene::{is_scene_path, load_scene};
-use crate::map::survey::{find_spawn, infer_scale, infer_up, open_headings};
 use crate::map::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, SpawnChoice, TextureOptions, UpAxis, builtin,
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
+use crate::survey::{FreeSpace, Given, SpawnChoice, choose_spawn, infer_frame};
 
 /// How to open a map and where to start in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OpenOptions {
     /// World units per file unit; `None` infers it.
     pub scale: Option<f32>,
-    /// The file's up axis; `None` infers it (see [`infer_up`]).
+    /// The file's up axis; `None` infers it (see [`crate::survey::up`]).
     pub up: Option<UpAxis>,
     /// Eye position in the file's coordinates; `None` finds one.
     pub spawn: Option<Vec3>,
@@ -66,72 +65,82 @@ pub struct Session {
 
 impl Session {
     /// Open the map at `path`, or the built-in map when `path` is `None`.
+    ///
+    /// The map is read as the file has it (its own axes and units), surveyed for what the
+    /// options leave open (up axis, scale: see [`crate::survey`]), then turned and scaled
+    /// into the world (Y up, metres); the collision world is built once, in the file's
+    /// coordinates, and turned and scaled with it.
     pub fn open(path: Option<&Path>, opts: &OpenOptions) -> Result<Session, MapError> {
         if let Some(p) = path.filter(|p| is_scene_path(p)) {
             return Session::open_scene(p, opts);
         }
         let t0 = Instant::now();
         let load = LoadOptions {
-            scale: opts.scale,
-            up: opts.up.unwrap_or_default(),
+            scale: Some(1.0),
+            up: UpAxis::Y,
             textures: opts.textures,
         };
         let mut map = match path {
             Some(p) => load_obj_file(p, &load)?,
-            None => {
-                let mut m = builtin::default_map();
-                m.rescale(opts.scale.unwrap_or(1.0));
-                m
-            }
-        };
-        let up_reason = match (opts.up, path) {
-            (Some(up), _) => format!("up axis {up} given on the command line"),
-            (None, None) => "the built-in map is Y-up".to_string(),
-            (None, Some(_)) => {
-                let guess = infer_up(&map);
-                map.reorient(guess.up);
-                format!("up axis {}: {}", guess.up, guess.reason)
-            }
+            None => builtin::default_map(),
         };
         let parse = t0.elapsed();
         let t1 = Instant::now();
-        let mut world = CollisionWorld::new(map.triangles());
+        let world = CollisionWorld::new(map.triangles());
         let mut world_time = t1.elapsed();
-        // The user's files may be built of closed solids whose insides are no rooms (the
-        // built-in map is known not to be); the survey serves the scale and the spawn, so
-        // it is skipped when both are given.
+        // The built-in map is known: Y up, metres, no hollow solids.
+        let given = match path {
+            Some(_) => Given {
+                up: opts.up,
+                scale: opts.scale,
+            },
+            None => Given {
+                up: Some(opts.up.unwrap_or(UpAxis::Y)),
+                scale: Some(opts.scale.unwrap_or(1.0)),
+            },
+        };
         let t2 = Instant::now();
-        let needed = opts.scale.is_none() || (opts.spawn.is_none() && map.marked_spawn.is_none());
-        let mut free = path
+        // The free-space survey serves the up axis, the scale and the spawn: skipped when
+        // all three are given.
+        let needed = given.up.is_none()
+            || given.scale.is_none()
+            || (opts.spawn.is_none() && map.marked_spawn.is_none());
+        let free = path
             .filter(|_| needed)
             .and_then(|_| FreeSpace::survey(&world));
-        let mut survey = t2.elapsed();
-        let scale_reason = match (opts.scale, path) {
-            (Some(s), _) => format!("scale {s} given on the command line"),
-            (None, None) => "the built-in map is in metres".to_string(),
-            (None, Some(_)) => {
-                let t2 = Instant::now();
-                let guess = infer_scale(&world, free.as_ref());
-                survey += t2.elapsed();
-                if guess.scale != 1.0 {
-                    let t3 = Instant::now();
-                    map.rescale(guess.scale);
-                    world = world.scaled(guess.scale);
-                    free = free.map(|f| f.scaled(guess.scale));
-                    world_time += t3.elapsed();
-                }
-                format!("scale {}: {}", map.frame.scale, guess.reason)
-            }
+        let guess = infer_frame(&world, free.as_ref(), given);
+        let survey = t2.elapsed();
+        if path.is_some() {
+            map.details.extend(guess.details.iter().cloned());
+        }
+        let frame = guess.frame;
+        let t3 = Instant::now();
+        map.reorient(frame.up);
+        map.rescale(frame.scale);
+        let turn = MapFrame {
+            scale: 1.0,
+            up: frame.up,
         };
+        let world = world
+            .turned(|v| turn.rotate_to_world(v))
+            .scaled(frame.scale);
+        let free = free.map(|f| f.framed(frame));
+        world_time += t3.elapsed();
         usable(&map, &world)?;
-        let spawn = choose_spawn(&mut map, &world, free.as_ref(), opts);
+        let spawn = choose_spawn(&mut map, &world, free.as_ref(), opts.spawn, opts.yaw_deg);
         Ok(Session {
             map,
             world,
             placed: None,
             spawn,
-            scale_reason,
-            up_reason,
+            scale_reason: match (opts.scale, path) {
+                (None, None) => "the built-in map is in metres".to_string(),
+                _ => guess.scale_reason,
+            },
+            up_reason: match (opts.up, path) {
+                (None, None) => "the built-in map is Y-up".to_string(),
+                _ => guess.up_reason,
+            },
             timings: LoadTimings {
                 parse,
                 survey,
@@ -158,7 +167,7 @@ impl Session {
         let world_time = t1.elapsed();
         let mut map = scene.map;
         usable(&map, &world)?;
-        let spawn = choose_spawn(&mut map, &world, None, opts);
+        let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
         let placements = scene.world.instances.len();
         Ok(Session {
             map,
@@ -271,47 +280,4 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
         });
     }
     Ok(())
-}
-
-/// How far outside the map's bounds a given spawn may be before a warning, metres.
-const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
-
-/// The spawn: `--spawn` (file coordinates) if given, else one found in the map; `--yaw`
-/// overrides the heading either way. A spawn outside the map, or one from which a walk
-/// leaves an open map, adds a warning to the map's.
-fn choose_spawn(
-    map: &mut Map,
-    world: &CollisionWorld,
-    free: Option<&FreeSpace>,
-    opts: &OpenOptions,
-) -> SpawnChoice {
-    let mut spawn = match opts.spawn {
-        Some(p) => SpawnChoice {
-            position: map.frame.to_world(p),
-            yaw_deg: 0.0,
-            reason: "given on the command line".into(),
-        },
-        None => find_spawn(map, world, free),
-    };
-    if let Some(y) = opts.yaw_deg {
-        spawn.yaw_deg = y;
-    }
-    let b = world.bounds();
-    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(spawn.position);
-    if !inside {
-        let (lo, hi) = (map.frame.to_file(b.min), map.frame.to_file(b.max));
-        map.warnings.push(format!(
-            "the spawn is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
-            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
-        ));
-    } else {
-        let open = open_headings(world, spawn.position);
-        if let Some(first) = open.first() {
-            map.warnings.push(format!(
-                "the map is open: from the spawn nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
-                open.len()
-            ));
-        }
-    }
-    spawn
 }

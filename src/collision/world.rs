@@ -120,6 +120,21 @@ impl CollisionWorld {
         for t in &mut self.triangles {
             *t = t.scaled(factor);
         }
+        self.refit();
+        self
+    }
+
+    /// This world turned by `rotate`, a rotation that only permutes and negates axes (a
+    /// file's up axis turned to +Y): the same tree, refitted (a box turned so is a box).
+    pub fn turned(mut self, rotate: impl Fn(Vec3) -> Vec3) -> CollisionWorld {
+        for t in &mut self.triangles {
+            *t = t.turned(&rotate);
+        }
+        self.refit();
+        self
+    }
+
+    fn refit(&mut self) {
         let boxes: Vec<Aabb> = self.triangles.iter().map(Triangle::bounds).collect();
         self.bvh.refit(&boxes);
         self.bounds = self
@@ -127,7 +142,6 @@ impl CollisionWorld {
             .nodes
             .first()
             .map_or(Aabb::EMPTY, |root| root.bounds());
-        self
     }
 
     /// The kept triangles, in BVH order (`Contact::triangle` indexes this).

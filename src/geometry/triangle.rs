@@ -83,6 +83,22 @@ impl Triangle {
         }
     }
 
+    /// This triangle turned by `rotate`, a rotation that only permutes and negates axes
+    /// (the turn of a file's up axis to +Y): corners and normal are turned exactly, and the
+    /// plane constant and barycentric constants, which lengths and angles fix, are kept.
+    pub fn turned(&self, rotate: impl Fn(Vec3) -> Vec3) -> Triangle {
+        Triangle {
+            a: rotate(self.a),
+            b: rotate(self.b),
+            c: rotate(self.c),
+            plane: super::Plane {
+                normal: rotate(self.plane.normal),
+                d: self.plane.d,
+            },
+            bary: self.bary,
+        }
+    }
+
     /// The three vertices, exactly as given, in their original order.
     #[inline]
     pub fn vertices(&self) -> [Vec3; 3] {

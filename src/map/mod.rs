@@ -1,6 +1,7 @@
 //! Maps: OBJ/MTL files loaded with tobj into render batches and collision triangles, in
 //! world coordinates (Y up, about one unit a metre), with the frame that converts back to
-//! the file's own coordinates.
+//! the file's own coordinates. This module only loads: which way is up, the units and
+//! the spawn are the [`crate::survey`]'s to infer.
 //!
 //! - [`frame`]: the file-to-world transform (scale, up axis).
 //! - [`obj`]: loading an OBJ with tobj into batches and triangles.
@@ -8,7 +9,7 @@
 //! - `locate`: which line tobj stopped on, and what it should have been.
 //! - `mtl`, `texture`: material libraries and their textures, read within limits.
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
-//! - [`survey`]: scale inference and automatic spawn, by ray casts.
+//! - [`minimap`]: the map from above, drawn once into an image.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
 //! - [`builtin`]: the default map, embedded in the binary.
 
@@ -19,9 +20,7 @@ mod locate;
 pub mod minimap;
 mod mtl;
 pub mod obj;
-pub mod pockets;
 pub mod scene;
-pub mod survey;
 mod texture;
 pub mod triangulate;
 
@@ -34,7 +33,6 @@ use crate::geometry::Aabb;
 pub use error::MapError;
 pub use frame::{MapFrame, UpAxis};
 pub use obj::{LoadOptions, load_obj_file, load_obj_str};
-pub use survey::{ScaleGuess, SpawnChoice, UpGuess};
 pub use texture::{
     MAX_DECODED_TEXTURE_BYTES, MAX_KEPT_TEXTURE_SIDE, MAX_TEXTURE_DECODE_BYTES, MAX_TEXTURE_SIDE,
     TextureOptions,
@@ -186,17 +184,24 @@ impl Map {
     /// and normal (and the marked spawn) so that `up` points up. Nothing to do for Y, or
     /// for a map not loaded Y-up.
     pub fn reorient(&mut self, up: UpAxis) {
-        if up == self.frame.up || self.frame.up != UpAxis::Y {
+        if up == self.frame.up {
             return;
         }
-        let turned = MapFrame { scale: 1.0, up };
+        let (old, new) = (
+            MapFrame {
+                scale: 1.0,
+                ..self.frame
+            },
+            MapFrame { scale: 1.0, up },
+        );
+        let turn = |v: Vec3| new.rotate_to_world(old.rotate_to_file(v));
         for v in &mut self.vertices {
-            v.position = turned.rotate_to_world(v.position.into()).into();
-            v.normal = turned.rotate_to_world(v.normal.into()).into();
+            v.position = turn(v.position.into()).into();
+            v.normal = turn(v.normal.into()).into();
         }
         self.bounds = Aabb::from_points(self.vertices.iter().map(|v| Vec3::from(v.position)));
         if let Some(s) = &mut self.marked_spawn {
-            s.position = turned.rotate_to_world(s.position);
+            s.position = turn(s.position);
         }
         self.frame.up = up;
     }

@@ -23,7 +23,7 @@ use crate::input::{FileKind, read_file};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LoadOptions {
     /// World units per file unit; `None` leaves the map at scale 1 (the caller may then
-    /// infer one, see [`crate::map::survey::infer_scale`]).
+    /// infer one, see [`crate::survey::scale`]).
     pub scale: Option<f32>,
     /// The file's up axis.
     pub up: UpAxis,

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: worlds made of walls, and stepping.
 #![allow(dead_code)]
 
+pub mod buildings;
+
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response};
 use walkthrough::geometry::InsideMethod;

@@ -1,30 +1,19 @@
-//! Surveying a map by ray casts: what its units are, and where to put the player.
-//!
-//! Both work on a [`CollisionWorld`] built from the map, in world axes (Y up).
+//! Where the player starts: the map's marked spawn, else the best floor spot found by ray
+//! casts among the floor samples (head room, walls around, the main level, a view into
+//! the map); and the warnings a start deserves (outside the map, or on an open map).
 
 use glam::Vec3;
 
-use super::pockets::{FreeSpace, Space};
-use super::{Map, UpAxis};
+use super::pockets::FreeSpace;
+use super::samples::floor_runs;
 use crate::collision::CollisionWorld;
 use crate::collision::body::EYE_HEIGHT;
+use crate::map::Map;
+use crate::tolerance::CONTACT_GAP;
 
-/// Floor-to-ceiling height the scale inference aims for, metres (one storey).
-pub const STOREY_HEIGHT: f32 = 3.0;
-/// Columns per side of the survey grid.
-const GRID: usize = 24;
-/// Horizontal surfaces recorded per column, top down.
-const MAX_LAYERS: usize = 12;
-/// A surface counts as horizontal when its normal's |y| exceeds this.
-const HORIZONTAL_COS: f32 = 0.8;
-/// Fewer floor-to-ceiling gaps than this and the inference falls back on the bounds.
-const MIN_GAPS: usize = 6;
-/// A guessed scale within this factor of 1 is taken as metres already.
-const METRES_SLACK: f32 = 2.5;
-/// Without gaps, maps larger than this many units are assumed not to be in metres.
-const MAX_PLAUSIBLE_METRES: f32 = 2000.0;
-/// Size such maps are scaled to, metres.
-const FALLBACK_SIZE: f32 = 200.0;
+/// Floor samples the spawn is chosen among (spread by area over every floor: a map whose
+/// bounds a far-off column stretches still has its rooms sampled).
+const SPAWN_SAMPLES: usize = 700;
 /// Free distance required around an automatic spawn, metres.
 const SPAWN_CLEARANCE: f32 = 0.4;
 /// Floors within this many metres of each other count as one level when the survey
@@ -45,15 +34,6 @@ const VIEW_REACH: f32 = 10.0;
 /// the spawn score: a spot that sees the map beats one that sees a wall or the outside.
 const VIEW_WEIGHT: f32 = 8.0;
 
-/// The inferred scale and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScaleGuess {
-    /// World units (metres) per file unit.
-    pub scale: f32,
-    /// A sentence for the user.
-    pub reason: String,
-}
-
 /// The chosen spawn and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpawnChoice {
@@ -65,184 +45,53 @@ pub struct SpawnChoice {
     pub reason: String,
 }
 
-/// Heights of the horizontal surfaces (floors, table tops, the upper faces of ceilings)
-/// met straight down the column at `(x, z)`, from the top down.
-fn layers(world: &CollisionWorld, x: f32, z: f32) -> Vec<f32> {
-    let b = world.bounds();
-    let step = (b.size().y * 1e-4).max(1e-5);
-    let mut out = Vec::new();
-    let mut y = b.max.y + 1.0;
-    let span = b.size().y + 2.0;
-    while out.len() < MAX_LAYERS {
-        let Some(hit) = world.ray_cast(Vec3::new(x, y, z), -Vec3::Y, span) else {
-            break;
-        };
-        let t = hit.distance;
-        let hit_y = y - t;
-        if world.triangles()[hit.triangle as usize]
-            .plane
-            .normal
-            .y
-            .abs()
-            > HORIZONTAL_COS
-        {
-            out.push(hit_y);
-        }
-        y = hit_y - step;
-    }
-    out
-}
-
-fn columns(world: &CollisionWorld) -> impl Iterator<Item = (f32, f32)> + '_ {
-    let b = world.bounds();
-    (0..GRID * GRID).map(move |k| {
-        let (i, j) = (k % GRID, k / GRID);
-        let fx = (i as f32 + 0.5) / GRID as f32;
-        let fz = (j as f32 + 0.5) / GRID as f32;
-        (b.min.x + fx * b.size().x, b.min.z + fz * b.size().z)
-    })
-}
-
-/// The up axis inferred from a map, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct UpGuess {
-    /// The axis of the file that points up.
-    pub up: UpAxis,
-    /// A sentence for the user.
-    pub reason: String,
-}
-
-/// Z is taken as up outright when this many times more of the map's area faces along Z
-/// than along Y: OBJ's convention is Y-up, and a doubtful map keeps it.
-const UP_MARGIN: f64 = 1.5;
-/// With more area along Z, but less than [`UP_MARGIN`] times more (a hall with tall walls),
-/// Z is up when the map is also flat along Z: its extent along Z under this share of the
-/// smaller of the other two (buildings are wider than they are tall).
-const FLAT_SHARE: f32 = 0.8;
-/// Z is never up with less than this percentage of the area facing along it.
-const MIN_UP_PERCENT: f64 = 10.0;
-
-/// Guess a map's up axis (`map` loaded Y-up) from which way its surfaces face and which
-/// way it is flat. Buildings are mostly floors, ceilings, table tops and roofs: more of
-/// their area faces along the up axis than along a horizontal one (a 10 x 10 m room 3 m
-/// high has 200 m² of floor and ceiling, 60 m² of wall along each horizontal axis), and
-/// they are wider than tall. Winding is not trusted: a face counts for its axis whichever
-/// way it points.
-pub fn infer_up(map: &Map) -> UpGuess {
-    let (mut along_y, mut along_z, mut total) = (0.0f64, 0.0f64, 0.0f64);
-    for [a, b, c] in map.triangles() {
-        let n = (b - a).cross(c - a).as_dvec3();
-        let area = n.length();
-        if !(area.is_finite() && area > 0.0) {
-            continue;
-        }
-        total += area;
-        let unit = n / area;
-        if unit.y.abs() > f64::from(HORIZONTAL_COS) {
-            along_y += area;
-        } else if unit.z.abs() > f64::from(HORIZONTAL_COS) {
-            along_z += area;
-        }
-    }
-    if total == 0.0 {
-        return UpGuess {
-            up: UpAxis::Y,
-            reason: "no surfaces: Y, as OBJ files usually are".into(),
-        };
-    }
-    let (y, z) = (100.0 * along_y / total, 100.0 * along_z / total);
-    let size = map.bounds.size();
-    let flat_along_z = size.z < FLAT_SHARE * size.x.min(size.y);
-    let (up, why) = if z < MIN_UP_PERCENT {
-        (UpAxis::Y, "")
-    } else if z > y * UP_MARGIN {
-        (UpAxis::Z, ": floors face along Z (--up y overrides)")
-    } else if z > y && flat_along_z {
-        (
-            UpAxis::Z,
-            ", and the map is flat along Z (--up y overrides)",
-        )
-    } else {
-        (UpAxis::Y, "")
-    };
-    UpGuess {
-        up,
-        reason: format!("{z:.0}% of the surface faces along Z, {y:.0}% along Y{why}"),
-    }
-}
-
-/// Guess world units per file unit from floor-to-ceiling gaps (`world` at scale 1).
-///
-/// With a survey of the free space ([`FreeSpace`]): when more gaps lie in sealed pockets
-/// than in open space, the map is built of closed solids (a town of blocks), and only the
-/// gaps where a person can be count; otherwise sealed rooms (a house with its doors shut)
-/// count as rooms.
-pub fn infer_scale(world: &CollisionWorld, free: Option<&FreeSpace>) -> ScaleGuess {
-    let b = world.bounds();
-    if b.is_empty() {
-        return ScaleGuess {
-            scale: 1.0,
-            reason: "empty map: scale 1".into(),
-        };
-    }
-    let min_gap = b.size().max_element() * 1e-3;
-    // Every gap, with the kind of space its middle is in.
-    let all: Vec<(f32, Space)> = columns(world)
-        .flat_map(|(x, z)| {
-            let l = layers(world, x, z);
-            l.windows(2)
-                .filter(|w| w[0] - w[1] > min_gap)
-                .map(|w| {
-                    let middle = Vec3::new(x, (w[0] + w[1]) / 2.0, z);
-                    let space = free.map_or(Space::Open, |f| f.space_at(middle));
-                    (w[0] - w[1], space)
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let count = |kind: Space| all.iter().filter(|(_, s)| *s == kind).count();
-    let solids = count(Space::Pocket) > count(Space::Open);
-    let mut gaps: Vec<f32> = all
-        .iter()
-        .filter(|(_, s)| !solids || *s == Space::Open)
-        .map(|(g, _)| *g)
-        .collect();
-    if gaps.len() >= MIN_GAPS {
-        gaps.sort_by(f32::total_cmp);
-        let median = gaps[gaps.len() / 2];
-        let scale = STOREY_HEIGHT / median;
-        if (1.0 / METRES_SLACK..=METRES_SLACK).contains(&scale) {
-            return ScaleGuess {
-                scale: 1.0,
-                reason: format!(
-                    "typical floor-to-ceiling height {median:.2} units: already metres"
-                ),
-            };
-        }
-        return ScaleGuess {
-            scale,
-            reason: format!(
-                "typical floor-to-ceiling height {median:.4} units taken as {STOREY_HEIGHT} m"
-            ),
-        };
-    }
-    let size = b.size().max_element();
-    if size <= MAX_PLAUSIBLE_METRES {
-        ScaleGuess {
-            scale: 1.0,
-            reason: format!("no rooms found; {size:.1} units across, taken as metres"),
-        }
-    } else {
-        ScaleGuess {
-            scale: FALLBACK_SIZE / size,
-            reason: format!("no rooms found; {size:.0} units across, scaled to {FALLBACK_SIZE} m"),
-        }
-    }
-}
-
 /// Heading (degrees) that looks along the horizontal direction `dir`.
 pub fn yaw_of(dir: Vec3) -> f32 {
     (-dir.x).atan2(-dir.z).to_degrees()
+}
+
+/// How far outside the map's bounds a given spawn may be before a warning, metres.
+const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
+
+/// The spawn: `given` (`--spawn`, file coordinates) if any, else one found in the map; `yaw_deg`
+/// (`--yaw`) overrides the heading either way. A spawn outside the map, or one from which a walk
+/// leaves an open map, adds a warning to the map's.
+pub fn choose_spawn(
+    map: &mut Map,
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    given: Option<Vec3>,
+    yaw_deg: Option<f32>,
+) -> SpawnChoice {
+    let mut spawn = match given {
+        Some(p) => SpawnChoice {
+            position: map.frame.to_world(p),
+            yaw_deg: 0.0,
+            reason: "given on the command line".into(),
+        },
+        None => find_spawn(map, world, free),
+    };
+    if let Some(y) = yaw_deg {
+        spawn.yaw_deg = y;
+    }
+    let b = world.bounds();
+    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(spawn.position);
+    if !inside {
+        let (lo, hi) = (map.frame.to_file(b.min), map.frame.to_file(b.max));
+        map.warnings.push(format!(
+            "the spawn is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
+            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+        ));
+    } else {
+        let open = open_headings(world, spawn.position);
+        if let Some(first) = open.first() {
+            map.warnings.push(format!(
+                "the map is open: from the spawn nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
+                open.len()
+            ));
+        }
+    }
+    spawn
 }
 
 /// Choose where the player starts: the map's marked spawn, else the best open floor spot
@@ -307,30 +156,27 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
             reason: "the map marks it (object 'spawn' or 'player_start')".into(),
         };
     }
-    let spots: Vec<(f32, f32, Vec<f32>)> = columns(world)
-        .map(|(x, z)| (x, z, layers(world, x, z)))
-        .collect();
+    let runs = floor_runs(world, free, Vec3::Y, SPAWN_SAMPLES);
     let level_of = |y: f32| (y / LEVEL_BIN).round() as i64;
-    let mut level_area: std::collections::HashMap<i64, usize> = Default::default();
-    for (_, _, floors) in &spots {
-        for &y in floors {
-            *level_area.entry(level_of(y)).or_default() += 1;
-        }
+    let mut level_area: std::collections::BTreeMap<i64, usize> = Default::default();
+    for r in &runs {
+        *level_area.entry(level_of(r.level)).or_default() += 1;
     }
     let largest = level_area.values().copied().max().unwrap_or(1) as f32;
     let mut best: Option<(f32, SpawnChoice)> = None;
     let centre = b.center();
-    for &(x, z, ref floors) in &spots {
-        for &floor in floors {
-            let feet = Vec3::new(x, floor, z);
-            let eye = feet + Vec3::Y * EYE_HEIGHT;
-            if free.is_some_and(|f| f.is_pocket(eye)) {
-                continue; // inside a closed solid
-            }
-            let up = world.ray_cast(feet + Vec3::Y * 0.05, Vec3::Y, reach);
-            if up.is_some_and(|h| h.distance < EYE_HEIGHT + 0.1) {
-                continue; // no head room
-            }
+    for run in &runs {
+        let (feet, floor) = (run.point, run.level);
+        // The eye at eye height and the contact gap over the floor: the body at rest.
+        let eye = feet + Vec3::Y * (EYE_HEIGHT + CONTACT_GAP);
+        if free.is_some_and(|f| f.is_pocket(eye)) {
+            continue; // inside a closed solid
+        }
+        if run.height.is_some_and(|h| h < EYE_HEIGHT + 0.1) {
+            continue; // no head room
+        }
+        let indoors = run.height.is_some();
+        {
             let Surroundings {
                 open,
                 toward: dir,
@@ -349,14 +195,14 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
             // the main floor beats furniture tops, enclosed beats open, then roomy, then central.
             let inside_solid = walls > 0 && backs * 4 >= walls * 3;
             let score = if inside_solid { -5.0 } else { 0.0 }
-                + if up.is_some() { 10.0 } else { 0.0 }
+                + if indoors { 10.0 } else { 0.0 }
                 + FLOOR_SHARE_WEIGHT * share
                 + VIEW_WEIGHT * view
                 + walls as f32 * 0.25
                 + nearest.min(3.0)
                 - (feet - centre).length() / reach;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                let indoors = if up.is_some() { "indoors" } else { "outdoors" };
+                let indoors = if indoors { "indoors" } else { "outdoors" };
                 best = Some((
                     score,
                     SpawnChoice {
@@ -428,7 +274,7 @@ pub fn open_headings(world: &CollisionWorld, eye: Vec3) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{LoadOptions, load_obj_str};
+    use crate::map::{LoadOptions, Map, load_obj_str};
 
     /// A closed box room `w` x `h` x `w` units, faces inward.
     fn room(w: f32, h: f32) -> String {
@@ -456,23 +302,14 @@ mod tests {
     }
 
     #[test]
-    fn millimetre_room_is_scaled_to_metres() {
-        let (_, w) = world_of(&room(6000.0, 3000.0));
-        let g = infer_scale(&w, None);
-        assert!((g.scale - 0.001).abs() < 1e-5, "{g:?}");
-    }
-
-    #[test]
-    fn metre_room_keeps_scale_one() {
-        let (_, w) = world_of(&room(8.0, 2.7));
-        assert_eq!(infer_scale(&w, None).scale, 1.0);
-    }
-
-    #[test]
     fn spawn_is_on_the_floor_inside_at_eye_height() {
         let (m, w) = world_of(&room(10.0, 3.0));
         let s = find_spawn(&m, &w, None);
-        assert!((s.position.y - EYE_HEIGHT).abs() < 1e-3, "{s:?}");
+        // At rest: eye height and the contact gap over the floor.
+        assert!(
+            (s.position.y - (EYE_HEIGHT + CONTACT_GAP)).abs() < 1e-5,
+            "{s:?}"
+        );
         assert!(
             s.position.x > 0.0 && s.position.x < 10.0 && s.position.z > 0.0 && s.position.z < 10.0
         );

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use glam::{UVec3, Vec3};
 
 use crate::collision::CollisionWorld;
+use crate::map::MapFrame;
 
 /// Most cells of the grid (four bytes each for the region): 2 M cells are 8 MB for the
 /// moment of the survey, and a few tens of milliseconds. A town 1.3 km across and 30 m
@@ -24,6 +25,14 @@ pub const MAX_CELLS: f32 = 2_000_000.0;
 pub const MAX_SAMPLES: u64 = 60_000_000;
 /// A sealed region with less than this share of the map's free cells is a pocket.
 pub const POCKET_SHARE: f32 = 0.01;
+/// A sealed region spanning fewer cells than this along some axis is a pocket however
+/// large: the hollow of a slab or a wall (a closed box 0.3 m thick across a whole storey
+/// holds thousands of cells, yet no room).
+pub const MIN_ROOM_CELLS: u32 = 2;
+/// A sealed region whose smallest extent is under this share of its largest is a pocket:
+/// the hollow of a slab, a wall or a thick game-level brush (a floor 1 m thick across a
+/// 40 m hall), not a room (rooms are at most a few times longer than high).
+pub const FLAT_SHARE: f32 = 0.1;
 
 /// What the survey says of a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +45,13 @@ pub enum Space {
     Unknown,
 }
 
-/// The free space of a map, in regions.
+/// The free space of a map, in regions. The grid lies in the file's own coordinates (it is
+/// surveyed before the up axis and scale are known); points asked about are world points,
+/// taken back to the file by [`FreeSpace::framed`]'s frame.
 #[derive(Clone, Debug)]
 pub struct FreeSpace {
+    /// World to file coordinates for the points asked about.
+    frame: MapFrame,
     /// Corner of cell (0, 0, 0).
     min: Vec3,
     /// Size of a cell.
@@ -68,6 +81,7 @@ impl FreeSpace {
         let dims = ((size / cell).ceil().as_uvec3() + UVec3::splat(2)).max(UVec3::splat(3));
         let min = b.min - Vec3::splat(cell);
         let mut space = FreeSpace {
+            frame: MapFrame::default(),
             min,
             cell,
             dims,
@@ -85,7 +99,7 @@ impl FreeSpace {
     /// the pocket (a wall cell of a hollow block touches the hollow), else open if it
     /// touches open space.
     pub fn space_at(&self, p: Vec3) -> Space {
-        let Some(c) = self.cell_of(p) else {
+        let Some(c) = self.cell_of(self.frame.to_file(p)) else {
             return Space::Unknown;
         };
         let own = self.region[self.flat(c.x, c.y, c.z)];
@@ -112,6 +126,12 @@ impl FreeSpace {
         if open { Space::Open } else { Space::Unknown }
     }
 
+    /// Is `p` in a free cell of open space itself (not a cell a surface passes through)?
+    pub fn is_open_cell(&self, p: Vec3) -> bool {
+        self.cell_of(self.frame.to_file(p))
+            .is_some_and(|c| self.kind(self.region[self.flat(c.x, c.y, c.z)]) == Space::Open)
+    }
+
     /// Is `p` in (or touching) a sealed pocket?
     pub fn is_pocket(&self, p: Vec3) -> bool {
         self.space_at(p) == Space::Pocket
@@ -125,11 +145,42 @@ impl FreeSpace {
         }
     }
 
-    /// This survey for the world scaled by `factor` about the origin.
-    pub fn scaled(mut self, factor: f32) -> FreeSpace {
-        self.min *= factor;
-        self.cell *= factor;
+    /// This survey for the world in `frame` (the file's coordinates turned and scaled):
+    /// points asked about from now on are world points.
+    pub fn framed(mut self, frame: MapFrame) -> FreeSpace {
+        self.frame = frame;
         self
+    }
+
+    /// The side of a cell, in the units of the points asked about (world units once
+    /// [`framed`](Self::framed)).
+    pub fn cell_size(&self) -> f32 {
+        self.cell * self.frame.scale
+    }
+
+    /// Up to `n` points of open space inside the map's bounds (not the padding), in file
+    /// coordinates, spread by a fixed sequence so that every survey of a map is the same.
+    pub fn open_points(&self, n: usize) -> Vec<Vec3> {
+        let d = self.dims;
+        let inner = (d - UVec3::splat(2)).max(UVec3::ONE);
+        let cells = (inner.x * inner.y * inner.z) as u64;
+        let mut out = Vec::with_capacity(n);
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..n * 8 {
+            if out.len() == n {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let k = (rng % cells) as u32;
+            let c = UVec3::new(k % inner.x, k / inner.x % inner.y, k / (inner.x * inner.y))
+                + UVec3::ONE;
+            if self.kind(self.region[self.flat(c.x, c.y, c.z)]) == Space::Open {
+                out.push(self.min + (c.as_vec3() + 0.5) * self.cell);
+            }
+        }
+        out
     }
 
     /// Cells that lie in pockets.
@@ -151,22 +202,31 @@ impl FreeSpace {
     }
 
     /// Mark every cell a triangle passes through (region 0), by sampling each triangle
-    /// at half a cell's spacing; `None` when the samples would exceed the budget.
+    /// at half a cell's spacing along its two shorter edges; `None` when the samples would
+    /// exceed the budget.
     fn mark_solid(&mut self, world: &CollisionWorld) -> Option<()> {
         let spacing = self.cell * 0.5;
-        let steps = |t: &crate::geometry::Triangle| {
-            let longest = (t.b - t.a)
-                .length()
-                .max((t.c - t.b).length())
-                .max((t.a - t.c).length());
-            (longest / spacing).ceil().max(1.0) as u64
+        // From the corner opposite the longest edge, along the two shorter edges: a long
+        // thin triangle then costs its length times its width, not its length squared.
+        let frame = |t: &crate::geometry::Triangle| {
+            let [a, b, c] = t.vertices();
+            let (ab, bc, ca) = ((b - a).length(), (c - b).length(), (a - c).length());
+            let (o, p, q) = if bc >= ab && bc >= ca {
+                (a, b, c)
+            } else if ca >= ab {
+                (b, c, a)
+            } else {
+                (c, a, b)
+            };
+            let n = |e: Vec3| (e.length() / spacing).ceil().max(1.0) as u64;
+            (o, p - o, q - o, n(p - o), n(q - o))
         };
         let samples: u64 = world
             .triangles()
             .iter()
             .map(|t| {
-                let n = steps(t);
-                (n + 1) * (n + 2) / 2
+                let (_, _, _, n1, n2) = frame(t);
+                (n1 + 1) * (n2 + 1)
             })
             .fold(0, u64::saturating_add);
         if samples > MAX_SAMPLES {
@@ -176,16 +236,16 @@ impl FreeSpace {
         let to_cells = 1.0 / self.cell;
         let dims = self.dims.as_vec3();
         for t in world.triangles() {
-            let n = steps(t);
-            let a = (t.a - self.min) * to_cells;
-            let (e1, e2) = (
-                (t.b - t.a) * (to_cells / n as f32),
-                (t.c - t.a) * (to_cells / n as f32),
-            );
-            for i in 0..=n {
-                let row = a + e1 * i as f32;
-                for j in 0..=n - i {
-                    let c = row + e2 * j as f32;
+            let (o, e1, e2, n1, n2) = frame(t);
+            let a = (o - self.min) * to_cells;
+            let (e1, e2) = (e1 * to_cells, e2 * to_cells);
+            for i in 0..=n1 {
+                let u = i as f32 / n1 as f32;
+                let row = a + e1 * u;
+                // Within the triangle: u + v <= 1.
+                let last = ((1.0 - u) * n2 as f32).floor() as u64;
+                for j in 0..=last {
+                    let c = row + e2 * (j as f32 / n2 as f32);
                     if c.min_element() >= 0.0 && c.cmplt(dims).all() {
                         let c = c.as_uvec3();
                         let k = self.flat(c.x, c.y, c.z);
@@ -200,6 +260,8 @@ impl FreeSpace {
     /// Number the free regions (6-connected), then decide which are pockets.
     fn flood(&mut self) {
         let mut sizes = vec![0usize]; // region 0: solid
+        // Each region's box in cells, to tell a slab's or a wall's hollow (thin) from a room.
+        let mut boxes = vec![(UVec3::ZERO, UVec3::ZERO)];
         let mut queue = VecDeque::new();
         let d = self.dims;
         // Cell (0, 0, 0) is padding: its region, numbered first, is the outside.
@@ -209,12 +271,15 @@ impl FreeSpace {
             }
             let id = sizes.len() as u32;
             let mut size = 0;
+            let (mut lo, mut hi) = (UVec3::MAX, UVec3::ZERO);
             self.region[start] = id;
             queue.push_back(start);
             while let Some(k) = queue.pop_front() {
                 size += 1;
                 let k = k as u32;
                 let (x, y, z) = (k % d.x, k / d.x % d.y, k / (d.x * d.y));
+                lo = lo.min(UVec3::new(x, y, z));
+                hi = hi.max(UVec3::new(x, y, z));
                 let neighbours = [
                     (x > 0).then(|| k - 1),
                     (x + 1 < d.x).then(|| k + 1),
@@ -231,12 +296,19 @@ impl FreeSpace {
                 }
             }
             sizes.push(size);
+            boxes.push((lo, hi));
         }
         let free: usize = sizes.iter().sum();
         self.pocket = sizes
             .iter()
+            .zip(&boxes)
             .enumerate()
-            .map(|(id, &n)| id > 1 && (n as f32) < POCKET_SHARE * free as f32)
+            .map(|(id, (&n, &(lo, hi)))| {
+                let extent = hi - lo;
+                let thin = extent.min_element() < MIN_ROOM_CELLS
+                    || (extent.min_element() as f32) < FLAT_SHARE * extent.max_element() as f32;
+                id > 1 && ((n as f32) < POCKET_SHARE * free as f32 || thin)
+            })
             .collect();
         self.pocket_cells = sizes
             .iter()
@@ -331,7 +403,10 @@ mod tests {
         );
         assert!(space.pocket_cells() > 0);
         // Scaled with its world, it answers at the scaled places.
-        let scaled = space.scaled(0.5);
+        let scaled = space.framed(MapFrame {
+            scale: 0.5,
+            ..MapFrame::default()
+        });
         assert!(scaled.is_pocket(Vec3::new(2.0, 3.0, 2.0)));
         assert!(!scaled.is_pocket(Vec3::new(10.0, 1.0, 10.0)));
     }

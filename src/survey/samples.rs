@@ -1,0 +1,269 @@
+//! Floor samples: points spread by area over the surfaces that face along an up axis, each
+//! with the free run above it (to the ceiling over it, or to the sky). The scale is read
+//! from them (how high rooms are, how high things stand on their floors) and the spawn
+//! is chosen among them.
+
+use glam::Vec3;
+
+use super::pockets::FreeSpace;
+use crate::collision::CollisionWorld;
+
+/// A surface faces along the up axis when its normal's component along it exceeds this
+/// (25 degrees: floors, stair treads, table tops, gently sloping ground).
+pub const FLOOR_COS: f32 = 0.9;
+/// Floors under a ceiling wanted among `n` samples: `n / COVERED_SHARE`.
+const COVERED_SHARE: usize = 10;
+/// At most this many times `n` samples are drawn looking for them.
+const EXTRA_DRAWS: usize = 8;
+
+/// One floor sample (in the coordinates of the world it was taken in).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    /// The point on the surface.
+    pub point: Vec3,
+    /// Its height: the point's coordinate along the up axis.
+    pub level: f32,
+    /// Free distance straight up to the next surface; `None`: nothing above (the sky).
+    pub height: Option<f32>,
+}
+
+impl Run {
+    /// The height of whatever is over the run (`level + height`), if anything is.
+    pub fn ceiling(&self) -> Option<f32> {
+        self.height.map(|h| self.level + h)
+    }
+}
+
+/// xorshift64: the same samples on every machine and every run.
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// Up to `n` floor samples of `world` for the up direction `up` (a unit axis): points
+/// spread by area over the surfaces facing along `up` (either way: winding is not
+/// trusted), each with its free run above. With a free-space survey `free` (its points
+/// in `world`'s coordinates), only runs through open space are kept: a run that passes
+/// through no free cell of open space (near its middle) lies inside a solid (a slab, a
+/// table top) or in a sealed hollow; one thinner than a cell cannot be told from either.
+pub fn floor_runs(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    up: Vec3,
+    n: usize,
+) -> Vec<Run> {
+    let tris = world.triangles();
+    let mut cumulative = Vec::new();
+    let mut index = Vec::new();
+    let mut total = 0.0f64;
+    for (i, t) in tris.iter().enumerate() {
+        if t.plane.normal.dot(up).abs() > FLOOR_COS {
+            total += f64::from(t.e1().cross(t.e2()).length() * 0.5);
+            cumulative.push(total);
+            index.push(i);
+        }
+    }
+    if total <= 0.0 {
+        return Vec::new();
+    }
+    let b = world.bounds();
+    let reach = b.size().length() * 2.0 + 1.0;
+    // Off the surface by a hair of the map's size, so the ray does not meet it again.
+    let hair = b.size().max_element() * 1e-5 + 1e-6;
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut runs = Vec::with_capacity(n);
+    // Floors under a ceiling (rooms) are what the scale is read from; on a terrain with a
+    // few houses they are a sliver of the floor area, so while they are scarce, more
+    // samples are drawn and only those under a ceiling kept, up to a bound.
+    let wanted_covered = n / COVERED_SHARE;
+    let (mut drawn, mut covered) = (0, 0);
+    while drawn < n * EXTRA_DRAWS && (drawn < n || covered < wanted_covered) {
+        drawn += 1;
+        let pick = f64::from(rng.unit()) * total;
+        let k = cumulative
+            .partition_point(|&c| c < pick)
+            .min(index.len() - 1);
+        let t = &tris[index[k]];
+        let (mut u, mut v) = (rng.unit(), rng.unit());
+        if u + v > 1.0 {
+            (u, v) = (1.0 - u, 1.0 - v);
+        }
+        let point = t.a + t.e1() * u + t.e2() * v;
+        let hit = world.ray_cast(point + up * hair, up, reach);
+        let height = hit.map(|h| h.distance + hair);
+        if drawn > n && height.is_none() {
+            continue; // past the first `n`, only floors under a ceiling are wanted
+        }
+        if let Some(f) = free {
+            let cell = f.cell_size();
+            let middle = point + up * height.map_or(cell, |h| h * 0.5);
+            let keep = match height {
+                // Thinner than a cell: the grid cannot tell a room from a slab's inside,
+                // and no room is that low.
+                Some(h) if h < cell => false,
+                // A few cells: room for its middle only, which must be a free cell of open
+                // space (a cell either side would be out of the run).
+                Some(h) if h < 3.0 * cell => f.is_open_cell(middle),
+                // Taller, or under the sky: a free cell of open space at its middle, or a
+                // cell either side of it.
+                _ => [0.0, 1.0, -1.0]
+                    .iter()
+                    .any(|d| f.is_open_cell(middle + up * (d * cell))),
+            };
+            if !keep {
+                continue;
+            }
+        }
+        covered += usize::from(height.is_some());
+        runs.push(Run {
+            point,
+            level: point.dot(up),
+            height,
+        });
+    }
+    runs
+}
+
+/// How high the surface under `r` stands over the floor below it, when it is a thing on
+/// a floor (a table top, a bed, a seat, a counter) and not a floor itself: looking down
+/// from just under it, the next surface (the floor) must be in the lower part of the
+/// room (under [`THING_SHARE`] of floor to ceiling), and what lies between must be open
+/// space (under a table), a solid standing on something (a bed, a cabinet: under its
+/// bottom there is no open space), or a thick top over open space (a table again), not a
+/// slab over the room or the outside below.
+pub fn thing_height(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    r: &Run,
+    up: Vec3,
+) -> Option<f32> {
+    let h = r.height?;
+    let size = world.bounds().size();
+    let hair = size.max_element() * 1e-5 + 1e-6;
+    let reach = size.length() * 2.0 + 1.0;
+    let below = world.ray_cast(r.point - up * hair, -up, reach)?;
+    let d = below.distance + hair;
+    if d >= THING_SHARE * (d + h) {
+        return None;
+    }
+    let Some(f) = free else {
+        return Some(d);
+    };
+    let cell = f.cell_size();
+    if d > 2.0 * cell && f.is_open_cell(r.point - up * (d * 0.5)) {
+        return Some(d); // open space under it: a table top
+    }
+    // A solid under the surface: it stands if there is no open space under its bottom
+    // (a bed, a cabinet); if there is, it may be a thick table top over open space, whose
+    // height is down to the floor under that space.
+    let bottom = r.point - up * d;
+    if !f.is_open_cell(bottom - up * (0.5 * cell)) {
+        return Some(d);
+    }
+    let floor = world.ray_cast(bottom - up * hair, -up, reach)?;
+    let total = d + floor.distance + hair;
+    (total < THING_SHARE * (total + h)).then_some(total)
+}
+
+/// A surface is a thing on the floor below it only within this share of the way from
+/// that floor to the ceiling over it (a table in a room, not an upper floor).
+pub const THING_SHARE: f32 = 0.45;
+
+/// What rays along a floor meet as they rise: the heights over the floor at which the way
+/// sideways opens (the top of an obstacle: a step, a seat, a table, a sill, a kerb; below
+/// it the ray meets the obstacle, above it goes on) and closes (the top of an opening: a
+/// door, a window; below it the ray passes through, above it meets the wall over it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sideways {
+    /// Tops of obstacles.
+    pub rises: Vec<f32>,
+    /// Tops of openings.
+    pub drops: Vec<f32>,
+}
+
+/// Heights looked at over each floor sample, spread evenly in log from a hundredth of its
+/// height to nearly all of it (rooms), or of the map's height (under the sky).
+const PROFILE_HEIGHTS: usize = 16;
+/// Halvings of an interval that holds a change.
+const BISECTIONS: usize = 5;
+/// From one height to the next, the free distance sideways changes by this factor at
+/// least for an edge...
+const EDGE_FACTOR: f32 = 2.0;
+/// ... and by this share of the height looked over.
+const EDGE_SHARE: f32 = 0.25;
+
+/// [`Sideways`] for up to `n` of `runs` (levels along `up`), in eight directions across
+/// `up`, in `world` (whose height along `up` is `height`).
+pub fn sideways(world: &CollisionWorld, runs: &[Run], up: Vec3, height: f32, n: usize) -> Sideways {
+    let (side, other) = {
+        let a = up.abs();
+        let side = if a.x < 0.5 { Vec3::X } else { Vec3::Y };
+        let side = (side - up * side.dot(up)).normalize();
+        (side, up.cross(side))
+    };
+    let dirs = [
+        side,
+        -side,
+        other,
+        -other,
+        (side + other).normalize(),
+        (side - other).normalize(),
+        (-side + other).normalize(),
+        (-side - other).normalize(),
+    ];
+    let reach = world.bounds().size().length() + 1.0;
+    let mut out = Sideways::default();
+    for r in runs.iter().take(n) {
+        let top = r.height.unwrap_or(height) * 0.95;
+        if top.is_nan() || top <= 0.0 {
+            continue;
+        }
+        let at = |k: usize| top * 0.01f32.powf(1.0 - k as f32 / (PROFILE_HEIGHTS - 1) as f32);
+        for d in dirs {
+            let free = |z: f32| {
+                world
+                    .ray_cast(r.point + up * z, d, reach)
+                    .map_or(reach, |hit| hit.distance)
+            };
+            let mut below = free(at(0));
+            for k in 1..PROFILE_HEIGHTS {
+                let above = free(at(k));
+                let enough = (below - above).abs() > EDGE_SHARE * at(k);
+                let closes = below > EDGE_FACTOR * above && enough;
+                let opens = above > EDGE_FACTOR * below && enough;
+                if closes || opens {
+                    // Bisect: `lo` stays on the side like `below`.
+                    let (mut lo, mut hi) = (at(k - 1), at(k));
+                    for _ in 0..BISECTIONS {
+                        let mid = 0.5 * (lo + hi);
+                        let d = free(mid);
+                        let like_below = if closes {
+                            d > EDGE_FACTOR * above
+                        } else {
+                            d * EDGE_FACTOR < above
+                        };
+                        if like_below {
+                            lo = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    let edge = 0.5 * (lo + hi);
+                    if closes {
+                        out.drops.push(edge);
+                    } else {
+                        out.rises.push(edge);
+                    }
+                }
+                below = above;
+            }
+        }
+    }
+    out
+}
