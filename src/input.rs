@@ -24,6 +24,8 @@ pub enum FileKind {
     Texture,
     /// A `sim` / `--script` script.
     Script,
+    /// One of walkthrough's own files in the config folder (remembered corrections).
+    Settings,
 }
 
 /// Largest OBJ file read: 2 GiB (a million-triangle map is about 100 MiB of text).
@@ -37,6 +39,8 @@ pub const MAX_MTL_BYTES: u64 = 256 << 20;
 pub const MAX_TEXTURE_BYTES: u64 = 256 << 20;
 /// Largest script read: 16 MiB.
 pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+/// Largest settings file read: 4 MiB (a thousand remembered maps is about 150 KiB).
+pub const MAX_SETTINGS_BYTES: u64 = 4 << 20;
 
 impl FileKind {
     /// The most bytes read from a file of this kind.
@@ -47,6 +51,7 @@ impl FileKind {
             FileKind::Material => MAX_MTL_BYTES,
             FileKind::Texture => MAX_TEXTURE_BYTES,
             FileKind::Script => MAX_SCRIPT_BYTES,
+            FileKind::Settings => MAX_SETTINGS_BYTES,
         }
     }
 
@@ -58,6 +63,7 @@ impl FileKind {
             FileKind::Material => "an MTL file",
             FileKind::Texture => "an image",
             FileKind::Script => "a script",
+            FileKind::Settings => "a settings file",
         }
     }
 }
@@ -173,34 +179,54 @@ fn check_file_limited(
 
 /// [`read_file`] with an explicit byte limit (tests use small ones).
 pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let shown = || path.display().to_string();
-    let io_err = |source| ReadError::Io {
-        path: shown(),
-        source,
-    };
-    let meta = check_file_limited(path, kind, limit)?;
-    let too_large = || ReadError::TooLarge {
-        path: shown(),
-        kind,
-        limit,
-    };
-    let file = File::open(path).map_err(io_err)?;
-    // The path may have been swapped for a FIFO between the two looks.
-    if !file.metadata().map_err(io_err)?.is_file() {
-        return Err(ReadError::NotRegular {
-            path: shown(),
-            kind,
-        });
-    }
+    let Opened { file, meta } = open_limited(path, kind, limit)?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // One byte past the limit tells a file that grew while it was read.
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(io_err)?;
+        .map_err(|source| ReadError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
     if bytes.len() as u64 > limit {
-        return Err(too_large());
+        return Err(ReadError::TooLarge {
+            path: path.display().to_string(),
+            kind,
+            limit,
+        });
     }
     Ok(bytes)
+}
+
+/// A file opened for reading after [`check_file`]'s checks.
+pub struct Opened {
+    /// The open handle (a regular file, checked again on the handle itself).
+    pub file: File,
+    /// Its metadata when it was checked.
+    pub meta: std::fs::Metadata,
+}
+
+/// Open `path` as a `kind` file for reading in a stream (hashing a map): the checks of
+/// [`check_file`], then the handle checked again. Read at most `kind.limit()` bytes from it.
+pub fn open_file(path: &Path, kind: FileKind) -> Result<Opened, ReadError> {
+    open_limited(path, kind, kind.limit())
+}
+
+fn open_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Opened, ReadError> {
+    let io_err = |source| ReadError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let meta = check_file_limited(path, kind, limit)?;
+    let file = File::open(path).map_err(io_err)?;
+    // The path may have been swapped for a FIFO between the two looks.
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(ReadError::NotRegular {
+            path: path.display().to_string(),
+            kind,
+        });
+    }
+    Ok(Opened { file, meta })
 }
 
 /// The `.obj` and `.toml` files in `dir` and its direct subdirectories, sorted, at most

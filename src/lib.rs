@@ -19,6 +19,7 @@
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
+//! - [`corrections`]: the up axis and scale the user set for a map, remembered by content.
 //! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.
 //! - [`tolerance`]: the collision tolerances, named and documented in one place.
 //!
@@ -54,6 +55,7 @@
 
 pub mod camera;
 pub mod collision;
+pub mod corrections;
 pub mod geometry;
 pub mod input;
 pub mod map;

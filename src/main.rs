@@ -14,6 +14,7 @@ use glam::Vec3;
 
 use walkthrough::camera::{Controller, DEFAULT_SPEED, Mode, Settings};
 use walkthrough::collision::Response;
+use walkthrough::corrections::{self, Corrections};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
@@ -67,9 +68,13 @@ struct Common {
     /// Metres per map unit (default: inferred from the map's rooms).
     #[arg(long, allow_hyphen_values = true)]
     scale: Option<f32>,
-    /// The map file's up axis (default: inferred from which way its floors face).
-    #[arg(long)]
+    /// The map file's up axis: y, z, x, -y, -z or -x (default: inferred from the map).
+    #[arg(long, allow_hyphen_values = true)]
     up: Option<UpAxis>,
+    /// Forget the up axis and scale remembered for this map (set with U, [ and ] in the
+    /// window) and let the survey read it again.
+    #[arg(long)]
+    forget: bool,
     /// Script to play (see README: forward/back/left/right/up/down SECS, turn DEG, ...).
     #[arg(long)]
     script: Option<PathBuf>,
@@ -253,6 +258,11 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             args.max_steps
         ));
     }
+    let mut corrections = load_corrections();
+    let recall = corrections::recall(&mut corrections, args.map.as_deref(), &mut open, c.forget);
+    if let Some(note) = recall.note {
+        eprintln!("{note}");
+    }
     let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
     report_loaded(&session, c.verbose);
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
@@ -356,6 +366,16 @@ pub(crate) fn peak_memory() -> Option<String> {
     Some(format!("{} MiB", kb / 1024))
 }
 
+/// The corrections remembered for maps, from the config folder; what is wrong with them
+/// is printed as warnings (they are never an error).
+pub(crate) fn load_corrections() -> Corrections {
+    let loaded = Corrections::load(corrections::config_dir().as_deref());
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    loaded.corrections
+}
+
 /// Print what loading a map found: its warnings (and with `verbose` the details they
 /// summarise), then the map's description.
 pub(crate) fn report_loaded(session: &Session, verbose: bool) {
@@ -418,6 +438,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         exit_after: args.exit_after.filter(|s| s.is_finite() && *s >= 0.0),
         exit_when_done: args.exit_when_done,
         verbose: c.verbose,
+        forget: c.forget,
         debug_view: args.debug_view,
         vsync: !args.no_vsync,
         bench_frames: args.bench_frames,

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use crate::camera::Pose;
+use crate::collision::body::EYE_HEIGHT;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::{
@@ -30,6 +31,28 @@ pub struct OpenOptions {
     pub pitch_deg: Option<f32>,
     /// Decode the textures (the window), or only look for their files (`sim`).
     pub textures: TextureOptions,
+    /// The frame the user set for this file before ([`crate::corrections`]): used when
+    /// neither `up` nor `scale` is given.
+    pub remembered: Option<MapFrame>,
+}
+
+/// Smallest a map may be made across (its longest side, metres) by [`Session::rescale`]:
+/// smaller, no one could stand in it and the view's near plane would cut through it.
+pub const MIN_RESCALED_EXTENT: f32 = 0.5;
+
+/// What [`Session::rescale`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rescaled {
+    /// New scale over old: world positions were multiplied by it.
+    pub factor: f32,
+}
+
+/// Where an eye at `eye` goes when its map is scaled by `factor` about the origin: its
+/// feet (an eye height below it) scale with the map, and the eye stays an eye height
+/// above them.
+pub fn scaled_eye(eye: Vec3, factor: f32) -> Vec3 {
+    let up = Vec3::Y * EYE_HEIGHT;
+    (eye - up) * factor + up
 }
 
 /// How long each loading stage took.
@@ -89,12 +112,19 @@ impl Session {
         let world = CollisionWorld::new(map.triangles());
         let mut world_time = t1.elapsed();
         // The built-in map is known: Y up, metres, no hollow solids.
-        let given = match path {
-            Some(_) => Given {
+        let remembered = opts
+            .remembered
+            .filter(|_| path.is_some() && opts.up.is_none() && opts.scale.is_none());
+        let given = match (path, remembered) {
+            (Some(_), Some(r)) => Given {
+                up: Some(r.up),
+                scale: Some(r.scale),
+            },
+            (Some(_), None) => Given {
                 up: opts.up,
                 scale: opts.scale,
             },
-            None => Given {
+            (None, _) => Given {
                 up: Some(opts.up.unwrap_or(UpAxis::Y)),
                 scale: Some(opts.scale.unwrap_or(1.0)),
             },
@@ -133,12 +163,20 @@ impl Session {
             world,
             placed: None,
             spawn,
-            scale_reason: match (opts.scale, path) {
-                (None, None) => "the built-in map is in metres".to_string(),
+            scale_reason: match (opts.scale, path, remembered) {
+                (None, None, _) => "the built-in map is in metres".to_string(),
+                (_, _, Some(r)) => format!(
+                    "scale {} as you set it for this file (remembered; --forget drops it)",
+                    r.scale
+                ),
                 _ => guess.scale_reason,
             },
-            up_reason: match (opts.up, path) {
-                (None, None) => "the built-in map is Y-up".to_string(),
+            up_reason: match (opts.up, path, remembered) {
+                (None, None, _) => "the built-in map is Y-up".to_string(),
+                (_, _, Some(r)) => format!(
+                    "up axis {} as you set it for this file (remembered; --forget drops it)",
+                    r.up
+                ),
                 _ => guess.up_reason,
             },
             timings: LoadTimings {
@@ -184,6 +222,41 @@ impl Session {
         })
     }
 
+    /// Give the map the scale `scale` (metres per file unit) in place, as the window's
+    /// scale keys do: the map, its collision world and the spawn scaled together, with
+    /// no new parse or survey. The spawn's feet stay on the floor they stood on (the eye
+    /// keeps its height above them). Refused for a scene (each model has its own scale),
+    /// and where the map would reach beyond [`MAX_WORLD_EXTENT`] or be smaller across
+    /// than [`MIN_RESCALED_EXTENT`].
+    pub fn rescale(&mut self, scale: f32) -> Result<Rescaled, String> {
+        if self.placed.is_some() {
+            return Err("a scene has no scale of its own: each [[model]] sets its scale".into());
+        }
+        let old = self.map.frame.scale;
+        let factor = scale / old;
+        if !(scale.is_finite() && scale > 0.0 && factor.is_finite()) {
+            return Err(format!("scale {scale} is not a positive number"));
+        }
+        let b = self.world.bounds();
+        let reach = b.min.abs().max(b.max.abs()).max_element() * factor;
+        let across = b.size().max_element() * factor;
+        if reach > MAX_WORLD_EXTENT {
+            return Err(format!(
+                "scale {scale} would put the map {reach:.0} m from the origin, beyond {MAX_WORLD_EXTENT:e} m: not applied"
+            ));
+        }
+        if across < MIN_RESCALED_EXTENT {
+            return Err(format!(
+                "scale {scale} would make the map {across:.2} m across, too small to stand in: not applied"
+            ));
+        }
+        self.map.rescale(factor);
+        self.world.scale_by(factor);
+        self.spawn.position = scaled_eye(self.spawn.position, factor);
+        self.scale_reason = format!("scale {scale} set in the window (was {old})");
+        Ok(Rescaled { factor })
+    }
+
     /// What moves collide with: the placed models of a scene, else the map's world.
     pub fn collider(&self) -> &dyn Collider {
         match &self.placed {
@@ -212,7 +285,7 @@ impl Session {
         let p = self.map.frame.to_file(self.spawn.position);
         let t = &self.timings;
         format!(
-            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
+            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
             self.map.name,
             s.triangles,
             self.map.objects,
@@ -220,6 +293,10 @@ impl Session {
             dropped_note(&s),
             self.up_reason,
             self.scale_reason,
+            match self.placed {
+                None => format!("\nto open it the same way: {}", self.map.frame.flags()),
+                Some(_) => String::new(),
+            },
             (t.parse + t.survey + t.world).as_secs_f64() * 1e3,
             t.parse.as_secs_f64() * 1e3,
             t.survey.as_secs_f64() * 1e3,

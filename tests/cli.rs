@@ -6,6 +6,11 @@ use std::process::{Command, Output};
 
 fn walkthrough(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args(args)
         .output()
         .expect("binary runs")
@@ -168,4 +173,72 @@ fn a_text_file_or_an_image_as_the_map_is_not_called_an_empty_map() {
         let want = format!("{map}: does not look like an OBJ file: it looks like {kind}");
         assert!(stderr(&o).contains(&want), "{}", stderr(&o));
     }
+}
+
+#[test]
+fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-memory-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let map =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
+    let key = walkthrough::corrections::ContentKey::of_file(&map).unwrap();
+    let mut store = walkthrough::corrections::Corrections::load(Some(&dir)).corrections;
+    let frame = walkthrough::map::MapFrame {
+        up: walkthrough::map::UpAxis::Z,
+        scale: 0.5,
+    };
+    store.remember(&key, &map, frame).unwrap();
+    let script = tmp("memory.txt", "wait 0.05\n");
+    let sim = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .env("WALKTHROUGH_CONFIG_DIR", &dir)
+            .args([
+                "sim",
+                map.to_str().unwrap(),
+                "--script",
+                script.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = sim(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("up axis z as you set it for this file"),
+        "{err}"
+    );
+    assert!(
+        err.contains("to open it the same way: --up z --scale 0.5"),
+        "{err}"
+    );
+    // A flag on the command line overrides the memory.
+    let err = stderr(&sim(&["--scale", "1"]));
+    assert!(!err.contains("as you set it"), "{err}");
+    let err = stderr(&sim(&["--forget"]));
+    assert!(err.contains("forgot the up axis and scale"), "{err}");
+    assert!(!err.contains("as you set it"), "{err}");
+    let err = stderr(&sim(&[]));
+    assert!(!err.contains("as you set it"), "forgotten for good: {err}");
+}
+
+#[test]
+fn a_corrupt_corrections_file_is_a_warning_not_a_failure() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("corrections.toml"), "[maps.x\nup = ").unwrap();
+    let script = tmp("corrupt.txt", "wait 0.05\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", &dir)
+        .args(["sim", "--script", script.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: ") && err.contains("corrections.toml: line 1"),
+        "{err}"
+    );
 }

@@ -18,6 +18,11 @@ const WATCHDOG: Duration = Duration::from_secs(60);
 /// Run the binary with `args`; fail the test if it has not ended within [`WATCHDOG`].
 fn run_watched(args: &[&str]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -287,6 +292,11 @@ fn sim_interrupted_by_sigterm_flushes_whole_rows_and_says_so() {
     std::fs::write(&script, "mode fly\nforward 100\n").unwrap();
     let trace = dir.join("trace.csv");
     let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args(["sim", "--script", s(&script), "--dt", "1e-5"])
         .args(["--max-steps", "20000000", "--trace", s(&trace)])
         .stdin(Stdio::null())
@@ -333,6 +343,10 @@ fn sim_interrupted_by_sigterm_flushes_whole_rows_and_says_so() {
 /// that needs more fails to allocate (and aborts) instead of answering.
 fn run_capped(mib: u64, args: &[&str]) -> Output {
     let child = Command::new("sh")
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .arg("-c")
         .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", mib * 1024))
         .arg(env!("CARGO_BIN_EXE_walkthrough"))

@@ -268,6 +268,11 @@ fn sim_binary_on_shared(name: &str) {
     )
     .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args([
             "sim",
             obj.to_str().unwrap(),

@@ -378,6 +378,11 @@ fn scripted_window_run_gives_the_same_trace_as_sim_and_exits_when_done() {
     let err = wait_for_exit(child, "the window did not close when the script was done");
     assert!(err.contains("script finished at step"), "{err}");
     let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args(["sim", "--script", script.to_str().unwrap()])
         .output()
         .unwrap();
@@ -452,6 +457,8 @@ fn spawn(x: &Xvfb, args: &[&str]) -> Child {
 fn spawn_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Child {
     let start = || {
         Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            // Never the user's remembered corrections: a settings folder of the test's own.
+            .env("WALKTHROUGH_CONFIG_DIR", cwd.join("walkthrough-config"))
             .args(args)
             .current_dir(cwd)
             .env("DISPLAY", &x.display)
@@ -573,6 +580,56 @@ fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
         start.y,
         last.y
     );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn u_turns_a_z_up_map_opened_y_up_upright_and_the_next_open_remembers_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("turn-up");
+    let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+    // The test room is written Z-up (its floor at z = 0); opened Y-up it lies on its side.
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
+    let trace = dir.join("trace.csv");
+    let (m, t) = (map.to_str().unwrap(), trace.to_str().unwrap());
+    let (child, _win) = launch_in(
+        &x,
+        &[m, "--up", "y", "--trace", t, "--exit-after", "60"],
+        &dir,
+    );
+    sleep(Duration::from_millis(500));
+    x.xdotool(&["key", "u"]);
+    sleep(Duration::from_millis(2500));
+    let log = finish(&x, child);
+    assert!(log.contains("up axis z: --up z --scale 1"), "{log}");
+    assert!(log.contains("remembered for this file"), "{log}");
+    let rows = read_trace(&trace);
+    let (before, after) = (rows.first().unwrap(), rows.last().unwrap());
+    // Y-up, the eye stood 1.6 units along the file's y; turned, it stands on the floor
+    // at z = 0, an eye height up along z, on the ground.
+    assert!((before.y - 1.6).abs() < 0.05, "before: y {}", before.y);
+    assert!(
+        (after.z - 1.6).abs() < 0.05,
+        "the eye did not rise onto the floor: z {}",
+        after.z
+    );
+    assert!(after.ground, "not standing after the turn");
+    let stored = std::fs::read_to_string(dir.join("walkthrough-config/corrections.toml"))
+        .expect("the correction is saved");
+    assert!(stored.contains("up = \"z\""), "{stored}");
+
+    // Opened again with no flags, the remembered frame is used and named.
+    let (child, _win) = launch_in(&x, &[m, "--exit-after", "30"], &dir);
+    let log = finish(&x, child);
+    assert!(
+        log.contains("up axis z as you set it for this file"),
+        "{log}"
+    );
+    // --forget drops it: the survey's reading again.
+    let (child, _win) = launch_in(&x, &[m, "--forget", "--exit-after", "30"], &dir);
+    let log = finish(&x, child);
+    assert!(log.contains("forgot the up axis and scale"), "{log}");
+    assert!(!log.contains("as you set it"), "{log}");
 }
 
 /// The shots F12 saved in `dir`, in the order they were taken.
@@ -729,6 +786,11 @@ fn debug_view_highlights_the_wall_walked_into_and_changes_no_trace() {
     sim_args.extend(place);
     sim_args.extend(["--script", script.to_str().unwrap()]);
     let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        // Never the user's remembered corrections: an empty settings folder.
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
         .args(&sim_args)
         .output()
         .unwrap();

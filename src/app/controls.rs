@@ -56,6 +56,14 @@ pub const CONTROLS: &[Control] = &[
         does: "reload the map (keeps your place if it is still inside)",
     },
     Control {
+        keys: "U / Shift+U",
+        does: "up axis: next / previous (y, z, x, -y, -z, -x); scale and spawn surveyed again; remembered for the file",
+    },
+    Control {
+        keys: "[ / ]",
+        does: "scale smaller / larger by 1.25x (with Shift: to the next unit, mm cm in ft m); a 1.8 m marker shows ahead; remembered",
+    },
+    Control {
         keys: "V",
         does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
     },
@@ -108,11 +116,23 @@ pub enum Action {
     Screenshot,
     /// Load the map again.
     Reload,
+    /// Turn the map to the next up axis (backwards with Shift).
+    NextUp {
+        /// Shift was held.
+        backwards: bool,
+    },
+    /// Change the scale a step (to the next unit with Shift).
+    Scale {
+        /// `]`: larger.
+        larger: bool,
+        /// Shift was held: to the next common unit.
+        to_unit: bool,
+    },
 }
 
 impl Action {
-    /// The action of `key`, if it has one.
-    pub fn of_key(key: KeyCode) -> Option<Action> {
+    /// The action of `key` pressed with Shift held or not, if it has one.
+    pub fn of_key(key: KeyCode, shift: bool) -> Option<Action> {
         Some(match key {
             KeyCode::Escape => Action::Escape,
             KeyCode::Tab => Action::NextResponse,
@@ -124,6 +144,15 @@ impl Action {
             KeyCode::KeyN => Action::Minimap,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
+            KeyCode::KeyU => Action::NextUp { backwards: shift },
+            KeyCode::BracketLeft => Action::Scale {
+                larger: false,
+                to_unit: shift,
+            },
+            KeyCode::BracketRight => Action::Scale {
+                larger: true,
+                to_unit: shift,
+            },
             _ => return None,
         })
     }
@@ -188,14 +217,38 @@ mod tests {
             (KeyCode::KeyN, "N", Action::Minimap),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
+            (
+                KeyCode::KeyU,
+                "U / Shift+U",
+                Action::NextUp { backwards: false },
+            ),
+            (
+                KeyCode::BracketRight,
+                "[ / ]",
+                Action::Scale {
+                    larger: true,
+                    to_unit: false,
+                },
+            ),
         ] {
-            assert_eq!(Action::of_key(key), Some(action), "{name}");
+            assert_eq!(Action::of_key(key, false), Some(action), "{name}");
             assert!(
                 CONTROLS.iter().any(|c| c.keys == name),
                 "{name} is missing from the table"
             );
         }
-        assert_eq!(Action::of_key(KeyCode::KeyW), None);
+        assert_eq!(Action::of_key(KeyCode::KeyW, false), None);
+        assert_eq!(
+            Action::of_key(KeyCode::KeyU, true),
+            Some(Action::NextUp { backwards: true })
+        );
+        assert_eq!(
+            Action::of_key(KeyCode::BracketLeft, true),
+            Some(Action::Scale {
+                larger: false,
+                to_unit: true
+            })
+        );
     }
 
     #[test]

@@ -51,6 +51,11 @@ impl DebugGeometry {
         self.lines.clear();
     }
 
+    /// Nothing to draw.
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty() && self.lines.is_empty()
+    }
+
     /// A filled triangle.
     pub fn triangle(&mut self, corners: [Vec3; 3], color: [f32; 4]) {
         self.triangles

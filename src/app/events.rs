@@ -17,6 +17,7 @@ use super::context::GlWindowContext;
 use super::controls::Action;
 use super::debug_draw::DebugDraw;
 use super::free_camera::FreeCamera;
+use super::loading::Purpose;
 use super::renderer::Renderer;
 use super::{App, Gpu};
 
@@ -34,7 +35,7 @@ impl App {
         if self.keys.set(key, down) || !down || repeat {
             return;
         }
-        let Some(action) = Action::of_key(key) else {
+        let Some(action) = Action::of_key(key, self.keys.shift()) else {
             return;
         };
         let s = &mut self.sim.controller.settings;
@@ -61,7 +62,9 @@ impl App {
                 };
             }
             Action::Screenshot => self.screenshot_pending = true,
-            Action::Reload => self.load_in_background(self.config.map.clone(), true),
+            Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
+            Action::NextUp { backwards } => self.turn_up(backwards),
+            Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),
         }
     }
 
@@ -194,7 +197,7 @@ impl ApplicationHandler for App {
                 s.speed =
                     (s.speed * SPEED_PER_NOTCH.powf(notches)).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
             }
-            WindowEvent::DroppedFile(path) => self.load_in_background(Some(path), false),
+            WindowEvent::DroppedFile(path) => self.load_in_background(Some(path), Purpose::Open),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
         }

@@ -52,19 +52,24 @@ impl App {
             .as_ref()
             .map_or(controller.view_pose(), |c| c.pose);
         gpu.renderer.draw(&view, size.width, size.height);
-        if self.debug.on || self.free_camera.is_some() {
-            if self.debug.on {
-                // Detached, the view holds what the body last touched, to look at it.
-                let at = self.free_camera.as_ref().map_or(frame_start, |c| c.since);
-                self.debug.build(self.sim.session.collider(), at);
-            } else {
-                self.debug.geometry.clear();
-            }
-            if self.free_camera.is_some() {
-                let body = controller.body();
-                let centre = body.centre_of(controller.pose.position);
-                self.debug.geometry.ellipsoid(centre, body.radii, BODY_LINE);
-            }
+        if self.debug.on {
+            // Detached, the view holds what the body last touched, to look at it.
+            let at = self.free_camera.as_ref().map_or(frame_start, |c| c.since);
+            self.debug.build(self.sim.session.collider(), at);
+        } else {
+            self.debug.geometry.clear();
+        }
+        if self.free_camera.is_some() {
+            let body = controller.body();
+            let centre = body.centre_of(controller.pose.position);
+            self.debug.geometry.ellipsoid(centre, body.radii, BODY_LINE);
+        }
+        let mut overlay = std::mem::take(&mut self.debug.geometry);
+        self.draw_marker(&mut overlay, frame_start);
+        self.debug.geometry = overlay;
+        let Some(gpu) = &mut self.gpu else { return };
+        let controller = &self.sim.controller;
+        if !self.debug.geometry.is_empty() {
             let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
             gpu.debug_draw.draw(view_proj, &self.debug.geometry);
         }

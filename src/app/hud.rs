@@ -8,6 +8,7 @@ use egui::{Align2, Color32, RichText};
 use walkthrough::camera::Mode;
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
+use walkthrough::map::MapFrame;
 
 use super::controls::CONTROLS;
 
@@ -27,6 +28,8 @@ pub struct Overlay {
     pub map_label: String,
     /// The unit of the positions shown ("m", or "units (1 unit = 0.01 m)").
     pub units: String,
+    /// The flags that open the map in the frame it has (`--up z --scale 0.0254`).
+    pub flags: String,
     /// The speed the eye actually moved at over the last frame, m/s.
     pub moving_at: f32,
     notice: Option<(String, Instant)>,
@@ -35,18 +38,18 @@ pub struct Overlay {
 }
 
 impl Overlay {
-    /// The overlay of a window showing the map `map_label`, whose file units are `scale`
-    /// metres.
-    pub fn new(map_label: String, scale: f32) -> Overlay {
+    /// The overlay of a window showing the map `map_label` in `frame`.
+    pub fn new(map_label: String, frame: MapFrame) -> Overlay {
         let mut o = Overlay::default();
-        o.show_map(map_label, scale);
+        o.show_map(map_label, frame);
         o
     }
 
-    /// Show a newly loaded map.
-    pub fn show_map(&mut self, label: String, scale: f32) {
+    /// Show a newly loaded (or corrected) map.
+    pub fn show_map(&mut self, label: String, frame: MapFrame) {
         self.map_label = label;
-        self.units = units_label(scale);
+        self.units = units_label(frame.scale);
+        self.flags = frame.flags();
     }
 
     /// Show `msg` for a few seconds (and print it: the terminal keeps a record).
@@ -116,6 +119,8 @@ pub struct DebugLine {
 
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
+/// Width a notice wraps at, points (a correction's notice is two lines at it).
+const NOTICE_WIDTH: f32 = 620.0;
 /// Width of the HUD box, points: wide enough for every line, so it never changes size.
 const HUD_WIDTH: f32 = 440.0;
 
@@ -152,7 +157,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}",
+        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
         match s.response {
             Response::Stop => "STOP",
             Response::Slide => "SLIDE",
@@ -171,7 +176,8 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         o.moving_at,
         s.speed,
         o.fps,
-        o.map_label
+        o.map_label,
+        o.flags
     );
     if let Some(d) = &s.debug {
         let _ = write!(
@@ -240,6 +246,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         if let Some(msg) = msg {
             egui::Area::new(egui::Id::unique(id))
                 .anchor(anchor, offset)
+                .default_width(NOTICE_WIDTH)
                 .show(&ctx, |ui| {
                     panel.show(ui, |ui| {
                         ui.label(

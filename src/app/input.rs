@@ -39,6 +39,11 @@ impl HeldKeys {
         true
     }
 
+    /// A Shift key is held (run, and the other way of a correction key).
+    pub fn shift(&self) -> bool {
+        self.run
+    }
+
     /// Release everything (focus lost: the key-up events will never come).
     pub fn clear(&mut self) {
         *self = HeldKeys::default();

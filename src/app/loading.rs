@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Instant;
 
-use walkthrough::session::{OpenOptions, Session};
-
+use walkthrough::corrections::{self, ContentKey, Corrections};
 use walkthrough::map::minimap::{TopDown, top_down};
+use walkthrough::session::{OpenOptions, Session};
 
 use super::App;
 use super::minimap::IMAGE_SIDE;
@@ -17,6 +17,21 @@ pub struct Loaded {
     pub session: Session,
     /// Its top-down image.
     pub minimap: TopDown,
+    /// The map file's content key (for remembering a correction).
+    pub key: Option<ContentKey>,
+}
+
+/// Why a map is loading: what happens to the player and to a correction once it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Another map (a dropped file): a new spawn, and its own remembered frame.
+    Open,
+    /// The same map again (R): the player keeps their place if it is still inside, and a
+    /// correction made in the window holds.
+    Reload,
+    /// The same map with another up axis (U): scale and spawn surveyed again, and the
+    /// frame remembered for the file.
+    Turn,
 }
 
 /// A map being loaded in the background.
@@ -25,17 +40,22 @@ pub struct Loading {
     pub what: String,
     /// When it started.
     pub since: Instant,
-    /// Keep the player's place if it is inside the new map (a reload).
-    pub keep_pose: bool,
+    /// What to do with it once loaded.
+    pub purpose: Purpose,
     rx: Receiver<Result<Loaded, String>>,
 }
 
 impl Loading {
-    /// Start loading `path` (the built-in map for `None`) with `open`'s scale and axis; the
-    /// spawn and view are found anew.
-    pub fn start(path: Option<PathBuf>, open: &OpenOptions, keep_pose: bool) -> Loading {
+    /// Start loading `path` (the built-in map for `None`) with `open`'s frame (a frame
+    /// remembered in `store` fills what it leaves open); the spawn and view are found anew.
+    pub fn start(
+        path: Option<PathBuf>,
+        open: &OpenOptions,
+        mut store: Corrections,
+        purpose: Purpose,
+    ) -> Loading {
         let (tx, rx) = channel();
-        let open = OpenOptions {
+        let mut open = OpenOptions {
             spawn: None,
             yaw_deg: None,
             pitch_deg: None,
@@ -45,17 +65,19 @@ impl Loading {
             .as_ref()
             .map_or("built-in map".to_string(), |p| p.display().to_string());
         std::thread::spawn(move || {
+            let recall = corrections::recall(&mut store, path.as_deref(), &mut open, false);
             // The window may have closed meanwhile: nobody to tell, nothing lost.
             let loaded = Session::open(path.as_deref(), &open).map(|session| Loaded {
                 minimap: top_down(&session.map, IMAGE_SIDE),
                 session,
+                key: recall.key,
             });
             let _ = tx.send(loaded.map_err(|e| e.to_string()));
         });
         Loading {
             what,
             since: Instant::now(),
-            keep_pose,
+            purpose,
             rx,
         }
     }
@@ -74,9 +96,30 @@ impl Loading {
 }
 
 impl App {
-    /// Load a map in the background; the window keeps drawing the old one meanwhile.
-    pub(super) fn load_in_background(&mut self, path: Option<PathBuf>, keep_pose: bool) {
-        self.loading = Some(Loading::start(path, &self.config.open, keep_pose));
+    /// Load a map in the background for `purpose`; the window keeps drawing the old one
+    /// meanwhile. A later load replaces one still running.
+    pub(super) fn load_in_background(&mut self, path: Option<PathBuf>, purpose: Purpose) {
+        let mut open = self.config.open;
+        match purpose {
+            Purpose::Open => self.correction = None,
+            Purpose::Reload => {
+                if let Some(c) = self.correction {
+                    (open.up, open.scale, open.remembered) = (None, None, Some(c));
+                }
+            }
+            Purpose::Turn => {}
+        }
+        self.load_with(path, open, purpose);
+    }
+
+    /// Load `path` with exactly `open`'s options, for `purpose`.
+    pub(super) fn load_with(&mut self, path: Option<PathBuf>, open: OpenOptions, purpose: Purpose) {
+        self.loading = Some(Loading::start(
+            path,
+            &open,
+            self.corrections.clone(),
+            purpose,
+        ));
     }
 
     /// Take the loaded map, if the worker is done.
@@ -84,22 +127,31 @@ impl App {
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
             return;
         };
-        let keep_pose = self.loading.take().is_some_and(|l| l.keep_pose);
+        let purpose = self.loading.take().map_or(Purpose::Open, |l| l.purpose);
         match result {
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
-            Ok(Loaded { session, minimap }) => {
+            Ok(Loaded {
+                session,
+                minimap,
+                key,
+            }) => {
                 crate::report_loaded(&session, self.config.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     gpu.renderer.upload(&session.map);
                 }
                 self.config.map = session.map.source.clone();
+                self.content_key = key;
                 self.minimap.replace(minimap);
-                self.sim.replace_session(session, keep_pose);
+                self.sim
+                    .replace_session(session, purpose == Purpose::Reload);
                 let session = &self.sim.session;
-                self.overlay
-                    .show_map(session.label(), session.map.frame.scale);
-                let msg = format!("loaded {}", self.overlay.map_label);
-                self.overlay.notify(msg);
+                self.overlay.show_map(session.label(), session.map.frame);
+                if purpose == Purpose::Turn {
+                    self.corrected(format!("up axis {}", session.map.frame.up));
+                } else {
+                    let msg = format!("loaded {}", self.overlay.map_label);
+                    self.overlay.notify(msg);
+                }
             }
         }
     }

@@ -62,6 +62,15 @@ impl Minimap {
         self.trail.clear();
     }
 
+    /// The map was scaled by `factor` in place: the same picture, placed anew, and the
+    /// trail scaled with it (its points' feet stay where they were on the map).
+    pub fn rescale(&mut self, factor: f32) {
+        self.image.scale_by(factor);
+        for p in &mut self.trail {
+            p.at = walkthrough::session::scaled_eye(p.at, factor);
+        }
+    }
+
     /// Note where the eye is this frame and whether a collision changed a move.
     pub fn record(&mut self, eye: Vec3, hit: bool, now: Instant) {
         self.hit_since |= hit;

@@ -7,6 +7,7 @@
 //! - `input`: held movement keys to a move intent.
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
 //! - `loading`: maps loaded on a worker thread.
+//! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
@@ -18,6 +19,7 @@
 
 mod context;
 pub mod controls;
+mod correction;
 mod debug_draw;
 mod debug_view;
 mod events;
@@ -37,6 +39,8 @@ use std::time::{Duration, Instant};
 use winit::event_loop::{ControlFlow, EventLoop};
 
 use walkthrough::camera::{Controller, Settings};
+use walkthrough::corrections::{ContentKey, Corrections, recall};
+use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{Command, TraceWriter};
@@ -75,6 +79,8 @@ pub struct Config {
     pub exit_when_done: bool,
     /// Say more while loading.
     pub verbose: bool,
+    /// Drop the remembered correction of the map before opening it.
+    pub forget: bool,
     /// Start with the debug view on.
     pub debug_view: bool,
     /// Vsync on.
@@ -88,7 +94,18 @@ pub struct Config {
 /// Open the window and run until it closes. Map errors are reported before any window
 /// opens.
 pub fn run(config: Config) -> Result<(), String> {
-    let session = Session::open(config.map.as_deref(), &config.open).map_err(|e| e.to_string())?;
+    let mut corrections = crate::load_corrections();
+    let mut open = config.open;
+    let recall = recall(
+        &mut corrections,
+        config.map.as_deref(),
+        &mut open,
+        config.forget,
+    );
+    if let Some(note) = recall.note {
+        eprintln!("{note}");
+    }
+    let session = Session::open(config.map.as_deref(), &open).map_err(|e| e.to_string())?;
     crate::report_loaded(&session, config.verbose);
     let trace = match &config.trace {
         Some(p) => {
@@ -111,7 +128,7 @@ pub fn run(config: Config) -> Result<(), String> {
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let controller = Controller::new(session.start_pose(config.open.pitch_deg), config.settings);
-    let overlay = Overlay::new(session.label(), session.map.frame.scale);
+    let overlay = Overlay::new(session.label(), session.map.frame);
     let drawn = Instant::now();
     let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
     eprintln!(
@@ -133,6 +150,10 @@ pub fn run(config: Config) -> Result<(), String> {
         screenshot_pending: false,
         quitting: false,
         error: None,
+        corrections,
+        content_key: recall.key,
+        correction: None,
+        marker_until: None,
         config,
     };
     event_loop
@@ -182,4 +203,12 @@ struct App {
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
     error: Option<String>,
+    /// The corrections remembered for maps.
+    corrections: Corrections,
+    /// The current map file's content key (`None`: the built-in map or a scene).
+    content_key: Option<ContentKey>,
+    /// The frame set by U or `[` `]` for the current map: R keeps it.
+    correction: Option<MapFrame>,
+    /// The person marker stands until then.
+    marker_until: Option<Instant>,
 }

@@ -114,14 +114,20 @@ impl CollisionWorld {
     /// This world scaled by `factor` about the origin: the same tree, refitted (its topology
     /// is scale-free), so a map whose scale is inferred after loading is not built twice.
     pub fn scaled(mut self, factor: f32) -> CollisionWorld {
+        self.scale_by(factor);
+        self
+    }
+
+    /// Scale this world in place by `factor` (the window's scale keys): the same tree,
+    /// refitted. A factor that is not a positive number changes nothing.
+    pub fn scale_by(&mut self, factor: f32) {
         if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
-            return self;
+            return;
         }
         for t in &mut self.triangles {
             *t = t.scaled(factor);
         }
         self.refit();
-        self
     }
 
     /// This world turned by `rotate`, a rotation that only permutes and negates axes (a

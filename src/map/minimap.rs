@@ -31,6 +31,13 @@ pub struct TopDown {
 }
 
 impl TopDown {
+    /// The same picture of the map scaled by `factor` about the origin (its scale
+    /// changed in the window): only the world placement changes.
+    pub fn scale_by(&mut self, factor: f32) {
+        self.min *= factor;
+        self.per_pixel *= factor;
+    }
+
     /// Pixel coordinates (fractional) of the world point `p`.
     pub fn to_pixel(&self, p: Vec3) -> Vec2 {
         (Vec2::new(p.x, p.z) - self.min) / self.per_pixel

@@ -87,7 +87,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
         })
         .collect();
     let (up, up_reason) = match given.up {
-        Some(up) => (up, format!("up axis {up} given")),
+        Some(up) => (up, format!("up axis {up} given (--up, or U in the window)")),
         None => {
             let mut ranked = evidence.clone();
             ranked.sort_by(|a, b| b.2.total_cmp(&a.2));

@@ -1,0 +1,270 @@
+//! Correcting the map's frame live: U turns the up axis (the map is surveyed again in
+//! the background), `[` and `]` change the scale in place; each correction is shown with
+//! the flags that reproduce it, a 1.8 m person marker to judge it by, and is remembered
+//! for the file ([`walkthrough::corrections`]).
+
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+
+use walkthrough::camera::Pose;
+use walkthrough::collision::CollisionWorld;
+use walkthrough::collision::body::EYE_HEIGHT;
+use walkthrough::map::UpAxis;
+use walkthrough::session::scaled_eye;
+use walkthrough::survey::scale::UNITS;
+
+use super::App;
+use super::debug_draw::DebugGeometry;
+use super::loading::Purpose;
+
+/// The up axes U steps through (Shift+U backwards): Y and Z, what exporters write, are
+/// next to each other both ways.
+const UP_CYCLE: [UpAxis; 6] = [
+    UpAxis::Y,
+    UpAxis::Z,
+    UpAxis::X,
+    UpAxis::NegY,
+    UpAxis::NegZ,
+    UpAxis::NegX,
+];
+/// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
+/// (inches read as centimetres).
+pub const SCALE_STEP: f32 = 1.25;
+/// How long the person marker stands after a correction.
+const MARKER_TIME: Duration = Duration::from_secs(10);
+/// The person marker's height, metres: a tall adult, to hold against a door.
+pub const MARKER_HEIGHT: f32 = 1.8;
+/// Its width, metres (shoulders).
+const MARKER_WIDTH: f32 = 0.5;
+/// How far ahead of the eye it stands, metres (nearer when a wall is nearer).
+const MARKER_DISTANCE: f32 = 2.5;
+/// Its distance from a wall it would stand in, metres.
+const MARKER_WALL_GAP: f32 = 0.3;
+/// Its colour (cyan: no map is that colour for long).
+const MARKER_COLOR: [f32; 4] = [0.2, 1.0, 1.0, 1.0];
+
+/// The up axis after `up` in [`UP_CYCLE`] (before it with `backwards`).
+pub fn next_up(up: UpAxis, backwards: bool) -> UpAxis {
+    let at = UP_CYCLE.iter().position(|&u| u == up).unwrap_or(0);
+    let n = UP_CYCLE.len();
+    UP_CYCLE[if backwards {
+        (at + n - 1) % n
+    } else {
+        (at + 1) % n
+    }]
+}
+
+/// The scale after `scale` going `larger` or smaller: by [`SCALE_STEP`], or with
+/// `to_unit` to the next common unit (mm, cm, in, ft, m) that way, by a step past them.
+pub fn next_scale(scale: f32, larger: bool, to_unit: bool) -> f32 {
+    let mut units: Vec<f32> = UNITS.iter().map(|u| u.metres).collect();
+    units.sort_by(f32::total_cmp);
+    let unit = if larger {
+        units.into_iter().find(|&u| u > scale * 1.001)
+    } else {
+        units.into_iter().rev().find(|&u| u < scale / 1.001)
+    };
+    match (to_unit, unit, larger) {
+        (true, Some(u), _) => u,
+        (_, _, true) => scale * SCALE_STEP,
+        (_, _, false) => scale / SCALE_STEP,
+    }
+}
+
+/// The common unit `scale` is, by name, if it is one.
+fn unit_name(scale: f32) -> Option<&'static str> {
+    UNITS
+        .iter()
+        .find(|u| (u.metres - scale).abs() <= u.metres * 1e-4)
+        .map(|u| u.name)
+}
+
+impl App {
+    /// U (Shift+U backwards): load the map again with the next up axis; its scale and
+    /// spawn are surveyed again.
+    pub(super) fn turn_up(&mut self, backwards: bool) {
+        if self.sim.session.placed.is_some() {
+            self.overlay
+                .notify("a scene sets its models' up axes in its file".into());
+            return;
+        }
+        let up = next_up(self.sim.session.map.frame.up, backwards);
+        let mut open = self.config.open;
+        (open.up, open.remembered) = (Some(up), None);
+        self.overlay
+            .notify(format!("turning the map: up axis {up}"));
+        self.load_with(self.config.map.clone(), open, Purpose::Turn);
+    }
+
+    /// `[` / `]` (Shift: to the next common unit): scale the map in place.
+    pub(super) fn step_scale(&mut self, larger: bool, to_unit: bool) {
+        if self.loading.is_some() {
+            self.overlay
+                .notify("the map is loading: change the scale once it is in".into());
+            return;
+        }
+        let started = Instant::now();
+        let scale = next_scale(self.sim.session.map.frame.scale, larger, to_unit);
+        let rescaled = match self.sim.session.rescale(scale) {
+            Ok(r) => r,
+            Err(e) => return self.overlay.notify(e),
+        };
+        let pose = self.sim.controller.pose;
+        self.sim.controller.place(Pose {
+            position: scaled_eye(pose.position, rescaled.factor),
+            ..pose
+        });
+        if let Some(camera) = &mut self.free_camera {
+            camera.pose.position = scaled_eye(camera.pose.position, rescaled.factor);
+        }
+        let map = &self.sim.session.map;
+        if let Some(gpu) = &mut self.gpu {
+            gpu.renderer.upload(map);
+        }
+        self.minimap.rescale(rescaled.factor);
+        eprintln!(
+            "rescaled in place in {:.0} ms (map, collision world, GPU upload)",
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        let units = unit_name(scale).map_or(String::new(), |n| format!(" ({n})"));
+        self.corrected(format!("scale {scale}{units}"));
+    }
+
+    /// A correction took effect: keep it for reloads, remember it for the file, show the
+    /// marker and say what reproduces it.
+    pub(super) fn corrected(&mut self, what: String) {
+        let frame = self.sim.session.map.frame;
+        self.correction = Some(frame);
+        self.marker_until = Some(Instant::now() + MARKER_TIME);
+        let session = &self.sim.session;
+        self.overlay.show_map(session.label(), frame);
+        let kept = match (&self.content_key, &self.config.map) {
+            (Some(key), Some(path)) => match self.corrections.remember(key, path, frame) {
+                Ok(()) => "remembered for this file".to_string(),
+                Err(e) => format!("not remembered: {e}"),
+            },
+            _ => "not remembered (only map files are)".to_string(),
+        };
+        self.overlay.notify(format!(
+            "{what}: {}; {kept}. The cyan frame ahead is {MARKER_HEIGHT} m tall",
+            frame.flags()
+        ));
+    }
+
+    /// Add the person marker to `geometry` while it is due.
+    pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant) {
+        if self.marker_until.is_none_or(|t| now >= t) {
+            return;
+        }
+        let pose = self.sim.controller.pose;
+        marker(
+            geometry,
+            &self.sim.session.world,
+            pose.position,
+            pose.forward_flat(),
+        );
+    }
+}
+
+/// A person-sized frame standing on the floor ahead of `eye` along `ahead` (flat, unit):
+/// its outline, [`MARKER_HEIGHT`] tall, with a tick every half metre.
+fn marker(geometry: &mut DebugGeometry, world: &CollisionWorld, eye: Vec3, ahead: Vec3) {
+    let ahead = ahead.normalize_or(Vec3::NEG_Z);
+    let reach = world
+        .ray_cast(eye, ahead, MARKER_DISTANCE + MARKER_WALL_GAP)
+        .map_or(MARKER_DISTANCE, |h| (h.distance - MARKER_WALL_GAP).max(0.0));
+    let above = eye + ahead * reach;
+    let floor = world
+        .ray_cast(above, Vec3::NEG_Y, 2.0 * EYE_HEIGHT)
+        .map_or(above.y - EYE_HEIGHT, |h| above.y - h.distance);
+    let base = Vec3::new(above.x, floor, above.z);
+    let side = ahead.cross(Vec3::Y) * (MARKER_WIDTH * 0.5);
+    let up = Vec3::Y * MARKER_HEIGHT;
+    let corners = [base - side, base + side, base + side + up, base - side + up];
+    for i in 0..4 {
+        geometry.line(corners[i], corners[(i + 1) % 4], MARKER_COLOR);
+    }
+    let ticks = (MARKER_HEIGHT / 0.5) as usize;
+    for k in 1..=ticks {
+        let y = Vec3::Y * (k as f32 * 0.5);
+        geometry.line(base - side + y, base - side * 0.5 + y, MARKER_COLOR);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u_steps_between_y_and_z_both_ways_and_visits_every_axis() {
+        assert_eq!(next_up(UpAxis::Y, false), UpAxis::Z);
+        assert_eq!(next_up(UpAxis::Z, true), UpAxis::Y);
+        let mut up = UpAxis::Y;
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            up = next_up(up, false);
+            seen.push(up);
+        }
+        assert_eq!(up, UpAxis::Y);
+        for u in UP_CYCLE {
+            assert!(seen.contains(&u), "{u}");
+        }
+    }
+
+    #[test]
+    fn scale_keys_step_by_a_quarter_or_jump_to_the_next_unit() {
+        assert!((next_scale(1.0, true, false) - 1.25).abs() < 1e-6);
+        assert!((next_scale(1.0, false, false) - 0.8).abs() < 1e-6);
+        assert_eq!(next_scale(0.01, true, true), 0.0254);
+        assert_eq!(next_scale(0.0254, false, true), 0.01);
+        assert_eq!(next_scale(0.0043, true, true), 0.01);
+        assert_eq!(next_scale(0.3048, true, true), 1.0);
+        // Past the last unit, a step.
+        assert!((next_scale(1.0, true, true) - 1.25).abs() < 1e-6);
+        assert!((next_scale(0.001, false, true) - 0.0008).abs() < 1e-7);
+        assert_eq!(unit_name(0.0254), Some("inches"));
+        assert_eq!(unit_name(0.02), None);
+    }
+
+    #[test]
+    fn the_marker_stands_on_the_floor_short_of_a_wall() {
+        // A floor at y = 0 and a wall 1.5 m ahead (toward -z).
+        let floor = [
+            [
+                Vec3::new(-5.0, 0.0, -5.0),
+                Vec3::new(-5.0, 0.0, 5.0),
+                Vec3::new(5.0, 0.0, 5.0),
+            ],
+            [
+                Vec3::new(-5.0, 0.0, -5.0),
+                Vec3::new(5.0, 0.0, 5.0),
+                Vec3::new(5.0, 0.0, -5.0),
+            ],
+        ];
+        let wall = [
+            [
+                Vec3::new(-5.0, 0.0, -1.5),
+                Vec3::new(5.0, 0.0, -1.5),
+                Vec3::new(5.0, 4.0, -1.5),
+            ],
+            [
+                Vec3::new(-5.0, 0.0, -1.5),
+                Vec3::new(5.0, 4.0, -1.5),
+                Vec3::new(-5.0, 4.0, -1.5),
+            ],
+        ];
+        let world = CollisionWorld::new(floor.into_iter().chain(wall));
+        let mut g = DebugGeometry::default();
+        marker(&mut g, &world, Vec3::new(0.0, EYE_HEIGHT, 0.0), Vec3::NEG_Z);
+        let ys: Vec<f32> = g.lines.iter().map(|v| v.position[1]).collect();
+        let zs: Vec<f32> = g.lines.iter().map(|v| v.position[2]).collect();
+        let (low, high) = (
+            ys.iter().cloned().fold(f32::MAX, f32::min),
+            ys.iter().cloned().fold(f32::MIN, f32::max),
+        );
+        assert!(low.abs() < 1e-4, "stands on the floor: {low}");
+        assert!((high - MARKER_HEIGHT).abs() < 1e-4, "{high}");
+        assert!(zs.iter().all(|&z| (z + 1.2).abs() < 1e-3), "{zs:?}");
+    }
+}
