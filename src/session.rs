@@ -14,7 +14,7 @@ use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
-use crate::survey::{FreeSpace, Given, SpawnChoice, choose_spawn, infer_frame};
+use crate::survey::{FreeSpace, Given, SpawnChoice, choose_spawn, infer_frame, main_part};
 
 /// How to open a map and where to start in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -135,10 +135,21 @@ impl Session {
         let needed = given.up.is_none()
             || given.scale.is_none()
             || (opts.spawn.is_none() && map.marked_spawn.is_none());
+        // A few triangles far from the rest would stretch the survey's grid past its rooms.
+        let part = path.filter(|_| needed).and_then(|_| main_part(&world));
+        if let Some(p) = &part {
+            map.warnings.push(format!(
+                "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
+                p.left_out,
+                world.bounds().size().max_element(),
+                p.bounds.size().max_element()
+            ));
+        }
+        let surveyed = part.as_ref().map_or(&world, |p| &p.world);
         let free = path
             .filter(|_| needed)
-            .and_then(|_| FreeSpace::survey(&world));
-        let guess = infer_frame(&world, free.as_ref(), given);
+            .and_then(|_| FreeSpace::survey(surveyed));
+        let guess = infer_frame(surveyed, free.as_ref(), given);
         let survey = t2.elapsed();
         if path.is_some() {
             map.details.extend(guess.details.iter().cloned());
@@ -151,13 +162,20 @@ impl Session {
             scale: 1.0,
             up: frame.up,
         };
-        let world = world
-            .turned(|v| turn.rotate_to_world(v))
-            .scaled(frame.scale);
+        let to_world =
+            |w: CollisionWorld| w.turned(|v| turn.rotate_to_world(v)).scaled(frame.scale);
+        let world = to_world(world);
+        let main = part.map(|p| to_world(p.world));
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
         usable(&map, &world)?;
-        let spawn = choose_spawn(&mut map, &world, free.as_ref(), opts.spawn, opts.yaw_deg);
+        let spawn = choose_spawn(
+            &mut map,
+            main.as_ref().unwrap_or(&world),
+            free.as_ref(),
+            opts.spawn,
+            opts.yaw_deg,
+        );
         Ok(Session {
             map,
             world,

@@ -548,3 +548,72 @@ fn a_town_of_closed_blocks_keeps_metres_and_spawns_in_the_street() {
         s.spawn.reason
     );
 }
+
+/// A column left 900 km from a 10 m room stretched the survey's grid until the room fell
+/// between its samples: "no floor found" (then, read in millimetres, a spawn on the roof).
+/// The survey reads the map's main part; the spawn stands in the room, at metres.
+#[test]
+fn column_at_9e5_m_the_spawn_is_still_in_the_room() {
+    let mut obj = String::new();
+    let mut vertices = 0;
+    let mut boxed = |min: Vec3, max: Vec3, inward: bool| {
+        let base = vertices;
+        vertices += 8;
+        for i in 0..8 {
+            let c = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
+            obj += &format!(
+                "v {} {} {}\n",
+                c(1, min.x, max.x),
+                c(2, min.y, max.y),
+                c(4, min.z, max.z)
+            );
+        }
+        for q in [
+            [0, 1, 3, 2],
+            [4, 6, 7, 5],
+            [0, 4, 5, 1],
+            [2, 3, 7, 6],
+            [0, 2, 6, 4],
+            [1, 5, 7, 3],
+        ] {
+            let q: Vec<usize> = if inward {
+                q.iter().rev().copied().collect()
+            } else {
+                q.to_vec()
+            };
+            obj += &format!(
+                "f {} {} {} {}\n",
+                base + q[0] + 1,
+                base + q[1] + 1,
+                base + q[2] + 1,
+                base + q[3] + 1
+            );
+        }
+    };
+    boxed(Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 3.0, 5.0), true);
+    boxed(
+        Vec3::new(9e5, 0.0, 0.0),
+        Vec3::new(9e5 + 2.0, 3.0, 2.0),
+        false,
+    );
+    let dir = std::env::temp_dir().join(format!("walkthrough-far-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("far_column.obj");
+    std::fs::write(&path, obj).unwrap();
+    let s = Session::open(Some(&path), &OpenOptions::default()).expect("opens");
+    assert!((s.map.frame.scale - 1.0).abs() < 1e-6, "{}", s.scale_reason);
+    let eye = s.spawn.position;
+    assert!(
+        eye.x.abs() < 5.0 && eye.z.abs() < 5.0 && (eye.y - EYE_HEIGHT).abs() < 0.01,
+        "spawn {eye} ({})",
+        s.spawn.reason
+    );
+    assert!(
+        s.map
+            .warnings
+            .iter()
+            .any(|w| w.contains("lie far from the rest")),
+        "{:?}",
+        s.map.warnings
+    );
+}

@@ -6,6 +6,7 @@
 //! real maps; and the user can always correct it (`--up`, `--scale`, or live in the
 //! window).
 //!
+//! - [`extent`]: the main part of the map, without a stray few triangles far away.
 //! - [`pockets`]: the free space on a voxel grid, flood-filled: open space and the
 //!   sealed hollows of closed solids.
 //! - [`samples`]: floor samples, each with the free run above it.
@@ -13,12 +14,14 @@
 //! - [`scale`]: the unit, from cues at a person's scale that agree.
 //! - [`spawn`]: where to start, and which way to face.
 
+pub mod extent;
 pub mod pockets;
 pub mod samples;
 pub mod scale;
 pub mod spawn;
 pub mod up;
 
+pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
 pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings};

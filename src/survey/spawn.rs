@@ -6,14 +6,21 @@ use glam::Vec3;
 
 use super::pockets::FreeSpace;
 use super::samples::floor_runs;
-use crate::collision::CollisionWorld;
 use crate::collision::body::EYE_HEIGHT;
+use crate::collision::placement::place;
+use crate::collision::{Body, CollisionWorld, Probe};
+use crate::geometry::InsideMethod;
 use crate::map::Map;
 use crate::tolerance::CONTACT_GAP;
 
 /// Floor samples the spawn is chosen among (spread by area over every floor: a map whose
 /// bounds a far-off column stretches still has its rooms sampled).
 const SPAWN_SAMPLES: usize = 700;
+/// Most a spawn's body may rest above or below eye height over its floor sample, metres.
+/// On a slope the walker's ellipsoid touches uphill of its centre and rests higher: 1.7 cm
+/// at 30 degrees, 4.9 cm at 45 (the steepest walkable); more is furniture or a ledge's
+/// edge under the spot.
+const SPAWN_MAX_LIFT: f32 = 0.06;
 /// Free distance required around an automatic spawn, metres.
 const SPAWN_CLEARANCE: f32 = 0.4;
 /// Floors within this many metres of each other count as one level when the survey
@@ -174,6 +181,18 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
         }
         if run.height.is_some_and(|h| h < EYE_HEIGHT + 0.1) {
             continue; // no head room
+        }
+        // The standing body placed at rest here (on a slope it rests a little higher than
+        // over the point under it); a spot that lifts it onto something (a chair's seat)
+        // or does not fit is no spawn.
+        let body = Body::WALKER;
+        let probe = Probe::new(body, InsideMethod::default());
+        let Some(rest) = place(world, &probe, eye, body.centre_of(eye)) else {
+            continue;
+        };
+        let eye = body.eye_of(rest.centre);
+        if (eye.y - feet.y - EYE_HEIGHT).abs() > SPAWN_MAX_LIFT {
+            continue;
         }
         let indoors = run.height.is_some();
         {
