@@ -14,7 +14,9 @@ use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
-use crate::survey::{FreeSpace, Given, SpawnChoice, choose_spawn, infer_frame, main_part};
+use crate::survey::{
+    FrameGuess, FreeSpace, Given, MainPart, SpawnChoice, choose_spawn, infer_frame, main_part,
+};
 
 /// How to open a map and where to start in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -111,45 +113,15 @@ impl Session {
         let t1 = Instant::now();
         let world = CollisionWorld::new(map.triangles());
         let mut world_time = t1.elapsed();
-        // The built-in map is known: Y up, metres, no hollow solids.
-        let remembered = opts
-            .remembered
-            .filter(|_| path.is_some() && opts.up.is_none() && opts.scale.is_none());
-        let given = match (path, remembered) {
-            (Some(_), Some(r)) => Given {
-                up: Some(r.up),
-                scale: Some(r.scale),
-            },
-            (Some(_), None) => Given {
-                up: opts.up,
-                scale: opts.scale,
-            },
-            (None, _) => Given {
-                up: Some(opts.up.unwrap_or(UpAxis::Y)),
-                scale: Some(opts.scale.unwrap_or(1.0)),
-            },
-        };
+        let (given, remembered) = given_frame(path.is_some(), opts);
         let t2 = Instant::now();
         // The free-space survey serves the up axis, the scale and the spawn: skipped when
         // all three are given.
-        let needed = given.up.is_none()
-            || given.scale.is_none()
-            || (opts.spawn.is_none() && map.marked_spawn.is_none());
-        // A few triangles far from the rest would stretch the survey's grid past its rooms.
-        let part = path.filter(|_| needed).and_then(|_| main_part(&world));
-        if let Some(p) = &part {
-            map.warnings.push(format!(
-                "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
-                p.left_out,
-                world.bounds().size().max_element(),
-                p.bounds.size().max_element()
-            ));
-        }
-        let surveyed = part.as_ref().map_or(&world, |p| &p.world);
-        let free = path
-            .filter(|_| needed)
-            .and_then(|_| FreeSpace::survey(surveyed));
-        let guess = infer_frame(surveyed, free.as_ref(), given);
+        let needed = path.is_some()
+            && (given.up.is_none()
+                || given.scale.is_none()
+                || (opts.spawn.is_none() && map.marked_spawn.is_none()));
+        let Surveyed { guess, free, part } = survey_map(&mut map, &world, needed, given);
         let survey = t2.elapsed();
         if path.is_some() {
             map.details.extend(guess.details.iter().cloned());
@@ -327,6 +299,64 @@ impl Session {
             self.spawn.reason
         )
     }
+}
+
+/// What is given of a map's frame: `opts`' up and scale, else the frame remembered for
+/// the file (returned too, for the reasons), for a file; the built-in map is known (Y up,
+/// metres).
+fn given_frame(file: bool, opts: &OpenOptions) -> (Given, Option<MapFrame>) {
+    let remembered = opts
+        .remembered
+        .filter(|_| file && opts.up.is_none() && opts.scale.is_none());
+    let given = match (file, remembered) {
+        (true, Some(r)) => Given {
+            up: Some(r.up),
+            scale: Some(r.scale),
+        },
+        (true, None) => Given {
+            up: opts.up,
+            scale: opts.scale,
+        },
+        (false, _) => Given {
+            up: Some(opts.up.unwrap_or(UpAxis::Y)),
+            scale: Some(opts.scale.unwrap_or(1.0)),
+        },
+    };
+    (given, remembered)
+}
+
+/// What the survey made of a map in its file's coordinates.
+struct Surveyed {
+    /// The frame and why.
+    guess: FrameGuess,
+    /// The free space (when the survey was `needed`).
+    free: Option<FreeSpace>,
+    /// The map's main part, when a few triangles lie far from it.
+    part: Option<MainPart>,
+}
+
+/// Survey `world` (the map in its file's coordinates) for what `given` leaves open; the
+/// free-space grid only when `needed`. A map with strays far away is surveyed by its main
+/// part, with a warning on `map`.
+fn survey_map(map: &mut Map, world: &CollisionWorld, needed: bool, given: Given) -> Surveyed {
+    // A few triangles far from the rest would stretch the survey's grid past its rooms.
+    let part = if needed { main_part(world) } else { None };
+    if let Some(p) = &part {
+        map.warnings.push(format!(
+            "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
+            p.left_out,
+            world.bounds().size().max_element(),
+            p.bounds.size().max_element()
+        ));
+    }
+    let surveyed = part.as_ref().map_or(world, |p| &p.world);
+    let free = if needed {
+        FreeSpace::survey(surveyed)
+    } else {
+        None
+    };
+    let guess = infer_frame(surveyed, free.as_ref(), given);
+    Surveyed { guess, free, part }
 }
 
 /// ", 29 without area in world coordinates and 3 repeated dropped from collision", or

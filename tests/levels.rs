@@ -160,17 +160,6 @@ fn generated_levels_open_upright_at_their_scale_with_the_eye_over_a_floor() {
     );
 }
 
-#[test]
-#[ignore = "prints the survey's evidence for every level in metres"]
-fn evidence() {
-    let dir = std::env::temp_dir().join(format!("walkthrough-evidence-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for level in all() {
-        let o = survey(&dir, &level, false, UNITS[0]);
-        println!("{:28} {}", o.level, o.up_reason);
-    }
-}
-
 /// The spawn flashed SLIDING on the first frame: the eye was placed so that the body
 /// overlapped the floor or furniture (a chair's seat under the spot), and the first step
 /// pushed it out. Every generated level's spawn is at rest: the first idle step touches

@@ -9,25 +9,38 @@ use walkthrough::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
 use super::App;
+use super::simulation::Advance;
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 use super::hud::{self, HudState};
 
 impl App {
-    /// Draw one frame (and simulate the time since the last one).
+    /// Draw one frame (and simulate the time since the last one): advance the walk, draw
+    /// the scene, draw the overlays, then what comes after the frame.
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let frame_start = Instant::now();
         self.poll_loading();
+        let advance = self.advance(frame_start);
+        if !self.draw_scene(frame_start) {
+            return;
+        }
+        self.draw_hud(advance.hit, frame_start);
+        self.after_frame(event_loop, frame_start);
+    }
+
+    /// Run the walk (or fly the detached camera) up to `now`, and tell the HUD what
+    /// happened.
+    fn advance(&mut self, now: Instant) -> Advance {
         let debug = self.debug.on.then_some(&mut self.debug);
         // Detached, the keys fly the camera and the body gets no input.
         let keys = self.free_camera.is_none().then_some(&mut self.keys);
-        let advance = self.sim.advance(frame_start, keys, debug);
+        let advance = self.sim.advance(now, keys, debug);
         if let Some(camera) = &mut self.free_camera {
             let s = &self.sim.controller.settings;
             let intent = self.keys.take_intent();
             let speed = s.speed * if intent.run { s.run_multiplier } else { 1.0 };
-            camera.fly(&intent, speed, frame_start);
+            camera.fly(&intent, speed, now);
         }
         if advance.hit {
             self.overlay.since_hit = 0.0;
@@ -41,10 +54,19 @@ impl App {
         if let Some(step) = advance.script_finished_at {
             self.script_finished(step);
         }
-        let Some(gpu) = &mut self.gpu else { return };
+        advance
+    }
+
+    /// Draw the map and the 3D overlays (the debug view, the detached body, the person
+    /// marker) from the view; false when there is nothing to draw into (no window yet, or
+    /// minimised).
+    fn draw_scene(&mut self, now: Instant) -> bool {
+        let Some(gpu) = &mut self.gpu else {
+            return false;
+        };
         let size = gpu.ctx.window.inner_size();
         if size.width == 0 || size.height == 0 {
-            return;
+            return false;
         }
         let controller = &self.sim.controller;
         let view = self
@@ -54,7 +76,7 @@ impl App {
         gpu.renderer.draw(&view, size.width, size.height);
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
-            let at = self.free_camera.as_ref().map_or(frame_start, |c| c.since);
+            let at = self.free_camera.as_ref().map_or(now, |c| c.since);
             self.debug.build(self.sim.session.collider(), at);
         } else {
             self.debug.geometry.clear();
@@ -64,16 +86,23 @@ impl App {
             let centre = body.centre_of(controller.pose.position);
             self.debug.geometry.ellipsoid(centre, body.radii, BODY_LINE);
         }
+        // The marker is drawn into the same lines; the list is handed back after drawing.
         let mut overlay = std::mem::take(&mut self.debug.geometry);
-        self.draw_marker(&mut overlay, frame_start);
+        self.draw_marker(&mut overlay, now);
+        if let Some(gpu) = &mut self.gpu
+            && !overlay.is_empty()
+        {
+            let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
+            gpu.debug_draw.draw(view_proj, &overlay);
+        }
         self.debug.geometry = overlay;
+        true
+    }
+
+    /// Draw the HUD, the minimap and the notices (egui).
+    fn draw_hud(&mut self, hit: bool, now: Instant) {
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
-        if !self.debug.geometry.is_empty() {
-            let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
-            gpu.debug_draw.draw(view_proj, &self.debug.geometry);
-        }
-
         let s = &controller.settings;
         let loading = self.loading.as_ref().map(|l| {
             format!(
@@ -110,14 +139,17 @@ impl App {
         let overlay = &mut self.overlay;
         let minimap = &mut self.minimap;
         let eye = controller.pose.position;
-        minimap.record(eye, advance.hit, frame_start);
+        minimap.record(eye, hit, now);
         gpu.egui.run(&gpu.ctx.window, |ui| {
             minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg);
             hud::draw(ui, overlay, &state);
         });
         gpu.egui.paint(&gpu.ctx.window);
+    }
 
-        // After the HUD: the screenshot shows what the user sees.
+    /// After the frame is drawn: the screenshot (it shows what the user sees, HUD and
+    /// all), the swap, the frame's time, and quitting when it is time.
+    fn after_frame(&mut self, event_loop: &ActiveEventLoop, frame_start: Instant) {
         if std::mem::take(&mut self.screenshot_pending) {
             let path = self.config.screenshot.clone();
             self.save_screenshot(path.as_deref());

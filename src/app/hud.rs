@@ -152,45 +152,9 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         .fill(Color32::from_black_alpha(160))
         .inner_margin(8.0)
         .corner_radius(4.0);
-    let text = &mut o.text;
-    text.clear();
-    let [x, y, z] = s.position;
-    let _ = write!(
-        text,
-        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
-        match s.response {
-            Response::Stop => "STOP",
-            Response::Slide => "SLIDE",
-        },
-        s.mode,
-        s.method,
-        if s.detached {
-            "  |  detached camera (V returns)"
-        } else if s.scripted {
-            "  |  script"
-        } else {
-            ""
-        },
-        o.units,
-        s.stance,
-        o.moving_at,
-        s.speed,
-        o.fps,
-        o.map_label,
-        o.flags
-    );
-    if let Some(d) = &s.debug {
-        let _ = write!(
-            text,
-            "\ncandidates {}  contacts {}  sweeps {}\nlast normal ",
-            d.tested, d.contacts, d.sweeps
-        );
-        let _ = match d.normal_deg {
-            Some(a) => write!(text, "{a:.0} deg from up"),
-            None => write!(text, "-"),
-        };
-        let _ = write!(text, "  last step-up {:.2} m", d.step_up);
-    }
+    // The buffer is taken out while the rest of the overlay is read, and put back.
+    let mut text = std::mem::take(&mut o.text);
+    write_status(&mut text, o, s);
     let flash = match s.response {
         _ if o.since_hit >= HIT_FLASH_SECS => "",
         Response::Stop => "STOPPED",
@@ -232,6 +196,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
                 );
             });
         });
+    o.text = text;
     let hint = (!s.captured && !o.help).then_some("click in the window to look around");
     if o.help {
         help(&ctx, panel);
@@ -258,6 +223,49 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
                     });
                 });
         }
+    }
+}
+
+/// The HUD's lines into `text` (cleared first): modes, position, stance, speed, the map and
+/// its frame, and with the debug view its counters.
+fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
+    text.clear();
+    let [x, y, z] = s.position;
+    let _ = write!(
+        text,
+        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
+        match s.response {
+            Response::Stop => "STOP",
+            Response::Slide => "SLIDE",
+        },
+        s.mode,
+        s.method,
+        if s.detached {
+            "  |  detached camera (V returns)"
+        } else if s.scripted {
+            "  |  script"
+        } else {
+            ""
+        },
+        o.units,
+        s.stance,
+        o.moving_at,
+        s.speed,
+        o.fps,
+        o.map_label,
+        o.flags
+    );
+    if let Some(d) = &s.debug {
+        let _ = write!(
+            text,
+            "\ncandidates {}  contacts {}  sweeps {}\nlast normal ",
+            d.tested, d.contacts, d.sweeps
+        );
+        let _ = match d.normal_deg {
+            Some(a) => write!(text, "{a:.0} deg from up"),
+            None => write!(text, "-"),
+        };
+        let _ = write!(text, "  last step-up {:.2} m", d.step_up);
     }
 }
 

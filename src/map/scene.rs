@@ -96,6 +96,48 @@ fn count_tables(text: &str) -> usize {
     headers + text.matches('{').count()
 }
 
+/// The scene file's tables, or its first TOML error at its own line.
+fn parse_scene(shown: &str, text: &str) -> Result<SceneFile, MapError> {
+    toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let start = span.start.min(text.len());
+        let mut reason = e.message().to_string();
+        if reason == "duplicate key"
+            && let Some(key) = text.get(start..span.end.min(text.len()))
+        {
+            reason = format!("duplicate key '{}': give each field once", key.trim());
+        }
+        MapError::Parse {
+            path: shown.to_string(),
+            // The line the span starts on (a span at a line's start is on that line).
+            line: text[..start].matches('\n').count() + 1,
+            reason: format!("not a walkthrough scene: {reason}"),
+        }
+    })
+}
+
+/// A placement's model-to-world transform and its scale, or why its numbers are refused.
+fn placement_transform(p: &Placement) -> Result<(Affine3A, Vec3), String> {
+    let scale = match p.scale {
+        None => Vec3::ONE,
+        Some(ScaleSpec::Uniform(s)) => Vec3::splat(s),
+        Some(ScaleSpec::PerAxis(s)) => Vec3::from(s),
+    };
+    for (field, v) in [("position", p.position), ("rotation", p.rotation)] {
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(format!("{field} {v:?} must be three finite numbers"));
+        }
+    }
+    if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) {
+        return Err(format!("scale {scale} must be positive numbers"));
+    }
+    let [rx, ry, rz] = p.rotation.map(f32::to_radians);
+    // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
+    let rotation = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
+    let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
+    Ok((m, scale))
+}
+
 /// True when `path` looks like a scene file (`.toml`).
 pub fn is_scene_path(path: &Path) -> bool {
     path.extension()
@@ -116,22 +158,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
             reason: format!("the scene places {tables} models, over the limit of {MAX_PLACEMENTS}"),
         });
     }
-    let file: SceneFile = toml::from_str(&text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let start = span.start.min(text.len());
-        let mut reason = e.message().to_string();
-        if reason == "duplicate key"
-            && let Some(key) = text.get(start..span.end.min(text.len()))
-        {
-            reason = format!("duplicate key '{}': give each field once", key.trim());
-        }
-        MapError::Parse {
-            path: shown.clone(),
-            // The line the span starts on (a span at a line's start is on that line).
-            line: text[..start].matches('\n').count() + 1,
-            reason: format!("not a walkthrough scene: {reason}"),
-        }
-    })?;
+    let file = parse_scene(&shown, &text)?;
     let up = match file.up.as_deref() {
         Some(u) => u.parse().map_err(|e| MapError::Invalid {
             path: shown.clone(),
@@ -155,18 +182,87 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         textures,
     };
 
+    let Placed {
+        models,
+        world,
+        placements,
+        warnings,
+        details,
+    } = place_models(&shown, dir, &opts, &file.models)?;
+    let baked: usize = placements
+        .iter()
+        .map(|&(model, _)| models[model].triangle_count())
+        .fold(0, usize::saturating_add);
+    if baked > MAX_SCENE_TRIANGLES {
+        return Err(MapError::TooBig {
+            path: shown,
+            reason: format!(
+                "the scene's {} placements add up to {baked} triangles, over the limit of {MAX_SCENE_TRIANGLES} (about {:.1} GB to build)",
+                placements.len(),
+                baked as f64 * BYTES_PER_BAKED_TRIANGLE as f64 / 1e9
+            ),
+        });
+    }
+
+    let Baked {
+        vertices,
+        batches,
+        materials,
+        marked_spawn,
+    } = bake(&models, &placements);
+    let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
+    let inputs = std::iter::once(path.to_path_buf())
+        .chain(models.iter().flat_map(|m| m.inputs.iter().cloned()))
+        .collect();
+    let map = Map {
+        inputs,
+        name: path
+            .file_name()
+            .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),
+        source: Some(path.to_path_buf()),
+        vertices,
+        batches,
+        materials,
+        bounds,
+        frame: MapFrame::default(),
+        marked_spawn,
+        objects: placements.len(),
+        warnings,
+        details,
+    };
+    Ok(Scene { map, world })
+}
+
+/// The models of a scene loaded (each file once) and placed.
+struct Placed {
+    models: Vec<Map>,
+    world: InstancedWorld,
+    /// Each placement: its model's index and its model-to-world transform.
+    placements: Vec<(usize, Affine3A)>,
+    warnings: Vec<String>,
+    details: Vec<String>,
+}
+
+/// Load the models `entries` name (relative to `dir`; each file once) and place them,
+/// refusing a placement with bad numbers or one that reaches too far, by its model.
+fn place_models(
+    shown: &str,
+    dir: &Path,
+    opts: &LoadOptions,
+    entries: &[Placement],
+) -> Result<Placed, MapError> {
     let mut loaded: HashMap<PathBuf, usize> = HashMap::new();
     let mut models: Vec<Map> = Vec::new();
     let mut world = InstancedWorld::default();
     let (mut warnings, mut details) = (Vec::new(), Vec::new());
     let mut placements = Vec::new();
-    for (k, p) in file.models.iter().enumerate() {
+    for (k, p) in entries.iter().enumerate() {
         let what = format!("model {} ({})", k + 1, p.file);
         let file_path = dir.join(&p.file);
         let model = match loaded.get(&file_path) {
             Some(&m) => m,
             None => {
-                let map = load_obj_file(&file_path, &opts)?;
+                let map = load_obj_file(&file_path, opts)?;
                 warnings.extend(map.warnings.iter().cloned());
                 details.extend(map.details.iter().cloned());
                 world.models.push(CollisionWorld::new(map.triangles()));
@@ -175,29 +271,11 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
                 models.len() - 1
             }
         };
-        let scale = match p.scale {
-            None => Vec3::ONE,
-            Some(ScaleSpec::Uniform(s)) => Vec3::splat(s),
-            Some(ScaleSpec::PerAxis(s)) => Vec3::from(s),
-        };
         let invalid = |reason: String| MapError::Invalid {
-            path: shown.clone(),
+            path: shown.to_string(),
             reason: format!("{what}: {reason}"),
         };
-        for (field, v) in [("position", p.position), ("rotation", p.rotation)] {
-            if !v.iter().all(|x| x.is_finite()) {
-                return Err(invalid(format!(
-                    "{field} {v:?} must be three finite numbers"
-                )));
-            }
-        }
-        if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) {
-            return Err(invalid(format!("scale {scale} must be positive numbers")));
-        }
-        let [rx, ry, rz] = p.rotation.map(f32::to_radians);
-        // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
-        let rotation = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
-        let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
+        let (m, scale) = placement_transform(p).map_err(invalid)?;
         if world.place(model, m).is_none() {
             return Err(invalid("the placement cannot be inverted".into()));
         }
@@ -217,31 +295,35 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         }
         placements.push((model, m));
     }
-    let baked: usize = placements
-        .iter()
-        .map(|&(model, _)| models[model].triangle_count())
-        .fold(0, usize::saturating_add);
-    if baked > MAX_SCENE_TRIANGLES {
-        return Err(MapError::TooBig {
-            path: shown,
-            reason: format!(
-                "the scene's {} placements add up to {baked} triangles, over the limit of {MAX_SCENE_TRIANGLES} (about {:.1} GB to build)",
-                placements.len(),
-                baked as f64 * BYTES_PER_BAKED_TRIANGLE as f64 / 1e9
-            ),
-        });
-    }
+    Ok(Placed {
+        models,
+        world,
+        placements,
+        warnings,
+        details,
+    })
+}
 
-    // Bake for drawing: all placements, grouped by material across models.
+/// A scene's placements baked into one drawable map's parts.
+struct Baked {
+    vertices: Vec<Vertex>,
+    batches: Vec<super::Batch>,
+    materials: Vec<super::Material>,
+    marked_spawn: Option<super::MarkedSpawn>,
+}
+
+/// Bake every placement of `models` for drawing, grouped by material across models; the
+/// first model's marked spawn, placed, is the scene's.
+fn bake(models: &[Map], placements: &[(usize, Affine3A)]) -> Baked {
     let mut materials = vec![super::Material::default_grey()];
     let mut offsets = Vec::new();
-    for m in &models {
+    for m in models {
         offsets.push(materials.len() - 1);
         materials.extend(m.materials.iter().skip(1).cloned());
     }
     let mut per_material: Vec<Vec<Vertex>> = vec![Vec::new(); materials.len()];
     let mut marked_spawn = None;
-    for &(model, m) in &placements {
+    for &(model, m) in placements {
         let normal_m = glam::Mat3::from(m.matrix3).inverse().transpose();
         let map = &models[model];
         if marked_spawn.is_none() {
@@ -264,25 +346,10 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         }
     }
     let super::Batched { vertices, batches } = super::batch_by_material(per_material);
-    let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
-    let inputs = std::iter::once(path.to_path_buf())
-        .chain(models.iter().flat_map(|m| m.inputs.iter().cloned()))
-        .collect();
-    let map = Map {
-        inputs,
-        name: path
-            .file_name()
-            .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),
-        source: Some(path.to_path_buf()),
+    Baked {
         vertices,
         batches,
         materials,
-        bounds,
-        frame: MapFrame::default(),
         marked_spawn,
-        objects: placements.len(),
-        warnings,
-        details,
-    };
-    Ok(Scene { map, world })
+    }
 }

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::pockets::FreeSpace;
-use super::samples::floor_runs;
+use super::samples::{Run, floor_runs};
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::place;
 use crate::collision::{Body, CollisionWorld, Probe};
@@ -106,24 +106,134 @@ pub fn choose_spawn(
 /// floor is on, not the top of a table or a block), facing into the map: the longest view
 /// that ends at a wall (an open map's most open way is its outside).
 pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -> SpawnChoice {
-    let dirs: Vec<Vec3> = (0..SPAWN_HEADINGS)
-        .map(|k| {
-            let a = k as f32 * std::f32::consts::TAU / SPAWN_HEADINGS as f32;
-            Vec3::new(a.cos(), 0.0, a.sin())
-        })
-        .collect();
+    if let Some(s) = map.marked_spawn {
+        // A marked spawn keeps the map author's heading convention: yaw 0 (toward -Z).
+        return SpawnChoice {
+            position: s.position,
+            yaw_deg: 0.0,
+            reason: "the map marks it (object 'spawn' or 'player_start')".into(),
+        };
+    }
     let b = world.bounds();
-    let reach = b.size().length().max(1.0);
-    // A small map (a 3 m box) is seen whole at its own size.
-    let view_reach = VIEW_REACH
-        .min(Vec3::new(b.size().x, 0.0, b.size().z).length())
-        .max(1.0);
-    let look_around = |eye: Vec3| -> Surroundings {
+    let look = Look {
+        reach: b.size().length().max(1.0),
+        // A small map (a 3 m box) is seen whole at its own size.
+        view_reach: VIEW_REACH
+            .min(Vec3::new(b.size().x, 0.0, b.size().z).length())
+            .max(1.0),
+    };
+    let runs = floor_runs(world, free, Vec3::Y, SPAWN_SAMPLES);
+    let level_of = |y: f32| (y / LEVEL_BIN).round() as i64;
+    let mut level_area: std::collections::BTreeMap<i64, usize> = Default::default();
+    for r in &runs {
+        *level_area.entry(level_of(r.level)).or_default() += 1;
+    }
+    let largest = level_area.values().copied().max().unwrap_or(1) as f32;
+    let mut best: Option<(f32, SpawnChoice)> = None;
+    for run in &runs {
+        let Some(eye) = standing_eye(world, free, run) else {
+            continue;
+        };
+        let around = look.around(world, eye);
+        if around.nearest < SPAWN_CLEARANCE {
+            continue;
+        }
+        let share = level_area.get(&level_of(run.level)).copied().unwrap_or(0) as f32 / largest;
+        let indoors = run.height.is_some();
+        let score =
+            spot_score(&around, indoors, share) - (run.point - b.center()).length() / look.reach;
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, chosen(eye, &around, indoors)));
+        }
+    }
+    best.map(|(_, s)| s).unwrap_or_else(|| SpawnChoice {
+        position: if b.is_empty() {
+            Vec3::new(0.0, EYE_HEIGHT, 0.0)
+        } else {
+            b.center()
+        },
+        yaw_deg: 0.0,
+        reason: "no floor found: the centre of the map".into(),
+    })
+}
+
+/// The eye of the standing body at rest over the floor sample `run`, or `None` where it
+/// cannot stand: inside a closed solid, without head room, not fitting, or lifted onto
+/// something (on a slope it rests a little higher than over the point under it; a spot
+/// that lifts it onto a chair's seat is no spawn).
+fn standing_eye(world: &CollisionWorld, free: Option<&FreeSpace>, run: &Run) -> Option<Vec3> {
+    // The eye at eye height and the contact gap over the floor: the body at rest.
+    let eye = run.point + Vec3::Y * (EYE_HEIGHT + CONTACT_GAP);
+    if free.is_some_and(|f| f.is_pocket(eye)) || run.height.is_some_and(|h| h < EYE_HEIGHT + 0.1) {
+        return None;
+    }
+    let body = Body::WALKER;
+    let probe = Probe::new(body, InsideMethod::default());
+    let rest = place(world, &probe, eye, body.centre_of(eye))?;
+    let eye = body.eye_of(rest.centre);
+    ((eye.y - run.point.y - EYE_HEIGHT).abs() <= SPAWN_MAX_LIFT).then_some(eye)
+}
+
+/// How good a spot with `around` is: not inside a solid (walls seen from behind all round:
+/// a hollow block, if the faces are wound outward; a room wound outward looks the same, so
+/// this only breaks ties), indoors over outdoors (a roof has open sky above), the main
+/// floor (`share` of the largest level's area) over furniture tops, the view, enclosed
+/// over open, then roomy.
+fn spot_score(around: &Surroundings, indoors: bool, share: f32) -> f32 {
+    let inside_solid = around.walls > 0 && around.backs * 4 >= around.walls * 3;
+    let solid = if inside_solid { -5.0 } else { 0.0 };
+    solid
+        + if indoors { 10.0 } else { 0.0 }
+        + FLOOR_SHARE_WEIGHT * share
+        + VIEW_WEIGHT * around.view
+        + around.walls as f32 * 0.25
+        + around.nearest.min(3.0)
+}
+
+/// The spawn at `eye`, facing the best view of `around`, with its reason.
+fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
+    SpawnChoice {
+        position: eye,
+        yaw_deg: yaw_of(around.toward),
+        reason: format!(
+            "best open floor found by ray casts ({}, walls in {} of {SPAWN_HEADINGS} directions, {:.1} m clear, {})",
+            if indoors { "indoors" } else { "outdoors" },
+            around.walls,
+            around.nearest.min(around.open),
+            if around.view > 0.0 {
+                "facing into the map"
+            } else {
+                "nothing in view"
+            }
+        ),
+    }
+}
+
+/// `n` horizontal unit directions, evenly spaced from +X.
+fn headings(n: usize) -> impl Iterator<Item = Vec3> {
+    (0..n).map(move |k| {
+        let a = k as f32 * std::f32::consts::TAU / n as f32;
+        Vec3::new(a.cos(), 0.0, a.sin())
+    })
+}
+
+/// How the spawn survey looks round a spot.
+struct Look {
+    /// How far its rays go (the map's diagonal).
+    reach: f32,
+    /// Walls farther than this add no more to a view.
+    view_reach: f32,
+}
+
+impl Look {
+    /// What the eye at `eye` sees, one ray per heading.
+    fn around(&self, world: &CollisionWorld, eye: Vec3) -> Surroundings {
+        let dirs: Vec<Vec3> = headings(SPAWN_HEADINGS).collect();
         let mut open = 0.0f32;
         let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
         let mut dists = [f32::INFINITY; SPAWN_HEADINGS];
         for (k, &d) in dirs.iter().enumerate() {
-            let hit = world.ray_cast(eye, d, reach);
+            let hit = world.ray_cast(eye, d, self.reach);
             let dist = hit.map_or(f32::INFINITY, |h| h.distance);
             if let Some(h) = hit {
                 walls += 1;
@@ -140,7 +250,7 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
             (0..VIEW_FAN)
                 .map(|i| dists[(k + SPAWN_HEADINGS + i - VIEW_FAN / 2) % SPAWN_HEADINGS])
                 .filter(|d| d.is_finite())
-                .map(|d| d.min(view_reach))
+                .map(|d| d.min(self.view_reach))
                 .sum()
         };
         let (heading, view) = (0..SPAWN_HEADINGS)
@@ -149,107 +259,12 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
         Surroundings {
             open,
             toward: dirs[heading],
-            view: view / (VIEW_FAN as f32 * view_reach),
+            view: view / (VIEW_FAN as f32 * self.view_reach),
             walls,
             nearest,
             backs,
         }
-    };
-    if let Some(s) = map.marked_spawn {
-        // A marked spawn keeps the map author's heading convention: yaw 0 (toward -Z).
-        return SpawnChoice {
-            position: s.position,
-            yaw_deg: 0.0,
-            reason: "the map marks it (object 'spawn' or 'player_start')".into(),
-        };
     }
-    let runs = floor_runs(world, free, Vec3::Y, SPAWN_SAMPLES);
-    let level_of = |y: f32| (y / LEVEL_BIN).round() as i64;
-    let mut level_area: std::collections::BTreeMap<i64, usize> = Default::default();
-    for r in &runs {
-        *level_area.entry(level_of(r.level)).or_default() += 1;
-    }
-    let largest = level_area.values().copied().max().unwrap_or(1) as f32;
-    let mut best: Option<(f32, SpawnChoice)> = None;
-    let centre = b.center();
-    for run in &runs {
-        let (feet, floor) = (run.point, run.level);
-        // The eye at eye height and the contact gap over the floor: the body at rest.
-        let eye = feet + Vec3::Y * (EYE_HEIGHT + CONTACT_GAP);
-        if free.is_some_and(|f| f.is_pocket(eye)) {
-            continue; // inside a closed solid
-        }
-        if run.height.is_some_and(|h| h < EYE_HEIGHT + 0.1) {
-            continue; // no head room
-        }
-        // The standing body placed at rest here (on a slope it rests a little higher than
-        // over the point under it); a spot that lifts it onto something (a chair's seat)
-        // or does not fit is no spawn.
-        let body = Body::WALKER;
-        let probe = Probe::new(body, InsideMethod::default());
-        let Some(rest) = place(world, &probe, eye, body.centre_of(eye)) else {
-            continue;
-        };
-        let eye = body.eye_of(rest.centre);
-        if (eye.y - feet.y - EYE_HEIGHT).abs() > SPAWN_MAX_LIFT {
-            continue;
-        }
-        let indoors = run.height.is_some();
-        {
-            let Surroundings {
-                open,
-                toward: dir,
-                view,
-                walls,
-                nearest,
-                backs,
-            } = look_around(eye);
-            let share = level_area.get(&level_of(floor)).copied().unwrap_or(0) as f32 / largest;
-            if nearest < SPAWN_CLEARANCE {
-                continue;
-            }
-            // Not inside a solid (walls seen from behind all round: a hollow block, if the
-            // faces are wound outward; a room wound outward looks the same, so this only
-            // breaks ties between indoor spots); indoors beats outdoors (a roof has open sky above),
-            // the main floor beats furniture tops, enclosed beats open, then roomy, then central.
-            let inside_solid = walls > 0 && backs * 4 >= walls * 3;
-            let score = if inside_solid { -5.0 } else { 0.0 }
-                + if indoors { 10.0 } else { 0.0 }
-                + FLOOR_SHARE_WEIGHT * share
-                + VIEW_WEIGHT * view
-                + walls as f32 * 0.25
-                + nearest.min(3.0)
-                - (feet - centre).length() / reach;
-            if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                let indoors = if indoors { "indoors" } else { "outdoors" };
-                best = Some((
-                    score,
-                    SpawnChoice {
-                        position: eye,
-                        yaw_deg: yaw_of(dir),
-                        reason: format!(
-                            "best open floor found by ray casts ({indoors}, walls in {walls} of {SPAWN_HEADINGS} directions, {:.1} m clear, {})",
-                            nearest.min(open),
-                            if view > 0.0 {
-                                "facing into the map"
-                            } else {
-                                "nothing in view"
-                            }
-                        ),
-                    },
-                ));
-            }
-        }
-    }
-    best.map(|(_, s)| s).unwrap_or_else(|| SpawnChoice {
-        position: if b.is_empty() {
-            Vec3::new(0.0, EYE_HEIGHT, 0.0)
-        } else {
-            centre
-        },
-        yaw_deg: 0.0,
-        reason: "no floor found: the centre of the map".into(),
-    })
 }
 
 /// What the eye sees looking round a candidate spawn spot, one ray per heading.
@@ -279,10 +294,8 @@ const OPEN_CHECK_KNEE: f32 = 0.3;
 pub fn open_headings(world: &CollisionWorld, eye: Vec3) -> Vec<f32> {
     let reach = world.bounds().size().length().max(1.0) * 2.0;
     let knee = eye - Vec3::Y * (EYE_HEIGHT - OPEN_CHECK_KNEE);
-    (0..OPEN_CHECK_HEADINGS)
-        .filter_map(|k| {
-            let a = k as f32 * std::f32::consts::TAU / OPEN_CHECK_HEADINGS as f32;
-            let d = Vec3::new(a.cos(), 0.0, a.sin());
+    headings(OPEN_CHECK_HEADINGS)
+        .filter_map(|d| {
             let open =
                 world.ray_cast(eye, d, reach).is_none() && world.ray_cast(knee, d, reach).is_none();
             open.then(|| yaw_of(d))
