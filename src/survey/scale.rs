@@ -70,6 +70,8 @@ const OWN_NAME: &str = "a unit of its own";
 const OWN_MARGIN: f32 = 1.0;
 /// ... and at least this much more likely there than sizes nobody makes.
 const OWN_HUMAN: f32 = 1.5;
+/// Weight of the doors-and-windows cue against the things' in choosing a unit of its own.
+const OWN_DOOR_VOTE: f32 = 0.5;
 
 /// A unit of length a file may use.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -498,9 +500,15 @@ pub fn ranked(m: &Measures) -> Vec<UnitScore> {
             },
         );
         let things = |s: &UnitScore| s.cues[1];
+        // Doors and windows vote too: a hall whose doors are 2.1 m in a standard unit is
+        // no small building in a unit of its own, however low its things.
+        let doors = |s: &UnitScore| s.cues[4].unwrap_or(0.0);
         let human = background_log(&THINGS) + OWN_HUMAN;
-        let clearer = match (things(&own), things(&scored[0])) {
-            (Some(o), Some(b)) => o > b + OWN_MARGIN && o > human,
+        let best = &scored[0];
+        let clearer = match (things(&own), things(best)) {
+            (Some(o), Some(b)) => {
+                o - b + OWN_DOOR_VOTE * (doors(&own) - doors(best)) > OWN_MARGIN && o > human
+            }
             _ => false,
         };
         if clearer {
