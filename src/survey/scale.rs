@@ -32,7 +32,8 @@ use super::samples::{self, Run};
 use crate::collision::CollisionWorld;
 
 /// The units a file may be written in, with their metres per unit and the prior weight
-/// of each (metres most likely; then the units CAD and game tools write).
+/// of each (metres most likely; then centimetres, which game engines write; then
+/// millimetres, inches and feet, which CAD and architecture tools write, alike).
 pub const UNITS: [Unit; 5] = [
     Unit {
         name: "metres",
@@ -57,7 +58,7 @@ pub const UNITS: [Unit; 5] = [
     Unit {
         name: "feet",
         metres: 0.3048,
-        prior: 0.05,
+        prior: 0.1,
     },
 ];
 
@@ -122,8 +123,9 @@ const STEPS: Mixture = Mixture {
 };
 /// Fewer flights of stairs than this and the steps are not used.
 const MIN_FLIGHTS: usize = 1;
-/// Flights of stairs that give the steps their full weight.
-const FULL_FLIGHTS: usize = 1;
+/// Treads in a row that give a flight's steps their full weight: the shortest flights
+/// found ([`FLIGHT`] treads) could line up by chance, and weigh in proportion.
+const FULL_FLIGHT: usize = 5;
 /// Where the way sideways opens over a floor: the tops of kerbs and steps, seats, tables,
 /// sills.
 const RISES: Mixture = Mixture {
@@ -178,6 +180,8 @@ pub struct Measures {
     pub things: Vec<f32>,
     /// Rises of the flights of stairs under each ceiling.
     pub steps: Vec<f32>,
+    /// The most treads in a row of any of those flights.
+    pub flight_treads: usize,
     /// Heights over floors where the way sideways opens and closes.
     pub sideways: samples::Sideways,
     /// The map across (horizontally).
@@ -221,6 +225,7 @@ pub fn measure(
         let flights = stairs(&keys, 0);
         m.steps
             .extend(flights.rises.iter().map(|&k| k as f32 * tol));
+        m.flight_treads = m.flight_treads.max(flights.in_a_row);
         for (level, k) in levels.iter().zip(&keys) {
             if *k == 0 {
                 m.storeys.extend(level.iter().filter_map(|r| r.height));
@@ -257,10 +262,14 @@ fn clusters(mut items: Vec<&Run>, tol: f32, value: impl Fn(&Run) -> f32) -> Vec<
 struct Flights {
     rises: Vec<i64>,
     treads: std::collections::BTreeSet<i64>,
+    /// The most treads of the flight found in a row (0: none).
+    in_a_row: usize,
 }
 
 /// Levels on whole multiples of one rise that make a flight of stairs.
-const FLIGHT: usize = 4;
+const FLIGHT: usize = 3;
+/// Treads a flight's run may miss between two it holds.
+const MISSED_TREADS: i64 = 1;
 /// A rise of fewer tolerance steps than this is noise, not a step.
 const MIN_RISE_STEPS: i64 = 3;
 /// The most treads a flight is looked for over a floor.
@@ -268,7 +277,8 @@ const MAX_TREADS: i64 = 40;
 
 /// Find the flights among the sorted `levels` over the `main` floor (in tolerance steps).
 /// A flight is a rise `r` such that levels lie (within a step of tolerance) on at least
-/// [`FLIGHT`] consecutive whole multiples of `r` over the main floor; the rises tried are
+/// [`FLIGHT`] consecutive whole multiples of `r` over the main floor (one missed tread
+/// allowed between two); the rises tried are
 /// the gaps between neighbouring levels and the first levels' heights divided by 1 to 3,
 /// and of those that make flights, the one holding most levels (the larger on a tie: half
 /// a rise holds the same levels) wins. Its other levels on multiples of `r` count as its
@@ -296,14 +306,15 @@ fn stairs(levels: &[i64], main: i64) -> Flights {
             })
             .collect()
     };
-    // The longest run of consecutive multiples (m, m + 1, ...) among the levels on `r`: a
-    // flight's treads follow one another; furniture at chance multiples does not.
+    // The longest run of consecutive multiples (m, m + 1, ...) among the levels on `r`,
+    // one missed tread allowed between two (floor samples are sparse on small treads):
+    // a flight's treads follow one another; furniture at chance multiples does not.
     let longest_run = |r: i64, held: &[i64]| {
         let mut multiples: Vec<i64> = held.iter().map(|k| (k + r / 2) / r).collect();
         multiples.dedup();
         let (mut best, mut run) = (0, 0);
         for (i, m) in multiples.iter().enumerate() {
-            run = if i > 0 && *m == multiples[i - 1] + 1 {
+            run = if i > 0 && *m - multiples[i - 1] <= MISSED_TREADS + 1 {
                 run + 1
             } else {
                 1
@@ -314,17 +325,23 @@ fn stairs(levels: &[i64], main: i64) -> Flights {
     };
     let best = tried
         .iter()
-        .map(|&r| (r, on(r)))
-        .filter(|(r, held)| longest_run(*r, held) >= FLIGHT)
-        .max_by_key(|(r, held)| (held.len(), *r));
+        .map(|&r| {
+            let held = on(r);
+            let in_a_row = longest_run(r, &held);
+            (r, held, in_a_row)
+        })
+        .filter(|(_, _, in_a_row)| *in_a_row >= FLIGHT)
+        .max_by_key(|(r, held, _)| (held.len(), *r));
     match best {
-        Some((r, held)) => Flights {
+        Some((r, held, in_a_row)) => Flights {
             rises: vec![r],
             treads: held.into_iter().map(|k| k + main).collect(),
+            in_a_row,
         },
         None => Flights {
             rises: Vec::new(),
             treads: Default::default(),
+            in_a_row: 0,
         },
     }
 }
@@ -449,9 +466,9 @@ pub fn score(m: &Measures, unit: Unit) -> UnitScore {
         cue(&RISES, &m.sideways.rises, s),
         cue(&DROPS, &m.sideways.drops, s),
     ];
-    // A flight of stairs or two could line up with a step by chance: the steps weigh in
-    // proportion to the flights seen, up to [`FULL_FLIGHTS`].
-    let steps_share = (m.steps.len() as f32 / FULL_FLIGHTS as f32).min(1.0);
+    // A short flight could line up with a step by chance: the steps weigh in proportion
+    // to the treads seen in a row, up to [`FULL_FLIGHT`].
+    let steps_share = (m.flight_treads as f32 / FULL_FLIGHT as f32).min(1.0);
     let evidence: f32 = cues
         .iter()
         .zip(WEIGHTS)
@@ -588,4 +605,51 @@ pub fn extents(size: Vec3, up: Vec3) -> (f32, f32) {
     let along = size.dot(up.abs());
     let across = (size - up.abs() * along).length();
     (across, along)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stairs_sampled_sparsely_are_a_flight_at_their_own_rise() {
+        // Treads every 3 tolerance steps; floor samples missed the 3rd and 6th (a game
+        // arena's 3 m wide stairs among 3,000 samples): still one flight, at rise 3, not
+        // at twice the rise (its even treads), which would read a step as 0.34 m.
+        let f = stairs(&[0, 3, 6, 12, 15, 21, 24], 0);
+        assert_eq!(f.rises, vec![3]);
+        assert_eq!(f.in_a_row, 6);
+        assert!(f.treads.contains(&21));
+    }
+
+    #[test]
+    fn two_things_at_chance_multiples_are_no_flight() {
+        // A seat and a table: levels 9 and 15 are multiples of 3 but far apart.
+        let f = stairs(&[0, 9, 15], 0);
+        assert!(f.rises.is_empty());
+        assert_eq!(f.in_a_row, 0);
+    }
+
+    #[test]
+    fn a_short_flight_weighs_less_than_a_long_one() {
+        let steps = vec![0.17];
+        let m = |treads| Measures {
+            steps: steps.clone(),
+            flight_treads: treads,
+            size: 20.0,
+            ..Measures::default()
+        };
+        let metres = UNITS[0];
+        let (short, long) = (score(&m(3), metres), score(&m(8), metres));
+        let bare = score(
+            &Measures {
+                size: 20.0,
+                ..Measures::default()
+            },
+            metres,
+        );
+        // A step of 0.17 m speaks for metres, the longer flight more so.
+        assert!(short.total > bare.total);
+        assert!(long.total > short.total);
+    }
 }
