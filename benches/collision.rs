@@ -14,7 +14,9 @@ use glam::Vec3;
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{Ray, RayCast, ShapeCastOptions};
 use parry3d::shape::Ball;
-use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Probe, Response};
+use walkthrough::collision::{
+    Body, Collider, CollisionWorld, MoveRules, Probe, Response, resolve_move,
+};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::{LoadOptions, load_obj_file};
 
@@ -130,7 +132,7 @@ fn bench_body(
     g.bench_function("bvh", |b| {
         b.iter(|| {
             for (p, d) in &steps {
-                black_box(world.resolve_move(&rules, *p, *d));
+                black_box(resolve_move(world, &rules, *p, *d));
             }
         })
     });

@@ -127,6 +127,14 @@ const MAX_SUGGESTIONS: usize = 4;
 /// Most directory entries looked at for suggestions (a huge directory is not listed whole).
 const MAX_ENTRIES_SCANNED: usize = 10_000;
 
+/// The folder `path`'s relative references (an MTL, a texture, a scene's models) are
+/// found from: its parent, or the working folder for a bare file name.
+pub fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// Read a whole file of `kind`, refusing directories, FIFOs, devices and files over the
 /// kind's limit.
 pub fn read_file(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {

@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use glam::Vec3;
-//! use walkthrough::collision::{Body, Collider, CollisionWorld, MoveRules, Response};
+//! use walkthrough::collision::{Body, CollisionWorld, MoveRules, Response, resolve_move};
 //!
 //! // A 4 x 4 wall in the plane z = 0.
 //! let (a, b, c, d) = (
@@ -42,12 +42,12 @@
 //! let body = Body::WALKER;
 //! let start = Vec3::new(0.0, 0.0, 1.0); // the body's centre
 //! let step = Vec3::new(1.0, 0.0, -2.0); // diagonally into the wall
-//! let stop = world.resolve_move(&MoveRules::new(body, Response::Stop), start, step);
+//! let stop = resolve_move(&world, &MoveRules::new(body, Response::Stop), start, step);
 //! assert!(stop.hit);
 //! // The body rests against the wall: its radius (plus a millimetre's gap) in front of it.
 //! assert!((stop.end.z - body.rest_distance(Vec3::Z)).abs() < 1e-5);
 //!
-//! let slide = world.resolve_move(&MoveRules::new(body, Response::Slide), start, step);
+//! let slide = resolve_move(&world, &MoveRules::new(body, Response::Slide), start, step);
 //! assert!((slide.end.x - 1.0).abs() < 1e-5); // kept going along x
 //! assert!((slide.end.z - body.rest_distance(Vec3::Z)).abs() < 1e-5);
 //! ```

@@ -2,11 +2,11 @@
 #![deny(unsafe_code)]
 
 mod app;
+mod terminal;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -14,12 +14,11 @@ use glam::Vec3;
 
 use walkthrough::camera::{Controller, DEFAULT_SPEED, Mode, Settings};
 use walkthrough::collision::Response;
-use walkthrough::corrections::{self, Corrections};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::output::PartialFile;
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough::session::OpenOptions;
 use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
@@ -45,13 +44,13 @@ enum Cmd {
 #[derive(Args, Debug, Clone)]
 struct Common {
     /// What a wall does to a move.
-    #[arg(long, default_value = "slide")]
+    #[arg(long, default_value_t)]
     response: Response,
     /// Walk (horizontal) or fly (along the view).
-    #[arg(long, default_value = "walk")]
+    #[arg(long, default_value_t)]
     mode: Mode,
     /// Point-in-triangle test: angle-sum, barycentric or moller-trumbore.
-    #[arg(long, default_value = "barycentric")]
+    #[arg(long, default_value_t)]
     method: InsideMethod,
     /// Eye position in the map file's coordinates, X,Y,Z (default: found automatically).
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
@@ -258,21 +257,9 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             args.max_steps
         ));
     }
-    let mut corrections = load_corrections();
-    let recall = corrections::recall(&mut corrections, args.map.as_deref(), &mut open, c.forget);
-    if let Some(note) = recall.note {
-        eprintln!("{note}");
-    }
-    let session = Session::open(args.map.as_deref(), &open).map_err(|e| e.to_string())?;
-    report_loaded(&session, c.verbose);
+    let session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
-    let inputs: Vec<PathBuf> = session
-        .map
-        .inputs
-        .iter()
-        .chain(&c.script)
-        .cloned()
-        .collect();
+    let inputs = terminal::inputs(&session, c.script.as_ref());
     let out = match &c.trace {
         Some(p) => TraceOut::File(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
         None => TraceOut::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -287,7 +274,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         &script,
         args.dt,
         |step| {
-            if interrupted() {
+            if terminal::interrupted() {
                 return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
             }
             if let Some(refusal) = step.report.refused {
@@ -316,7 +303,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     eprintln!(
         "sim: {taken} steps in {:.2} s, peak memory {}",
         started.elapsed().as_secs_f64(),
-        peak_memory().unwrap_or_else(|| "unknown".into())
+        terminal::peak_memory().unwrap_or_else(|| "unknown".into())
     );
     Ok(())
 }
@@ -353,57 +340,8 @@ impl Write for TraceOut {
     }
 }
 
-/// Peak resident memory of this process (Linux), e.g. "152 MiB".
-pub(crate) fn peak_memory() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(format!("{} MiB", kb / 1024))
-}
-
-/// The corrections remembered for maps, from the config folder; what is wrong with them
-/// is printed as warnings (they are never an error).
-pub(crate) fn load_corrections() -> Corrections {
-    let loaded = Corrections::load(corrections::config_dir().as_deref());
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    loaded.corrections
-}
-
-/// Print what loading a map found: its warnings (and with `verbose` the details they
-/// summarise), then the map's description.
-pub(crate) fn report_loaded(session: &Session, verbose: bool) {
-    let map = &session.map;
-    for w in &map.warnings {
-        eprintln!("warning: {w}");
-    }
-    if verbose {
-        for d in &map.details {
-            eprintln!("  {d}");
-        }
-    }
-    eprintln!("{}", session.describe());
-}
-
-/// Set by Ctrl-C, SIGTERM or SIGHUP: finish the trace's rows and quit.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// A signal asked the program to stop (see [`INTERRUPTED`]).
-pub(crate) fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
-}
-
 fn main() -> ExitCode {
-    // Without a handler a signal kills the process with rows still in the trace's buffer.
-    if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
-        eprintln!("warning: Ctrl-C will not close the trace cleanly ({e})");
-    }
+    terminal::catch_signals();
     let command = Cli::command().after_help(format!(
         "Controls in the window:\n{}",
         app::controls::plain_text()

@@ -5,7 +5,7 @@ mod common;
 
 use common::Rng;
 use glam::Vec3;
-use walkthrough::collision::{Body, CollisionWorld, Feature, Probe};
+use walkthrough::collision::{Body, Collider, CollisionWorld, Feature, Probe};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::names::Named;
 

@@ -14,7 +14,7 @@ use parry3d::shape::{Ball, TriMesh};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use walkthrough::camera::{Controller, MoveIntent, Pose as EyePose, Settings};
-use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
+use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::names::Named;
 
@@ -126,7 +126,7 @@ proptest! {
         for (dir, speed, dt, n) in script {
             let d = dir * speed * dt;
             for _ in 0..n {
-                let o = world.resolve_move(&rules, p, d);
+                let o = resolve_move(&world, &rules, p, d);
                 prop_assert!(o.end.is_finite());
                 // Inside the room, off its walls.
                 let inner = r.half - body.radii;

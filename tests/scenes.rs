@@ -6,7 +6,9 @@ mod common;
 use std::path::PathBuf;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
-use walkthrough::collision::{Body, Collider, CollisionWorld, InstancedWorld, Probe, Response};
+use walkthrough::collision::{
+    Body, Collider, CollisionWorld, InstancedWorld, Probe, Response, resolve_move,
+};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::scene::load_scene;
 use walkthrough::map::{TextureOptions, UpAxis};
@@ -50,8 +52,8 @@ fn placed_model_with_rotation_and_nonuniform_scale_walks_like_its_baked_copy() {
             for step in 0..400 {
                 let ang = step as f32 * 0.037;
                 let d = Vec3::new(ang.cos(), 0.2 * (ang * 0.3).sin(), ang.sin()) * 0.15;
-                let oa = placed.resolve_move(&rules, a, d);
-                let ob = baked.resolve_move(&rules, b, d);
+                let oa = resolve_move(&placed, &rules, a, d);
+                let ob = resolve_move(&baked, &rules, b, d);
                 assert_eq!(
                     oa.hit, ob.hit,
                     "{method} {response} step {step}: {a} vs {b}"
@@ -91,7 +93,7 @@ fn placed_model_keeps_the_walker_inside_with_angle_sum_too() {
     for step in 0..2000 {
         let ang = step as f32 * 0.037;
         let d = Vec3::new(ang.cos(), 0.2 * (ang * 0.3).sin(), ang.sin()) * 0.4;
-        p = placed.resolve_move(&rules, p, d).end;
+        p = resolve_move(&placed, &rules, p, d).end;
         let local = m.inverse().transform_point3(p);
         assert!(
             local.abs().cmple(Vec3::new(4.0, 2.0, 4.0)).all(),
@@ -236,9 +238,7 @@ fn example_scene_opens_as_a_session_and_walls_of_columns_stop_moves() {
     // (an octagon of radius 0.25, turned 45 degrees) stops the walker 0.3 m short of it.
     let from = Vec3::new(-1.0, 1.0, -2.0);
     let rules = common::rules(Body::WALKER, Response::Stop, InsideMethod::Barycentric);
-    let o = s
-        .collider()
-        .resolve_move(&rules, from, Vec3::new(-3.0, 0.0, 0.0));
+    let o = resolve_move(s.collider(), &rules, from, Vec3::new(-3.0, 0.0, 0.0));
     assert!(o.hit);
     let want = -2.75 + Body::WALKER.rest_distance(Vec3::X);
     assert!((o.end.x - want).abs() < 1e-3, "{} vs {want}", o.end);

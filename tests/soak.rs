@@ -8,7 +8,7 @@ mod common;
 
 use common::{Rng, cube, nearest_ellipsoid_distance, rules, segment_touches, wall};
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, CollisionWorld, Response, push_out};
+use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::names::Named;
 
@@ -94,7 +94,7 @@ fn a_million_random_moves_keep_the_body_off_every_triangle_and_in_its_room() {
                 rng.range(0.0, 8.0)
             };
             let dt = rng.range(1.0 / 240.0, 1.0 / 20.0);
-            let o = world.resolve_move(&rules, p, dir * speed * dt);
+            let o = resolve_move(&world, &rules, p, dir * speed * dt);
             let at = format!(
                 "room {room_no} ({body:?}, {response}, {method}) step {step}: {p} by {}",
                 dir * speed * dt

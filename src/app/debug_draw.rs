@@ -2,7 +2,7 @@
 //! and lines (the triangles tested, the contact normal, the body), from vertex lists the
 //! frame fills. One buffer, two draw calls; the buffer grows to the largest frame and is
 //! then reused.
-#![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to the GL files
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::mem::offset_of;
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use glow::HasContext;
 
-use super::gl::{self, check_gl};
+use super::gl::{self, Attribute, GpuVertex, check_gl};
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/debug.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/debug.frag");
@@ -23,6 +23,15 @@ pub struct DebugVertex {
     pub position: [f32; 3],
     /// Colour and opacity.
     pub color: [f32; 4],
+}
+
+// SAFETY: `DebugVertex` is `repr(C)` with only `f32` fields.
+unsafe impl GpuVertex for DebugVertex {
+    // Locations as shaders/debug.vert declares them.
+    const ATTRIBUTES: &'static [Attribute] = &[
+        Attribute::new(0, 3, offset_of!(DebugVertex, position)),
+        Attribute::new(1, 4, offset_of!(DebugVertex, color)),
+    ];
 }
 
 impl DebugVertex {
@@ -114,31 +123,18 @@ impl DebugDraw {
         )?;
         let view_proj = gl::uniform(&gl, program, "u_view_proj");
         // SAFETY: context current; the objects are owned by the returned value and deleted
-        // in `Drop`; the attribute layout is that of the `repr(C)` `DebugVertex`.
+        // in `Drop`, or here if a later one cannot be made.
         unsafe {
-            let vao = gl.create_vertex_array()?;
-            let vbo = gl.create_buffer()?;
+            let vao = gl
+                .create_vertex_array()
+                .inspect_err(|_| gl.delete_program(program))?;
+            let vbo = gl.create_buffer().inspect_err(|_| {
+                gl.delete_vertex_array(vao);
+                gl.delete_program(program);
+            })?;
             gl.bind_vertex_array(Some(vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = std::mem::size_of::<DebugVertex>() as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(
-                0,
-                3,
-                glow::FLOAT,
-                false,
-                stride,
-                offset_of!(DebugVertex, position) as i32,
-            );
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(
-                1,
-                4,
-                glow::FLOAT,
-                false,
-                stride,
-                offset_of!(DebugVertex, color) as i32,
-            );
+            gl::set_vertex_layout::<DebugVertex>(&gl);
             gl.bind_vertex_array(None);
             Ok(DebugDraw {
                 gl,
@@ -162,8 +158,7 @@ impl DebugDraw {
         let gl = &self.gl;
         let vertex = std::mem::size_of::<DebugVertex>();
         let bytes = (tris.len() + lines.len()) * vertex;
-        // SAFETY: context current; the byte views cover exactly the `repr(C)` vertex
-        // slices (plain f32s, no padding); the buffer is at least `bytes` long.
+        // SAFETY: context current; the buffer is at least `bytes` long.
         unsafe {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
             if bytes > self.capacity {
@@ -171,14 +166,11 @@ impl DebugDraw {
                 gl.buffer_data_size(glow::ARRAY_BUFFER, self.capacity as i32, glow::STREAM_DRAW);
                 check_gl!(gl, "the debug buffer's growth");
             }
-            let as_bytes = |v: &[DebugVertex]| {
-                std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v))
-            };
-            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(tris));
+            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, gl::vertex_bytes(tris));
             gl.buffer_sub_data_u8_slice(
                 glow::ARRAY_BUFFER,
                 (tris.len() * vertex) as i32,
-                as_bytes(lines),
+                gl::vertex_bytes(lines),
             );
             gl.use_program(Some(self.program));
             gl.uniform_matrix_4_f32_slice(

@@ -219,7 +219,7 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if crate::interrupted() {
+        if crate::terminal::interrupted() {
             eprintln!("interrupted: closing the window");
             return self.exit(event_loop);
         }

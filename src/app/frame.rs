@@ -39,8 +39,7 @@ impl App {
         if let Some(camera) = &mut self.free_camera {
             let s = &self.sim.controller.settings;
             let intent = self.keys.take_intent();
-            let speed = s.speed * if intent.run { s.run_multiplier } else { 1.0 };
-            camera.fly(&intent, speed, now);
+            camera.fly(&intent, s.speed_for(intent.run), now);
         }
         if advance.hit {
             self.overlay.since_hit = 0.0;
@@ -208,10 +207,7 @@ impl App {
             size.height,
             image::ExtendedColorType::Rgba8,
         );
-        let inputs: Vec<PathBuf> = (self.sim.session.map.inputs.iter())
-            .chain(&self.config.script_path)
-            .cloned()
-            .collect();
+        let inputs = crate::terminal::inputs(&self.sim.session, self.config.script_path.as_ref());
         let saved = match (encoded, path) {
             (Err(e), _) => Err(format!("cannot encode the screenshot: {e}")),
             (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)
@@ -243,7 +239,7 @@ impl App {
             "frames {}  median {median:.2} ms ({:.0} fps)  worst {worst:.2} ms  draw calls {draws}  peak memory {}",
             t.len(),
             1000.0 / median,
-            crate::peak_memory().unwrap_or_else(|| "unknown".into())
+            crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into())
         );
     }
 }

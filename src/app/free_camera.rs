@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
-use glam::Vec3;
+use walkthrough::camera::{Mode, MoveIntent, Pose, intent_direction};
 
-use walkthrough::camera::{MoveIntent, Pose};
+use super::simulation::frame_time;
 
 /// A free-flying view.
 pub struct FreeCamera {
@@ -30,12 +30,9 @@ impl FreeCamera {
     /// Fly by `intent` at `speed` m/s for the time since the last frame: along the view,
     /// sideways, and straight up or down.
     pub fn fly(&mut self, intent: &MoveIntent, speed: f32, now: Instant) {
-        let dt = now.duration_since(self.last).as_secs_f32().min(0.25);
+        let dt = frame_time(self.last, now).as_secs_f32();
         self.last = now;
-        let dir = self.pose.forward() * intent.forward
-            + self.pose.right() * intent.strafe
-            + Vec3::Y * intent.vertical;
-        let step = dir.normalize_or_zero() * speed * dt;
+        let step = intent_direction(&self.pose, intent, Mode::Fly) * speed * dt;
         if step.is_finite() {
             self.pose.position += step;
         }

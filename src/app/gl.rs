@@ -1,7 +1,8 @@
 //! Small OpenGL helpers every GL file uses: building a program from two stages, finding
-//! uniforms (a missing one is said once, not ignored), and checking for GL errors after
-//! uploads in debug builds (as egui_glow's `check_for_gl_error!` does).
-#![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to the GL files
+//! uniforms (a missing one is said once, not ignored), one vertex layout table and byte
+//! view for every vertex type, and checking for GL errors after uploads in debug builds
+//! (as egui_glow's `check_for_gl_error!` does).
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use glow::HasContext;
 
@@ -106,4 +107,68 @@ pub fn uniform(
         eprintln!("warning: the shader has no uniform '{name}'; drawing goes on without it");
     }
     location
+}
+
+/// One attribute of a vertex: the location the vertex shader declares, how many `f32`s,
+/// and where in the vertex they start (bytes).
+pub struct Attribute {
+    /// `layout(location = ...)` in the shader.
+    pub location: u32,
+    /// Number of floats (1 to 4).
+    pub floats: i32,
+    /// Byte offset in the vertex (`offset_of!`).
+    pub offset: usize,
+}
+
+impl Attribute {
+    /// `floats` floats at `offset` bytes, read at shader `location`.
+    pub const fn new(location: u32, floats: i32, offset: usize) -> Attribute {
+        Attribute {
+            location,
+            floats,
+            offset,
+        }
+    }
+}
+
+/// A vertex the GL reads as raw bytes, with its layout.
+///
+/// # Safety
+/// The type must be `repr(C)` and made only of `f32`s: no padding, so every byte of a
+/// slice of it is initialised, and [`GpuVertex::ATTRIBUTES`] must lie within it.
+pub unsafe trait GpuVertex: Copy {
+    /// Its attributes, as the vertex shader reads them.
+    const ATTRIBUTES: &'static [Attribute];
+}
+
+/// The bytes of `vertices`, for an upload.
+pub fn vertex_bytes<V: GpuVertex>(vertices: &[V]) -> &[u8] {
+    // SAFETY: `GpuVertex` promises plain f32s without padding (every byte initialised);
+    // u8 needs no alignment; the length is exactly the slice's.
+    unsafe {
+        std::slice::from_raw_parts(
+            vertices.as_ptr().cast::<u8>(),
+            std::mem::size_of_val(vertices),
+        )
+    }
+}
+
+/// Point the bound vertex array's attributes at the bound array buffer, which holds `V`s.
+pub fn set_vertex_layout<V: GpuVertex>(gl: &glow::Context) {
+    let stride = std::mem::size_of::<V>() as i32;
+    for a in V::ATTRIBUTES {
+        // SAFETY: state calls on the current context, with a vertex array and an array
+        // buffer bound; the offsets lie within `V` (see `GpuVertex`).
+        unsafe {
+            gl.enable_vertex_attrib_array(a.location);
+            gl.vertex_attrib_pointer_f32(
+                a.location,
+                a.floats,
+                glow::FLOAT,
+                false,
+                stride,
+                a.offset as i32,
+            );
+        }
+    }
 }

@@ -234,10 +234,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     let _ = write!(
         text,
         "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
-        match s.response {
-            Response::Stop => "STOP",
-            Response::Slide => "SLIDE",
-        },
+        s.response.to_string().to_uppercase(),
         s.mode,
         s.method,
         if s.detached {

@@ -135,7 +135,7 @@ impl App {
                 minimap,
                 key,
             }) => {
-                crate::report_loaded(&session, self.config.verbose);
+                crate::terminal::report_loaded(&session, self.config.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     gpu.renderer.upload(&session.map);
                 }

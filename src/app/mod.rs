@@ -14,8 +14,9 @@
 //! - `minimap`: the map from above with the player and its trail (N).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
-//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers
-//!   (the only `unsafe`).
+//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls and the GL helpers.
+//!   These three and `debug_draw` are the only files with `unsafe` (OpenGL calls, and
+//!   creating the context).
 
 mod context;
 pub mod controls;
@@ -39,12 +40,13 @@ use std::time::{Duration, Instant};
 use winit::event_loop::{ControlFlow, EventLoop};
 
 use walkthrough::camera::{Controller, Settings};
-use walkthrough::corrections::{ContentKey, Corrections, recall};
+use walkthrough::corrections::{ContentKey, Corrections};
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough::session::OpenOptions;
 use walkthrough::sim::{Command, TraceWriter};
 
+use crate::terminal::{Opened, inputs, open_map};
 use context::GlWindowContext;
 use debug_draw::DebugDraw;
 use debug_view::DebugView;
@@ -94,28 +96,19 @@ pub struct Config {
 /// Open the window and run until it closes. Map errors are reported before any window
 /// opens.
 pub fn run(config: Config) -> Result<(), String> {
-    let mut corrections = crate::load_corrections();
-    let mut open = config.open;
-    let recall = recall(
-        &mut corrections,
+    let Opened {
+        session,
+        corrections,
+        content_key,
+    } = open_map(
         config.map.as_deref(),
-        &mut open,
+        config.open,
         config.forget,
-    );
-    if let Some(note) = recall.note {
-        eprintln!("{note}");
-    }
-    let session = Session::open(config.map.as_deref(), &open).map_err(|e| e.to_string())?;
-    crate::report_loaded(&session, config.verbose);
+        config.verbose,
+    )?;
     let trace = match &config.trace {
         Some(p) => {
-            let inputs: Vec<PathBuf> = session
-                .map
-                .inputs
-                .iter()
-                .chain(&config.script_path)
-                .cloned()
-                .collect();
+            let inputs = inputs(&session, config.script_path.as_ref());
             let f = PartialFile::create(p, &inputs).map_err(|e| e.to_string())?;
             Some(
                 TraceWriter::new(f)
@@ -151,7 +144,7 @@ pub fn run(config: Config) -> Result<(), String> {
         quitting: false,
         error: None,
         corrections,
-        content_key: recall.key,
+        content_key,
         correction: None,
         marker_until: None,
         config,

@@ -1,5 +1,5 @@
 //! Draws a map with glow: one vertex buffer, one draw call per material batch.
-#![allow(unsafe_code)] // every OpenGL call is unsafe; they are confined to this file
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::collections::HashMap;
 use std::mem::offset_of;
@@ -12,10 +12,20 @@ use walkthrough::camera::Pose;
 use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
 use walkthrough::map::{Batch, Map, TextureImage, Vertex};
 
-use super::gl::{self, check_gl};
+use super::gl::{self, Attribute, GpuVertex, check_gl};
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
+
+// SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
+unsafe impl GpuVertex for Vertex {
+    // Locations as shaders/scene.vert declares them.
+    const ATTRIBUTES: &'static [Attribute] = &[
+        Attribute::new(0, 3, offset_of!(Vertex, position)),
+        Attribute::new(1, 3, offset_of!(Vertex, normal)),
+        Attribute::new(2, 2, offset_of!(Vertex, uv)),
+    ];
+}
 
 /// Sky / fog colour.
 pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
@@ -73,8 +83,14 @@ impl Renderer {
                 light_dir: u("u_light_dir"),
                 fog_far: u("u_fog_far"),
             };
-            let vao = gl.create_vertex_array()?;
-            let vbo = gl.create_buffer()?;
+            // Each object is deleted if a later one cannot be made.
+            let vao = gl
+                .create_vertex_array()
+                .inspect_err(|_| gl.delete_program(program))?;
+            let vbo = gl.create_buffer().inspect_err(|_| {
+                gl.delete_vertex_array(vao);
+                gl.delete_program(program);
+            })?;
             let mut r = Renderer {
                 gl: gl.clone(),
                 program,
@@ -94,38 +110,20 @@ impl Renderer {
     /// Replace the map's buffers and textures (after a reload).
     pub fn upload(&mut self, map: &Map) {
         let gl = &self.gl;
-        // SAFETY: context current; the byte view covers exactly the `Vertex` slice, which
-        // is `repr(C)` plain f32s with no padding.
+        // SAFETY: context current; the objects bound and deleted are owned by self.
         unsafe {
             for t in self.textures.drain(..) {
                 gl.delete_texture(t);
             }
             gl.bind_vertex_array(Some(self.vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            let bytes = std::slice::from_raw_parts(
-                map.vertices.as_ptr().cast::<u8>(),
-                std::mem::size_of_val(map.vertices.as_slice()),
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                gl::vertex_bytes(&map.vertices),
+                glow::STATIC_DRAW,
             );
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STATIC_DRAW);
             check_gl!(gl, "the vertex buffer upload");
-            let stride = std::mem::size_of::<Vertex>() as i32;
-            // Locations as the vertex shader declares them.
-            let attributes = [
-                (0, 3, offset_of!(Vertex, position)),
-                (1, 3, offset_of!(Vertex, normal)),
-                (2, 2, offset_of!(Vertex, uv)),
-            ];
-            for (location, size, offset) in attributes {
-                gl.enable_vertex_attrib_array(location);
-                gl.vertex_attrib_pointer_f32(
-                    location,
-                    size,
-                    glow::FLOAT,
-                    false,
-                    stride,
-                    offset as i32,
-                );
-            }
+            gl::set_vertex_layout::<Vertex>(gl);
             gl.bind_vertex_array(None);
 
             // Each distinct image once, however many materials share it.

@@ -20,6 +20,11 @@ use super::input::HeldKeys;
 /// fast-forward for seconds).
 const MAX_FRAME_TIME: Duration = Duration::from_millis(250);
 
+/// The real time from `last` to `now` that a frame simulates: at most [`MAX_FRAME_TIME`].
+pub fn frame_time(last: Instant, now: Instant) -> Duration {
+    now.saturating_duration_since(last).min(MAX_FRAME_TIME)
+}
+
 /// The trace file the window writes.
 pub type TraceFile = TraceWriter<PartialFile>;
 
@@ -101,8 +106,7 @@ impl Simulation {
     ) -> Advance {
         let elapsed = self
             .last_frame
-            .map_or(Duration::ZERO, |t| now - t)
-            .min(MAX_FRAME_TIME);
+            .map_or(Duration::ZERO, |t| frame_time(t, now));
         self.last_frame = Some(now);
         self.accumulator += elapsed;
         let dt = Duration::from_secs_f32(self.stepper.dt());

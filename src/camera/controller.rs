@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use super::{MoveIntent, Pose};
 use crate::collision::{
-    Body, Collider, Contact, MoveRules, Placement, Probe, Response, place, push_out,
+    Body, Collider, Contact, MoveRules, Placement, Probe, Response, place, push_out, resolve_move,
 };
 use crate::geometry::InsideMethod;
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
@@ -65,6 +65,11 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The speed, m/s, walking or flying, running (`run`) or not.
+    pub fn speed_for(&self, run: bool) -> f32 {
+        self.speed * if run { self.run_multiplier } else { 1.0 }
+    }
+
     /// The rules a body of the current mode moves by (walking: steep contacts are walls).
     pub fn move_rules(&self, body: Body) -> MoveRules {
         MoveRules {
@@ -233,34 +238,8 @@ impl Controller {
     ///
     /// Diagonal input is not faster than straight input.
     pub fn wanted_move(&self, intent: &MoveIntent, dt: f32) -> Vec3 {
-        let clamp = |x: f32| {
-            if x.is_finite() {
-                x.clamp(-1.0, 1.0)
-            } else {
-                0.0
-            }
-        };
-        let (f, s, v) = (
-            clamp(intent.forward),
-            clamp(intent.strafe),
-            clamp(intent.vertical),
-        );
-        let dir = match self.settings.mode {
-            Mode::Walk => self.pose.forward_flat() * f + self.pose.right() * s,
-            Mode::Fly => self.pose.forward() * f + self.pose.right() * s + Vec3::Y * v,
-        };
-        let dir = if dir.length_squared() > 1.0 {
-            dir.normalize()
-        } else {
-            dir
-        };
-        let speed = self.settings.speed
-            * if intent.run {
-                self.settings.run_multiplier
-            } else {
-                1.0
-            };
-        let d = dir * speed * dt;
+        let dir = intent_direction(&self.pose, intent, self.settings.mode);
+        let d = dir * self.settings.speed_for(intent.run) * dt;
         if d.is_finite() { d } else { Vec3::ZERO }
     }
 
@@ -285,7 +264,7 @@ impl Controller {
             Mode::Fly => {
                 self.walk.reset();
                 let d = self.wanted_move(intent, dt);
-                let out = world.resolve_move(&self.settings.move_rules(body), centre, d);
+                let out = resolve_move(world, &self.settings.move_rules(body), centre, d);
                 self.pose.position = body.eye_of(out.end);
                 StepReport {
                     hit: out.hit,
@@ -394,6 +373,34 @@ impl Controller {
             pushed_out: false,
             refused: None,
         }
+    }
+}
+
+/// The direction `intent` asks for from `pose` in `mode`, at most unit length (a diagonal
+/// is no faster than straight on; a half-pressed stick moves at half speed): walking in
+/// the horizontal plane along the heading, flying along the view with up and down
+/// straight up and down. The walker and the detached camera both steer by it.
+pub fn intent_direction(pose: &Pose, intent: &MoveIntent, mode: Mode) -> Vec3 {
+    let clamp = |x: f32| {
+        if x.is_finite() {
+            x.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let (f, s, v) = (
+        clamp(intent.forward),
+        clamp(intent.strafe),
+        clamp(intent.vertical),
+    );
+    let dir = match mode {
+        Mode::Walk => pose.forward_flat() * f + pose.right() * s,
+        Mode::Fly => pose.forward() * f + pose.right() * s + Vec3::Y * v,
+    };
+    if dir.length_squared() > 1.0 {
+        dir.normalize()
+    } else {
+        dir
     }
 }
 

@@ -6,5 +6,6 @@ mod pose;
 
 pub use controller::{
     Controller, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Refusal, Settings, Stance, StepReport,
+    intent_direction,
 };
 pub use pose::{DEFAULT_FOV_Y_DEG, MoveIntent, NEAR_PLANE, Pose};

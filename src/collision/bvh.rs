@@ -13,7 +13,7 @@ use std::ops::Range;
 use glam::Vec3A;
 use smallvec::SmallVec;
 
-use crate::geometry::Aabb;
+use crate::geometry::{Aabb, slab_entry};
 
 /// Number of bins along an axis when the SAH looks for a split.
 const BINS: usize = 12;
@@ -52,7 +52,7 @@ impl Node {
         }
     }
 
-    /// Slab test against the node's box grown by `margin` on each axis: the parameter
+    /// [`slab_entry`] against the node's box grown by `margin` on each axis: the parameter
     /// where the ray `origin + t / inv_dir` enters it, if within `[0, t_max]`. `inv_dir`
     /// comes from [`crate::geometry::safe_recip`] (finite: no NaN from `0 * inf`). With the
     /// margin a swept box's half-extents, this is the swept box against the node's box.
@@ -64,11 +64,7 @@ impl Node {
         t_max: f32,
         margin: Vec3A,
     ) -> Option<f32> {
-        let t1 = (self.min - margin - origin) * inv_dir;
-        let t2 = (self.max + margin - origin) * inv_dir;
-        let t_enter = t1.min(t2).max_element().max(0.0);
-        let t_exit = t1.max(t2).min_element().min(t_max);
-        (t_enter <= t_exit).then_some(t_enter)
+        slab_entry(self.min - margin, self.max + margin, origin, inv_dir, t_max)
     }
 
     /// Does the node's box meet the box from `min` to `max`?

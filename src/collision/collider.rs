@@ -2,9 +2,8 @@
 
 use glam::{DVec3, Vec3};
 
-use super::response::{MoveOutcome, MoveRules, resolve_move};
+use super::Body;
 use super::sweep::{Feature, SweepHit};
-use super::{Body, CollisionWorld};
 use crate::geometry::InsideMethod;
 
 /// The first touch of a swept body with the world, in world space.
@@ -99,31 +98,4 @@ pub trait Collider {
     /// sphere (in ellipsoid space), with the normal pointing from it to the centre; `t` is
     /// 0. `None` when the body at `centre` touches nothing.
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact>;
-
-    /// Move the body centred at `centre` by `delta` under `rules`. Never returns a NaN: a
-    /// non-finite or tiny move leaves the body where it is.
-    fn resolve_move(&self, rules: &MoveRules, centre: Vec3, delta: Vec3) -> MoveOutcome {
-        resolve_move(self, rules, centre, delta)
-    }
-}
-
-impl Collider for CollisionWorld {
-    #[inline]
-    fn sweep_seen(
-        &self,
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        seen: Option<&mut Vec<u32>>,
-    ) -> Option<Contact> {
-        CollisionWorld::sweep_seen(self, probe, centre, delta, seen)
-    }
-
-    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
-        self.triangles().get(index as usize).map(|t| t.vertices())
-    }
-
-    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
-        CollisionWorld::nearest_overlap(self, body, centre)
-    }
 }

@@ -392,19 +392,9 @@ mod tests {
     use super::*;
     use glam::Quat;
 
-    fn unit_wall() -> CollisionWorld {
-        let (a, b, c, d) = (
-            Vec3::new(-1.0, -1.0, 0.0),
-            Vec3::new(1.0, -1.0, 0.0),
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::new(-1.0, 1.0, 0.0),
-        );
-        CollisionWorld::new([[a, b, c], [a, c, d]])
-    }
-
     #[test]
     fn singular_placement_is_refused() {
-        let mut w = InstancedWorld::new(vec![unit_wall()]);
+        let mut w = InstancedWorld::new(vec![crate::collision::square_wall(1.0)]);
         assert!(
             w.place(0, Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0)))
                 .is_none()
@@ -417,7 +407,7 @@ mod tests {
     fn stretched_wall_stops_the_body_at_its_world_rest_distance() {
         // Scaled 10 along its normal: a model-space sphere would be squashed tenfold. The
         // narrow phase runs in world (ellipsoid) space, so the distance is the world one.
-        let mut w = InstancedWorld::new(vec![unit_wall()]);
+        let mut w = InstancedWorld::new(vec![crate::collision::square_wall(1.0)]);
         let m = Affine3A::from_scale_rotation_translation(
             Vec3::new(3.0, 1.0, 10.0),
             Quat::from_rotation_y(0.3),
@@ -428,7 +418,7 @@ mod tests {
         let start = Vec3::new(0.0, 0.0, -5.0) + (m.matrix3 * Vec3::Z).normalize() * 2.0;
         for body in [Body::FLYER, Body::WALKER] {
             let rules = crate::collision::MoveRules::new(body, crate::collision::Response::Stop);
-            let o = w.resolve_move(&rules, start, -n * 4.0);
+            let o = crate::collision::resolve_move(&w, &rules, start, -n * 4.0);
             let plane_d = n.dot(o.end - Vec3::new(0.0, 0.0, -5.0));
             let want = body.rest_distance(n);
             assert!((plane_d - want).abs() < 1e-4, "{plane_d} vs {want}");

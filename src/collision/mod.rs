@@ -26,3 +26,16 @@ pub use record::{Account, Recorder};
 pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
 pub use sweep::Feature;
 pub use world::{CollisionWorld, RayHit, WorldStats};
+
+/// A square wall in the plane z = 0, `half` from its centre to each side: the unit tests'
+/// one fixture.
+#[cfg(test)]
+pub(crate) fn square_wall(half: f32) -> CollisionWorld {
+    let (a, b, c, d) = (
+        glam::Vec3::new(-half, -half, 0.0),
+        glam::Vec3::new(half, -half, 0.0),
+        glam::Vec3::new(half, half, 0.0),
+        glam::Vec3::new(-half, half, 0.0),
+    );
+    CollisionWorld::new([[a, b, c], [a, c, d]])
+}

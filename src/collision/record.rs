@@ -79,27 +79,22 @@ impl Collider for Recorder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collision::{CollisionWorld, MoveRules, Response};
+    use crate::collision::{MoveRules, Response, square_wall};
     use crate::geometry::InsideMethod;
-
-    fn wall() -> CollisionWorld {
-        let (a, b, c, d) = (
-            Vec3::new(-2.0, -2.0, 0.0),
-            Vec3::new(2.0, -2.0, 0.0),
-            Vec3::new(2.0, 2.0, 0.0),
-            Vec3::new(-2.0, 2.0, 0.0),
-        );
-        CollisionWorld::new([[a, b, c], [a, c, d]])
-    }
 
     #[test]
     fn recording_a_slide_changes_nothing_and_counts_its_sweeps_and_contacts() {
-        let world = wall();
+        let world = square_wall(2.0);
         let rules = MoveRules::new(Body::WALKER, Response::Slide);
         let (start, step) = (Vec3::new(0.0, 0.0, 1.0), Vec3::new(1.0, 0.0, -2.0));
-        let plain = world.resolve_move(&rules, start, step);
+        let plain = crate::collision::resolve_move(&world, &rules, start, step);
         let mut account = Account::default();
-        let recorded = Recorder::new(&world, &mut account).resolve_move(&rules, start, step);
+        let recorded = crate::collision::resolve_move(
+            &Recorder::new(&world, &mut account),
+            &rules,
+            start,
+            step,
+        );
         assert_eq!(recorded, plain);
         // Into the wall, then along it: two sweeps, the first meets the wall.
         assert_eq!(account.sweeps, 2);
@@ -113,7 +108,7 @@ mod tests {
 
     #[test]
     fn a_free_move_tests_no_triangle() {
-        let world = wall();
+        let world = square_wall(2.0);
         let probe = Probe::new(Body::FLYER, InsideMethod::Barycentric);
         let mut account = Account::default();
         let free =

@@ -6,7 +6,7 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
-use super::{Body, Contact, Probe};
+use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
 
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
@@ -171,48 +171,11 @@ impl CollisionWorld {
         }
     }
 
-    /// The first contact of the probe's body, its centre swept from `centre` by `delta`,
-    /// found through the BVH (see [`super::sweep`] for the test of one triangle).
-    pub fn sweep(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
-        self.sweep_seen(probe, centre, delta, None)
-    }
-
-    /// [`sweep`](Self::sweep), adding to `seen` the candidates the BVH handed over.
-    pub fn sweep_seen(
-        &self,
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        seen: Option<&mut Vec<u32>>,
-    ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
-        query.seen = seen;
-        self.bvh.traverse(&mut query);
-        query.finder.best
-    }
-
-    /// The same answer as [`sweep`](Self::sweep), by testing every triangle (the
+    /// The same answer as [`Collider::sweep`], by testing every triangle (the
     /// tutorial's loop). For tests and benchmarks.
     pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
         let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
         query.visit_leaf(0..self.triangles.len() as u32);
-        query.finder.best
-    }
-
-    /// The triangle point nearest to the centre of `body` among those it overlaps (in
-    /// ellipsoid space, with the contact gap), if any.
-    pub fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
-        if !(centre.is_finite() && body.is_valid()) {
-            return None;
-        }
-        let reach = Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN);
-        let mut query = OverlapQuery {
-            triangles: &self.triangles,
-            finder: OverlapFinder::new(body, centre),
-            min: Vec3A::from(centre) - reach,
-            max: Vec3A::from(centre) + reach,
-        };
-        self.bvh.traverse(&mut query);
         query.finder.best
     }
 
@@ -238,6 +201,42 @@ impl CollisionWorld {
         };
         self.bvh.traverse(&mut query);
         query.best
+    }
+}
+
+/// The BVH answers every query: the sweep (see [`super::sweep`] for the test of one
+/// triangle) and the overlap both walk the one traversal, [`Bvh::traverse`].
+impl Collider for CollisionWorld {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
+        query.seen = seen;
+        self.bvh.traverse(&mut query);
+        query.finder.best
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.triangles().get(index as usize).map(|t| t.vertices())
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        if !(centre.is_finite() && body.is_valid()) {
+            return None;
+        }
+        let reach = Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN);
+        let mut query = OverlapQuery {
+            triangles: &self.triangles,
+            finder: OverlapFinder::new(body, centre),
+            min: Vec3A::from(centre) - reach,
+            max: Vec3A::from(centre) + reach,
+        };
+        self.bvh.traverse(&mut query);
+        query.finder.best
     }
 }
 

@@ -1,6 +1,6 @@
 //! Axis-aligned bounding boxes and the segment slab test used by the BVH.
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 /// An axis-aligned box. The empty box has `min = +inf`, `max = -inf`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,12 +97,35 @@ impl Aabb {
         t_max: f32,
         margin: f32,
     ) -> Option<f32> {
-        let t1 = (self.min - Vec3::splat(margin) - origin) * inv_dir;
-        let t2 = (self.max + Vec3::splat(margin) - origin) * inv_dir;
-        let t_enter = t1.min(t2).max_element().max(0.0);
-        let t_exit = t1.max(t2).min_element().min(t_max);
-        (t_enter <= t_exit).then_some(t_enter)
+        let m = Vec3A::splat(margin);
+        slab_entry(
+            Vec3A::from(self.min) - m,
+            Vec3A::from(self.max) + m,
+            origin.into(),
+            inv_dir.into(),
+            t_max,
+        )
     }
+}
+
+/// The slab test (Kay and Kajiya; Ericson, *Real-Time Collision Detection*, 5.3.3): the
+/// parameter at which the ray `origin + t / inv_dir` enters the box from `min` to `max`,
+/// if it does so within `[0, t_max]`. `inv_dir` must come from [`safe_recip`]: finite, so
+/// that no `0 * inf` NaN can arise and the test stays branch-free. The one copy: boxes
+/// and the BVH's nodes both ask it.
+#[inline(always)]
+pub fn slab_entry(
+    min: Vec3A,
+    max: Vec3A,
+    origin: Vec3A,
+    inv_dir: Vec3A,
+    t_max: f32,
+) -> Option<f32> {
+    let t1 = (min - origin) * inv_dir;
+    let t2 = (max - origin) * inv_dir;
+    let t_enter = t1.min(t2).max_element().max(0.0);
+    let t_exit = t1.max(t2).min_element().min(t_max);
+    (t_enter <= t_exit).then_some(t_enter)
 }
 
 /// Below this magnitude a direction component is treated as this magnitude (keeping its

@@ -122,7 +122,8 @@ impl Triangle {
         Aabb::from_points(self.vertices())
     }
 
-    /// Centroid (the BVH sorts triangles by it).
+    /// Centroid: the mean of the corners. (The BVH splits by its boxes' centres instead,
+    /// see `collision::bvh`.)
     pub fn centroid(&self) -> Vec3 {
         (self.a + self.b + self.c) / 3.0
     }

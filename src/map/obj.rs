@@ -17,7 +17,7 @@ use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, read_file};
+use crate::input::{FileKind, folder_of, read_file};
 
 /// How to turn the file's coordinates into world coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -39,10 +39,7 @@ pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
     let shown = path.display().to_string();
     let bytes = read_file(path, FileKind::Obj)?;
     let text = String::from_utf8_lossy(&bytes);
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let mut map = parse(&shown, &text, Source::Dir(dir), opts)?;
     if matches!(text, std::borrow::Cow::Owned(_)) {
         map.warnings

@@ -27,7 +27,7 @@ use super::{
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, read_file};
+use crate::input::{FileKind, folder_of, read_file};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -172,10 +172,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
             reason: "the scene places no [[model]]".into(),
         });
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let opts = LoadOptions {
         scale: Some(1.0),
         up,

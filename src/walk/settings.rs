@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use crate::collision::Body;
-use crate::collision::body::{EYE_HEIGHT, WALKER_RADII};
+use crate::collision::body::WALKER_RADII;
 
 /// How a person walks, in metres and seconds. Every field is a physical default with its
 /// source; change them for a game that feels otherwise.
@@ -68,11 +68,6 @@ impl WalkSettings {
             radii: Vec3::new(WALKER_RADII.x, half, WALKER_RADII.z),
             eye_above_centre: self.crouch_eye_height - half,
         }
-    }
-
-    /// The eye height above the feet of the standing walker.
-    pub fn eye_height(&self) -> f32 {
-        EYE_HEIGHT
     }
 
     /// True when every value is finite and positive where it must be.

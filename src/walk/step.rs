@@ -16,7 +16,9 @@
 use glam::Vec3;
 
 use super::{WalkSettings, WalkState};
-use crate::collision::{Body, Collider, Contact, Feature, MoveRules, Response, place};
+use crate::collision::{
+    Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move,
+};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
 const TICK_SLACK: f64 = 1e-3;
@@ -145,7 +147,7 @@ impl WalkState {
         // 3. Step-slide the horizontal move.
         let wish = intent.velocity * dt;
         if wish.length_squared() > 0.0 {
-            let plain = world.resolve_move(&level, centre, wish);
+            let plain = resolve_move(world, &level, centre, wish);
             let mut end = plain.end;
             if plain.hit {
                 report.hit = true;
@@ -181,7 +183,7 @@ impl WalkState {
             let v = self.vertical_speed;
             let dy = v * dt - 0.5 * s.gravity * dt * dt;
             self.vertical_speed = v - s.gravity * dt;
-            let out = world.resolve_move(&free, centre, Vec3::Y * dy);
+            let out = resolve_move(world, &free, centre, Vec3::Y * dy);
             self.wedged = false;
             if dy < 0.0 && out.hit {
                 // Held up by something steep (sliding down it, or wedged against it): the
@@ -225,12 +227,12 @@ impl WalkState {
             response: Response::Stop,
             ..*level
         };
-        let raised = world.resolve_move(&up, centre, Vec3::Y * s.max_step).end;
+        let raised = resolve_move(world, &up, centre, Vec3::Y * s.max_step).end;
         let lift = raised.y - centre.y;
         if lift <= 0.0 {
             return None;
         }
-        let across = world.resolve_move(level, raised, wish).end;
+        let across = resolve_move(world, level, raised, wish).end;
         let down = Vec3::NEG_Y * lift;
         let c = world.sweep(&level.probe, across, down)?;
         let landed = across + down * c.t as f32;
@@ -309,7 +311,7 @@ fn follow_floor(
             contact: first,
         });
     }
-    let slid = world.resolve_move(free, centre, reach);
+    let slid = resolve_move(world, free, centre, reach);
     let contact = *slid
         .contacts()
         .find(|c| is_ground(s, &body, c, slid.end, band(c)))?;

@@ -4,7 +4,7 @@
 pub mod buildings;
 
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response};
+use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
 use walkthrough::geometry::InsideMethod;
 
 /// A vertical wall quad from `(x0, z0)` to `(x1, z1)`, from y = -h to y = +h, as two triangles.
@@ -71,7 +71,7 @@ pub fn walk(
 ) -> Vec<MoveOutcome> {
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let o = world.resolve_move(rules, p, d);
+        let o = resolve_move(world, rules, p, d);
         assert!(o.end.is_finite(), "NaN position");
         p = o.end;
         out.push(o);
