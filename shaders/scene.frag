@@ -1,11 +1,11 @@
 #version 330 core
+// Compiled twice: opaque, and with ALPHA_TEST defined (the renderer adds the line).
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 
 uniform vec3 u_color;        // material diffuse colour (Kd)
 uniform int u_textured;      // 1: sample u_texture instead of u_color
-uniform int u_alpha_test;    // 1: discard texels with alpha below one half (leaves, glass)
 uniform sampler2D u_texture;
 uniform vec3 u_eye;          // eye position, for two-sided lighting and fog
 uniform vec3 u_light_dir;    // unit direction the light travels
@@ -19,9 +19,13 @@ void main() {
     vec4 base = vec4(u_color, 1.0);
     if (u_textured == 1) {
         base = texture(u_texture, v_uv);
-        if (u_alpha_test == 1 && base.a < 0.5) {
+#ifdef ALPHA_TEST
+        // Cut-outs (leaves, fences): texels under half alpha are holes. Only this variant
+        // may discard, so the opaque one keeps the early depth test.
+        if (base.a < 0.5) {
             discard;
         }
+#endif
     }
     // Walls are seen from both sides and OBJ winding is unreliable: light the side facing
     // the eye.

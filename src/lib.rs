@@ -56,6 +56,7 @@
 pub mod camera;
 pub mod collision;
 pub mod corrections;
+pub mod cull;
 pub mod geometry;
 pub mod input;
 pub mod map;

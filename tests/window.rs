@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+mod common;
+
 use glam::Vec3;
 use walkthrough::collision::Body;
 
@@ -885,4 +887,75 @@ fn minimap_shows_the_player_moving_and_n_hides_it() {
         gone > 10_000,
         "N changed only {gone} pixels of the minimap's corner"
     );
+}
+
+/// Mean absolute difference (0 to 255) of two screenshots' middle halves (away from the
+/// HUD and the minimap, whose text changes from frame to frame).
+fn middle_difference(a: &Path, b: &Path) -> f32 {
+    let (a, b) = (
+        image::open(a).expect("a PNG").to_rgb8(),
+        image::open(b).expect("a PNG").to_rgb8(),
+    );
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (w, h) = a.dimensions();
+    let (mut sum, mut n) = (0u64, 0u64);
+    for y in h / 4..3 * h / 4 {
+        for x in w / 4..3 * w / 4 {
+            let (p, q) = (a.get_pixel(x, y), b.get_pixel(x, y));
+            sum += (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>();
+            n += 3;
+        }
+    }
+    sum as f32 / n as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("cull");
+    let script = dir.join("look.txt");
+    // A look to the side and back, so the clusters behind come into view and leave it.
+    std::fs::write(&script, "turn 120\nwait 0.2\nturn -150\nwait 0.3\n").unwrap();
+    let mut maps: Vec<Option<PathBuf>> = vec![None];
+    for m in ["conference", "lost_empire"] {
+        if let Some(dir) = common::shared(&format!("maps/{m}")) {
+            maps.push(Some(dir.join(format!("{m}.obj"))));
+        }
+    }
+    for map in maps {
+        let shot = |culled: bool| {
+            let shot = dir.join(format!(
+                "{}-{}.png",
+                map.as_deref()
+                    .and_then(Path::file_stem)
+                    .map_or("built-in".into(), |s| s.to_string_lossy()),
+                if culled { "culled" } else { "all" }
+            ));
+            let mut args = vec![
+                "--script",
+                script.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+            ];
+            if let Some(m) = &map {
+                args.insert(0, m.to_str().unwrap());
+            }
+            if !culled {
+                args.push("--no-cull");
+            }
+            let err = wait_for_exit(spawn(&x, &args), "the window did not close");
+            assert!(err.contains("clusters"), "{err}");
+            shot
+        };
+        let (culled, all) = (shot(true), shot(false));
+        let d = middle_difference(&culled, &all);
+        assert!(
+            d < 1.0,
+            "{map:?}: culled and full pictures differ by {d:.2} on average"
+        );
+        let [r, g, b] = centre_colour(&culled, 32);
+        assert!(r + g + b > 30.0, "{map:?}: the screenshot is black");
+    }
 }

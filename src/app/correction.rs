@@ -120,7 +120,7 @@ impl App {
         }
         let map = &self.sim.session.map;
         if let Some(gpu) = &mut self.gpu {
-            gpu.renderer.upload(map);
+            gpu.renderer.rescale(map, rescaled.factor);
         }
         self.minimap.rescale(rescaled.factor);
         eprintln!(

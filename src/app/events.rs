@@ -126,15 +126,17 @@ impl ApplicationHandler for App {
         };
         eprintln!("{}", ctx.description);
         let upload = Instant::now();
-        let renderer = match Renderer::new(ctx.gl.clone(), &self.sim.session.map) {
+        let mut renderer = match Renderer::new(ctx.gl.clone(), &self.sim.session.map) {
             Ok(r) => r,
             Err(e) => return self.fail(event_loop, e),
         };
         eprintln!(
-            "uploaded to the GPU in {:.0} ms ({} draw calls a frame)",
+            "clustered and uploaded to the GPU in {:.0} ms ({} clusters)",
             upload.elapsed().as_secs_f64() * 1e3,
-            renderer.draw_calls()
+            renderer.clusters()
         );
+        renderer.count_fragments(self.config.bench_frames.is_some());
+        renderer.cull = self.config.cull;
         let debug_draw = match DebugDraw::new(ctx.gl.clone()) {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),

@@ -153,6 +153,17 @@ pub fn vertex_bytes<V: GpuVertex>(vertices: &[V]) -> &[u8] {
     }
 }
 
+/// The bytes of an index list, for an upload.
+pub fn index_bytes(indices: &[u32]) -> &[u8] {
+    // SAFETY: u32s have no padding; u8 needs no alignment; the length is the slice's.
+    unsafe {
+        std::slice::from_raw_parts(
+            indices.as_ptr().cast::<u8>(),
+            std::mem::size_of_val(indices),
+        )
+    }
+}
+
 /// Point the bound vertex array's attributes at the bound array buffer, which holds `V`s.
 pub fn set_vertex_layout<V: GpuVertex>(gl: &glow::Context) {
     let stride = std::mem::size_of::<V>() as i32;

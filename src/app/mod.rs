@@ -55,7 +55,7 @@ use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
 use minimap::Minimap;
-use renderer::Renderer;
+use renderer::{DrawStats, Renderer};
 use simulation::Simulation;
 use walkthrough::map::minimap::top_down;
 
@@ -89,6 +89,8 @@ pub struct Config {
     pub vsync: bool,
     /// Render this many frames, report timings, quit.
     pub bench_frames: Option<u32>,
+    /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
+    pub cull: bool,
     /// Window size in pixels.
     pub size: (u32, u32),
 }
@@ -140,6 +142,7 @@ pub fn run(config: Config) -> Result<(), String> {
         loading: None,
         started: Instant::now(),
         frame_times: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
+        frame_stats: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
         screenshot_pending: false,
         quitting: false,
         error: None,
@@ -192,6 +195,8 @@ struct App {
     started: Instant,
     /// Frame times kept for `--bench-frames`.
     frame_times: Vec<Duration>,
+    /// What each of those frames drew.
+    frame_stats: Vec<DrawStats>,
     screenshot_pending: bool,
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,

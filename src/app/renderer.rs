@@ -1,4 +1,5 @@
-//! Draws a map with glow: one vertex buffer, one draw call per material batch.
+//! Draws a map with glow: its clusters the view may see, nearest first (opaque, then
+//! cut-outs), from one vertex and one index buffer.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::collections::HashMap;
@@ -10,7 +11,8 @@ use glow::HasContext;
 
 use walkthrough::camera::Pose;
 use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
-use walkthrough::map::{Batch, Map, TextureImage, Vertex};
+use walkthrough::cull::{CLUSTER_TRIANGLES, ClusteredMesh, Frustum, cluster_map, draw_order};
+use walkthrough::map::{Map, TextureImage, Vertex};
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 
@@ -33,144 +35,266 @@ pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
 struct GpuMaterial {
     color: [f32; 3],
     texture: Option<glow::Texture>,
-    alpha_test: bool,
 }
 
+/// One program's uniforms.
 struct Uniforms {
     view_proj: Option<glow::UniformLocation>,
     color: Option<glow::UniformLocation>,
     textured: Option<glow::UniformLocation>,
-    alpha_test: Option<glow::UniformLocation>,
     texture: Option<glow::UniformLocation>,
     eye: Option<glow::UniformLocation>,
     light_dir: Option<glow::UniformLocation>,
     fog_far: Option<glow::UniformLocation>,
 }
 
+/// A program of the scene's shaders: opaque (no `discard`, so the depth test can reject a
+/// hidden fragment before it is shaded) or cut-out (texels under half alpha discarded).
+struct Program {
+    program: glow::Program,
+    uniforms: Uniforms,
+}
+
+impl Program {
+    /// Compile the scene's shaders, with `defines` (`#define` lines) after the version.
+    fn new(gl: &glow::Context, defines: &str) -> Result<Program, String> {
+        let (version, rest) = FRAGMENT_SHADER
+            .split_once('\n')
+            .ok_or("shaders/scene.frag has no #version line")?;
+        let fragment = format!("{version}\n{defines}{rest}");
+        let program = gl::program(
+            gl,
+            ("shaders/scene.vert", VERTEX_SHADER),
+            ("shaders/scene.frag", &fragment),
+        )?;
+        let u = |n: &str| gl::uniform(gl, program, n);
+        let uniforms = Uniforms {
+            view_proj: u("u_view_proj"),
+            color: u("u_color"),
+            textured: u("u_textured"),
+            texture: u("u_texture"),
+            eye: u("u_eye"),
+            light_dir: u("u_light_dir"),
+            fog_far: u("u_fog_far"),
+        };
+        Ok(Program { program, uniforms })
+    }
+
+    /// Use it, with the frame's uniforms.
+    fn bind(&self, gl: &glow::Context, view_proj: Mat4, eye: Vec3, far: f32) {
+        let light = Vec3::new(-0.4, -1.0, -0.3).normalize();
+        let u = &self.uniforms;
+        // SAFETY: context current; the program is owned by the renderer and alive.
+        unsafe {
+            gl.use_program(Some(self.program));
+            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &view_proj.to_cols_array());
+            gl.uniform_3_f32(u.eye.as_ref(), eye.x, eye.y, eye.z);
+            gl.uniform_3_f32(u.light_dir.as_ref(), light.x, light.y, light.z);
+            gl.uniform_1_f32(u.fog_far.as_ref(), far);
+            gl.uniform_1_i32(u.texture.as_ref(), 0);
+        }
+    }
+}
+
+/// What the last frame drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DrawStats {
+    /// Clusters the view's frustum may see, of all.
+    pub clusters: usize,
+    /// Triangles submitted.
+    pub triangles: usize,
+    /// Draw calls.
+    pub draws: usize,
+    /// The fragment shader's invocations, where the driver counts them (when counting;
+    /// see [`Renderer::count_fragments`]). Mesa's llvmpipe counts every fragment
+    /// rasterized, before the depth test: the same whatever the drawing order.
+    pub shaded: Option<u64>,
+    /// Fragments that passed the depth test (when counting).
+    pub passed: Option<u64>,
+}
+
 /// GL objects of one map. Owns them and deletes them on drop.
 pub struct Renderer {
     gl: Arc<glow::Context>,
-    program: glow::Program,
-    uniforms: Uniforms,
+    opaque: Program,
+    cutout: Program,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
+    ebo: glow::Buffer,
     textures: Vec<glow::Texture>,
     materials: Vec<GpuMaterial>,
-    batches: Vec<Batch>,
+    mesh: ClusteredMesh,
+    /// This frame's clusters in drawing order (kept: no allocation per frame).
+    order: Vec<u32>,
     /// Far plane, from the map's size.
     far: f32,
+    /// Draw only what the view may see, nearest first; false draws every cluster in
+    /// material order (`--no-cull`).
+    pub cull: bool,
+    /// Queries counting fragments, each with its target, while counting.
+    counters: Vec<(glow::Query, u32)>,
+    stats: DrawStats,
 }
 
 impl Renderer {
     /// Compile the shaders and upload the map.
     pub fn new(gl: Arc<glow::Context>, map: &Map) -> Result<Renderer, String> {
-        // SAFETY: called with the context current; every object created here is owned by
-        // the returned value and deleted in `Drop`.
-        unsafe {
-            let program = gl::program(
-                &gl,
-                ("shaders/scene.vert", VERTEX_SHADER),
-                ("shaders/scene.frag", FRAGMENT_SHADER),
-            )?;
-            let u = |n: &str| gl::uniform(&gl, program, n);
-            let uniforms = Uniforms {
-                view_proj: u("u_view_proj"),
-                color: u("u_color"),
-                textured: u("u_textured"),
-                alpha_test: u("u_alpha_test"),
-                texture: u("u_texture"),
-                eye: u("u_eye"),
-                light_dir: u("u_light_dir"),
-                fog_far: u("u_fog_far"),
-            };
-            // Each object is deleted if a later one cannot be made.
-            let vao = gl
-                .create_vertex_array()
-                .inspect_err(|_| gl.delete_program(program))?;
-            let vbo = gl.create_buffer().inspect_err(|_| {
-                gl.delete_vertex_array(vao);
-                gl.delete_program(program);
-            })?;
-            let mut r = Renderer {
-                gl: gl.clone(),
-                program,
-                uniforms,
-                vao,
-                vbo,
-                textures: Vec::new(),
-                materials: Vec::new(),
-                batches: Vec::new(),
-                far: 100.0,
-            };
-            r.upload(map);
-            Ok(r)
-        }
+        let opaque = Program::new(&gl, "")?;
+        // SAFETY (every block below): context current; each object is deleted if a later
+        // one cannot be made, and then owned by the returned value and deleted in `Drop`.
+        let delete = |programs: &[&Program]| {
+            for p in programs {
+                unsafe { gl.delete_program(p.program) };
+            }
+        };
+        let cutout =
+            Program::new(&gl, "#define ALPHA_TEST\n").inspect_err(|_| delete(&[&opaque]))?;
+        let vao =
+            unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&[&opaque, &cutout]))?;
+        let buffers = unsafe {
+            gl.create_buffer()
+                .and_then(|v| Ok((v, gl.create_buffer()?)))
+        };
+        let (vbo, ebo) = buffers.inspect_err(|_| {
+            delete(&[&opaque, &cutout]);
+            unsafe { gl.delete_vertex_array(vao) };
+        })?;
+        let mut r = Renderer {
+            gl: gl.clone(),
+            opaque,
+            cutout,
+            vao,
+            vbo,
+            ebo,
+            textures: Vec::new(),
+            materials: Vec::new(),
+            mesh: ClusteredMesh::default(),
+            order: Vec::new(),
+            far: 100.0,
+            cull: true,
+            counters: Vec::new(),
+            stats: DrawStats::default(),
+        };
+        r.upload(map);
+        Ok(r)
     }
 
-    /// Replace the map's buffers and textures (after a reload).
+    /// Replace the map's buffers and textures (after a reload): its triangles in clusters
+    /// (see [`walkthrough::cull`]), shared vertices and one index list.
     pub fn upload(&mut self, map: &Map) {
+        self.mesh = cluster_map(map, CLUSTER_TRIANGLES);
+        self.upload_mesh();
+        self.upload_materials(map);
+        self.far = far_plane(map);
+    }
+
+    /// The map scaled by `factor` about the origin (a correction of its scale): the same
+    /// clusters, scaled, uploaded again; textures kept.
+    pub fn rescale(&mut self, map: &Map, factor: f32) {
+        self.mesh.scale_by(factor);
+        self.upload_mesh();
+        self.far = far_plane(map);
+    }
+
+    fn upload_mesh(&self) {
         let gl = &self.gl;
-        // SAFETY: context current; the objects bound and deleted are owned by self.
+        // SAFETY: context current; the objects bound are owned by self.
         unsafe {
-            for t in self.textures.drain(..) {
-                gl.delete_texture(t);
-            }
             gl.bind_vertex_array(Some(self.vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
             gl.buffer_data_u8_slice(
                 glow::ARRAY_BUFFER,
-                gl::vertex_bytes(&map.vertices),
+                gl::vertex_bytes(&self.mesh.vertices),
                 glow::STATIC_DRAW,
             );
-            check_gl!(gl, "the vertex buffer upload");
-            gl::set_vertex_layout::<Vertex>(gl);
-            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                gl::index_bytes(&self.mesh.indices),
+                glow::STATIC_DRAW,
+            );
+            check_gl!(gl, "the vertex and index buffer upload");
+        }
+        gl::set_vertex_layout::<Vertex>(gl);
+        // SAFETY: as above.
+        unsafe { gl.bind_vertex_array(None) };
+    }
 
-            // Each distinct image once, however many materials share it.
-            let mut uploaded: HashMap<*const TextureImage, glow::Texture> = HashMap::new();
-            self.materials = map
-                .materials
-                .iter()
-                .map(|m| {
-                    let texture = m.texture.as_ref().and_then(|img| {
-                        let key = Arc::as_ptr(img);
-                        if let Some(t) = uploaded.get(&key) {
-                            return Some(*t);
-                        }
-                        let t = match upload_texture(gl, img) {
-                            Ok(t) => t,
-                            Err(e) => {
-                                eprintln!(
-                                    "warning: a {}x{} texture could not be uploaded ({e}); its material is drawn in its plain colour",
-                                    img.width, img.height
-                                );
-                                return None;
-                            }
-                        };
+    /// Upload each distinct texture image once, however many materials share it.
+    fn upload_materials(&mut self, map: &Map) {
+        for t in self.textures.drain(..) {
+            // SAFETY: context current; the textures were made by this renderer.
+            unsafe { self.gl.delete_texture(t) };
+        }
+        let mut uploaded: HashMap<*const TextureImage, glow::Texture> = HashMap::new();
+        let mut materials = Vec::with_capacity(map.materials.len());
+        for m in &map.materials {
+            let texture = m.texture.as_ref().and_then(|img| {
+                let key = Arc::as_ptr(img);
+                if let Some(t) = uploaded.get(&key) {
+                    return Some(*t);
+                }
+                match upload_texture(&self.gl, img) {
+                    Ok(t) => {
                         self.textures.push(t);
                         uploaded.insert(key, t);
                         Some(t)
-                    });
-                    GpuMaterial {
-                        color: m.diffuse,
-                        alpha_test: m.texture.as_ref().is_some_and(|t| t.has_alpha),
-                        texture,
                     }
-                })
-                .collect();
+                    Err(e) => {
+                        eprintln!(
+                            "warning: a {}x{} texture could not be uploaded ({e}); its material is drawn in its plain colour",
+                            img.width, img.height
+                        );
+                        None
+                    }
+                }
+            });
+            materials.push(GpuMaterial {
+                color: m.diffuse,
+                texture,
+            });
         }
-        self.batches = map.batches.clone();
-        let size = map.bounds.size().length();
-        self.far = if size.is_finite() {
-            (size * 2.0).max(50.0)
-        } else {
-            1000.0
-        };
+        self.materials = materials;
     }
 
-    /// Number of draw calls per frame (one per material batch).
-    pub fn draw_calls(&self) -> usize {
-        self.batches.len()
+    /// Clusters in the map, and draw calls in the last frame.
+    pub fn clusters(&self) -> usize {
+        self.mesh.clusters.len()
+    }
+
+    /// What the last frame drew.
+    pub fn stats(&self) -> DrawStats {
+        self.stats
+    }
+
+    /// Count the fragments of each frame from now on (`on`), or stop: those that passed
+    /// the depth test, and those shaded (the fragment shader's invocations, where the
+    /// driver counts them: GL 4.6 or ARB_pipeline_statistics_query; Mesa's llvmpipe does).
+    /// Counting waits for the frame to finish, so it is for benchmarks.
+    pub fn count_fragments(&mut self, on: bool) {
+        let gl = &self.gl;
+        for (q, _) in self.counters.drain(..) {
+            // SAFETY: context current; the query was made by this renderer.
+            unsafe { gl.delete_query(q) };
+        }
+        if !on {
+            return;
+        }
+        let v = gl.version();
+        let statistics = gl
+            .supported_extensions()
+            .contains("GL_ARB_pipeline_statistics_query")
+            || (v.major, v.minor) >= (4, 6);
+        let mut targets = vec![glow::SAMPLES_PASSED];
+        if statistics {
+            targets.push(glow::FRAGMENT_SHADER_INVOCATIONS);
+        }
+        for target in targets {
+            // SAFETY: context current; the query is owned by self and deleted with it.
+            if let Ok(q) = unsafe { gl.create_query() } {
+                self.counters.push((q, target));
+            }
+        }
     }
 
     /// The projection used for a viewport of `width` x `height` pixels.
@@ -179,11 +303,23 @@ impl Renderer {
         Mat4::perspective_rh_gl(DEFAULT_FOV_Y_DEG.to_radians(), aspect, NEAR_PLANE, self.far)
     }
 
-    /// Draw the map seen from `pose` into the current framebuffer.
-    pub fn draw(&self, pose: &Pose, width: u32, height: u32) {
-        let gl = &self.gl;
+    /// Draw the map seen from `pose` into the current framebuffer: the clusters the view
+    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]).
+    pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
         let view_proj = self.projection(width, height) * pose.view_matrix();
-        let light = Vec3::new(-0.4, -1.0, -0.3).normalize();
+        let frustum = Frustum::from_view_proj(view_proj);
+        if self.cull {
+            draw_order(
+                &self.mesh.clusters,
+                &frustum,
+                pose.position,
+                &mut self.order,
+            );
+        } else {
+            self.order.clear();
+            self.order.extend(0..self.mesh.clusters.len() as u32);
+        }
+        let gl = &self.gl;
         // SAFETY: context current; all objects are owned by self and alive.
         unsafe {
             // egui leaves its own state behind: set everything this pass relies on.
@@ -197,33 +333,62 @@ impl Renderer {
             let [r, g, b] = CLEAR_COLOR;
             gl.clear_color(r, g, b, 1.0);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
-            gl.use_program(Some(self.program));
-            let u = &self.uniforms;
-            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &view_proj.to_cols_array());
-            gl.uniform_3_f32(
-                u.eye.as_ref(),
-                pose.position.x,
-                pose.position.y,
-                pose.position.z,
-            );
-            gl.uniform_3_f32(u.light_dir.as_ref(), light.x, light.y, light.z);
-            gl.uniform_1_f32(u.fog_far.as_ref(), self.far);
-            gl.uniform_1_i32(u.texture.as_ref(), 0);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_vertex_array(Some(self.vao));
-            for b in &self.batches {
-                let Some(m) = self.materials.get(b.material) else {
-                    continue;
-                };
+            for &(q, target) in &self.counters {
+                gl.begin_query(target, q);
+            }
+        }
+        let mut stats = DrawStats {
+            clusters: self.order.len(),
+            ..DrawStats::default()
+        };
+        let mut program: Option<bool> = None;
+        for &i in &self.order {
+            let c = &self.mesh.clusters[i as usize];
+            let Some(m) = self.materials.get(c.material) else {
+                continue;
+            };
+            if program != Some(c.cutout) {
+                let p = if c.cutout { &self.cutout } else { &self.opaque };
+                p.bind(gl, view_proj, pose.position, self.far);
+                program = Some(c.cutout);
+            }
+            let u = if c.cutout {
+                &self.cutout.uniforms
+            } else {
+                &self.opaque.uniforms
+            };
+            // SAFETY: as above; the index range lies within the index buffer.
+            unsafe {
                 gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
                 gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
-                gl.uniform_1_i32(u.alpha_test.as_ref(), m.alpha_test as i32);
                 gl.bind_texture(glow::TEXTURE_2D, m.texture);
-                gl.draw_arrays(glow::TRIANGLES, b.first as i32, b.count as i32);
+                gl.draw_elements(
+                    glow::TRIANGLES,
+                    c.count as i32,
+                    glow::UNSIGNED_INT,
+                    4 * c.first as i32,
+                );
+            }
+            stats.triangles += c.count as usize / 3;
+            stats.draws += 1;
+        }
+        // SAFETY: as above.
+        unsafe {
+            for &(q, target) in &self.counters {
+                gl.end_query(target);
+                let n = Some(u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT)));
+                if target == glow::SAMPLES_PASSED {
+                    stats.passed = n;
+                } else {
+                    stats.shaded = n;
+                }
             }
             gl.bind_vertex_array(None);
             gl.use_program(None);
         }
+        self.stats = stats;
     }
 
     /// Read the framebuffer back as RGBA rows, top row first.
@@ -251,8 +416,19 @@ impl Renderer {
     }
 }
 
+/// The far plane for `map`: twice its size, at least 50 m (1 km for a map without size).
+fn far_plane(map: &Map) -> f32 {
+    let size = map.bounds.size().length();
+    if size.is_finite() {
+        (size * 2.0).max(50.0)
+    } else {
+        1000.0
+    }
+}
+
 /// Upload an RGBA image with mipmaps.
-unsafe fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow::Texture, String> {
+fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow::Texture, String> {
+    // SAFETY: context current; the pixel slice is the image's, width * height * 4 bytes.
     unsafe {
         let t = gl.create_texture()?;
         gl.bind_texture(glow::TEXTURE_2D, Some(t));
@@ -294,9 +470,14 @@ impl Drop for Renderer {
             for t in self.textures.drain(..) {
                 self.gl.delete_texture(t);
             }
+            for (q, _) in self.counters.drain(..) {
+                self.gl.delete_query(q);
+            }
             self.gl.delete_buffer(self.vbo);
+            self.gl.delete_buffer(self.ebo);
             self.gl.delete_vertex_array(self.vao);
-            self.gl.delete_program(self.program);
+            self.gl.delete_program(self.opaque.program);
+            self.gl.delete_program(self.cutout.program);
         }
     }
 }

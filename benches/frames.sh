@@ -1,0 +1,26 @@
+#!/bin/sh
+# Frame times on the built-in map and the shared maps over one scripted walk, in one run,
+# and each map's ratio to the built-in map (issue: draw what is seen). Needs a display
+# (run under Xvfb: `xvfb-run -s "-screen 0 1280x720x24" benches/frames.sh`) and the
+# release binary (`cargo build --release`).
+#   benches/frames.sh [FRAMES] [SHARED_MAPS_DIR]
+# BENCH_ARGS adds options to every run (BENCH_ARGS=--no-cull: everything drawn).
+set -eu
+frames=${1:-150}
+maps=${2:-../shared/maps}
+bin=${WALKTHROUGH_BIN:-target/release/walkthrough}
+walk=$(dirname "$0")/frames-walk.txt
+run() {
+    "$bin" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size 1280x720 2>/dev/null |
+        grep '^frames'
+}
+base=$(run)
+echo "built-in: $base"
+base_ms=$(echo "$base" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+for m in conference lost_empire; do
+    f="$maps/$m/$m.obj"
+    [ -f "$f" ] || { echo "$m: not found at $f"; continue; }
+    line=$(run "$f")
+    ms=$(echo "$line" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+    echo "$m: $line  ($(awk -v a="$ms" -v b="$base_ms" 'BEGIN { printf "%.2f", a / b }')x built-in)"
+done

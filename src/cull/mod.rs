@@ -1,0 +1,67 @@
+//! What the renderer draws of a map, and in which order: the map's triangles in spatial
+//! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
+//! ones nearest first (so the depth test rejects what they hide before it is shaded),
+//! then the cut-outs (alpha-tested leaves and fences) nearest first. Pure geometry: the
+//! GL side is `app/renderer.rs`.
+
+pub mod clusters;
+pub mod frustum;
+
+pub use clusters::{CLUSTER_TRIANGLES, Cluster, ClusteredMesh, cluster_map};
+pub use frustum::Frustum;
+
+use glam::Vec3;
+
+/// Fill `out` with the indices of the `clusters` that `frustum` may see, in drawing
+/// order: opaque clusters by their distance from `eye` (nearest first), then the cut-outs
+/// the same way. `out` is cleared first and keeps its memory (no allocation per frame).
+pub fn draw_order(clusters: &[Cluster], frustum: &Frustum, eye: Vec3, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend((0..clusters.len() as u32).filter(|&i| frustum.sees(&clusters[i as usize].bounds)));
+    // The distance to the nearest point of the box (0 inside it): non-negative, so its
+    // bits sort as the number does.
+    let key = |i: &u32| {
+        let c = &clusters[*i as usize];
+        let gap = (c.bounds.min - eye).max(eye - c.bounds.max).max(Vec3::ZERO);
+        (c.cutout, gap.length_squared().to_bits())
+    };
+    out.sort_unstable_by_key(key);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Aabb;
+    use glam::Mat4;
+
+    fn at(x: f32, z: f32, cutout: bool) -> Cluster {
+        Cluster {
+            material: 0,
+            first: 0,
+            count: 3,
+            bounds: Aabb {
+                min: Vec3::new(x - 0.5, -0.5, z - 0.5),
+                max: Vec3::new(x + 0.5, 0.5, z + 0.5),
+            },
+            cutout,
+        }
+    }
+
+    #[test]
+    fn seen_opaque_nearest_first_then_cutouts_nearest_first() {
+        let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 100.0);
+        let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+        let frustum = Frustum::from_view_proj(proj * view);
+        let clusters = [
+            at(0.0, -20.0, false),  // 0: far
+            at(0.0, -3.0, true),    // 1: near cut-out
+            at(0.0, 10.0, false),   // 2: behind: culled
+            at(1.0, -5.0, false),   // 3: near
+            at(0.0, -9.0, true),    // 4: far cut-out
+            at(-60.0, -5.0, false), // 5: far to the left: culled
+        ];
+        let mut out = vec![99];
+        draw_order(&clusters, &frustum, Vec3::ZERO, &mut out);
+        assert_eq!(out, vec![3, 0, 1, 4]);
+    }
+}
