@@ -4,14 +4,15 @@
 # (run under Xvfb: `xvfb-run -s "-screen 0 1280x720x24" benches/frames.sh`) and the
 # release binary (`cargo build --release`).
 #   benches/frames.sh [FRAMES] [SHARED_MAPS_DIR]
-# BENCH_ARGS adds options to every run (BENCH_ARGS=--no-cull: everything drawn).
+# BENCH_ARGS adds options to every run (BENCH_ARGS=--no-cull: everything drawn);
+# BENCH_SIZE sets the window (160x90: the geometry alone, hardly any pixels).
 set -eu
 frames=${1:-150}
 maps=${2:-../shared/maps}
 bin=${WALKTHROUGH_BIN:-target/release/walkthrough}
 walk=$(dirname "$0")/frames-walk.txt
 run() {
-    "$bin" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size 1280x720 2>/dev/null |
+    "$bin" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size "${BENCH_SIZE:-1280x720}" 2>/dev/null |
         grep '^frames'
 }
 base=$(run)

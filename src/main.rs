@@ -115,6 +115,9 @@ struct WindowArgs {
     /// culled picture and its cost).
     #[arg(long)]
     no_cull: bool,
+    /// Start in borderless fullscreen (F11 toggles it).
+    #[arg(long)]
+    fullscreen: bool,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     size: (u32, u32),
@@ -387,6 +390,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         vsync: !args.no_vsync,
         bench_frames: args.bench_frames,
         cull: !args.no_cull,
+        fullscreen: args.fullscreen,
         size: args.size,
     };
     app::run(config)

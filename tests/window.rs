@@ -959,3 +959,65 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
         assert!(r + g + b > 30.0, "{map:?}: the screenshot is black");
     }
 }
+
+/// A window manager on the display (openbox), killed on drop: fullscreen is the window
+/// manager's to grant.
+struct WindowManager(Child);
+
+impl WindowManager {
+    fn start(x: &Xvfb) -> WindowManager {
+        let child = Command::new("openbox")
+            .env("DISPLAY", &x.display)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(
+                "openbox must be installed for the fullscreen test (apt-get install -y openbox)",
+            );
+        sleep(Duration::from_millis(700));
+        WindowManager(child)
+    }
+}
+
+impl Drop for WindowManager {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The window's size, from xdotool.
+fn window_size(x: &Xvfb, win: &str) -> (u32, u32) {
+    let out = x.xdotool(&["getwindowgeometry", win]);
+    let size = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Geometry: "))
+        .unwrap_or_else(|| panic!("no geometry in {out}"));
+    let (w, h) = size.split_once('x').unwrap();
+    (w.parse().unwrap(), h.parse().unwrap())
+}
+
+#[test]
+#[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
+fn f11_fills_the_screen_and_f11_again_gives_the_window_back() {
+    let (x, _one) = Xvfb::start();
+    let _wm = WindowManager::start(&x);
+    let (child, win) = launch(&x, &["--size", "640x360", "--exit-after", "30"]);
+    assert_eq!(window_size(&x, &win), (640, 360));
+    let wait_for = |want: (u32, u32)| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while window_size(&x, &win) != want && Instant::now() < deadline {
+            sleep(Duration::from_millis(100));
+        }
+        window_size(&x, &win)
+    };
+    x.xdotool(&["key", "F11"]);
+    // Xvfb's screen is 1280x800.
+    assert_eq!(wait_for((1280, 800)), (1280, 800));
+    x.xdotool(&["key", "F11"]);
+    assert_eq!(wait_for((640, 360)), (640, 360));
+    x.xdotool(&["key", "Escape"]);
+    x.xdotool(&["key", "Escape"]);
+    let log = finish(&x, child);
+    assert!(!log.contains("panicked"), "{log}");
+}

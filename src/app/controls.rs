@@ -84,6 +84,10 @@ pub const CONTROLS: &[Control] = &[
         does: "show / hide these controls",
     },
     Control {
+        keys: "F11",
+        does: "fullscreen (borderless) / windowed",
+    },
+    Control {
         keys: "F12",
         does: "screenshot (saved in the current directory)",
     },
@@ -112,6 +116,8 @@ pub enum Action {
     DetachCamera,
     /// Show or hide the minimap.
     Minimap,
+    /// Borderless fullscreen, or back to a window.
+    Fullscreen,
     /// Save a screenshot.
     Screenshot,
     /// Load the map again.
@@ -142,6 +148,7 @@ impl Action {
             KeyCode::KeyG => Action::DebugView,
             KeyCode::KeyV => Action::DetachCamera,
             KeyCode::KeyN => Action::Minimap,
+            KeyCode::F11 => Action::Fullscreen,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
             KeyCode::KeyU => Action::NextUp { backwards: shift },

@@ -9,7 +9,7 @@ use winit::event::{
 };
 use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{CursorGrabMode, Window, WindowId};
+use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
 use walkthrough::names::Named;
 
@@ -61,11 +61,22 @@ impl App {
                     )),
                 };
             }
+            Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
             Action::NextUp { backwards } => self.turn_up(backwards),
             Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),
         }
+    }
+
+    /// Borderless fullscreen on the window's monitor, or back to the window.
+    fn toggle_fullscreen(&mut self) {
+        let Some(gpu) = &self.gpu else { return };
+        let w = &gpu.ctx.window;
+        w.set_fullscreen(match w.fullscreen() {
+            Some(_) => None,
+            None => Some(Fullscreen::Borderless(None)),
+        });
     }
 
     fn set_capture(&mut self, on: bool) {
@@ -118,7 +129,12 @@ impl ApplicationHandler for App {
         let (w, h) = self.config.size;
         let attrs = Window::default_attributes()
             .with_title(format!("walkthrough - {}", self.sim.session.map.name))
-            .with_inner_size(PhysicalSize::new(w, h));
+            .with_inner_size(PhysicalSize::new(w, h))
+            .with_fullscreen(
+                self.config
+                    .fullscreen
+                    .then_some(Fullscreen::Borderless(None)),
+            );
         let vsync = self.config.vsync && self.config.bench_frames.is_none();
         let ctx = match GlWindowContext::new(event_loop, attrs, vsync) {
             Ok(c) => c,

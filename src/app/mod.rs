@@ -89,6 +89,8 @@ pub struct Config {
     pub vsync: bool,
     /// Render this many frames, report timings, quit.
     pub bench_frames: Option<u32>,
+    /// Start in borderless fullscreen (F11 toggles it).
+    pub fullscreen: bool,
     /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
     pub cull: bool,
     /// Window size in pixels.
