@@ -4,16 +4,16 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 
-uniform vec3 u_color;        // material diffuse colour (Kd)
+uniform vec3 u_color;        // material diffuse colour (Kd), in the lighting's space
 uniform int u_textured;      // 1: sample u_texture instead of u_color
 uniform sampler2D u_texture;
 uniform vec3 u_eye;          // eye position, for two-sided lighting and fog
 uniform vec3 u_light_dir;    // unit direction the light travels
 uniform float u_fog_far;     // distance at which fog is complete
+uniform vec3 u_fog_color;    // the sky's colour, in the space the lighting is done in
+uniform vec3 u_lighting;     // ambient, sun and headlight factors (for that space)
 
 out vec4 frag_color;
-
-const vec3 FOG_COLOR = vec3(0.62, 0.70, 0.78);
 
 void main() {
     vec4 base = vec4(u_color, 1.0);
@@ -36,8 +36,8 @@ void main() {
     }
     float diffuse = max(dot(n, -u_light_dir), 0.0);
     // A little extra light on vertical faces facing the eye keeps walls readable up close.
-    float headlight = 0.15 * max(dot(n, normalize(to_eye)), 0.0);
-    vec3 lit = base.rgb * (0.35 + 0.55 * diffuse + headlight);
+    float headlight = u_lighting.z * max(dot(n, normalize(to_eye)), 0.0);
+    vec3 lit = base.rgb * (u_lighting.x + u_lighting.y * diffuse + headlight);
     float fog = clamp(length(to_eye) / u_fog_far, 0.0, 1.0);
-    frag_color = vec4(mix(lit, FOG_COLOR, fog * fog), 1.0);
+    frag_color = vec4(mix(lit, u_fog_color, fog * fog), 1.0);
 }

@@ -1021,3 +1021,35 @@ fn f11_fills_the_screen_and_f11_again_gives_the_window_back() {
     let log = finish(&x, child);
     assert!(!log.contains("panicked"), "{log}");
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn msaa_softens_the_edges_and_the_frame_is_srgb() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("msaa");
+    let script = dir.join("still.txt");
+    std::fs::write(&script, "wait 0.2\n").unwrap();
+    let shot = |msaa: &str| {
+        let shot = dir.join(format!("msaa-{msaa}.png"));
+        let args = [
+            "--msaa",
+            msaa,
+            "--script",
+            script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        let err = wait_for_exit(spawn(&x, &args), "the window did not close");
+        (shot, err)
+    };
+    let ((plain, log), (smooth, smooth_log)) = (shot("0"), shot("4"));
+    assert!(log.contains("sRGB framebuffer"), "{log}");
+    assert!(smooth_log.contains("4x MSAA"), "{smooth_log}");
+    // The same picture, but the edges' pixels blend the two sides.
+    let d = middle_difference(&plain, &smooth);
+    assert!(
+        d > 0.05 && d < 3.0,
+        "MSAA changed the picture by {d:.3} on average"
+    );
+}

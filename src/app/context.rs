@@ -11,7 +11,7 @@ use glutin::context::{
     Version,
 };
 use glutin::display::{GetGlDisplay, GlDisplay};
-use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
+use glutin::surface::{GlSurface, Surface, SurfaceAttributesBuilder, SwapInterval, WindowSurface};
 use glutin_winit::{DisplayBuilder, GlWindow};
 use raw_window_handle::HasWindowHandle;
 use winit::event_loop::ActiveEventLoop;
@@ -25,32 +25,37 @@ pub struct GlWindowContext {
     pub context: PossiblyCurrentContext,
     /// The glow function table.
     pub gl: Arc<glow::Context>,
-    /// "OpenGL 4.5 (Core Profile) Mesa ..., llvmpipe" and the like.
+    /// "OpenGL 4.5 (Core Profile) Mesa ..., llvmpipe; sRGB framebuffer" and the like.
     pub description: String,
+    /// The framebuffer encodes linear colour to sRGB when `FRAMEBUFFER_SRGB` is on.
+    pub srgb: bool,
+    /// The GL draws on the CPU (Mesa's llvmpipe or softpipe, or another software
+    /// rasterizer): costly filtering is left off by default.
+    pub software: bool,
     /// The window (dropped last).
     pub window: Window,
 }
 
 impl GlWindowContext {
-    /// Create the window and a GL 3.3 core context with a depth buffer.
+    /// Create the window and a GL 3.3 core context with a depth buffer, sRGB-capable where
+    /// the driver offers it, with `msaa` samples a pixel (0: none).
     pub fn new(
         event_loop: &ActiveEventLoop,
         attributes: WindowAttributes,
         vsync: bool,
+        msaa: u8,
     ) -> Result<GlWindowContext, String> {
-        let template = ConfigTemplateBuilder::new().with_depth_size(24);
+        let mut template = ConfigTemplateBuilder::new().with_depth_size(24);
+        if msaa > 0 {
+            template = template.with_multisampling(msaa);
+        }
         let (window, config) = DisplayBuilder::new()
             .with_window_attributes(Some(attributes))
             .build(event_loop, template, |configs| {
-                // Prefer a config without multisampling cost but with the most depth bits.
+                // The samples asked for (no multisampling cost unasked), then sRGB, then
+                // the most depth bits.
                 configs
-                    .reduce(|a, b| {
-                        if b.depth_size() > a.depth_size() {
-                            b
-                        } else {
-                            a
-                        }
-                    })
+                    .max_by_key(|c| (c.num_samples() == msaa, c.srgb_capable(), c.depth_size()))
                     .expect("glutin offers at least one config")
             })
             .map_err(|e| format!("cannot create a window with OpenGL: {e}"))?;
@@ -67,8 +72,15 @@ impl GlWindowContext {
         // SAFETY: the raw window handle comes from the live `window` owned by this struct.
         let not_current = unsafe { display.create_context(&config, &attrs) }
             .map_err(|e| format!("OpenGL 3.3 core is not available: {e}"))?;
+        let srgb = config.srgb_capable();
+        let samples = config.num_samples();
+        if samples != msaa {
+            eprintln!(
+                "warning: no {msaa}x multisampled framebuffer here; drawing with {samples} samples a pixel"
+            );
+        }
         let surface_attrs = window
-            .build_surface_attributes(Default::default())
+            .build_surface_attributes(SurfaceAttributesBuilder::new().with_srgb(Some(srgb)))
             .map_err(|e| format!("cannot describe the window surface: {e}"))?;
         // SAFETY: as above, the window outlives the surface (field order).
         let surface = unsafe { display.create_window_surface(&config, &surface_attrs) }
@@ -94,14 +106,28 @@ impl GlWindowContext {
                 display.get_proc_address(&s)
             })
         };
+        let renderer = {
+            use glow::HasContext;
+            // SAFETY: a plain string query on the current context.
+            unsafe { gl.get_parameter_string(glow::RENDERER) }
+        };
+        let software = ["llvmpipe", "softpipe", "swrast", "software"]
+            .iter()
+            .any(|s| renderer.to_lowercase().contains(s));
         let description = {
             use glow::HasContext;
             // SAFETY: plain string queries on the current context.
             unsafe {
                 format!(
-                    "OpenGL {}, {}",
+                    "OpenGL {}, {}; {} framebuffer{}",
                     gl.get_parameter_string(glow::VERSION),
-                    gl.get_parameter_string(glow::RENDERER)
+                    renderer,
+                    if srgb { "sRGB" } else { "plain (no sRGB)" },
+                    if samples > 0 {
+                        format!(", {samples}x MSAA")
+                    } else {
+                        String::new()
+                    }
                 )
             }
         };
@@ -110,6 +136,8 @@ impl GlWindowContext {
             context,
             gl: Arc::new(gl),
             description,
+            srgb,
+            software,
             window,
         })
     }

@@ -91,6 +91,11 @@ pub struct Config {
     pub bench_frames: Option<u32>,
     /// Start in borderless fullscreen (F11 toggles it).
     pub fullscreen: bool,
+    /// Multisample antialiasing samples a pixel (0: off).
+    pub msaa: u8,
+    /// Anisotropic filtering of textures (1: off); `None`: 8 on a GPU, off on a software
+    /// renderer.
+    pub anisotropy: Option<u8>,
     /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
     pub cull: bool,
     /// Window size in pixels.

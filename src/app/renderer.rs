@@ -37,6 +37,45 @@ struct GpuMaterial {
     texture: Option<glow::Texture>,
 }
 
+/// The scene's light: a sun from above, an ambient floor, and a little headlight on faces
+/// that look at the eye (it keeps walls readable up close). Factors of a surface's colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lighting {
+    ambient: f32,
+    sun: f32,
+    headlight: f32,
+}
+
+/// The light in linear space (an sRGB framebuffer): the display-space factors below,
+/// made linear (0.35 of the colour as displayed is 0.1 of its light).
+const LINEAR_LIGHTING: Lighting = Lighting {
+    ambient: 0.1,
+    sun: 0.7,
+    headlight: 0.12,
+};
+
+/// The light where colours go to the screen as they are (no sRGB framebuffer).
+const DISPLAY_LIGHTING: Lighting = Lighting {
+    ambient: 0.35,
+    sun: 0.55,
+    headlight: 0.15,
+};
+
+/// The direction sunlight travels (down, and a little slanted so walls differ).
+const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
+
+/// What every cluster of a frame is drawn with.
+struct FrameUniforms {
+    view_proj: Mat4,
+    /// The eye, for two-sided lighting and fog.
+    eye: Vec3,
+    /// Where the fog is complete.
+    far: f32,
+    /// The fog's (the sky's) colour, in the space the shader works in.
+    fog: [f32; 3],
+    light: Lighting,
+}
+
 /// One program's uniforms.
 struct Uniforms {
     view_proj: Option<glow::UniformLocation>,
@@ -46,6 +85,8 @@ struct Uniforms {
     eye: Option<glow::UniformLocation>,
     light_dir: Option<glow::UniformLocation>,
     fog_far: Option<glow::UniformLocation>,
+    fog_color: Option<glow::UniformLocation>,
+    lighting: Option<glow::UniformLocation>,
 }
 
 /// A program of the scene's shaders: opaque (no `discard`, so the depth test can reject a
@@ -76,21 +117,31 @@ impl Program {
             eye: u("u_eye"),
             light_dir: u("u_light_dir"),
             fog_far: u("u_fog_far"),
+            fog_color: u("u_fog_color"),
+            lighting: u("u_lighting"),
         };
         Ok(Program { program, uniforms })
     }
 
     /// Use it, with the frame's uniforms.
-    fn bind(&self, gl: &glow::Context, view_proj: Mat4, eye: Vec3, far: f32) {
-        let light = Vec3::new(-0.4, -1.0, -0.3).normalize();
-        let u = &self.uniforms;
+    fn bind(&self, gl: &glow::Context, f: &FrameUniforms) {
+        let (u, sun) = (&self.uniforms, SUN_DIRECTION.normalize());
+        let (eye, fog, light) = (f.eye, f.fog, f.light);
         // SAFETY: context current; the program is owned by the renderer and alive.
         unsafe {
             gl.use_program(Some(self.program));
-            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &view_proj.to_cols_array());
+            let m = f.view_proj.to_cols_array();
+            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &m);
             gl.uniform_3_f32(u.eye.as_ref(), eye.x, eye.y, eye.z);
-            gl.uniform_3_f32(u.light_dir.as_ref(), light.x, light.y, light.z);
-            gl.uniform_1_f32(u.fog_far.as_ref(), far);
+            gl.uniform_3_f32(u.light_dir.as_ref(), sun.x, sun.y, sun.z);
+            gl.uniform_1_f32(u.fog_far.as_ref(), f.far);
+            gl.uniform_3_f32(u.fog_color.as_ref(), fog[0], fog[1], fog[2]);
+            gl.uniform_3_f32(
+                u.lighting.as_ref(),
+                light.ambient,
+                light.sun,
+                light.headlight,
+            );
             gl.uniform_1_i32(u.texture.as_ref(), 0);
         }
     }
@@ -128,6 +179,12 @@ pub struct Renderer {
     order: Vec<u32>,
     /// Far plane, from the map's size.
     far: f32,
+    /// The framebuffer encodes to sRGB: textures are sRGB, colours are made linear, and
+    /// the lighting and fog are done in linear space. Without it (a driver with no sRGB
+    /// framebuffer) colours are used as they are written.
+    srgb: bool,
+    /// Anisotropic filtering for textures (1: none; the extension's maximum, up to 8).
+    anisotropy: f32,
     /// Draw only what the view may see, nearest first; false draws every cluster in
     /// material order (`--no-cull`).
     pub cull: bool,
@@ -137,8 +194,14 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Compile the shaders and upload the map.
-    pub fn new(gl: Arc<glow::Context>, map: &Map) -> Result<Renderer, String> {
+    /// Compile the shaders and upload the map. Textures are filtered with up to `anisotropy` (1: trilinear only; the driver's
+    /// maximum caps it), and are sRGB when the framebuffer is (`srgb`).
+    pub fn new(
+        gl: Arc<glow::Context>,
+        map: &Map,
+        srgb: bool,
+        anisotropy: f32,
+    ) -> Result<Renderer, String> {
         let opaque = Program::new(&gl, "")?;
         // SAFETY (every block below): context current; each object is deleted if a later
         // one cannot be made, and then owned by the returned value and deleted in `Drop`.
@@ -171,6 +234,8 @@ impl Renderer {
             mesh: ClusteredMesh::default(),
             order: Vec::new(),
             far: 100.0,
+            srgb,
+            anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
             cull: true,
             counters: Vec::new(),
             stats: DrawStats::default(),
@@ -234,7 +299,7 @@ impl Renderer {
                 if let Some(t) = uploaded.get(&key) {
                     return Some(*t);
                 }
-                match upload_texture(&self.gl, img) {
+                match upload_texture(&self.gl, img, self.srgb, self.anisotropy) {
                     Ok(t) => {
                         self.textures.push(t);
                         uploaded.insert(key, t);
@@ -250,14 +315,23 @@ impl Renderer {
                 }
             });
             materials.push(GpuMaterial {
-                color: m.diffuse,
+                color: self.shading(m.diffuse),
                 texture,
             });
         }
         self.materials = materials;
     }
 
-    /// Clusters in the map, and draw calls in the last frame.
+    /// `color`, written as displayed (sRGB), in the space the shader works in.
+    fn shading(&self, color: [f32; 3]) -> [f32; 3] {
+        if self.srgb {
+            color.map(srgb_to_linear)
+        } else {
+            color
+        }
+    }
+
+    /// Clusters in the map.
     pub fn clusters(&self) -> usize {
         self.mesh.clusters.len()
     }
@@ -330,7 +404,10 @@ impl Renderer {
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(glow::LESS);
             gl.depth_mask(true);
-            let [r, g, b] = CLEAR_COLOR;
+            if self.srgb {
+                gl.enable(glow::FRAMEBUFFER_SRGB);
+            }
+            let [r, g, b] = self.shading(CLEAR_COLOR);
             gl.clear_color(r, g, b, 1.0);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
             gl.active_texture(glow::TEXTURE0);
@@ -343,6 +420,17 @@ impl Renderer {
             clusters: self.order.len(),
             ..DrawStats::default()
         };
+        let frame = FrameUniforms {
+            view_proj,
+            eye: pose.position,
+            far: self.far,
+            fog: self.shading(CLEAR_COLOR),
+            light: if self.srgb {
+                LINEAR_LIGHTING
+            } else {
+                DISPLAY_LIGHTING
+            },
+        };
         let mut program: Option<bool> = None;
         for &i in &self.order {
             let c = &self.mesh.clusters[i as usize];
@@ -351,7 +439,7 @@ impl Renderer {
             };
             if program != Some(c.cutout) {
                 let p = if c.cutout { &self.cutout } else { &self.opaque };
-                p.bind(gl, view_proj, pose.position, self.far);
+                p.bind(gl, &frame);
                 program = Some(c.cutout);
             }
             let u = if c.cutout {
@@ -387,6 +475,8 @@ impl Renderer {
             }
             gl.bind_vertex_array(None);
             gl.use_program(None);
+            // The overlays and egui give their colours as displayed.
+            gl.disable(glow::FRAMEBUFFER_SRGB);
         }
         self.stats = stats;
     }
@@ -416,6 +506,33 @@ impl Renderer {
     }
 }
 
+/// The most anisotropy the driver filters with (GL 4.6, or the ARB or EXT extension),
+/// else 1 (none).
+fn max_anisotropy(gl: &glow::Context) -> f32 {
+    let v = gl.version();
+    let ext = gl.supported_extensions();
+    if (v.major, v.minor) >= (4, 6)
+        || ext.contains("GL_ARB_texture_filter_anisotropic")
+        || ext.contains("GL_EXT_texture_filter_anisotropic")
+    {
+        // SAFETY: a plain query on the current context.
+        let max = unsafe { gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) };
+        max.max(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// A colour channel as displayed (sRGB-encoded, 0 to 1) made linear: the sRGB transfer
+/// function (IEC 61966-2-1).
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// The far plane for `map`: twice its size, at least 50 m (1 km for a map without size).
 fn far_plane(map: &Map) -> f32 {
     let size = map.bounds.size().length();
@@ -426,8 +543,14 @@ fn far_plane(map: &Map) -> f32 {
     }
 }
 
-/// Upload an RGBA image with mipmaps.
-fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow::Texture, String> {
+/// Upload an RGBA image with mipmaps (filtered trilinearly, and anisotropically up to
+/// `anisotropy`), as sRGB texels when `srgb`.
+fn upload_texture(
+    gl: &glow::Context,
+    img: &TextureImage,
+    srgb: bool,
+    anisotropy: f32,
+) -> Result<glow::Texture, String> {
     // SAFETY: context current; the pixel slice is the image's, width * height * 4 bytes.
     unsafe {
         let t = gl.create_texture()?;
@@ -436,7 +559,11 @@ fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow::Textur
         gl.tex_image_2d(
             glow::TEXTURE_2D,
             0,
-            glow::RGBA8 as i32,
+            if srgb {
+                glow::SRGB8_ALPHA8
+            } else {
+                glow::RGBA8
+            } as i32,
             img.width as i32,
             img.height as i32,
             0,
@@ -458,6 +585,9 @@ fn upload_texture(gl: &glow::Context, img: &TextureImage) -> Result<glow::Textur
         );
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::REPEAT as i32);
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::REPEAT as i32);
+        if anisotropy > 1.0 {
+            gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_ANISOTROPY, anisotropy);
+        }
         gl.bind_texture(glow::TEXTURE_2D, None);
         Ok(t)
     }
@@ -479,5 +609,20 @@ impl Drop for Renderer {
             self.gl.delete_program(self.opaque.program);
             self.gl.delete_program(self.cutout.program);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srgb_to_linear_at_its_known_points() {
+        assert_eq!(srgb_to_linear(0.0), 0.0);
+        assert!((srgb_to_linear(1.0) - 1.0).abs() < 1e-6);
+        // Middle grey as displayed is about a fifth of the light.
+        assert!((srgb_to_linear(0.5) - 0.214).abs() < 1e-3);
+        // The linear toe.
+        assert!((srgb_to_linear(0.04) - 0.04 / 12.92).abs() < 1e-7);
     }
 }

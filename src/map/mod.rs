@@ -73,7 +73,7 @@ pub struct TextureImage {
 pub struct Material {
     /// Name from the MTL file (or "default").
     pub name: String,
-    /// Diffuse colour, linear RGB in `[0, 1]`.
+    /// Diffuse colour (`Kd`) in `[0, 1]`, as displayed: the renderer takes it for sRGB.
     pub diffuse: [f32; 3],
     /// Decoded diffuse texture (`map_Kd`), with the alpha of `map_d` merged in.
     pub texture: Option<std::sync::Arc<TextureImage>>,
