@@ -11,10 +11,13 @@ use glow::HasContext;
 
 use walkthrough::camera::Pose;
 use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
-use walkthrough::cull::{CLUSTER_TRIANGLES, ClusteredMesh, Frustum, cluster_map, draw_order};
+use walkthrough::cull::{
+    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, Frustum, cluster_map, draw_order,
+};
 use walkthrough::map::{Map, TextureImage, Vertex};
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
+use super::occlusion::Occlusion;
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
@@ -177,6 +180,10 @@ pub struct Renderer {
     mesh: ClusteredMesh,
     /// This frame's clusters in drawing order (kept: no allocation per frame).
     order: Vec<u32>,
+    /// Those not seen last frame, tested before they are drawn.
+    later: Vec<u32>,
+    /// Occlusion queries (`None` where the GL has none, or with culling off).
+    occlusion: Option<Occlusion>,
     /// Far plane, from the map's size.
     far: f32,
     /// The framebuffer encodes to sRGB: textures are sRGB, colours are made linear, and
@@ -233,6 +240,10 @@ impl Renderer {
             materials: Vec::new(),
             mesh: ClusteredMesh::default(),
             order: Vec::new(),
+            later: Vec::new(),
+            occlusion: Occlusion::new(gl.clone())
+                .inspect_err(|e| eprintln!("warning: no occlusion culling: {e}"))
+                .ok(),
             far: 100.0,
             srgb,
             anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
@@ -248,6 +259,9 @@ impl Renderer {
     /// (see [`walkthrough::cull`]), shared vertices and one index list.
     pub fn upload(&mut self, map: &Map) {
         self.mesh = cluster_map(map, CLUSTER_TRIANGLES);
+        if let Some(o) = &mut self.occlusion {
+            o.reset(self.mesh.clusters.len());
+        }
         self.upload_mesh();
         self.upload_materials(map);
         self.far = far_plane(map);
@@ -257,6 +271,9 @@ impl Renderer {
     /// clusters, scaled, uploaded again; textures kept.
     pub fn rescale(&mut self, map: &Map, factor: f32) {
         self.mesh.scale_by(factor);
+        if let Some(o) = &mut self.occlusion {
+            o.reset(self.mesh.clusters.len());
+        }
         self.upload_mesh();
         self.far = far_plane(map);
     }
@@ -378,7 +395,8 @@ impl Renderer {
     }
 
     /// Draw the map seen from `pose` into the current framebuffer: the clusters the view
-    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]).
+    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]), less
+    /// those hidden behind what is drawn (see [`Occlusion`]).
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
         let view_proj = self.projection(width, height) * pose.view_matrix();
         let frustum = Frustum::from_view_proj(view_proj);
@@ -393,10 +411,29 @@ impl Renderer {
             self.order.clear();
             self.order.extend(0..self.mesh.clusters.len() as u32);
         }
+        self.begin_frame(width, height);
+        let frame = FrameUniforms {
+            view_proj,
+            eye: pose.position,
+            far: self.far,
+            fog: self.shading(CLEAR_COLOR),
+            light: if self.srgb {
+                LINEAR_LIGHTING
+            } else {
+                DISPLAY_LIGHTING
+            },
+        };
+        let mut stats = self.draw_clusters(&frame);
+        self.end_frame(&mut stats);
+        self.stats = stats;
+    }
+
+    /// Set the state the scene's pass relies on (egui leaves its own behind), clear, and
+    /// start the frame's counters.
+    fn begin_frame(&self, width: u32, height: u32) {
         let gl = &self.gl;
         // SAFETY: context current; all objects are owned by self and alive.
         unsafe {
-            // egui leaves its own state behind: set everything this pass relies on.
             gl.viewport(0, 0, width as i32, height as i32);
             gl.disable(glow::SCISSOR_TEST);
             gl.disable(glow::BLEND);
@@ -413,58 +450,86 @@ impl Renderer {
             gl.active_texture(glow::TEXTURE0);
             gl.bind_vertex_array(Some(self.vao));
             for &(q, target) in &self.counters {
-                gl.begin_query(target, q);
+                // One samples query at a time: with occlusion queries, theirs count.
+                if target != glow::SAMPLES_PASSED || !self.occluding() {
+                    gl.begin_query(target, q);
+                }
             }
         }
+    }
+
+    /// Draw this frame's clusters (`self.order`): those seen last frame (or all, without
+    /// occlusion queries) at once, asked again as they are drawn; then those not seen,
+    /// if their boxes show past what is drawn.
+    fn draw_clusters(&mut self, frame: &FrameUniforms) -> DrawStats {
         let mut stats = DrawStats {
             clusters: self.order.len(),
             ..DrawStats::default()
         };
-        let frame = FrameUniforms {
-            view_proj,
-            eye: pose.position,
-            far: self.far,
-            fog: self.shading(CLEAR_COLOR),
-            light: if self.srgb {
-                LINEAR_LIGHTING
-            } else {
-                DISPLAY_LIGHTING
-            },
-        };
         let mut program: Option<bool> = None;
-        for &i in &self.order {
-            let c = &self.mesh.clusters[i as usize];
-            let Some(m) = self.materials.get(c.material) else {
-                continue;
-            };
-            if program != Some(c.cutout) {
-                let p = if c.cutout { &self.cutout } else { &self.opaque };
-                p.bind(gl, &frame);
-                program = Some(c.cutout);
-            }
-            let u = if c.cutout {
-                &self.cutout.uniforms
-            } else {
-                &self.opaque.uniforms
-            };
-            // SAFETY: as above; the index range lies within the index buffer.
-            unsafe {
-                gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
-                gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
-                gl.bind_texture(glow::TEXTURE_2D, m.texture);
-                gl.draw_elements(
-                    glow::TRIANGLES,
-                    c.count as i32,
-                    glow::UNSIGNED_INT,
-                    4 * c.first as i32,
-                );
-            }
-            stats.triangles += c.count as usize / 3;
-            stats.draws += 1;
+        let mut occlusion = if self.cull {
+            self.occlusion.take()
+        } else {
+            None
+        };
+        let order = std::mem::take(&mut self.order);
+        let mut later = std::mem::take(&mut self.later);
+        later.clear();
+        if let Some(o) = &mut occlusion {
+            o.collect();
         }
-        // SAFETY: as above.
+        for &i in &order {
+            let c = &self.mesh.clusters[i as usize];
+            match &mut occlusion {
+                Some(o) if !o.draw_first(i, c, frame.eye) => later.push(i),
+                _ => self.draw_asked(i, occlusion.as_mut(), frame, &mut program, &mut stats),
+            }
+        }
+        if let Some(o) = &mut occlusion {
+            o.test(frame.view_proj, &self.mesh.clusters, &mut later);
+            program = None;
+            // SAFETY: context current; the test bound its own vertex array.
+            unsafe { self.gl.bind_vertex_array(Some(self.vao)) };
+        }
+        for &i in &later {
+            self.draw_asked(i, occlusion.as_mut(), frame, &mut program, &mut stats);
+        }
+        (self.order, self.later) = (order, later);
+        if occlusion.is_some() {
+            self.occlusion = occlusion;
+        }
+        stats
+    }
+
+    /// Draw cluster `i`, asking `occlusion` (if any) whether it shows.
+    fn draw_asked(
+        &self,
+        i: u32,
+        mut occlusion: Option<&mut Occlusion>,
+        frame: &FrameUniforms,
+        program: &mut Option<bool>,
+        stats: &mut DrawStats,
+    ) {
+        if let Some(o) = occlusion.as_deref_mut() {
+            o.begin(i);
+        }
+        self.draw_cluster(&self.mesh.clusters[i as usize], frame, program, stats);
+        if let Some(o) = occlusion {
+            o.end(i);
+        }
+    }
+
+    /// End the frame's counters into `stats` and put the state back.
+    fn end_frame(&self, stats: &mut DrawStats) {
+        let gl = &self.gl;
+        // SAFETY: context current; the queries ended here were begun in `begin_frame`.
         unsafe {
             for &(q, target) in &self.counters {
+                if target == glow::SAMPLES_PASSED && self.occluding() {
+                    // Last frame's draws, read as this frame began (a frame late).
+                    stats.passed = self.occlusion.as_ref().map(Occlusion::passed);
+                    continue;
+                }
                 gl.end_query(target);
                 let n = Some(u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT)));
                 if target == glow::SAMPLES_PASSED {
@@ -478,7 +543,45 @@ impl Renderer {
             // The overlays and egui give their colours as displayed.
             gl.disable(glow::FRAMEBUFFER_SRGB);
         }
-        self.stats = stats;
+    }
+
+    /// Occlusion queries are in use.
+    fn occluding(&self) -> bool {
+        self.cull && self.occlusion.is_some()
+    }
+
+    /// Draw cluster `c` with its material, binding its program unless `program` (the one
+    /// bound: `Some(cutout)`) is it already.
+    fn draw_cluster(
+        &self,
+        c: &Cluster,
+        frame: &FrameUniforms,
+        program: &mut Option<bool>,
+        stats: &mut DrawStats,
+    ) {
+        let Some(m) = self.materials.get(c.material) else {
+            return;
+        };
+        let p = if c.cutout { &self.cutout } else { &self.opaque };
+        if *program != Some(c.cutout) {
+            p.bind(&self.gl, frame);
+            *program = Some(c.cutout);
+        }
+        let (gl, u) = (&self.gl, &p.uniforms);
+        // SAFETY: context current; the index range lies within the index buffer.
+        unsafe {
+            gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
+            gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
+            gl.bind_texture(glow::TEXTURE_2D, m.texture);
+            gl.draw_elements(
+                glow::TRIANGLES,
+                c.count as i32,
+                glow::UNSIGNED_INT,
+                4 * c.first as i32,
+            );
+        }
+        stats.triangles += c.count as usize / 3;
+        stats.draws += 1;
     }
 
     /// Read the framebuffer back as RGBA rows, top row first.
