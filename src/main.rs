@@ -118,6 +118,13 @@ struct WindowArgs {
     /// Start in borderless fullscreen (F11 toggles it).
     #[arg(long)]
     fullscreen: bool,
+    /// Record the walk from the start as a script into FILE (saved when F5 stops it or
+    /// the window closes); replay it with --script FILE, here or in `sim`.
+    #[arg(long, value_name = "FILE", conflicts_with = "script")]
+    record: Option<PathBuf>,
+    /// Draw at most this many frames a second (the walk is the same at any rate).
+    #[arg(long, value_parser = parse_fps)]
+    max_fps: Option<f64>,
     /// Multisample antialiasing, samples a pixel: 0 (off), 2, 4 or 8. Off by default: on
     /// a software renderer (Mesa's llvmpipe) 4x costs about as much as drawing 4 times.
     #[arg(long, default_value_t = 0, value_parser = parse_msaa)]
@@ -181,6 +188,13 @@ fn seconds_text(dt: f64) -> String {
         format!("1/{per_second}")
     } else {
         dt.to_string()
+    }
+}
+
+fn parse_fps(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if (1.0..=1000.0).contains(&f) => Ok(f),
+        _ => Err(format!("'{s}': frames a second are 1 to 1000")),
     }
 }
 
@@ -407,6 +421,8 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         bench_frames: args.bench_frames,
         cull: !args.no_cull,
         fullscreen: args.fullscreen,
+        record: args.record.clone(),
+        max_fps: args.max_fps,
         msaa: args.msaa,
         anisotropy: args.anisotropy,
         size: args.size,

@@ -1053,3 +1053,110 @@ fn msaa_softens_the_edges_and_the_frame_is_srgb() {
         "MSAA changed the picture by {d:.3} on average"
     );
 }
+
+/// Walk with keys held together, the mouse moved while walking, a jump, Tab and a crouch,
+/// recording (`--record`) and tracing; quit. Returns the recording and the trace.
+fn record_a_walk(x: &Xvfb, dir: &Path, fps: &str) -> (PathBuf, PathBuf) {
+    let (rec, trace) = (
+        dir.join(format!("walk-{fps}.txt")),
+        dir.join(format!("walk-{fps}.csv")),
+    );
+    let (child, win) = launch(
+        x,
+        &[
+            "--record",
+            rec.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--max-fps",
+            fps,
+            "--exit-after",
+            "40",
+        ],
+    );
+    x.xdotool(&["mousemove", "--window", &win, "400", "300", "click", "1"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["keydown", "w"]);
+    for _ in 0..6 {
+        x.xdotool(&["mousemove_relative", "--", "-23", "7"]);
+        sleep(Duration::from_millis(70));
+    }
+    x.xdotool(&["keydown", "d"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["keyup", "d"]);
+    x.xdotool(&["key", "Tab"]);
+    x.xdotool(&["keydown", "c"]);
+    x.xdotool(&["mousemove_relative", "--", "31", "-5"]);
+    sleep(Duration::from_millis(500));
+    x.xdotool(&["keyup", "c"]);
+    x.xdotool(&["keyup", "w"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Escape"]);
+    sleep(Duration::from_millis(200));
+    let log = finish(x, child);
+    assert!(log.contains("recorded"), "{log}");
+    (rec, trace)
+}
+
+/// `walkthrough sim --script rec` on the built-in map: its trace.
+fn sim_trace(rec: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
+        .args(["sim", "--script", rec.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_recorded_walk_replays_in_sim_and_the_window_to_the_same_trace_at_any_frame_rate() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("record");
+    for fps in ["40", "200"] {
+        let (rec, trace) = record_a_walk(&x, &dir, fps);
+        let text = std::fs::read_to_string(&rec).unwrap();
+        for verb in [
+            "start ",
+            "keys forward+right ",
+            "turn ",
+            "look ",
+            "jump",
+            "response stop",
+            "crouch on",
+        ] {
+            assert!(
+                text.contains(verb),
+                "no '{verb}' in the recording at {fps} fps:\n{text}"
+            );
+        }
+        let window = std::fs::read_to_string(&trace).unwrap();
+        assert!(window.lines().count() > 200, "{fps} fps: a short trace");
+        assert_eq!(sim_trace(&rec), window, "{fps} fps: sim's replay differs");
+        // And a second window plays it back to the same trace.
+        let replay = dir.join(format!("replay-{fps}.csv"));
+        let args = [
+            "--script",
+            rec.to_str().unwrap(),
+            "--trace",
+            replay.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        wait_for_exit(spawn(&x, &args), "the replay did not end");
+        assert_eq!(
+            std::fs::read_to_string(&replay).unwrap(),
+            window,
+            "{fps} fps: the window's replay differs"
+        );
+    }
+}

@@ -84,6 +84,10 @@ pub const CONTROLS: &[Control] = &[
         does: "show / hide these controls",
     },
     Control {
+        keys: "F5",
+        does: "record the walk as a script / stop and save it (walkthrough-DATE.txt; replay with --script)",
+    },
+    Control {
         keys: "F11",
         does: "fullscreen (borderless) / windowed",
     },
@@ -116,6 +120,8 @@ pub enum Action {
     DetachCamera,
     /// Show or hide the minimap.
     Minimap,
+    /// Start or stop recording the walk.
+    Record,
     /// Borderless fullscreen, or back to a window.
     Fullscreen,
     /// Save a screenshot.
@@ -148,6 +154,7 @@ impl Action {
             KeyCode::KeyG => Action::DebugView,
             KeyCode::KeyV => Action::DetachCamera,
             KeyCode::KeyN => Action::Minimap,
+            KeyCode::F5 => Action::Record,
             KeyCode::F11 => Action::Fullscreen,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,

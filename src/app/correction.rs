@@ -106,6 +106,7 @@ impl App {
         }
         let started = Instant::now();
         let scale = next_scale(self.sim.session.map.frame.scale, larger, to_unit);
+        self.stop_recording("the scale changed: ");
         let rescaled = match self.sim.session.rescale(scale) {
             Ok(r) => r,
             Err(e) => return self.overlay.notify(e),

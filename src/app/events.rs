@@ -49,9 +49,21 @@ impl App {
                     .notify("mouse free: Esc again to quit, click to look".into());
             }
             Action::Escape => self.exit(event_loop),
-            Action::NextResponse => s.response = s.response.next(),
-            Action::NextMode => s.mode = s.mode.next(),
-            Action::NextMethod => s.method = s.method.next(),
+            Action::NextResponse => {
+                s.response = s.response.next();
+                let line = format!("response {}", s.response);
+                self.sim.record_set(&line);
+            }
+            Action::NextMode => {
+                s.mode = s.mode.next();
+                let line = format!("mode {}", s.mode);
+                self.sim.record_set(&line);
+            }
+            Action::NextMethod => {
+                s.method = s.method.next();
+                let line = format!("method {}", s.method);
+                self.sim.record_set(&line);
+            }
             Action::Help => self.overlay.help = !self.overlay.help,
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
@@ -64,6 +76,7 @@ impl App {
                     )),
                 };
             }
+            Action::Record => self.toggle_recording(),
             Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
@@ -182,6 +195,9 @@ impl ApplicationHandler for App {
         });
         self.started = Instant::now();
         self.sim.start();
+        if self.config.record.is_some() {
+            self.sim.start_recording(&self.recording_about());
+        }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -229,6 +245,8 @@ impl ApplicationHandler for App {
                 let s = &mut self.sim.controller.settings;
                 s.speed =
                     (s.speed * SPEED_PER_NOTCH.powf(notches)).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+                let line = format!("speed {}", s.speed);
+                self.sim.record_set(&line);
             }
             WindowEvent::DroppedFile(path) => self.load_in_background(Some(path), Purpose::Open),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
@@ -240,14 +258,17 @@ impl ApplicationHandler for App {
         if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
             && self.captured
         {
-            let look = match &mut self.free_camera {
-                Some(camera) => &mut camera.pose,
-                None => &mut self.sim.controller.pose,
-            };
-            look.turn(
+            let (dyaw, dpitch) = (
                 -dx as f32 * MOUSE_DEG_PER_PIXEL,
                 -dy as f32 * MOUSE_DEG_PER_PIXEL,
             );
+            match &mut self.free_camera {
+                Some(camera) => camera.pose.turn(dyaw, dpitch),
+                None => {
+                    self.sim.controller.pose.turn(dyaw, dpitch);
+                    self.sim.record_turn(dyaw, dpitch);
+                }
+            }
         }
     }
 
@@ -262,6 +283,7 @@ impl ApplicationHandler for App {
     }
 
     fn exiting(&mut self, _: &ActiveEventLoop) {
+        self.stop_recording("");
         if let Some(mut gpu) = self.gpu.take() {
             gpu.egui.destroy();
         }

@@ -141,6 +141,12 @@ impl App {
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
+            recording: self.sim.recording().then(|| {
+                (self.config.record.as_deref())
+                    .and_then(|p| p.file_name())
+                    .and_then(|n| n.to_str())
+                    .unwrap_or("(F5 stops and saves)")
+            }),
             detached: self.free_camera.is_some(),
             debug: self.debug.on.then(|| hud::DebugLine {
                 tested: self.debug.account.tested.len(),
@@ -169,6 +175,10 @@ impl App {
             self.save_screenshot(path.as_deref());
         }
         let Some(gpu) = &mut self.gpu else { return };
+        if let Some(fps) = self.config.max_fps {
+            let least = Duration::from_secs_f64(1.0 / fps);
+            std::thread::sleep(least.saturating_sub(frame_start.elapsed()));
+        }
         if let Err(e) = gpu.ctx.swap() {
             self.fail(event_loop, e);
             return;
@@ -231,7 +241,7 @@ impl App {
             (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)
                 .map(|()| p.to_path_buf())
                 .map_err(|e| e.to_string()),
-            (Ok(()), None) => save_new(&png),
+            (Ok(()), None) => save_new(&png, "png"),
         };
         let msg = match saved {
             Ok(p) => format!(
@@ -280,22 +290,22 @@ impl App {
     }
 }
 
-/// Save an F12 screenshot in the current directory, named by the local time
-/// (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is taken:
-/// never over an existing file (the name is claimed with `create_new`).
-fn save_new(png: &[u8]) -> Result<PathBuf, String> {
+/// Save an F12 screenshot or an F5 recording in the current directory, named by the local
+/// time (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is
+/// taken: never over an existing file (the name is claimed with `create_new`).
+pub(super) fn save_new(bytes: &[u8], ext: &str) -> Result<PathBuf, String> {
     let stamp = chrono::Local::now().format("%Y-%m-%d_%H-%M-%S").to_string();
     for n in 1..1000 {
         let path = PathBuf::from(match n {
-            1 => format!("walkthrough-{stamp}.png"),
-            n => format!("walkthrough-{stamp}-{n}.png"),
+            1 => format!("walkthrough-{stamp}.{ext}"),
+            n => format!("walkthrough-{stamp}-{n}.{ext}"),
         });
-        match write_file(&path, png, &[], Replace::No) {
+        match write_file(&path, bytes, &[], Replace::No) {
             Err(OutputError::Exists { .. }) => continue,
             other => return other.map(|()| path).map_err(|e| e.to_string()),
         }
     }
     Err(format!(
-        "walkthrough-{stamp}.png: 999 screenshots this second; not saved"
+        "walkthrough-{stamp}.{ext}: 999 files this second; not saved"
     ))
 }

@@ -97,6 +97,8 @@ pub struct HudState<'a> {
     pub loading: Option<&'a str>,
     /// Script playing.
     pub scripted: bool,
+    /// The walk is being recorded (F5): into this file (`--record`), or a new one.
+    pub recording: Option<&'a str>,
     /// The view is the detached camera (V).
     pub detached: bool,
     /// The debug view's counters, when it is on.
@@ -233,7 +235,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
+        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
         s.response.to_string().to_uppercase(),
         s.mode,
         s.method,
@@ -241,8 +243,14 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
             "  |  detached camera (V returns)"
         } else if s.scripted {
             "  |  script"
+        } else if s.recording.is_some() {
+            "  |  REC "
         } else {
             ""
+        },
+        match (s.detached || s.scripted, s.recording) {
+            (false, Some(name)) => name,
+            _ => "",
         },
         o.units,
         s.stance,

@@ -142,6 +142,7 @@ impl App {
                 self.config.map = session.map.source.clone();
                 self.content_key = key;
                 self.minimap.replace(minimap);
+                self.stop_recording("the map changed: ");
                 self.sim
                     .replace_session(session, purpose == Purpose::Reload);
                 let session = &self.sim.session;

@@ -33,6 +33,7 @@ mod input;
 mod loading;
 mod minimap;
 mod occlusion;
+mod recording;
 mod renderer;
 mod simulation;
 
@@ -93,6 +94,10 @@ pub struct Config {
     pub bench_frames: Option<u32>,
     /// Start in borderless fullscreen (F11 toggles it).
     pub fullscreen: bool,
+    /// Record the walk from the start into this script file (`--record`).
+    pub record: Option<PathBuf>,
+    /// Cap the frame rate (`--max-fps`).
+    pub max_fps: Option<f64>,
     /// Multisample antialiasing samples a pixel (0: off).
     pub msaa: u8,
     /// Anisotropic filtering of textures (1: off); `None`: 8 on a GPU, off on a software

@@ -9,7 +9,9 @@ use walkthrough::camera::{Controller, Refusal};
 use walkthrough::output::PartialFile;
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
-use walkthrough::sim::{Command, ScriptPlayer, Stepper, TraceRow, TraceWriter};
+use walkthrough::sim::{
+    Command, ScriptPlayer, ScriptRecorder, Stepper, TraceRow, TraceWriter, start_pose,
+};
 
 use walkthrough::collision::Recorder;
 
@@ -40,6 +42,8 @@ pub struct Simulation {
     /// Real time not yet simulated (less than one step).
     accumulator: Duration,
     last_frame: Option<Instant>,
+    /// The walk being recorded as a script (F5, `--record`).
+    recording: Option<ScriptRecorder>,
 }
 
 /// What one frame's steps did.
@@ -61,10 +65,14 @@ impl Simulation {
     /// A walk in `session` from `controller`'s pose, driven by `script` if there is one.
     pub fn new(
         session: Session,
-        controller: Controller,
+        mut controller: Controller,
         script: Option<Vec<Command>>,
         trace: Option<TraceFile>,
     ) -> Simulation {
+        // A script that starts with `start` (a recording) starts there, as in `sim`.
+        if let Some(pose) = script.as_deref().and_then(start_pose) {
+            controller.place(pose);
+        }
         Simulation {
             session,
             controller,
@@ -73,6 +81,44 @@ impl Simulation {
             trace,
             accumulator: Duration::ZERO,
             last_frame: None,
+            recording: None,
+        }
+    }
+
+    /// Start recording the walk from here (`about`: the header's comment lines). The
+    /// controller is placed afresh, at rest where it stands, as the replay will start.
+    pub fn start_recording(&mut self, about: &[String]) {
+        self.controller.place(self.controller.pose);
+        self.recording = Some(ScriptRecorder::new(
+            &self.controller,
+            self.stepper.dt_exact(),
+            about,
+        ));
+    }
+
+    /// Stop recording: the script, and its length in seconds (`None` when not recording).
+    pub fn stop_recording(&mut self) -> Option<(String, f64)> {
+        let r = self.recording.take()?;
+        let secs = r.steps() as f64 * self.stepper.dt_exact();
+        Some((r.finish(), secs))
+    }
+
+    /// A walk is being recorded.
+    pub fn recording(&self) -> bool {
+        self.recording.is_some()
+    }
+
+    /// The eye was turned between steps by the mouse (degrees, as applied).
+    pub fn record_turn(&mut self, dyaw_deg: f32, dpitch_deg: f32) {
+        if let Some(r) = &mut self.recording {
+            r.turn(dyaw_deg, dpitch_deg);
+        }
+    }
+
+    /// A setting changed between steps (a script line: `mode fly`).
+    pub fn record_set(&mut self, line: &str) {
+        if let Some(r) = &mut self.recording {
+            r.set(line);
         }
     }
 
@@ -134,6 +180,9 @@ impl Simulation {
                     .map(HeldKeys::take_intent)
                     .unwrap_or_default(),
             };
+            if let Some(r) = &mut self.recording {
+                r.step(&intent);
+            }
             let collider = self.session.collider();
             let frame = &self.session.map.frame;
             let step = match debug.as_deref_mut() {

@@ -49,12 +49,15 @@ impl Pose {
 
     /// Turn by `dyaw` (left positive) and `dpitch` (up positive) degrees. Non-finite
     /// input is ignored, pitch is clamped, yaw wraps.
+    ///
+    /// A zero turn changes nothing, not even by rounding (the yaw is not wrapped again):
+    /// a recorded `look` then replays to the same bits as the mouse move it came from.
     pub fn turn(&mut self, dyaw_deg: f32, dpitch_deg: f32) {
-        if dyaw_deg.is_finite() {
+        if dyaw_deg.is_finite() && dyaw_deg != 0.0 {
             let y = (self.yaw_deg + dyaw_deg).rem_euclid(360.0);
             self.yaw_deg = if y > 180.0 { y - 360.0 } else { y };
         }
-        if dpitch_deg.is_finite() {
+        if dpitch_deg.is_finite() && dpitch_deg != 0.0 {
             self.pitch_deg = (self.pitch_deg + dpitch_deg).clamp(-MAX_PITCH_DEG, MAX_PITCH_DEG);
         }
     }
@@ -111,6 +114,22 @@ impl MoveIntent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_turn_leaves_the_yaw_bits_alone() {
+        // -0.1 wrapped through rem_euclid(360) comes back as -0.100006: a `look` replayed
+        // from a recording must not move the yaw at all.
+        let mut p = Pose {
+            position: Vec3::ZERO,
+            yaw_deg: -0.1,
+            pitch_deg: 5.0,
+        };
+        p.turn(0.0, 3.0);
+        assert_eq!(p.yaw_deg.to_bits(), (-0.1f32).to_bits());
+        assert_eq!(p.pitch_deg, 8.0);
+        p.turn(0.5, 0.0);
+        assert_eq!(p.pitch_deg.to_bits(), 8.0f32.to_bits());
+    }
 
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).length() < 1e-5

@@ -2,11 +2,15 @@
 //! every step. The window runs the same [`ScriptPlayer`] and [`Controller::step`], so the
 //! same script gives the same trace with or without a window, at any frame rate.
 
+mod recorder;
 mod script;
 mod stepper;
 mod trace;
 
-pub use script::{Command, ScriptError, ScriptPlayer, parse_script, total_steps};
+pub use recorder::ScriptRecorder;
+pub use script::{
+    Command, KEY_NAMES, ScriptError, ScriptPlayer, parse_script, start_pose, total_steps,
+};
 pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
 
@@ -62,6 +66,9 @@ pub fn run<E>(
     dt: f64,
     mut sink: impl FnMut(&Step) -> Result<(), E>,
 ) -> Result<u64, E> {
+    if let Some(pose) = start_pose(script) {
+        controller.place(pose);
+    }
     let mut player = ScriptPlayer::new(script.to_vec(), dt as f32);
     let mut stepper = Stepper::new(dt);
     sink(&Step {

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! forward|back|left|right|up|down SECS   hold that key for SECS
+//! keys forward+right SECS                hold several at once (`keys none SECS`: wait)
 //! run on|off                             hold the run key from now on, or release it
 //! turn DEG                               yaw, left positive (instant)
 //! look DEG                               pitch, up positive (instant)
@@ -9,9 +10,14 @@
 //! response stop|slide                    mode walk|fly      method NAME
 //! jump                                   jump at the next step, if on the ground
 //! crouch on|off                          hold the crouch key from now on, or release it
+//! speed M_PER_S                          walking (and flying) speed from now on
+//! start X,Y,Z YAW PITCH                  the eye's pose, world coordinates (first line:
+//!                                        where the walk starts)
 //! ```
 
-use crate::camera::{Controller, Mode, MoveIntent};
+use glam::Vec3;
+
+use crate::camera::{Controller, Mode, MoveIntent, Pose};
 use crate::collision::Response;
 use crate::geometry::InsideMethod;
 
@@ -40,6 +46,30 @@ pub enum Command {
     Jump,
     /// Crouch key held (true) or released.
     Crouch(bool),
+    /// Walking (and flying) speed, m/s.
+    Speed(f32),
+    /// Put the eye at this pose (world coordinates); as the first command, where the walk
+    /// starts (see [`start_pose`]).
+    Start(Pose),
+}
+
+/// The movement keys a `keys` line may hold, as they move: forward, back, left, right, up
+/// and down.
+pub const KEY_NAMES: [(&str, [f32; 3]); 6] = [
+    ("forward", [1.0, 0.0, 0.0]),
+    ("back", [-1.0, 0.0, 0.0]),
+    ("left", [0.0, -1.0, 0.0]),
+    ("right", [0.0, 1.0, 0.0]),
+    ("up", [0.0, 0.0, 1.0]),
+    ("down", [0.0, 0.0, -1.0]),
+];
+
+/// The pose a script starts from: its first command, if that is a `start`.
+pub fn start_pose(commands: &[Command]) -> Option<Pose> {
+    match commands.first() {
+        Some(Command::Start(p)) => Some(*p),
+        _ => None,
+    }
 }
 
 /// A script line that could not be read.
@@ -69,6 +99,16 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
         };
         let mut words = line.split_whitespace();
         let verb = words.next().unwrap_or("").to_ascii_lowercase();
+        // `keys` and `start` take more than one argument.
+        if verb == "keys" || verb == "start" {
+            let args: Vec<&str> = words.collect();
+            out.push(if verb == "keys" {
+                parse_keys(&args).map_err(err)?
+            } else {
+                parse_start(&args).map_err(err)?
+            });
+            continue;
+        }
         let arg = words.next();
         if let Some(extra) = words.next() {
             return Err(err(format!("unexpected '{extra}' after '{verb}'")));
@@ -126,19 +166,84 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
             ),
             "run" => Command::Run(on_off(need("on or off")?).map_err(err)?),
             "crouch" => Command::Crouch(on_off(need("on or off")?).map_err(err)?),
+            "speed" => {
+                // As `--speed`: any positive speed.
+                let v = number("metres a second")?;
+                if v <= 0.0 {
+                    return Err(err(format!("speed {v} must be positive")));
+                }
+                Command::Speed(v)
+            }
             "jump" => match arg {
                 None => Command::Jump,
                 Some(extra) => return Err(err(format!("unexpected '{extra}' after 'jump'"))),
             },
             _ => {
                 return Err(err(format!(
-                    "unknown command '{verb}' (expected forward, back, left, right, up, down, wait, turn, look, run, jump, crouch, response, mode or method)"
+                    "unknown command '{verb}' (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, start, response, mode or method)"
                 )));
             }
         };
         out.push(cmd);
     }
     Ok(out)
+}
+
+/// A number that is finite.
+fn finite(word: &str) -> Result<f32, String> {
+    word.parse::<f32>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("'{word}' is not a number"))
+}
+
+/// `keys forward+right SECS`: the keys held together (`none`: no key) for SECS.
+fn parse_keys(args: &[&str]) -> Result<Command, String> {
+    let [keys, secs] = args else {
+        return Err("'keys' needs keys joined by + (forward, back, left, right, up, down, or none) and seconds".into());
+    };
+    let mut intent = MoveIntent::default();
+    if *keys != "none" {
+        for k in keys.split('+') {
+            let Some((_, [f, s, v])) = KEY_NAMES.iter().find(|(n, _)| *n == k) else {
+                return Err(format!(
+                    "'{k}' is not a key (forward, back, left, right, up, down, or none)"
+                ));
+            };
+            intent.forward += f;
+            intent.strafe += s;
+            intent.vertical += v;
+        }
+    }
+    let s = finite(secs)?;
+    if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
+        return Err(format!(
+            "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
+        ));
+    }
+    Ok(Command::Hold(intent, s))
+}
+
+/// `start X,Y,Z YAW PITCH`.
+fn parse_start(args: &[&str]) -> Result<Command, String> {
+    let [at, yaw, pitch] = args else {
+        return Err("'start' needs X,Y,Z YAW PITCH".into());
+    };
+    let xyz: Vec<f32> = at.split(',').map(finite).collect::<Result<_, _>>()?;
+    let [x, y, z] = xyz[..] else {
+        return Err(format!("'{at}' is not X,Y,Z"));
+    };
+    let (yaw, pitch) = (finite(yaw)?, finite(pitch)?);
+    if !(-180.0..=180.0).contains(&yaw) || !(-90.0..=90.0).contains(&pitch) {
+        return Err(format!(
+            "yaw {yaw} or pitch {pitch} is out of range (-180 to 180, -90 to 90)"
+        ));
+    }
+    Ok(Command::Start(Pose {
+        position: Vec3::new(x, y, z),
+        yaw_deg: yaw,
+        pitch_deg: pitch,
+    }))
 }
 
 /// `on` or `off`.
@@ -228,6 +333,9 @@ impl ScriptPlayer {
                 Command::Run(on) => self.run = on,
                 Command::Crouch(on) => self.crouch = on,
                 Command::Jump => self.jump = true,
+                Command::Speed(v) => c.settings.speed = v,
+                // The controller is placed afresh: a recording starts from rest.
+                Command::Start(p) => c.place(p),
             }
         }
     }
@@ -237,6 +345,37 @@ impl ScriptPlayer {
 mod tests {
     use super::*;
     use crate::camera::{Pose, Settings};
+
+    #[test]
+    fn keys_start_and_speed_parse_and_bad_ones_are_refused() {
+        let c = parse_script(
+            "r.txt",
+            "start 1.5,-2,3e2 -90 10\nkeys forward+left 0.5\nkeys none 1\nspeed 4.25\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c[0],
+            Command::Start(Pose::new(glam::Vec3::new(1.5, -2.0, 300.0), -90.0, 10.0))
+        );
+        let Command::Hold(i, s) = c[1] else {
+            panic!("{c:?}")
+        };
+        assert_eq!((i.forward, i.strafe, i.vertical, s), (1.0, -1.0, 0.0, 0.5));
+        assert_eq!(c[2], Command::Hold(MoveIntent::default(), 1.0));
+        assert_eq!(c[3], Command::Speed(4.25));
+        for (bad, why) in [
+            ("keys forward+jump 1", "'jump' is not a key"),
+            ("keys forward", "'keys' needs"),
+            ("start 1,2 0 0", "is not X,Y,Z"),
+            ("start 1,2,3 0 95", "out of range"),
+            ("start 1,2,nan 0 0", "not a number"),
+            ("speed 0", "must be positive"),
+        ] {
+            let e = parse_script("r.txt", bad).unwrap_err();
+            assert_eq!(e.line, 1);
+            assert!(e.reason.contains(why), "{bad}: {}", e.reason);
+        }
+    }
 
     #[test]
     fn every_command_parses() {

@@ -35,6 +35,11 @@ impl Stepper {
         self.dt as f32
     }
 
+    /// Seconds a step, as the user gave it (the trace's time, and a recording's).
+    pub fn dt_exact(&self) -> f64 {
+        self.dt
+    }
+
     /// Steps taken so far.
     pub fn steps(&self) -> u64 {
         self.steps
