@@ -1160,3 +1160,48 @@ fn a_recorded_walk_replays_in_sim_and_the_window_to_the_same_trace_at_any_frame_
         );
     }
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn p_pauses_a_playing_script_and_dot_speeds_it_up_with_the_same_trace() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("replay");
+    let script = dir.join("walk.txt");
+    std::fs::write(&script, "forward 2\nturn 30\nkeys forward+left 2\nwait 2\n").unwrap();
+    let trace = dir.join("window.csv");
+    let (child, _win) = launch(
+        &x,
+        &[
+            "--script",
+            script.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--exit-when-done",
+        ],
+    );
+    let partial = dir.join("window.csv.partial");
+    let rows = || {
+        std::fs::read_to_string(&partial)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    x.xdotool(&["key", "p"]);
+    sleep(Duration::from_millis(300));
+    let paused = rows();
+    sleep(Duration::from_millis(700));
+    assert_eq!(rows(), paused, "the script went on while paused");
+    assert!(
+        paused > 1 && paused < 600,
+        "{paused} rows: the script had not started, or ended before the pause"
+    );
+    x.xdotool(&["key", "p"]);
+    x.xdotool(&["key", "period"]);
+    x.xdotool(&["key", "period"]);
+    let err = wait_for_exit(child, "the script did not end");
+    assert!(err.contains("script finished at step"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&trace).unwrap(),
+        sim_trace(&script),
+        "pausing and 4x changed the trace"
+    );
+}

@@ -84,6 +84,10 @@ pub const CONTROLS: &[Control] = &[
         does: "show / hide these controls",
     },
     Control {
+        keys: "P / .",
+        does: "while a script plays: pause / resume it; its speed 1x, 2x, 4x (the trace is the same)",
+    },
+    Control {
         keys: "F5",
         does: "record the walk as a script / stop and save it (walkthrough-DATE.txt; replay with --script)",
     },
@@ -122,6 +126,10 @@ pub enum Action {
     Minimap,
     /// Start or stop recording the walk.
     Record,
+    /// Pause or resume a playing script.
+    Pause,
+    /// A playing script at its next speed.
+    ReplaySpeed,
     /// Borderless fullscreen, or back to a window.
     Fullscreen,
     /// Save a screenshot.
@@ -155,6 +163,8 @@ impl Action {
             KeyCode::KeyV => Action::DetachCamera,
             KeyCode::KeyN => Action::Minimap,
             KeyCode::F5 => Action::Record,
+            KeyCode::KeyP => Action::Pause,
+            KeyCode::Period => Action::ReplaySpeed,
             KeyCode::F11 => Action::Fullscreen,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,

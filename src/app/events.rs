@@ -77,6 +77,16 @@ impl App {
                 };
             }
             Action::Record => self.toggle_recording(),
+            Action::Pause => {
+                let said = self.sim.toggle_pause();
+                self.overlay
+                    .notify(said.unwrap_or_else(|| "no script is playing".into()));
+            }
+            Action::ReplaySpeed => {
+                let said = self.sim.next_replay_speed();
+                self.overlay
+                    .notify(said.unwrap_or_else(|| "no script is playing".into()));
+            }
             Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),

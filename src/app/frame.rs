@@ -141,6 +141,7 @@ impl App {
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
+            replay_speed: self.sim.replay_speed().unwrap_or(1),
             recording: self.sim.recording().then(|| {
                 (self.config.record.as_deref())
                     .and_then(|p| p.file_name())

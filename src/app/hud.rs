@@ -97,6 +97,8 @@ pub struct HudState<'a> {
     pub loading: Option<&'a str>,
     /// Script playing.
     pub scripted: bool,
+    /// Its speed, times real time (0: paused).
+    pub replay_speed: u32,
     /// The walk is being recorded (F5): into this file (`--record`), or a new one.
     pub recording: Option<&'a str>,
     /// The view is the detached camera (V).
@@ -242,7 +244,12 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
         if s.detached {
             "  |  detached camera (V returns)"
         } else if s.scripted {
-            "  |  script"
+            match s.replay_speed {
+                0 => "  |  script paused (P resumes)",
+                1 => "  |  script",
+                2 => "  |  script 2x",
+                _ => "  |  script 4x",
+            }
         } else if s.recording.is_some() {
             "  |  REC "
         } else {

@@ -44,6 +44,10 @@ pub struct Simulation {
     last_frame: Option<Instant>,
     /// The walk being recorded as a script (F5, `--record`).
     recording: Option<ScriptRecorder>,
+    /// How many times real time a script plays (P pauses: 0; `.` cycles 1, 2, 4).
+    replay_speed: u32,
+    /// The speed P resumes at.
+    resume_speed: u32,
 }
 
 /// What one frame's steps did.
@@ -82,7 +86,40 @@ impl Simulation {
             accumulator: Duration::ZERO,
             last_frame: None,
             recording: None,
+            replay_speed: 1,
+            resume_speed: 1,
         }
+    }
+
+    /// P: pause a playing script, or resume it. The new state, in words (`None`: no
+    /// script plays).
+    pub fn toggle_pause(&mut self) -> Option<String> {
+        self.script.as_ref()?;
+        if self.replay_speed == 0 {
+            self.replay_speed = self.resume_speed;
+            Some(format!("script resumed at {}x", self.replay_speed))
+        } else {
+            self.resume_speed = self.replay_speed;
+            self.replay_speed = 0;
+            Some("script paused (P resumes)".into())
+        }
+    }
+
+    /// `.`: a playing script at the next speed of 1x, 2x and 4x (the trace is the same).
+    pub fn next_replay_speed(&mut self) -> Option<String> {
+        self.script.as_ref()?;
+        let next = match self.replay_speed.max(self.resume_speed) {
+            1 => 2,
+            2 => 4,
+            _ => 1,
+        };
+        (self.replay_speed, self.resume_speed) = (next, next);
+        Some(format!("script at {next}x"))
+    }
+
+    /// The replay speed of a playing script (0: paused).
+    pub fn replay_speed(&self) -> Option<u32> {
+        self.script.as_ref().map(|_| self.replay_speed)
     }
 
     /// Start recording the walk from here (`about`: the header's comment lines). The
@@ -154,7 +191,12 @@ impl Simulation {
             .last_frame
             .map_or(Duration::ZERO, |t| frame_time(t, now));
         self.last_frame = Some(now);
-        self.accumulator += elapsed;
+        // A script plays at its replay speed (paused: 0); the steps are the same ones.
+        if self.script.is_some() {
+            self.accumulator += elapsed * self.replay_speed;
+        } else {
+            self.accumulator += elapsed;
+        }
         let dt = Duration::from_secs_f32(self.stepper.dt());
         let mut advance = Advance::default();
         while self.accumulator >= dt {
