@@ -13,6 +13,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -77,15 +78,32 @@ impl ContentKey {
     }
 }
 
-/// One remembered correction as the TOML file holds it.
+/// A view saved for a map: the eye in the map file's coordinates (so a later correction
+/// of the frame still finds the place), and where it looks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedView {
+    /// The eye, file coordinates.
+    pub position: Vec3,
+    /// Yaw, degrees.
+    pub yaw_deg: f32,
+    /// Pitch, degrees.
+    pub pitch_deg: f32,
+}
+
+/// One map's memory (its correction, its views) as the TOML file holds it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 struct Stored {
-    /// Where the map was when it was corrected (for the reader of the file; not the key).
+    /// Where the map was when last remembered (for the reader of the file; not the key).
     file: String,
-    /// The up axis, as `--up` takes it.
-    up: String,
+    /// The up axis, as `--up` takes it (none: only views are kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    up: Option<String>,
     /// Metres per file unit, as `--scale` takes it.
-    scale: f32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scale: Option<f32>,
+    /// Saved views by slot ("1" to "9"): X, Y, Z in the file's coordinates, yaw, pitch.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    views: BTreeMap<String, [f32; 5]>,
     /// When it was set, seconds since 1970 (the oldest goes first past the limit).
     #[serde(default)]
     saved: u64,
@@ -178,8 +196,8 @@ impl Corrections {
     pub fn recall(&self, key: &ContentKey) -> Option<MapFrame> {
         let s = self.maps.get(&key.0)?;
         Some(MapFrame {
-            up: s.up.parse().ok()?,
-            scale: s.scale,
+            up: s.up.as_deref()?.parse().ok()?,
+            scale: s.scale?,
         })
     }
 
@@ -190,22 +208,40 @@ impl Corrections {
         file: &Path,
         frame: MapFrame,
     ) -> Result<(), String> {
+        let stored = self.entry(key, file);
+        stored.up = Some(frame.up.to_string());
+        stored.scale = Some(frame.scale);
+        self.save()
+    }
+
+    /// The map's table, made (and stamped now) if new, the oldest dropped past
+    /// [`MAX_REMEMBERED`].
+    fn entry(&mut self, key: &ContentKey, file: &Path) -> &mut Stored {
         let saved = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        self.maps.insert(
-            key.0.clone(),
-            Stored {
-                file: std::path::absolute(file)
-                    .unwrap_or_else(|_| file.to_path_buf())
-                    .display()
-                    .to_string(),
-                up: frame.up.to_string(),
-                scale: frame.scale,
-                saved,
-            },
-        );
-        while self.maps.len() > MAX_REMEMBERED {
+        let file = std::path::absolute(file)
+            .unwrap_or_else(|_| file.to_path_buf())
+            .display()
+            .to_string();
+        if !self.maps.contains_key(&key.0) {
+            self.drop_oldest(MAX_REMEMBERED - 1);
+        }
+        let stored = self.maps.entry(key.0.clone()).or_insert_with(|| Stored {
+            file: String::new(),
+            up: None,
+            scale: None,
+            views: BTreeMap::new(),
+            saved,
+        });
+        stored.file = file;
+        stored.saved = saved;
+        stored
+    }
+
+    /// Drop the oldest tables until at most `keep` are left.
+    fn drop_oldest(&mut self, keep: usize) {
+        while self.maps.len() > keep {
             let oldest = self
                 .maps
                 .iter()
@@ -215,13 +251,46 @@ impl Corrections {
                 self.maps.remove(&k);
             }
         }
+    }
+
+    /// The view saved in `slot` (1 to 9) for the map of `key`.
+    pub fn view(&self, key: &ContentKey, slot: u8) -> Option<SavedView> {
+        let [x, y, z, yaw_deg, pitch_deg] = *self.maps.get(&key.0)?.views.get(&slot.to_string())?;
+        Some(SavedView {
+            position: Vec3::new(x, y, z),
+            yaw_deg,
+            pitch_deg,
+        })
+    }
+
+    /// Keep `view` in `slot` for the map of `key` (found at `file`) and save.
+    pub fn keep_view(
+        &mut self,
+        key: &ContentKey,
+        file: &Path,
+        slot: u8,
+        view: SavedView,
+    ) -> Result<(), String> {
+        let p = view.position;
+        self.entry(key, file).views.insert(
+            slot.to_string(),
+            [p.x, p.y, p.z, view.yaw_deg, view.pitch_deg],
+        );
         self.save()
     }
 
     /// Forget the map of `key`; saves when there was something to forget. Returns whether
     /// there was.
+    /// (Saved views are kept.)
     pub fn forget(&mut self, key: &ContentKey) -> Result<bool, String> {
-        if self.maps.remove(&key.0).is_none() {
+        let Some(s) = self.maps.get_mut(&key.0) else {
+            return Ok(false);
+        };
+        let had = s.up.take().is_some() | s.scale.take().is_some();
+        if s.views.is_empty() {
+            self.maps.remove(&key.0);
+        }
+        if !had {
             return Ok(false);
         }
         self.save().map(|()| true)
@@ -254,7 +323,7 @@ impl Corrections {
         let body = toml::to_string(&file)
             .map_err(|e| format!("{}: cannot write the corrections: {e}", path.display()))?;
         let text = format!(
-            "# The up axis and scale you set for maps in walkthrough, one table per map, named\n# by the map file's content (xxh3-128 and length). Delete a table, or open the map\n# with --forget, to let the survey read the map again.\n\n{body}"
+            "# What walkthrough remembers of maps, one table per map, named by the map file's\n# content (xxh3-128 and length): the up axis and scale you set (open the map with\n# --forget, or delete them, to let the survey read it again) and the views you kept\n# (Ctrl+1..9: X, Y, Z in the file's coordinates, yaw, pitch).\n\n{body}"
         );
         write_file(path, text.as_bytes(), &[], Replace::Yes).map_err(|e| e.to_string())
     }
@@ -323,10 +392,14 @@ fn parse(bytes: &[u8]) -> Result<(BTreeMap<String, Stored>, Vec<String>), String
         .maps
         .into_iter()
         .filter(|(key, s)| {
-            let bad = if s.up.parse::<UpAxis>().is_err() {
-                Some(format!("up = \"{}\" is no axis", s.up))
-            } else if !(s.scale.is_finite() && s.scale > 0.0) {
-                Some(format!("scale = {} is not a positive number", s.scale))
+            let bad = if let Some(up) = s.up.as_ref().filter(|u| u.parse::<UpAxis>().is_err()) {
+                Some(format!("up = \"{up}\" is no axis"))
+            } else if let Some(scale) = s.scale.filter(|x| !(x.is_finite() && *x > 0.0)) {
+                Some(format!("scale = {scale} is not a positive number"))
+            } else if s.up.is_some() != s.scale.is_some() {
+                Some("up and scale come together".into())
+            } else if s.views.values().flatten().any(|v| !v.is_finite()) {
+                Some("a view is not finite".into())
             } else {
                 None
             };
@@ -470,6 +543,33 @@ mod tests {
     }
 
     #[test]
+    fn views_are_kept_per_map_beside_the_correction_and_outlive_forget() {
+        let dir = scratch("views");
+        let key = ContentKey::of_bytes(b"v 0 0 0\n");
+        let view = SavedView {
+            position: Vec3::new(1.25, -2.0, 3.5),
+            yaw_deg: 91.5,
+            pitch_deg: -7.25,
+        };
+        {
+            let mut c = Corrections::load(Some(&dir)).corrections;
+            c.keep_view(&key, Path::new("room.obj"), 3, view).unwrap();
+            // A view alone is no correction.
+            assert_eq!(c.recall(&key), None);
+            c.remember(&key, Path::new("room.obj"), frame(UpAxis::Z, 0.01))
+                .unwrap();
+        }
+        let mut c = Corrections::load(Some(&dir)).corrections;
+        assert_eq!(c.view(&key, 3), Some(view));
+        assert_eq!(c.view(&key, 4), None);
+        assert_eq!(c.recall(&key), Some(frame(UpAxis::Z, 0.01)));
+        assert_eq!(c.forget(&key), Ok(true));
+        let c = Corrections::load(Some(&dir)).corrections;
+        assert_eq!(c.recall(&key), None);
+        assert_eq!(c.view(&key, 3), Some(view));
+    }
+
+    #[test]
     fn past_the_limit_the_oldest_is_dropped() {
         let mut c = Corrections::default();
         for i in 0..=MAX_REMEMBERED {
@@ -478,8 +578,9 @@ mod tests {
                 key.0.clone(),
                 Stored {
                     file: String::new(),
-                    up: "y".into(),
-                    scale: 1.0,
+                    up: Some("y".into()),
+                    scale: Some(1.0),
+                    views: BTreeMap::new(),
                     saved: i as u64 + 10,
                 },
             );

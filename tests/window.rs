@@ -1205,3 +1205,56 @@ fn p_pauses_a_playing_script_and_dot_speeds_it_up_with_the_same_trace() {
         "pausing and 4x changed the trace"
     );
 }
+
+/// The z of every row of a trace.
+fn trace_z(p: &Path) -> Vec<f32> {
+    read_trace(p).iter().map(|r| r.z).collect()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn ctrl_2_keeps_a_view_2_goes_back_to_it_and_after_a_restart_too() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("views");
+    let first = dir.join("first.csv");
+    let (child, _win) = launch_in(
+        &x,
+        &["--trace", first.to_str().unwrap(), "--exit-after", "30"],
+        &dir,
+    );
+    hold(&x, &["w"], 0.8);
+    x.xdotool(&["key", "ctrl+2"]);
+    sleep(Duration::from_millis(200));
+    hold(&x, &["w"], 0.8);
+    x.xdotool(&["key", "2"]);
+    sleep(Duration::from_millis(300));
+    finish(&x, child);
+    let z = trace_z(&first);
+    let (start, last) = (z[0], *z.last().unwrap());
+    let furthest = z.iter().copied().fold(f32::INFINITY, f32::min);
+    // Walked toward -z twice; back at the end of the first walk.
+    assert!(start - last > 1.0, "did not walk: z {start} -> {last}");
+    assert!(
+        last - furthest > 1.0,
+        "2 did not go back: z {last}, furthest {furthest}"
+    );
+    assert!(
+        z.iter().filter(|v| (*v - last).abs() < 1e-4).count() > 5,
+        "the view's z {last} is not where the first walk stood"
+    );
+    // A new run in the same settings folder: 2 goes there at once.
+    let second = dir.join("second.csv");
+    let (child, _win) = launch_in(
+        &x,
+        &["--trace", second.to_str().unwrap(), "--exit-after", "30"],
+        &dir,
+    );
+    x.xdotool(&["key", "2"]);
+    sleep(Duration::from_millis(300));
+    finish(&x, child);
+    let again = *trace_z(&second).last().unwrap();
+    assert!(
+        (again - last).abs() < 1e-4,
+        "after a restart 2 went to z {again}, not {last}"
+    );
+}

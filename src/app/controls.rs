@@ -84,6 +84,10 @@ pub const CONTROLS: &[Control] = &[
         does: "show / hide these controls",
     },
     Control {
+        keys: "Ctrl+1..9 / 1..9",
+        does: "keep this view / go back to it (kept for the map file, across runs)",
+    },
+    Control {
         keys: "P / .",
         does: "while a script plays: pause / resume it; its speed 1x, 2x, 4x (the trace is the same)",
     },

@@ -33,10 +33,33 @@ const PIXELS_PER_NOTCH: f32 = 40.0;
 /// Anisotropic filtering on a GPU, unless `--anisotropy` says otherwise.
 const DEFAULT_ANISOTROPY: f32 = 8.0;
 
+/// The saved-view slot of a digit key 1 to 9.
+fn view_slot(key: KeyCode) -> Option<u8> {
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    DIGITS.iter().position(|k| *k == key).map(|i| i as u8 + 1)
+}
+
 impl App {
     fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
         if self.keys.set(key, down) || !down || repeat {
             return;
+        }
+        if let Some(slot) = view_slot(key) {
+            return if self.ctrl {
+                self.keep_view(slot)
+            } else {
+                self.go_to_view(slot)
+            };
         }
         let Some(action) = Action::of_key(key, self.keys.shift()) else {
             return;
@@ -222,6 +245,7 @@ impl ApplicationHandler for App {
                     gpu.ctx.resize(size.width, size.height);
                 }
             }
+            WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key(),
             WindowEvent::Focused(false) => {
                 self.keys.clear();
                 self.set_capture(false);

@@ -59,6 +59,14 @@ impl App {
         if advance.hit {
             self.overlay.since_hit = 0.0;
         }
+        if self.view_placed && advance.steps > 0 {
+            self.view_placed = false;
+            if advance.pushed_out {
+                self.overlay.notify(
+                    "the view's spot has no room now: moved to the nearest free one".into(),
+                );
+            }
+        }
         if let Some(refusal) = advance.refused {
             self.overlay.notify(refusal.to_string());
         }

@@ -36,6 +36,7 @@ mod occlusion;
 mod recording;
 mod renderer;
 mod simulation;
+mod views;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -149,6 +150,8 @@ pub fn run(config: Config) -> Result<(), String> {
         gpu: None,
         keys: HeldKeys::default(),
         captured: false,
+        ctrl: false,
+        view_placed: false,
         overlay,
         debug: DebugView::new(config.debug_view),
         free_camera: None,
@@ -197,6 +200,10 @@ struct App {
     keys: HeldKeys,
     /// The cursor is captured for mouse look.
     captured: bool,
+    /// A Control key is held (Ctrl+1..9 saves a view).
+    ctrl: bool,
+    /// A saved view was just taken: the next step says if the body had to be moved.
+    view_placed: bool,
     overlay: Overlay,
     /// The debug view (G).
     debug: DebugView,

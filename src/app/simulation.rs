@@ -59,6 +59,8 @@ pub struct Advance {
     pub steps: u32,
     /// Distance the eye moved over them, metres.
     pub moved: f32,
+    /// A step pushed the body out of geometry it was placed in.
+    pub pushed_out: bool,
     /// The script ran out during this frame, after this many steps.
     pub script_finished_at: Option<u64>,
     /// A change asked for (walking where there is no room) that the controller refused.
@@ -152,6 +154,13 @@ impl Simulation {
         }
     }
 
+    /// The eye was put at `pose` between steps (a saved view): a `start` line.
+    pub fn record_place(&mut self, pose: &walkthrough::camera::Pose) {
+        if let Some(r) = &mut self.recording {
+            r.place(pose);
+        }
+    }
+
     /// A setting changed between steps (a script line: `mode fly`).
     pub fn record_set(&mut self, line: &str) {
         if let Some(r) = &mut self.recording {
@@ -242,6 +251,7 @@ impl Simulation {
                     .step(collider, frame, &mut self.controller, &intent),
             };
             advance.hit |= step.report.hit;
+            advance.pushed_out |= step.report.pushed_out;
             advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;
             advance.moved += step.report.moved;

@@ -38,15 +38,11 @@ impl ScriptRecorder {
         for line in about {
             let _ = writeln!(text, "# {line}");
         }
-        let (p, s) = (c.pose, c.settings);
+        let s = c.settings;
         let _ = writeln!(
             text,
-            "start {},{},{} {} {}\nresponse {}\nmode {}\nmethod {}\nspeed {}",
-            p.position.x,
-            p.position.y,
-            p.position.z,
-            p.yaw_deg,
-            p.pitch_deg,
+            "{}\nresponse {}\nmode {}\nmethod {}\nspeed {}",
+            start_line(&c.pose),
             s.response,
             s.mode,
             s.method,
@@ -73,6 +69,11 @@ impl ScriptRecorder {
         if dpitch_deg != 0.0 {
             self.line(&format!("look {dpitch_deg}"));
         }
+    }
+
+    /// The eye was put at `pose` between steps (a saved view): a `start` line.
+    pub fn place(&mut self, pose: &crate::camera::Pose) {
+        self.line(&start_line(pose));
     }
 
     /// A setting changed between steps: `response stop`, `mode fly`, `speed 4.5`...
@@ -152,6 +153,15 @@ impl ScriptRecorder {
             writeln!(self.text, "keys {} {}", names.join("+"), secs as f32)
         };
     }
+}
+
+/// `start X,Y,Z YAW PITCH` of `pose`, every number reading back to its bits.
+fn start_line(pose: &crate::camera::Pose) -> String {
+    let p = pose.position;
+    format!(
+        "start {},{},{} {} {}",
+        p.x, p.y, p.z, pose.yaw_deg, pose.pitch_deg
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,67 @@
+//! Saved views: Ctrl+1..9 keeps where you stand and look, 1..9 takes you back, kept per
+//! map file (by its content) with its corrections in the config folder.
+
+use walkthrough::camera::Pose;
+use walkthrough::corrections::{ContentKey, SavedView};
+
+use super::App;
+
+impl App {
+    /// The key the map's memory is kept under: its file's content, or the built-in map's.
+    fn views_key(&self) -> Option<ContentKey> {
+        match (&self.content_key, &self.sim.session.map.source) {
+            (Some(k), _) => Some(k.clone()),
+            (None, None) => Some(ContentKey::of_bytes(b"walkthrough built-in map")),
+            // A scene: its models have keys, the scene has none.
+            (None, Some(_)) => None,
+        }
+    }
+
+    /// Ctrl+`slot`: keep the current pose.
+    pub(super) fn keep_view(&mut self, slot: u8) {
+        let Some(key) = self.views_key() else {
+            return self
+                .overlay
+                .notify("views are kept for map files, not scenes".into());
+        };
+        let pose = self.sim.controller.pose;
+        let view = SavedView {
+            position: self.sim.session.map.frame.to_file(pose.position),
+            yaw_deg: pose.yaw_deg,
+            pitch_deg: pose.pitch_deg,
+        };
+        let file = self
+            .sim
+            .session
+            .map
+            .source
+            .clone()
+            .unwrap_or_else(|| "built-in map".into());
+        let msg = match self.corrections.keep_view(&key, &file, slot, view) {
+            Ok(()) => format!("view {slot} kept ({slot} returns to it)"),
+            Err(e) => format!("view {slot} kept for now, not saved: {e}"),
+        };
+        self.overlay.notify(msg);
+    }
+
+    /// `slot`: go back to the view kept there. The walker is placed afresh: where its
+    /// body does not fit, the next step pushes it out to the nearest free spot.
+    pub(super) fn go_to_view(&mut self, slot: u8) {
+        let view = self
+            .views_key()
+            .and_then(|k| self.corrections.view(&k, slot));
+        let Some(v) = view else {
+            return self
+                .overlay
+                .notify(format!("no view {slot} yet (Ctrl+{slot} keeps one)"));
+        };
+        let position = self.sim.session.map.frame.to_world(v.position);
+        self.sim
+            .controller
+            .place(Pose::new(position, v.yaw_deg, v.pitch_deg));
+        let pose = self.sim.controller.pose;
+        self.sim.record_place(&pose);
+        self.overlay.notify(format!("view {slot}"));
+        self.view_placed = true;
+    }
+}
