@@ -8,6 +8,8 @@
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
 //! - `loading`: maps loaded on a worker thread.
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
+//! - `recording`: the walk recorded as a script (F5, `--record`).
+//! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
