@@ -142,9 +142,7 @@ impl ScriptRecorder {
         // Each axis's key by its sign (held keys give -1, 0 or 1).
         let names: Vec<&str> = KEY_NAMES
             .iter()
-            .filter(|(_, unit)| {
-                (0..3).any(|a| unit[a] != 0.0 && unit[a] == keys[a].signum() && keys[a] != 0.0)
-            })
+            .filter(|(_, unit)| (0..3).any(|a| unit[a] * keys[a] > 0.0))
             .map(|(name, _)| *name)
             .collect();
         let _ = if names.is_empty() {
