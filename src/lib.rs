@@ -19,7 +19,9 @@
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
-//! - [`corrections`]: the up axis and scale the user set for a map, remembered by content.
+//! - [`preferences`]: the user's settings (mouse, field of view, speed, window).
+//! - [`store`]: what walkthrough keeps between runs in one file: the settings, and per map
+//!   (by content) the up axis and scale the user set and the saved views.
 //! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.
 //! - [`tolerance`]: the collision tolerances, named and documented in one place.
 //!
@@ -55,15 +57,16 @@
 
 pub mod camera;
 pub mod collision;
-pub mod corrections;
 pub mod cull;
 pub mod geometry;
 pub mod input;
 pub mod map;
 pub mod names;
 pub mod output;
+pub mod preferences;
 pub mod session;
 pub mod sim;
+pub mod store;
 pub mod survey;
 pub mod tolerance;
 pub mod walk;

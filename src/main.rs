@@ -12,12 +12,13 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use glam::Vec3;
 
-use walkthrough::camera::{Controller, DEFAULT_SPEED, Mode, Settings};
+use walkthrough::camera::{Controller, DEFAULT_SPEED, FOV_RANGE_DEG, Mode, Settings};
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::output::PartialFile;
+use walkthrough::preferences::{SENSITIVITY_RANGE, WINDOW_SIDE_RANGE};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
@@ -61,9 +62,10 @@ struct Common {
     /// Pitch in degrees, up positive.
     #[arg(long, allow_hyphen_values = true)]
     pitch: Option<f32>,
-    /// Walking speed in world units (metres) per second.
-    #[arg(long, default_value_t = DEFAULT_SPEED, allow_hyphen_values = true)]
-    speed: f32,
+    /// Walking speed in world units (metres) per second [default: 3; in the window without
+    /// a script, the settings' walking speed].
+    #[arg(long, allow_hyphen_values = true)]
+    speed: Option<f32>,
     /// Metres per map unit (default: inferred from the map's rooms).
     #[arg(long, allow_hyphen_values = true)]
     scale: Option<f32>,
@@ -134,9 +136,21 @@ struct WindowArgs {
     /// frame time.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
     anisotropy: Option<u8>,
-    /// Window size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
-    size: (u32, u32),
+    /// Window size, WIDTHxHEIGHT [default: the settings' window size, 1280x720 unless
+    /// changed].
+    #[arg(long, value_parser = parse_size)]
+    size: Option<(u32, u32)>,
+    /// Field of view for this run, degrees across the window's wider side, 60 to 110
+    /// [default: the settings' (100 unless changed)].
+    #[arg(long, value_parser = parse_fov)]
+    fov: Option<f32>,
+    /// Mouse look for this run, degrees of turn per pixel, 0.01 to 1 [default: the
+    /// settings' (0.12 unless changed)].
+    #[arg(long, value_parser = parse_sensitivity)]
+    sensitivity: Option<f32>,
+    /// Moving the mouse forward looks down, for this run (F2 sets it for good).
+    #[arg(long)]
+    invert_y: bool,
 }
 
 #[derive(Args, Debug)]
@@ -205,6 +219,30 @@ fn parse_msaa(s: &str) -> Result<u8, String> {
     }
 }
 
+/// A number within `range`, for an option named `what`.
+fn number_in(s: &str, range: &std::ops::RangeInclusive<f32>, what: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{s}': {what} is {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+fn parse_fov(s: &str) -> Result<f32, String> {
+    number_in(s, &FOV_RANGE_DEG, "the field of view (degrees)")
+}
+
+fn parse_sensitivity(s: &str) -> Result<f32, String> {
+    number_in(
+        s,
+        &SENSITIVITY_RANGE,
+        "the mouse sensitivity (degrees a pixel)",
+    )
+}
+
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
@@ -217,20 +255,25 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{h}' is not a height"))?;
-    if (64..=16384).contains(&w) && (64..=16384).contains(&h) {
+    if WINDOW_SIDE_RANGE.contains(&w) && WINDOW_SIDE_RANGE.contains(&h) {
         Ok((w, h))
     } else {
-        Err("width and height must be between 64 and 16384".into())
+        Err(format!(
+            "width and height must be between {} and {}",
+            WINDOW_SIDE_RANGE.start(),
+            WINDOW_SIDE_RANGE.end()
+        ))
     }
 }
 
 impl Common {
     fn settings(&self) -> Result<Settings, String> {
-        if !(self.speed.is_finite() && self.speed > 0.0) {
-            return Err(format!("--speed {} must be a positive number", self.speed));
+        let speed = self.speed.unwrap_or(DEFAULT_SPEED);
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(format!("--speed {speed} must be a positive number"));
         }
         Ok(Settings {
-            speed: self.speed,
+            speed,
             response: self.response,
             mode: self.mode,
             method: self.method,
@@ -417,7 +460,6 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         verbose: c.verbose,
         forget: c.forget,
         debug_view: args.debug_view,
-        vsync: !args.no_vsync,
         bench_frames: args.bench_frames,
         cull: !args.no_cull,
         fullscreen: args.fullscreen,
@@ -425,7 +467,14 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         max_fps: args.max_fps,
         msaa: args.msaa,
         anisotropy: args.anisotropy,
-        size: args.size,
+        overrides: app::Overrides {
+            fov: args.fov,
+            sensitivity: args.sensitivity,
+            invert_y: args.invert_y.then_some(true),
+            walking_speed: c.speed,
+            vsync: args.no_vsync.then_some(false),
+            size: args.size,
+        },
     };
     app::run(config)
 }

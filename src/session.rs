@@ -33,7 +33,7 @@ pub struct OpenOptions {
     pub pitch_deg: Option<f32>,
     /// Decode the textures (the window), or only look for their files (`sim`).
     pub textures: TextureOptions,
-    /// The frame the user set for this file before ([`crate::corrections`]): used when
+    /// The frame the user set for this file before ([`crate::store`]): used when
     /// neither `up` nor `scale` is given.
     pub remembered: Option<MapFrame>,
 }

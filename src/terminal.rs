@@ -6,15 +6,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::path::{Path, PathBuf};
 
-use walkthrough::corrections::{self, ContentKey, Corrections, recall};
 use walkthrough::session::{OpenOptions, Session};
+use walkthrough::store::{self, ContentKey, Store, recall};
 
 /// A map opened as the user asked (see [`open_map`]).
 pub struct Opened {
     /// The map, its world and spawn.
     pub session: Session,
     /// The remembered corrections (the window adds to them).
-    pub corrections: Corrections,
+    pub store: Store,
     /// The map file's content key, when it has one to remember a correction by.
     pub content_key: Option<ContentKey>,
 }
@@ -28,8 +28,8 @@ pub fn open_map(
     forget: bool,
     verbose: bool,
 ) -> Result<Opened, String> {
-    let mut corrections = load_corrections();
-    let recalled = recall(&mut corrections, map, &mut open, forget);
+    let mut store = load_store();
+    let recalled = recall(&mut store, map, &mut open, forget);
     if let Some(note) = recalled.note {
         eprintln!("{note}");
     }
@@ -37,7 +37,7 @@ pub fn open_map(
     report_loaded(&session, verbose);
     Ok(Opened {
         session,
-        corrections,
+        store,
         content_key: recalled.key,
     })
 }
@@ -62,12 +62,12 @@ pub fn peak_memory() -> Option<String> {
 
 /// The corrections remembered for maps, from the config folder; what is wrong with them
 /// is printed as warnings (they are never an error).
-pub fn load_corrections() -> Corrections {
-    let loaded = Corrections::load(corrections::config_dir().as_deref());
+pub fn load_store() -> Store {
+    let loaded = Store::load(store::config_dir().as_deref());
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    loaded.corrections
+    loaded.store
 }
 
 /// Print what loading a map found: its warnings (and with `verbose` the details they

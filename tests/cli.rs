@@ -182,8 +182,8 @@ fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
     std::fs::create_dir_all(&dir).unwrap();
     let map =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
-    let key = walkthrough::corrections::ContentKey::of_file(&map).unwrap();
-    let mut store = walkthrough::corrections::Corrections::load(Some(&dir)).corrections;
+    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
+    let mut store = walkthrough::store::Store::load(Some(&dir)).store;
     let frame = walkthrough::map::MapFrame {
         up: walkthrough::map::UpAxis::Z,
         scale: 0.5,
@@ -225,11 +225,36 @@ fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
 }
 
 #[test]
-fn a_corrupt_corrections_file_is_a_warning_not_a_failure() {
+fn a_corrupt_settings_file_is_a_warning_naming_its_line_not_a_failure() {
     let dir = std::env::temp_dir().join(format!("walkthrough-cli-corrupt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("corrections.toml"), "[maps.x\nup = ").unwrap();
+    std::fs::write(
+        dir.join("settings.toml"),
+        "[settings]\nfov = 90\ninvert_y = \"sometimes\"\n",
+    )
+    .unwrap();
     let script = tmp("corrupt.txt", "wait 0.05\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", &dir)
+        .args(["sim", "--script", script.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "one line: {err}");
+    assert!(
+        warnings[0].contains("settings.toml: line 3") && warnings[0].contains("default settings"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_corrupt_legacy_corrections_file_is_a_warning_not_a_failure() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-legacy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("corrections.toml"), "[maps.x\nup = ").unwrap();
+    let script = tmp("corrupt-legacy.txt", "wait 0.05\n");
     let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         .env("WALKTHROUGH_CONFIG_DIR", &dir)
         .args(["sim", "--script", script.to_str().unwrap()])

@@ -7,7 +7,7 @@ mod common;
 use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, walk, wall};
 use glam::Vec3;
 use walkthrough::camera::{Controller, Mode, Pose, Settings};
-use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
+use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView, NEAR_PLANE};
 use walkthrough::collision::SKIN;
 use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough::geometry::InsideMethod;
@@ -158,12 +158,25 @@ fn stop_halts_the_whole_step_at_a_glancing_angle() {
 
 #[test]
 fn skin_is_larger_than_the_near_plane_corner_distance() {
-    for aspect in [4.0 / 3.0, 16.0 / 9.0, 21.0 / 9.0] {
-        let t = (DEFAULT_FOV_Y_DEG.to_radians() / 2.0).tan();
-        let corner = NEAR_PLANE * (1.0 + t * t * (1.0 + aspect * aspect)).sqrt();
+    let widest = FieldOfView::new(*FOV_RANGE_DEG.end());
+    for aspect in [
+        0.25,
+        9.0 / 16.0,
+        1.0,
+        4.0 / 3.0,
+        16.0 / 9.0,
+        21.0 / 9.0,
+        4.0,
+    ] {
+        let corner = widest.near_corner_distance(aspect);
+        // The corner is at least the near plane's distance, and grows with the angle.
+        assert!(
+            corner > NEAR_PLANE * 1.5,
+            "aspect {aspect}: corner {corner}"
+        );
         assert!(SKIN > corner, "aspect {aspect}: corner {corner}");
-        assert!(Body::FLYER.radii.min_element() >= SKIN);
     }
+    assert!(Body::FLYER.radii.min_element() >= SKIN);
 }
 
 /// Two walls meeting at the origin with `angle` degrees between them, opening toward +z.

@@ -616,7 +616,7 @@ fn u_turns_a_z_up_map_opened_y_up_upright_and_the_next_open_remembers_it() {
         after.z
     );
     assert!(after.ground, "not standing after the turn");
-    let stored = std::fs::read_to_string(dir.join("walkthrough-config/corrections.toml"))
+    let stored = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
         .expect("the correction is saved");
     assert!(stored.contains("up = \"z\""), "{stored}");
 
@@ -1257,4 +1257,135 @@ fn ctrl_2_keeps_a_view_2_goes_back_to_it_and_after_a_restart_too() {
         (again - last).abs() < 1e-4,
         "after a restart 2 went to z {again}, not {last}"
     );
+}
+
+/// F2, then `presses` of the Left arrow on the panel's first control (the field of view,
+/// a degree a press), then F2 again to close it.
+fn narrow_the_fov_in_the_panel(x: &Xvfb, presses: usize) {
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Tab"]);
+    for _ in 0..presses {
+        x.xdotool(&["key", "Left"]);
+    }
+    sleep(Duration::from_millis(200));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(400));
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn fov_60_and_100_differ_and_f2_changes_it_live_to_the_same_picture_and_saves_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("fov");
+    let script = dir.join("still.txt");
+    std::fs::write(&script, "wait 0.3\n").unwrap();
+    let shot_at = |fov: &str| {
+        let shot = dir.join(format!("fov-{fov}.png"));
+        let child = spawn_in(
+            &x,
+            &[
+                "--fov",
+                fov,
+                "--script",
+                script.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the window did not close when the script was done");
+        shot
+    };
+    let (sixty, hundred) = (shot_at("60"), shot_at("100"));
+    let apart = middle_difference(&sixty, &hundred);
+    assert!(apart > 8.0, "60 and 100 degrees look alike: {apart}");
+    // Live: the default (100 degrees), then 40 presses narrow it to 60 in the panel.
+    let live = dir.join("live");
+    std::fs::create_dir_all(&live).unwrap();
+    let (child, _win) = launch_in(&x, &["--exit-after", "30"], &live);
+    let before = f12(&x, &live, 1);
+    narrow_the_fov_in_the_panel(&x, 45);
+    let after = f12(&x, &live, 2);
+    finish(&x, child);
+    let (was, now) = (
+        middle_difference(&before, &hundred),
+        middle_difference(&after, &sixty),
+    );
+    assert!(was < 2.0, "the default is not 100 degrees: {was}");
+    assert!(
+        now < 2.0,
+        "the panel's 60 degrees is not --fov 60's picture: {now}"
+    );
+    let saved = std::fs::read_to_string(live.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(saved.contains("fov = 60.0"), "{saved}");
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn invert_y_inverts_the_pitch_in_the_trace_from_the_flag_or_the_settings_file() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("invert-y");
+    // The mouse moved up: the pitch at the end of the trace.
+    let pitch_after_mouse_up = |name: &str, args: &[&str], settings: Option<&str>| {
+        let run = dir.join(name);
+        std::fs::create_dir_all(run.join("walkthrough-config")).unwrap();
+        if let Some(s) = settings {
+            std::fs::write(run.join("walkthrough-config/settings.toml"), s).unwrap();
+        }
+        let trace = run.join("trace.csv");
+        let mut all = vec!["--trace", trace.to_str().unwrap(), "--exit-after", "30"];
+        all.extend_from_slice(args);
+        let (child, win) = launch_in(&x, &all, &run);
+        x.xdotool(&["mousemove", "--window", &win, "400", "300", "click", "1"]);
+        sleep(Duration::from_millis(300));
+        for _ in 0..4 {
+            x.xdotool(&["mousemove_relative", "--", "0", "-10"]);
+            sleep(Duration::from_millis(60));
+        }
+        sleep(Duration::from_millis(300));
+        x.xdotool(&["key", "Escape"]);
+        sleep(Duration::from_millis(200));
+        finish(&x, child);
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let last = text.lines().last().unwrap().split(',').nth(6).unwrap();
+        last.parse::<f32>().unwrap()
+    };
+    let plain = pitch_after_mouse_up("plain", &[], None);
+    let flag = pitch_after_mouse_up("flag", &["--invert-y"], None);
+    let file = pitch_after_mouse_up(
+        "file",
+        &[],
+        Some("[settings]\ninvert_y = true\nmouse_sensitivity = 0.24\n"),
+    );
+    assert!(
+        plain > 1.0,
+        "the mouse moved up, the view did not look up: {plain}"
+    );
+    assert!(
+        (flag + plain).abs() < 1e-3,
+        "--invert-y: {flag} is not -{plain}"
+    );
+    assert!(
+        (file + 2.0 * plain).abs() < 1e-3,
+        "invert_y and twice the sensitivity in the file: {file} is not -2 x {plain}"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_config_folder_that_cannot_be_written_is_a_warning_and_the_change_still_applies() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("unwritable-config");
+    // The config folder's path is a file: nothing can be read from it or saved in it.
+    std::fs::write(dir.join("walkthrough-config"), "not a folder").unwrap();
+    let (child, _win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    let before = f12(&x, &dir, 1);
+    narrow_the_fov_in_the_panel(&x, 20);
+    let after = f12(&x, &dir, 2);
+    let err = finish(&x, child);
+    assert!(err.contains("not saved"), "{err}");
+    let apart = middle_difference(&before, &after);
+    assert!(apart > 4.0, "the panel's change did not apply: {apart}");
 }

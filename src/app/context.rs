@@ -88,16 +88,8 @@ impl GlWindowContext {
         let context = not_current
             .make_current(&surface)
             .map_err(|e| format!("cannot make the context current: {e}"))?;
-        let interval = if vsync {
-            SwapInterval::Wait(NonZeroU32::MIN)
-        } else {
-            SwapInterval::DontWait
-        };
-        if let Err(e) = surface.set_swap_interval(&context, interval) {
-            eprintln!(
-                "warning: cannot set vsync {}: {e}",
-                if vsync { "on" } else { "off" }
-            );
+        if let Err(e) = set_vsync(&surface, &context, vsync) {
+            eprintln!("warning: {e}");
         }
         // SAFETY: the context is current on this thread; the loader returns its functions.
         let gl = unsafe {
@@ -149,10 +141,31 @@ impl GlWindowContext {
         }
     }
 
+    /// Turn vsync on or off (the settings panel).
+    pub fn set_vsync(&self, on: bool) -> Result<(), String> {
+        set_vsync(&self.surface, &self.context, on)
+    }
+
     /// Present the frame.
     pub fn swap(&self) -> Result<(), String> {
         self.surface
             .swap_buffers(&self.context)
             .map_err(|e| format!("swap failed: {e}"))
     }
+}
+
+/// Wait for the display's refresh before showing a frame, or not.
+fn set_vsync(
+    surface: &Surface<WindowSurface>,
+    context: &PossiblyCurrentContext,
+    on: bool,
+) -> Result<(), String> {
+    let interval = if on {
+        SwapInterval::Wait(NonZeroU32::MIN)
+    } else {
+        SwapInterval::DontWait
+    };
+    surface
+        .set_swap_interval(context, interval)
+        .map_err(|e| format!("cannot set vsync {}: {e}", if on { "on" } else { "off" }))
 }

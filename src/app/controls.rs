@@ -25,11 +25,11 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "Shift",
-        does: "run (x2.5)",
+        does: "run (x2.5; F2 sets the factor)",
     },
     Control {
         keys: "mouse wheel",
-        does: "walking speed up / down",
+        does: "walking speed up / down (for this walk; F2 sets where a walk starts)",
     },
     Control {
         keys: "Tab",
@@ -84,6 +84,10 @@ pub const CONTROLS: &[Control] = &[
         does: "show / hide these controls",
     },
     Control {
+        keys: "F2",
+        does: "settings: field of view, mouse sensitivity, invert Y, walking speed, run factor, vsync, window size (saved as you change them)",
+    },
+    Control {
         keys: "Ctrl+1..9 / 1..9",
         does: "keep this view / go back to it (kept for the map file, across runs)",
     },
@@ -122,6 +126,8 @@ pub enum Action {
     NextMethod,
     /// Show or hide the controls.
     Help,
+    /// Show or hide the settings panel.
+    Settings,
     /// Show or hide the collision debug view.
     DebugView,
     /// Fly the view away from the body, or back to its eye.
@@ -163,6 +169,7 @@ impl Action {
             KeyCode::KeyF => Action::NextMode,
             KeyCode::KeyM => Action::NextMethod,
             KeyCode::F1 => Action::Help,
+            KeyCode::F2 => Action::Settings,
             KeyCode::KeyG => Action::DebugView,
             KeyCode::KeyV => Action::DetachCamera,
             KeyCode::KeyN => Action::Minimap,

@@ -1,7 +1,7 @@
 //! Correcting the map's frame live: U turns the up axis (the map is surveyed again in
 //! the background), `[` and `]` change the scale in place; each correction is shown with
 //! the flags that reproduce it, a 1.8 m person marker to judge it by, and is remembered
-//! for the file ([`walkthrough::corrections`]).
+//! for the file ([`walkthrough::store`]).
 
 use std::time::{Duration, Instant};
 
@@ -141,7 +141,7 @@ impl App {
         let session = &self.sim.session;
         self.overlay.show_map(session.label(), frame);
         let kept = match (&self.content_key, &self.config.map) {
-            (Some(key), Some(path)) => match self.corrections.remember(key, path, frame) {
+            (Some(key), Some(path)) => match self.store.remember(key, path, frame) {
                 Ok(()) => "remembered for this file".to_string(),
                 Err(e) => format!("not remembered: {e}"),
             },

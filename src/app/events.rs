@@ -12,6 +12,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
 use walkthrough::names::Named;
+use walkthrough::preferences::WALKING_SPEED_RANGE;
 
 use super::context::GlWindowContext;
 use super::controls::Action;
@@ -21,10 +22,6 @@ use super::loading::Purpose;
 use super::renderer::Renderer;
 use super::{App, Gpu};
 
-/// Mouse look sensitivity, degrees per pixel of motion.
-const MOUSE_DEG_PER_PIXEL: f32 = 0.12;
-/// Walking speed range reachable with the mouse wheel, m/s.
-const SPEED_RANGE: (f32, f32) = (0.1, 100.0);
 /// Speed factor of one notch of the mouse wheel.
 const SPEED_PER_NOTCH: f32 = 1.15;
 /// Pixels of a touchpad's scroll that count as one wheel notch.
@@ -51,6 +48,13 @@ fn view_slot(key: KeyCode) -> Option<u8> {
 
 impl App {
     fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+        if self.prefs.open {
+            // The keyboard is the panel's while it shows: F2 or Esc closes it.
+            if down && !repeat && matches!(key, KeyCode::F2 | KeyCode::Escape) {
+                self.toggle_settings();
+            }
+            return;
+        }
         if self.keys.set(key, down) || !down || repeat {
             return;
         }
@@ -88,6 +92,7 @@ impl App {
                 self.sim.record_set(&line);
             }
             Action::Help => self.overlay.help = !self.overlay.help,
+            Action::Settings => self.toggle_settings(),
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
             Action::DetachCamera => {
@@ -128,7 +133,7 @@ impl App {
         });
     }
 
-    fn set_capture(&mut self, on: bool) {
+    pub(super) fn set_capture(&mut self, on: bool) {
         let Some(gpu) = &self.gpu else { return };
         let w = &gpu.ctx.window;
         if on {
@@ -175,7 +180,7 @@ impl ApplicationHandler for App {
         if self.gpu.is_some() {
             return;
         }
-        let (w, h) = self.config.size;
+        let [w, h] = self.prefs.live.window_size;
         let attrs = Window::default_attributes()
             .with_title(format!("walkthrough - {}", self.sim.session.map.name))
             .with_inner_size(PhysicalSize::new(w, h))
@@ -184,7 +189,7 @@ impl ApplicationHandler for App {
                     .fullscreen
                     .then_some(Fullscreen::Borderless(None)),
             );
-        let vsync = self.config.vsync && self.config.bench_frames.is_none();
+        let vsync = self.prefs.live.vsync && self.config.bench_frames.is_none();
         let ctx = match GlWindowContext::new(event_loop, attrs, vsync, self.config.msaa) {
             Ok(c) => c,
             Err(e) => return self.fail(event_loop, e),
@@ -264,21 +269,21 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } if !self.captured => {
+            } if !self.captured && !self.prefs.open => {
                 self.set_capture(true);
                 if self.captured {
                     self.overlay
                         .notify("mouse captured: move it to look, Esc frees it".into());
                 }
             }
-            WindowEvent::MouseWheel { delta, .. } => {
+            WindowEvent::MouseWheel { delta, .. } if !self.prefs.open => {
                 let notches = match delta {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / PIXELS_PER_NOTCH,
                 };
                 let s = &mut self.sim.controller.settings;
-                s.speed =
-                    (s.speed * SPEED_PER_NOTCH.powf(notches)).clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+                s.speed = (s.speed * SPEED_PER_NOTCH.powf(notches))
+                    .clamp(*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());
                 let line = format!("speed {}", s.speed);
                 self.sim.record_set(&line);
             }
@@ -292,10 +297,7 @@ impl ApplicationHandler for App {
         if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
             && self.captured
         {
-            let (dyaw, dpitch) = (
-                -dx as f32 * MOUSE_DEG_PER_PIXEL,
-                -dy as f32 * MOUSE_DEG_PER_PIXEL,
-            );
+            let (dyaw, dpitch) = self.prefs.mouse_turn(dx, dy);
             match &mut self.free_camera {
                 Some(camera) => camera.pose.turn(dyaw, dpitch),
                 None => {
@@ -318,6 +320,7 @@ impl ApplicationHandler for App {
 
     fn exiting(&mut self, _: &ActiveEventLoop) {
         self.stop_recording("");
+        self.save_settings(true);
         if let Some(mut gpu) = self.gpu.take() {
             gpu.egui.destroy();
         }

@@ -10,7 +10,9 @@ use winit::event_loop::ActiveEventLoop;
 
 use super::App;
 use super::renderer::DrawStats;
+use super::settings::PanelAnswer;
 use super::simulation::Advance;
+use walkthrough::camera::FieldOfView;
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -95,6 +97,7 @@ impl App {
             .free_camera
             .as_ref()
             .map_or(controller.view_pose(), |c| c.pose);
+        gpu.renderer.fov = FieldOfView::new(self.prefs.live.fov);
         gpu.renderer.draw(&view, size.width, size.height);
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
@@ -146,6 +149,7 @@ impl App {
                 .into(),
             speed: s.speed,
             captured: self.captured,
+            settings_open: self.prefs.open,
             stance: controller.stance().name(),
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
@@ -167,13 +171,26 @@ impl App {
         };
         let overlay = &mut self.overlay;
         let minimap = &mut self.minimap;
+        let prefs = &mut self.prefs;
         let eye = controller.pose.position;
         minimap.record(eye, hit, now);
+        let size = gpu.ctx.window.inner_size();
+        let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
+        let fov_across = FieldOfView::new(prefs.live.fov).horizontal_deg(aspect);
+        let mut answer = PanelAnswer::default();
         gpu.egui.run(&gpu.ctx.window, |ui| {
-            minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg);
+            minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);
             hud::draw(ui, overlay, &state);
+            answer = App::settings_panel(prefs, ui.ctx());
         });
         gpu.egui.paint(&gpu.ctx.window);
+        if let Some(before) = answer.changed {
+            self.apply_settings(&before);
+        }
+        if answer.close {
+            self.toggle_settings();
+        }
+        self.save_settings(false);
     }
 
     /// After the frame is drawn: the screenshot (it shows what the user sees, HUD and

@@ -91,6 +91,8 @@ pub struct HudState<'a> {
     pub speed: f32,
     /// The cursor is captured for mouse look.
     pub captured: bool,
+    /// The settings panel shows (the centre is its own).
+    pub settings_open: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
     /// A loading message, when a map loads in the background.
@@ -201,10 +203,11 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             });
         });
     o.text = text;
-    let hint = (!s.captured && !o.help).then_some("click in the window to look around");
+    let hint = (!s.captured && !o.help && !s.settings_open)
+        .then_some("click in the window to look around");
     if o.help {
         help(&ctx, panel);
-    } else {
+    } else if !s.settings_open {
         crosshair(&ctx);
     }
     for (id, msg, anchor, offset) in [

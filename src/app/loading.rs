@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Instant;
 
-use walkthrough::corrections::{self, ContentKey, Corrections};
 use walkthrough::map::minimap::{TopDown, top_down};
 use walkthrough::session::{OpenOptions, Session};
+use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
 use super::minimap::IMAGE_SIDE;
@@ -51,7 +51,7 @@ impl Loading {
     pub fn start(
         path: Option<PathBuf>,
         open: &OpenOptions,
-        mut store: Corrections,
+        mut store: Store,
         purpose: Purpose,
     ) -> Loading {
         let (tx, rx) = channel();
@@ -65,7 +65,7 @@ impl Loading {
             .as_ref()
             .map_or("built-in map".to_string(), |p| p.display().to_string());
         std::thread::spawn(move || {
-            let recall = corrections::recall(&mut store, path.as_deref(), &mut open, false);
+            let recall = store::recall(&mut store, path.as_deref(), &mut open, false);
             // The window may have closed meanwhile: nobody to tell, nothing lost.
             let loaded = Session::open(path.as_deref(), &open).map(|session| Loaded {
                 minimap: top_down(&session.map, IMAGE_SIDE),
@@ -114,12 +114,7 @@ impl App {
 
     /// Load `path` with exactly `open`'s options, for `purpose`.
     pub(super) fn load_with(&mut self, path: Option<PathBuf>, open: OpenOptions, purpose: Purpose) {
-        self.loading = Some(Loading::start(
-            path,
-            &open,
-            self.corrections.clone(),
-            purpose,
-        ));
+        self.loading = Some(Loading::start(path, &open, self.store.clone(), purpose));
     }
 
     /// Take the loaded map, if the worker is done.

@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use egui::{Align2, Color32, Pos2, Rect, Shape, Stroke, Vec2};
 use glam::Vec3;
 
-use walkthrough::camera::DEFAULT_FOV_Y_DEG;
 use walkthrough::map::minimap::TopDown;
 
 /// Longer side of the map image, pixels.
@@ -94,8 +93,9 @@ impl Minimap {
         }
     }
 
-    /// Draw it in the top-right corner, the player at `eye` looking along `yaw_deg`.
-    pub fn draw(&mut self, ctx: &egui::Context, eye: Vec3, yaw_deg: f32) {
+    /// Draw it in the top-right corner, the player at `eye` looking along `yaw_deg`, seeing
+    /// `fov_deg` across.
+    pub fn draw(&mut self, ctx: &egui::Context, eye: Vec3, yaw_deg: f32, fov_deg: f32) {
         if !self.on {
             return;
         }
@@ -148,7 +148,7 @@ impl Minimap {
                     Color32::from_rgb(255, 60, 40),
                     Stroke::NONE,
                 ));
-                let half_fov = DEFAULT_FOV_Y_DEG * 0.5;
+                let half_fov = fov_deg * 0.5;
                 let cone = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 255, 255, 160));
                 for edge in [yaw_deg - half_fov, yaw_deg + half_fov] {
                     painter.line_segment([centre, centre + heading(edge) * CONE_LENGTH], cone);

@@ -10,6 +10,7 @@
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
+//! - `settings`: the user's settings as this run uses them, the F2 panel, saving them.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
@@ -37,6 +38,7 @@ mod minimap;
 mod occlusion;
 mod recording;
 mod renderer;
+mod settings;
 mod simulation;
 mod views;
 
@@ -45,12 +47,14 @@ use std::time::{Duration, Instant};
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
+pub use settings::Overrides;
+use settings::SettingsState;
 use walkthrough::camera::{Controller, Settings};
-use walkthrough::corrections::{ContentKey, Corrections};
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{Command, TraceWriter};
+use walkthrough::store::{ContentKey, Store};
 
 use crate::terminal::{Opened, inputs, open_map};
 use context::GlWindowContext;
@@ -91,8 +95,6 @@ pub struct Config {
     pub forget: bool,
     /// Start with the debug view on.
     pub debug_view: bool,
-    /// Vsync on.
-    pub vsync: bool,
     /// Render this many frames, report timings, quit.
     pub bench_frames: Option<u32>,
     /// Start in borderless fullscreen (F11 toggles it).
@@ -108,8 +110,8 @@ pub struct Config {
     pub anisotropy: Option<u8>,
     /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
     pub cull: bool,
-    /// Window size in pixels.
-    pub size: (u32, u32),
+    /// Settings the command line gives for this run (over the saved ones).
+    pub overrides: Overrides,
 }
 
 /// Open the window and run until it closes. Map errors are reported before any window
@@ -117,7 +119,7 @@ pub struct Config {
 pub fn run(config: Config) -> Result<(), String> {
     let Opened {
         session,
-        corrections,
+        store,
         content_key,
     } = open_map(
         config.map.as_deref(),
@@ -139,7 +141,15 @@ pub fn run(config: Config) -> Result<(), String> {
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let controller = Controller::new(session.start_pose(config.open.pitch_deg), config.settings);
+    let prefs = SettingsState::new(store.settings(), &config.overrides, store.path());
+    let mut settings = config.settings;
+    if config.script.is_none() {
+        // A script walks at the defaults (or --speed) unless it says otherwise: it is the
+        // same walk whatever the settings file says. The user's own walk takes them.
+        settings.speed = prefs.live.walking_speed;
+        settings.run_multiplier = prefs.live.run_factor;
+    }
+    let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
     let overlay = Overlay::new(session.label(), session.map.frame);
     let drawn = Instant::now();
     let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
@@ -165,10 +175,11 @@ pub fn run(config: Config) -> Result<(), String> {
         screenshot_pending: false,
         quitting: false,
         error: None,
-        corrections,
+        store,
         content_key,
         correction: None,
         marker_until: None,
+        prefs,
         config,
     };
     event_loop
@@ -224,12 +235,14 @@ struct App {
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
     error: Option<String>,
-    /// The corrections remembered for maps.
-    corrections: Corrections,
+    /// The settings and what is remembered of maps (corrections, views).
+    store: Store,
     /// The current map file's content key (`None`: the built-in map or a scene).
     content_key: Option<ContentKey>,
     /// The frame set by U or `[` `]` for the current map: R keeps it.
     correction: Option<MapFrame>,
     /// The person marker stands until then.
     marker_until: Option<Instant>,
+    /// The user's settings, as this run uses them, and the F2 panel.
+    prefs: SettingsState,
 }

@@ -10,7 +10,7 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 
 use walkthrough::camera::Pose;
-use walkthrough::camera::{DEFAULT_FOV_Y_DEG, NEAR_PLANE};
+use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, Frustum, cluster_map, draw_order,
 };
@@ -195,6 +195,8 @@ pub struct Renderer {
     /// Draw only what the view may see, nearest first; false draws every cluster in
     /// material order (`--no-cull`).
     pub cull: bool,
+    /// The field of view (the settings' `fov`, changed live).
+    pub fov: FieldOfView,
     /// Queries counting fragments, each with its target, while counting.
     counters: Vec<(glow::Query, u32)>,
     stats: DrawStats,
@@ -248,6 +250,7 @@ impl Renderer {
             srgb,
             anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
             cull: true,
+            fov: FieldOfView::default(),
             counters: Vec::new(),
             stats: DrawStats::default(),
         };
@@ -391,7 +394,7 @@ impl Renderer {
     /// The projection used for a viewport of `width` x `height` pixels.
     pub fn projection(&self, width: u32, height: u32) -> Mat4 {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
-        Mat4::perspective_rh_gl(DEFAULT_FOV_Y_DEG.to_radians(), aspect, NEAR_PLANE, self.far)
+        Mat4::perspective_rh_gl(self.fov.vertical_rad(aspect), aspect, NEAR_PLANE, self.far)
     }
 
     /// Draw the map seen from `pose` into the current framebuffer: the clusters the view

@@ -2,7 +2,7 @@
 //! map file (by its content) with its corrections in the config folder.
 
 use walkthrough::camera::Pose;
-use walkthrough::corrections::{ContentKey, SavedView};
+use walkthrough::store::{ContentKey, SavedView};
 
 use super::App;
 
@@ -37,7 +37,7 @@ impl App {
             .source
             .clone()
             .unwrap_or_else(|| "built-in map".into());
-        let msg = match self.corrections.keep_view(&key, &file, slot, view) {
+        let msg = match self.store.keep_view(&key, &file, slot, view) {
             Ok(()) => format!("view {slot} kept ({slot} returns to it)"),
             Err(e) => format!("view {slot} kept for now, not saved: {e}"),
         };
@@ -47,9 +47,7 @@ impl App {
     /// `slot`: go back to the view kept there. The walker is placed afresh: where its
     /// body does not fit, the next step pushes it out to the nearest free spot.
     pub(super) fn go_to_view(&mut self, slot: u8) {
-        let view = self
-            .views_key()
-            .and_then(|k| self.corrections.view(&k, slot));
+        let view = self.views_key().and_then(|k| self.store.view(&k, slot));
         let Some(v) = view else {
             return self
                 .overlay

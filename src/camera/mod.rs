@@ -2,10 +2,12 @@
 //! fixed-step controller that turns one into the other through the collision world.
 
 mod controller;
+mod fov;
 mod pose;
 
 pub use controller::{
     Controller, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Refusal, Settings, Stance, StepReport,
     intent_direction,
 };
-pub use pose::{DEFAULT_FOV_Y_DEG, MoveIntent, NEAR_PLANE, Pose};
+pub use fov::{DEFAULT_FOV_DEG, FOV_RANGE_DEG, FieldOfView};
+pub use pose::{MoveIntent, NEAR_PLANE, Pose};

@@ -5,9 +5,6 @@ use glam::{Mat4, Vec3};
 /// Near clipping plane distance of the renderer's perspective projection.
 pub const NEAR_PLANE: f32 = 0.01;
 
-/// Default vertical field of view of the camera, in degrees.
-pub const DEFAULT_FOV_Y_DEG: f32 = 70.0;
-
 /// Largest pitch, degrees: looking straight up or down would make the view matrix singular.
 pub const MAX_PITCH_DEG: f32 = 89.0;
 

@@ -12,9 +12,11 @@ use glam::{DVec3, Vec3};
 /// edge or corner).
 ///
 /// It must exceed the distance from the eye to a corner of the near plane
-/// (`NEAR_PLANE * sqrt(1 + tan^2(fov/2) * (1 + aspect^2))`, about 0.0175 for a 70 degree
-/// field of view on a 16:9 window, 0.019 on 21:9) so that the wall the player presses
-/// against is never clipped away by the near plane. A test checks this relation.
+/// (`NEAR_PLANE * sqrt(1 + tan^2(h/2) + tan^2(v/2))`), so that the wall the player presses
+/// against is never clipped away by the near plane. The field of view is kept across the
+/// window's wider side ([`crate::camera::FieldOfView`]), so the widest allowed (110
+/// degrees) gives at most 0.0226 on a square window and less on any other shape. A test
+/// checks this relation.
 pub const SKIN: f32 = 0.025;
 
 use crate::tolerance::CONTACT_GAP;

@@ -3,7 +3,7 @@
 //! gives the window's trace byte for byte.
 //!
 //! The script starts with the state it needs (`start` pose, response, mode, method,
-//! speed), then the input in order: a run of steps with the same keys is one `keys` line
+//! speed, run factor), then the input in order: a run of steps with the same keys is one `keys` line
 //! (or `wait`); a mouse move between steps is a `turn` and a `look` with the exact values
 //! the window applied (Rust writes an `f32` in the fewest digits that read back to the
 //! same bits); `run`, `crouch` and `jump` come before the step they change. A hold's
@@ -41,12 +41,13 @@ impl ScriptRecorder {
         let s = c.settings;
         let _ = writeln!(
             text,
-            "{}\nresponse {}\nmode {}\nmethod {}\nspeed {}",
+            "{}\nresponse {}\nmode {}\nmethod {}\nspeed {}\nrun-factor {}",
             start_line(&c.pose),
             s.response,
             s.mode,
             s.method,
-            s.speed
+            s.speed,
+            s.run_multiplier
         );
         ScriptRecorder {
             text,

@@ -20,6 +20,7 @@ use glam::Vec3;
 use crate::camera::{Controller, Mode, MoveIntent, Pose};
 use crate::collision::Response;
 use crate::geometry::InsideMethod;
+use crate::preferences::RUN_FACTOR_RANGE;
 
 /// Longest duration one command may hold, seconds (a typo like `forward 1e9` would
 /// otherwise run for ever).
@@ -48,6 +49,8 @@ pub enum Command {
     Crouch(bool),
     /// Walking (and flying) speed, m/s.
     Speed(f32),
+    /// Speed factor while running.
+    RunFactor(f32),
     /// Put the eye at this pose (world coordinates); as the first command, where the walk
     /// starts (see [`start_pose`]).
     Start(Pose),
@@ -166,27 +169,42 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
             ),
             "run" => Command::Run(on_off(need("on or off")?).map_err(err)?),
             "crouch" => Command::Crouch(on_off(need("on or off")?).map_err(err)?),
-            "speed" => {
-                // As `--speed`: any positive speed.
-                let v = number("metres a second")?;
-                if v <= 0.0 {
-                    return Err(err(format!("speed {v} must be positive")));
-                }
-                Command::Speed(v)
-            }
+            "speed" => speed_setting(&verb, number("metres a second")?).map_err(err)?,
+            "run-factor" => speed_setting(&verb, number("a factor")?).map_err(err)?,
             "jump" => match arg {
                 None => Command::Jump,
                 Some(extra) => return Err(err(format!("unexpected '{extra}' after 'jump'"))),
             },
             _ => {
                 return Err(err(format!(
-                    "unknown command '{verb}' (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, start, response, mode or method)"
+                    "unknown command '{verb}' (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode or method)"
                 )));
             }
         };
         out.push(cmd);
     }
     Ok(out)
+}
+
+/// `speed M_PER_S` (any positive speed, as `--speed`) or `run-factor X` (within
+/// [`RUN_FACTOR_RANGE`], as the settings allow).
+fn speed_setting(verb: &str, v: f32) -> Result<Command, String> {
+    if verb == "speed" {
+        return if v > 0.0 {
+            Ok(Command::Speed(v))
+        } else {
+            Err(format!("speed {v} must be positive"))
+        };
+    }
+    if RUN_FACTOR_RANGE.contains(&v) {
+        Ok(Command::RunFactor(v))
+    } else {
+        Err(format!(
+            "run-factor {v} is out of range ({} to {})",
+            RUN_FACTOR_RANGE.start(),
+            RUN_FACTOR_RANGE.end()
+        ))
+    }
 }
 
 /// A number that is finite.
@@ -334,6 +352,7 @@ impl ScriptPlayer {
                 Command::Crouch(on) => self.crouch = on,
                 Command::Jump => self.jump = true,
                 Command::Speed(v) => c.settings.speed = v,
+                Command::RunFactor(v) => c.settings.run_multiplier = v,
                 // The controller is placed afresh: a recording starts from rest.
                 Command::Start(p) => c.place(p),
             }
@@ -350,7 +369,7 @@ mod tests {
     fn keys_start_and_speed_parse_and_bad_ones_are_refused() {
         let c = parse_script(
             "r.txt",
-            "start 1.5,-2,3e2 -90 10\nkeys forward+left 0.5\nkeys none 1\nspeed 4.25\n",
+            "start 1.5,-2,3e2 -90 10\nkeys forward+left 0.5\nkeys none 1\nspeed 4.25\nrun-factor 1.5\n",
         )
         .unwrap();
         assert_eq!(
@@ -363,6 +382,7 @@ mod tests {
         assert_eq!((i.forward, i.strafe, i.vertical, s), (1.0, -1.0, 0.0, 0.5));
         assert_eq!(c[2], Command::Hold(MoveIntent::default(), 1.0));
         assert_eq!(c[3], Command::Speed(4.25));
+        assert_eq!(c[4], Command::RunFactor(1.5));
         for (bad, why) in [
             ("keys forward+jump 1", "'jump' is not a key"),
             ("keys forward", "'keys' needs"),
@@ -370,6 +390,7 @@ mod tests {
             ("start 1,2,3 0 95", "out of range"),
             ("start 1,2,nan 0 0", "not a number"),
             ("speed 0", "must be positive"),
+            ("run-factor 0.5", "out of range (1 to 10)"),
         ] {
             let e = parse_script("r.txt", bad).unwrap_err();
             assert_eq!(e.line, 1);

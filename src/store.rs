@@ -1,12 +1,16 @@
-//! The up axis and scale the user set for a map, remembered for the next time it opens.
+//! What walkthrough keeps between runs, in one TOML file ([`STORE_FILE`]) in the user's
+//! config folder (`directories`' project folder, or [`CONFIG_DIR_ENV`] when set): the
+//! user's settings ([`Preferences`], the `[settings]` table), and per map the up axis and
+//! scale the user set and the views they kept (a `[maps.KEY]` table each).
 //!
-//! A correction is keyed by the map file's content (a 128-bit xxh3 digest and its length),
-//! so a renamed or moved copy is still known and an edited file is a new map. They live in
-//! one small TOML file in the user's config folder (`directories`' project folder, or
-//! [`CONFIG_DIR_ENV`] when set), written whole through a `.partial` file renamed over it.
-//! A settings file that cannot be read or parsed is a warning, never a failure: the map
-//! opens with the survey's reading, and the file is moved aside (`.bad`) before anything
-//! is written over it, so nothing the user had is lost.
+//! A map is keyed by the file's content (a 128-bit xxh3 digest and its length), so a
+//! renamed or moved copy is still known and an edited file is a new map. The file is
+//! written whole through a `.partial` file renamed over it, so a crash never leaves half a
+//! file. A file that cannot be read or parsed is a warning naming its line, never a
+//! failure: the defaults are used, maps open with the survey's reading, and the file is
+//! moved aside (`.bad`) before anything is written over it, so nothing the user had is
+//! lost. A setting out of its range is a warning too, and its nearest allowed value is
+//! used.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -21,13 +25,17 @@ use crate::input::{FileKind, Opened, open_file, read_file};
 use crate::map::scene::is_scene_path;
 use crate::map::{MapFrame, UpAxis};
 use crate::output::{Replace, write_file};
+use crate::preferences::Preferences;
 use crate::session::OpenOptions;
 
 /// Environment variable naming the folder walkthrough keeps its settings in (tests point it
 /// at a scratch folder; unset, the platform's config folder is used).
 pub const CONFIG_DIR_ENV: &str = "WALKTHROUGH_CONFIG_DIR";
-/// The file of remembered corrections, in the config folder.
-pub const CORRECTIONS_FILE: &str = "corrections.toml";
+/// The store's file, in the config folder.
+pub const STORE_FILE: &str = "settings.toml";
+/// The file earlier versions kept corrections and views in: read when [`STORE_FILE`] is
+/// missing (the next save writes [`STORE_FILE`]; the old file is left as it was).
+pub const LEGACY_FILE: &str = "corrections.toml";
 /// Most maps remembered; past it the oldest correction is dropped (the file stays small).
 pub const MAX_REMEMBERED: usize = 1000;
 /// Bytes read at a time while hashing a map.
@@ -109,77 +117,97 @@ struct Stored {
     saved: u64,
 }
 
-/// The TOML file: one table per map, named by its content key.
+/// The TOML file: the settings, and one table per map named by its content key.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct StoredFile {
     #[serde(default)]
+    settings: Preferences,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     maps: BTreeMap<String, Stored>,
 }
 
-/// The remembered corrections.
+/// The settings and what is remembered of maps.
 #[derive(Clone, Debug, Default)]
-pub struct Corrections {
+pub struct Store {
     /// The TOML file; `None` keeps them in memory only (no config folder).
     path: Option<PathBuf>,
+    settings: Preferences,
     maps: BTreeMap<String, Stored>,
     /// The file on disk could not be parsed: move it aside before the first write.
     unreadable: bool,
 }
 
-/// What [`Corrections::load`] found.
+/// What [`Store::load`] found.
 #[derive(Debug)]
 pub struct Loaded {
-    /// The corrections (none when the file is missing or unreadable).
-    pub corrections: Corrections,
+    /// The store (the defaults and no maps when the file is missing or unreadable).
+    pub store: Store,
     /// What went wrong reading them, a line each (the file and its line named).
     pub warnings: Vec<String>,
 }
 
-impl Corrections {
-    /// Read the corrections in `dir` (see [`config_dir`]); `None` remembers in memory only.
+impl Store {
+    /// Read the store in `dir` (see [`config_dir`]); `None` keeps it in memory only.
     pub fn load(dir: Option<&Path>) -> Loaded {
         let mut warnings = Vec::new();
-        let Some(path) = dir.map(|d| d.join(CORRECTIONS_FILE)) else {
+        let Some(path) = dir.map(|d| d.join(STORE_FILE)) else {
             return Loaded {
-                corrections: Corrections::default(),
+                store: Store::default(),
                 warnings,
             };
         };
-        let mut c = Corrections {
+        let mut c = Store {
             path: Some(path.clone()),
-            ..Corrections::default()
+            ..Store::default()
         };
-        let shown = path.display();
-        match std::fs::symlink_metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            _ => match read_file(&path, FileKind::Settings) {
-                Err(e) => {
-                    warnings.push(format!("{e}; remembered corrections are not used"));
-                    c.unreadable = true;
+        let missing = |p: &Path| matches!(std::fs::symlink_metadata(p), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+        let legacy = dir.map(|d| d.join(LEGACY_FILE));
+        let from = match legacy {
+            Some(old) if missing(&path) && !missing(&old) => old,
+            _ => path.clone(),
+        };
+        if missing(&from) {
+            return Loaded { store: c, warnings };
+        }
+        let shown = from.display();
+        match read_file(&from, FileKind::Settings) {
+            Err(e) => {
+                warnings.push(format!(
+                    "{e}; the default settings are used and no map's memory"
+                ));
+                c.unreadable = from == path;
+            }
+            Ok(bytes) => match parse(&bytes) {
+                Ok(parsed) => {
+                    c.settings = parsed.settings;
+                    c.maps = parsed.maps;
+                    warnings.extend(parsed.warnings.into_iter().map(|s| format!("{shown}: {s}")));
                 }
-                Ok(bytes) => match parse(&bytes) {
-                    Ok((maps, skipped)) => {
-                        c.maps = maps;
-                        warnings.extend(skipped.into_iter().map(|s| format!("{shown}: {s}")));
-                    }
-                    Err(e) => {
-                        warnings.push(format!(
-                            "{shown}: {e}; remembered corrections are not used (the file is kept as {CORRECTIONS_FILE}.bad when one is next saved)"
-                        ));
-                        c.unreadable = true;
-                    }
-                },
+                Err(e) => {
+                    warnings.push(format!(
+                        "{shown}: {e}; the default settings are used and no map's memory (the file is kept as {STORE_FILE}.bad when the store is next saved)"
+                    ));
+                    c.unreadable = from == path;
+                }
             },
         }
-        Loaded {
-            corrections: c,
-            warnings,
-        }
+        Loaded { store: c, warnings }
     }
 
     /// The file they are kept in, if any.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// The user's settings.
+    pub fn settings(&self) -> &Preferences {
+        &self.settings
+    }
+
+    /// Keep `settings` (brought into their ranges) and save.
+    pub fn set_settings(&mut self, settings: &Preferences) -> Result<(), String> {
+        self.settings = settings.checked().0;
+        self.save()
     }
 
     /// How many maps are remembered.
@@ -318,12 +346,13 @@ impl Corrections {
             self.unreadable = false;
         }
         let file = StoredFile {
+            settings: self.settings.clone(),
             maps: self.maps.clone(),
         };
         let body = toml::to_string(&file)
-            .map_err(|e| format!("{}: cannot write the corrections: {e}", path.display()))?;
+            .map_err(|e| format!("{}: cannot write the settings: {e}", path.display()))?;
         let text = format!(
-            "# What walkthrough remembers of maps, one table per map, named by the map file's\n# content (xxh3-128 and length): the up axis and scale you set (open the map with\n# --forget, or delete them, to let the survey read it again) and the views you kept\n# (Ctrl+1..9: X, Y, Z in the file's coordinates, yaw, pitch).\n\n{body}"
+            "# walkthrough's settings (F2 in the window changes them; see the README), then what\n# it remembers of maps, one table per map, named by the map file's content (xxh3-128\n# and length): the up axis and scale you set (open the map with --forget, or delete\n# them, to let the survey read it again) and the views you kept (Ctrl+1..9: X, Y, Z in\n# the file's coordinates, yaw, pitch).\n\n{body}"
         );
         write_file(path, text.as_bytes(), &[], Replace::Yes).map_err(|e| e.to_string())
     }
@@ -343,7 +372,7 @@ pub struct Recall {
 /// else, when `opts` gives neither `up` nor `scale`, put the remembered frame in
 /// `opts.remembered` ([`crate::session::Session::open`] then uses it and says so).
 pub fn recall(
-    store: &mut Corrections,
+    store: &mut Store,
     path: Option<&Path>,
     opts: &mut OpenOptions,
     forget: bool,
@@ -375,8 +404,18 @@ pub fn recall(
     }
 }
 
-/// The maps of a corrections file, and a line for each table skipped as invalid.
-fn parse(bytes: &[u8]) -> Result<(BTreeMap<String, Stored>, Vec<String>), String> {
+/// A store file read: its settings (in range) and maps, and a line for each thing set right
+/// or skipped.
+struct Parsed {
+    settings: Preferences,
+    maps: BTreeMap<String, Stored>,
+    warnings: Vec<String>,
+}
+
+/// The settings and maps of a store file; a setting out of range, an unknown setting or an
+/// invalid map table is a warning (naming its line), a file that is no TOML of this shape
+/// an error naming its line.
+fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))?;
     let file: StoredFile = toml::from_str(text).map_err(|e| {
         let line = e
@@ -387,10 +426,75 @@ fn parse(bytes: &[u8]) -> Result<(BTreeMap<String, Stored>, Vec<String>), String
             None => e.message().to_string(),
         }
     })?;
-    let mut skipped = Vec::new();
-    let maps = file
-        .maps
+    let mut warnings = settings_warnings(text, &file.settings);
+    let (settings, _) = file.settings.checked();
+    let maps = valid_maps(file.maps, &mut warnings);
+    Ok(Parsed {
+        settings,
+        maps,
+        warnings,
+    })
+}
+
+/// A line for each setting out of its range and each name that is no setting, each with
+/// the line of the file it is on.
+fn settings_warnings(text: &str, settings: &Preferences) -> Vec<String> {
+    let at = |key: &str| match line_of_setting(text, key) {
+        Some(l) => format!("line {l}: "),
+        None => String::new(),
+    };
+    let mut out: Vec<String> = settings
+        .checked()
+        .1
         .into_iter()
+        .map(|o| format!("{}{}", at(o.key), o.message))
+        .collect();
+    // The file parsed as the store's shape, so it parses as a table.
+    if let Ok(table) = toml::from_str::<toml::Table>(text)
+        && let Some(toml::Value::Table(s)) = table.get("settings")
+    {
+        for key in s
+            .keys()
+            .filter(|k| !Preferences::KEYS.contains(&k.as_str()))
+        {
+            out.push(format!(
+                "{}[settings] has no setting '{key}' (ignored; the settings are {})",
+                at(key),
+                Preferences::KEYS.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The line (from 1) on which `key` is set in the `[settings]` table of `text`.
+fn line_of_setting(text: &str, key: &str) -> Option<usize> {
+    let mut in_settings = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_settings = t
+                .trim_start_matches('[')
+                .trim_start()
+                .starts_with("settings")
+                && t.trim_end_matches(']').trim_end().ends_with("settings");
+        } else if in_settings
+            && let Some((k, _)) = t.split_once('=')
+            && k.trim().trim_matches('"') == key
+        {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+/// The map tables that are valid; a line into `warnings` for each skipped.
+fn valid_maps(
+    maps: BTreeMap<String, Stored>,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<String, Stored> {
+    let skipped = warnings;
+    maps.into_iter()
         .filter(|(key, s)| {
             let bad = if let Some(up) = s.up.as_ref().filter(|u| u.parse::<UpAxis>().is_err()) {
                 Some(format!("up = \"{up}\" is no axis"))
@@ -408,8 +512,7 @@ fn parse(bytes: &[u8]) -> Result<(BTreeMap<String, Stored>, Vec<String>), String
             }
             bad.is_none()
         })
-        .collect();
-    Ok((maps, skipped))
+        .collect()
 }
 
 #[cfg(test)]
@@ -417,10 +520,8 @@ mod tests {
     use super::*;
 
     fn scratch(test: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "walkthrough-corrections-{}-{test}",
-            std::process::id()
-        ));
+        let d =
+            std::env::temp_dir().join(format!("walkthrough-store-{}-{test}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
@@ -434,17 +535,17 @@ mod tests {
     fn a_correction_is_remembered_across_loads_and_forgotten() {
         let dir = scratch("round-trip");
         let key = ContentKey::of_bytes(b"v 0 0 0\n");
-        let mut c = Corrections::load(Some(&dir)).corrections;
+        let mut c = Store::load(Some(&dir)).store;
         assert_eq!(c.recall(&key), None);
         c.remember(&key, Path::new("/maps/a.obj"), frame(UpAxis::Z, 0.0254))
             .unwrap();
-        let again = Corrections::load(Some(&dir));
+        let again = Store::load(Some(&dir));
         assert!(again.warnings.is_empty(), "{:?}", again.warnings);
-        let mut c = again.corrections;
+        let mut c = again.store;
         assert_eq!(c.recall(&key), Some(frame(UpAxis::Z, 0.0254)));
         assert!(c.forget(&key).unwrap());
         assert!(!c.forget(&key).unwrap());
-        assert_eq!(Corrections::load(Some(&dir)).corrections.recall(&key), None);
+        assert_eq!(Store::load(Some(&dir)).store.recall(&key), None);
     }
 
     #[test]
@@ -463,24 +564,24 @@ mod tests {
     #[test]
     fn a_corrupt_file_is_a_warning_with_its_line_and_is_kept_aside_when_saving() {
         let dir = scratch("corrupt");
-        let path = dir.join(CORRECTIONS_FILE);
+        let path = dir.join(STORE_FILE);
         std::fs::write(&path, "[maps.abc]\nup = \"z\"\nscale = [oops\n").unwrap();
-        let loaded = Corrections::load(Some(&dir));
+        let loaded = Store::load(Some(&dir));
         assert_eq!(loaded.warnings.len(), 1);
         assert!(
             loaded.warnings[0].contains("line 3"),
             "{:?}",
             loaded.warnings
         );
-        assert!(loaded.warnings[0].contains(CORRECTIONS_FILE));
-        let mut c = loaded.corrections;
+        assert!(loaded.warnings[0].contains(STORE_FILE));
+        let mut c = loaded.store;
         let key = ContentKey::of_bytes(b"x");
         c.remember(&key, Path::new("x.obj"), frame(UpAxis::Y, 2.0))
             .unwrap();
-        let aside = std::fs::read_to_string(dir.join("corrections.toml.bad")).unwrap();
+        let aside = std::fs::read_to_string(dir.join("settings.toml.bad")).unwrap();
         assert!(aside.contains("[oops"), "the user's file is kept");
         assert_eq!(
-            Corrections::load(Some(&dir)).corrections.recall(&key),
+            Store::load(Some(&dir)).store.recall(&key),
             Some(frame(UpAxis::Y, 2.0))
         );
     }
@@ -489,17 +590,17 @@ mod tests {
     fn invalid_tables_are_skipped_by_name_and_the_rest_kept() {
         let dir = scratch("invalid");
         std::fs::write(
-            dir.join(CORRECTIONS_FILE),
+            dir.join(STORE_FILE),
             "[maps.good]\nfile = \"g.obj\"\nup = \"-x\"\nscale = 0.5\n\n[maps.sideways]\nfile = \"s.obj\"\nup = \"w\"\nscale = 1.0\n\n[maps.tiny]\nfile = \"t.obj\"\nup = \"y\"\nscale = -3.0\n",
         )
         .unwrap();
-        let loaded = Corrections::load(Some(&dir));
-        assert_eq!(loaded.corrections.len(), 1);
+        let loaded = Store::load(Some(&dir));
+        assert_eq!(loaded.store.len(), 1);
         let w = loaded.warnings.join("\n");
         assert!(w.contains("[maps.sideways] skipped: up = \"w\""), "{w}");
         assert!(w.contains("[maps.tiny] skipped: scale = -3"), "{w}");
         assert_eq!(
-            loaded.corrections.recall(&ContentKey("good".into())),
+            loaded.store.recall(&ContentKey("good".into())),
             Some(frame(UpAxis::NegX, 0.5))
         );
     }
@@ -507,10 +608,10 @@ mod tests {
     #[test]
     fn a_settings_path_that_is_a_directory_is_a_warning() {
         let dir = scratch("dir");
-        std::fs::create_dir_all(dir.join(CORRECTIONS_FILE)).unwrap();
-        let loaded = Corrections::load(Some(&dir));
+        std::fs::create_dir_all(dir.join(STORE_FILE)).unwrap();
+        let loaded = Store::load(Some(&dir));
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
-        assert!(loaded.corrections.is_empty());
+        assert!(loaded.store.is_empty());
     }
 
     #[test]
@@ -518,7 +619,7 @@ mod tests {
         let dir = scratch("recall");
         let map = dir.join("m.obj");
         std::fs::write(&map, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-        let mut store = Corrections::load(Some(&dir)).corrections;
+        let mut store = Store::load(Some(&dir)).store;
         let key = ContentKey::of_file(&map).unwrap();
         store
             .remember(&key, &map, frame(UpAxis::Z, 0.3048))
@@ -537,7 +638,7 @@ mod tests {
         let r = recall(&mut store, Some(&map), &mut opts, true);
         assert!(r.note.unwrap().contains("forgot"));
         assert_eq!(opts.remembered, None);
-        assert_eq!(Corrections::load(Some(&dir)).corrections.recall(&key), None);
+        assert_eq!(Store::load(Some(&dir)).store.recall(&key), None);
         let none = recall(&mut store, None, &mut OpenOptions::default(), false);
         assert_eq!(none, Recall::default());
     }
@@ -552,26 +653,26 @@ mod tests {
             pitch_deg: -7.25,
         };
         {
-            let mut c = Corrections::load(Some(&dir)).corrections;
+            let mut c = Store::load(Some(&dir)).store;
             c.keep_view(&key, Path::new("room.obj"), 3, view).unwrap();
             // A view alone is no correction.
             assert_eq!(c.recall(&key), None);
             c.remember(&key, Path::new("room.obj"), frame(UpAxis::Z, 0.01))
                 .unwrap();
         }
-        let mut c = Corrections::load(Some(&dir)).corrections;
+        let mut c = Store::load(Some(&dir)).store;
         assert_eq!(c.view(&key, 3), Some(view));
         assert_eq!(c.view(&key, 4), None);
         assert_eq!(c.recall(&key), Some(frame(UpAxis::Z, 0.01)));
         assert_eq!(c.forget(&key), Ok(true));
-        let c = Corrections::load(Some(&dir)).corrections;
+        let c = Store::load(Some(&dir)).store;
         assert_eq!(c.recall(&key), None);
         assert_eq!(c.view(&key, 3), Some(view));
     }
 
     #[test]
     fn past_the_limit_the_oldest_is_dropped() {
-        let mut c = Corrections::default();
+        let mut c = Store::default();
         for i in 0..=MAX_REMEMBERED {
             let key = ContentKey(format!("k{i:05}"));
             c.maps.insert(
@@ -595,5 +696,86 @@ mod tests {
         assert_eq!(c.recall(&ContentKey("k00000".into())), None);
         assert_eq!(c.recall(&ContentKey("k00001".into())), None);
         assert!(c.recall(&ContentKey("new".into())).is_some());
+    }
+
+    #[test]
+    fn settings_are_kept_beside_the_maps_and_read_back() {
+        let dir = scratch("settings");
+        let key = ContentKey::of_bytes(b"v 0 0 0\n");
+        let mut c = Store::load(Some(&dir)).store;
+        assert_eq!(c.settings(), &Preferences::default(), "missing: defaults");
+        c.remember(&key, Path::new("a.obj"), frame(UpAxis::Z, 0.01))
+            .unwrap();
+        let mine = Preferences {
+            fov: 75.0,
+            invert_y: true,
+            mouse_sensitivity: 0.3,
+            window_size: [800, 600],
+            ..Preferences::default()
+        };
+        c.set_settings(&mine).unwrap();
+        let again = Store::load(Some(&dir));
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+        assert_eq!(again.store.settings(), &mine);
+        assert_eq!(again.store.recall(&key), Some(frame(UpAxis::Z, 0.01)));
+    }
+
+    #[test]
+    fn a_setting_out_of_range_or_unknown_is_a_warning_with_its_line() {
+        let dir = scratch("settings-range");
+        std::fs::write(
+            dir.join(STORE_FILE),
+            "# mine\n[settings]\nfov = 300\nfeild_of_view = 90\ninvert_y = true\n\n[maps.k]\nfile = \"k.obj\"\nup = \"z\"\nscale = 1.0\n",
+        )
+        .unwrap();
+        let loaded = Store::load(Some(&dir));
+        let w = loaded.warnings.join("\n");
+        assert_eq!(loaded.warnings.len(), 2, "{w}");
+        assert!(
+            w.contains("line 3: fov = 300 is outside 60 to 110: 110 is used"),
+            "{w}"
+        );
+        assert!(
+            w.contains("line 4: [settings] has no setting 'feild_of_view'"),
+            "{w}"
+        );
+        let s = loaded.store.settings();
+        assert_eq!((s.fov, s.invert_y), (110.0, true), "the rest is kept");
+        assert_eq!(loaded.store.len(), 1, "and the maps");
+    }
+
+    #[test]
+    fn a_legacy_corrections_file_is_read_when_there_is_no_settings_file() {
+        let dir = scratch("legacy");
+        std::fs::write(
+            dir.join(LEGACY_FILE),
+            "[maps.k]\nfile = \"k.obj\"\nup = \"x\"\nscale = 0.5\n",
+        )
+        .unwrap();
+        let mut c = Store::load(Some(&dir)).store;
+        let key = ContentKey("k".into());
+        assert_eq!(c.recall(&key), Some(frame(UpAxis::X, 0.5)));
+        c.set_settings(&Preferences::default()).unwrap();
+        // Written to the new file; the old one is left as it was.
+        let c = Store::load(Some(&dir)).store;
+        assert_eq!(c.recall(&key), Some(frame(UpAxis::X, 0.5)));
+        assert!(dir.join(STORE_FILE).is_file());
+        assert!(
+            std::fs::read_to_string(dir.join(LEGACY_FILE))
+                .unwrap()
+                .contains("scale = 0.5")
+        );
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_written_is_an_error_to_report_not_a_panic() {
+        let dir = scratch("unwritable");
+        let file = dir.join("a-file");
+        std::fs::write(&file, "x").unwrap();
+        // A config folder under a regular file can be neither made nor written.
+        let mut c = Store::load(Some(&file.join("config"))).store;
+        let e = c.set_settings(&Preferences::default()).unwrap_err();
+        assert!(e.contains("cannot create the folder"), "{e}");
+        assert_eq!(c.settings(), &Preferences::default(), "kept in memory");
     }
 }

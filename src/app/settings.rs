@@ -1,0 +1,301 @@
+//! The settings (F2): the user's [`Preferences`] as this run uses them (the saved ones with
+//! the command line's overrides), an egui panel that changes them live, and saving them to
+//! the store a moment after the last change.
+//!
+//! A change in the panel goes to both this run's settings and the saved ones; an override
+//! from the command line goes to this run's only, so `--fov 80` never becomes the saved
+//! field of view unless the user moves that slider.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use egui::{Align2, Color32, RichText};
+use winit::dpi::PhysicalSize;
+
+use walkthrough::camera::FOV_RANGE_DEG;
+use walkthrough::preferences::{
+    Preferences, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
+};
+
+use super::App;
+
+/// How long the settings rest unchanged before they are written: a slider's drag is one
+/// write, not one a frame.
+const SAVE_AFTER: Duration = Duration::from_millis(500);
+
+/// What the command line sets for this run only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides {
+    /// `--fov`.
+    pub fov: Option<f32>,
+    /// `--sensitivity`.
+    pub sensitivity: Option<f32>,
+    /// `--invert-y`.
+    pub invert_y: Option<bool>,
+    /// `--speed`.
+    pub walking_speed: Option<f32>,
+    /// `--no-vsync`.
+    pub vsync: Option<bool>,
+    /// `--size`.
+    pub size: Option<(u32, u32)>,
+}
+
+/// The settings of this run, the saved ones, and the panel.
+pub(super) struct SettingsState {
+    /// The panel shows.
+    pub open: bool,
+    /// What this run uses.
+    pub live: Preferences,
+    /// What the store keeps (the panel's changes, without the command line's overrides).
+    saved: Preferences,
+    /// The command line's overrides, as the panel names them.
+    overridden: Vec<&'static str>,
+    /// The saved settings changed then and are not written yet.
+    changed_at: Option<Instant>,
+    /// Why the last write failed, for the panel.
+    save_error: Option<String>,
+    /// Where they are saved, for the panel.
+    file: String,
+}
+
+impl SettingsState {
+    /// This run's settings: `saved` (kept in `file`) with `o` over them.
+    pub fn new(saved: &Preferences, o: &Overrides, file: Option<&Path>) -> SettingsState {
+        let mut live = saved.clone();
+        let mut overridden = Vec::new();
+        let mut set = |flag: &'static str, given: bool| {
+            if given {
+                overridden.push(flag);
+            }
+        };
+        set("--fov", o.fov.is_some());
+        set("--sensitivity", o.sensitivity.is_some());
+        set("--invert-y", o.invert_y.is_some());
+        set("--speed", o.walking_speed.is_some());
+        set("--no-vsync", o.vsync.is_some());
+        set("--size", o.size.is_some());
+        live.fov = o.fov.unwrap_or(live.fov);
+        live.mouse_sensitivity = o.sensitivity.unwrap_or(live.mouse_sensitivity);
+        live.invert_y = o.invert_y.unwrap_or(live.invert_y);
+        live.walking_speed = o.walking_speed.unwrap_or(live.walking_speed);
+        live.vsync = o.vsync.unwrap_or(live.vsync);
+        live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
+        SettingsState {
+            open: false,
+            live,
+            saved: saved.clone(),
+            overridden,
+            changed_at: None,
+            save_error: None,
+            file: file.map_or_else(
+                || "not saved: there is no config folder".into(),
+                |f| format!("saved as you change them, in {}", f.display()),
+            ),
+        }
+    }
+
+    /// The mouse's motion in pixels as a turn, degrees: yaw left positive, pitch up
+    /// positive (down with invert Y).
+    pub fn mouse_turn(&self, dx: f64, dy: f64) -> (f32, f32) {
+        let k = self.live.mouse_sensitivity;
+        let pitch = -dy as f32 * k;
+        (
+            -dx as f32 * k,
+            if self.live.invert_y { -pitch } else { pitch },
+        )
+    }
+}
+
+impl App {
+    /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
+    /// keyboard is the panel's until it closes); hiding it saves what changed.
+    pub(super) fn toggle_settings(&mut self) {
+        self.prefs.open = !self.prefs.open;
+        if self.prefs.open {
+            self.set_capture(false);
+            self.keys.clear();
+        } else {
+            self.save_settings(true);
+        }
+    }
+
+    /// The panel, inside egui's frame; what changed is applied after it.
+    pub(super) fn settings_panel(prefs: &mut SettingsState, ctx: &egui::Context) -> PanelAnswer {
+        if !prefs.open {
+            return PanelAnswer::default();
+        }
+        let before = prefs.live.clone();
+        let mut answer = PanelAnswer::default();
+        egui::Window::new("Settings")
+            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                answer.close = settings_grid(ui, prefs);
+            });
+        answer.changed = (prefs.live != before).then_some(before);
+        answer
+    }
+
+    /// Apply what the panel changed (`before`: the settings before it).
+    pub(super) fn apply_settings(&mut self, before: &Preferences) {
+        let live = self.prefs.live.clone();
+        self.prefs.changed_at = Some(Instant::now());
+        if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
+            if self.sim.scripted() {
+                self.overlay.notify(
+                    "a script is playing: the walking speed and run factor apply after it".into(),
+                );
+            } else {
+                let s = &mut self.sim.controller.settings;
+                s.speed = live.walking_speed;
+                s.run_multiplier = live.run_factor;
+                let lines = [
+                    format!("speed {}", live.walking_speed),
+                    format!("run-factor {}", live.run_factor),
+                ];
+                for line in lines {
+                    self.sim.record_set(&line);
+                }
+            }
+        }
+        let Some(gpu) = &self.gpu else { return };
+        if live.vsync != before.vsync
+            && let Err(e) = gpu.ctx.set_vsync(live.vsync)
+        {
+            self.overlay.notify(format!("warning: {e}"));
+        }
+        let w = &gpu.ctx.window;
+        if live.window_size != before.window_size && w.fullscreen().is_none() {
+            let [width, height] = live.window_size;
+            let _ = w.request_inner_size(PhysicalSize::new(width, height));
+        }
+    }
+
+    /// Write the saved settings when they have rested [`SAVE_AFTER`] (`now`: whatever
+    /// their age). A write that fails is a warning: this run keeps them.
+    pub(super) fn save_settings(&mut self, now: bool) {
+        let Some(at) = self.prefs.changed_at else {
+            return;
+        };
+        if !now && at.elapsed() < SAVE_AFTER {
+            return;
+        }
+        self.prefs.changed_at = None;
+        match self.store.set_settings(&self.prefs.saved) {
+            Ok(()) => self.prefs.save_error = None,
+            Err(e) => {
+                let msg = format!("warning: settings kept for this run, not saved: {e}");
+                self.overlay.notify(msg.clone());
+                self.prefs.save_error = Some(msg);
+            }
+        }
+    }
+}
+
+/// What the panel did this frame.
+#[derive(Debug, Default)]
+pub(super) struct PanelAnswer {
+    /// The settings changed: what they were before.
+    pub changed: Option<Preferences>,
+    /// The panel asked to close.
+    pub close: bool,
+}
+
+/// The panel's rows; true when Close was pressed. A change goes to this run's settings and
+/// the saved ones.
+fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    let live = &mut p.live;
+    let saved = &mut p.saved;
+    egui::Grid::new("settings")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            ui.label("Field of view");
+            let fov = egui::Slider::new(&mut live.fov, FOV_RANGE_DEG)
+                .step_by(1.0)
+                .suffix("° across");
+            if ui.add(fov).changed() {
+                saved.fov = live.fov;
+            }
+            ui.end_row();
+            ui.label("Mouse sensitivity");
+            let sens = egui::Slider::new(&mut live.mouse_sensitivity, SENSITIVITY_RANGE)
+                .logarithmic(true)
+                .max_decimals(3)
+                .suffix("° / pixel");
+            if ui.add(sens).changed() {
+                saved.mouse_sensitivity = live.mouse_sensitivity;
+            }
+            ui.end_row();
+            ui.label("Invert mouse Y");
+            if ui.checkbox(&mut live.invert_y, "").changed() {
+                saved.invert_y = live.invert_y;
+            }
+            ui.end_row();
+            ui.label("Walking speed");
+            let speed = egui::Slider::new(&mut live.walking_speed, WALKING_SPEED_RANGE)
+                .logarithmic(true)
+                .max_decimals(2)
+                .suffix(" m/s");
+            if ui.add(speed).changed() {
+                saved.walking_speed = live.walking_speed;
+            }
+            ui.end_row();
+            ui.label("Run factor (Shift)");
+            let run = egui::Slider::new(&mut live.run_factor, RUN_FACTOR_RANGE)
+                .step_by(0.1)
+                .suffix("×");
+            if ui.add(run).changed() {
+                saved.run_factor = live.run_factor;
+            }
+            ui.end_row();
+            ui.label("Vsync");
+            if ui.checkbox(&mut live.vsync, "").changed() {
+                saved.vsync = live.vsync;
+            }
+            ui.end_row();
+            ui.label("Window size");
+            ui.horizontal(|ui| {
+                let mut changed = false;
+                for side in &mut live.window_size {
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(side)
+                                .range(WINDOW_SIDE_RANGE)
+                                .suffix(" px"),
+                        )
+                        .changed();
+                }
+                if changed {
+                    saved.window_size = live.window_size;
+                }
+            });
+            ui.end_row();
+        });
+    let note = |t: String| RichText::new(t).size(12.0).color(Color32::LIGHT_GRAY);
+    if !p.overridden.is_empty() {
+        ui.label(note(format!(
+            "for this run only: {} (a change here is saved)",
+            p.overridden.join(", ")
+        )));
+    }
+    if let Some(e) = &p.save_error {
+        ui.label(
+            RichText::new(e)
+                .size(12.0)
+                .color(Color32::from_rgb(255, 160, 90)),
+        );
+    } else {
+        ui.label(note(p.file.clone()));
+    }
+    let mut close = false;
+    ui.horizontal(|ui| {
+        if ui.button("Defaults").clicked() {
+            *live = Preferences::default();
+            *saved = Preferences::default();
+        }
+        close = ui.button("Close (F2)").clicked();
+    });
+    close
+}

@@ -1,0 +1,203 @@
+//! The user's settings: what fits their hands and their screen. Kept in the `[settings]`
+//! table of the store's file ([`crate::store`]); every field has a default, so a file that
+//! names only some of them is complete, and one that names none is the defaults.
+//!
+//! Walking speed and run factor set how the user walks in the window; a script does not
+//! read them (it walks at the defaults unless it says `speed` or `run-factor`), so a
+//! script means the same walk on every machine, whatever its settings file says.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use crate::camera::{DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER};
+
+/// Mouse look sensitivity the settings allow, degrees of turn per pixel of motion.
+pub const SENSITIVITY_RANGE: RangeInclusive<f32> = 0.01..=1.0;
+/// Default mouse look sensitivity, degrees per pixel: a 3,000-pixel sweep turns a full
+/// circle (Quake's default of 0.022 x sensitivity 3 is 0.066; a slower mouse wants more).
+pub const DEFAULT_SENSITIVITY: f32 = 0.12;
+/// Walking speeds the settings (and the mouse wheel) allow, metres a second.
+pub const WALKING_SPEED_RANGE: RangeInclusive<f32> = 0.1..=100.0;
+/// Run factors the settings allow.
+pub const RUN_FACTOR_RANGE: RangeInclusive<f32> = 1.0..=10.0;
+/// Window sides the settings allow, pixels.
+pub const WINDOW_SIDE_RANGE: RangeInclusive<u32> = 64..=16384;
+/// Default window size, pixels.
+pub const DEFAULT_WINDOW_SIZE: [u32; 2] = [1280, 720];
+
+/// The user's settings, as the `[settings]` table holds them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Preferences {
+    /// Mouse look, degrees of turn per pixel of mouse motion.
+    pub mouse_sensitivity: f32,
+    /// Moving the mouse forward looks down.
+    pub invert_y: bool,
+    /// Field of view, degrees across the window's wider side
+    /// ([`crate::camera::FieldOfView`]).
+    pub fov: f32,
+    /// Walking (and flying) speed, metres a second.
+    pub walking_speed: f32,
+    /// Speed factor while running (Shift).
+    pub run_factor: f32,
+    /// Wait for the display's refresh before showing a frame (no tearing).
+    pub vsync: bool,
+    /// The window's size when it opens, pixels: width, height.
+    pub window_size: [u32; 2],
+}
+
+impl Default for Preferences {
+    fn default() -> Self {
+        Preferences {
+            mouse_sensitivity: DEFAULT_SENSITIVITY,
+            invert_y: false,
+            fov: DEFAULT_FOV_DEG,
+            walking_speed: DEFAULT_SPEED,
+            run_factor: RUN_MULTIPLIER,
+            vsync: true,
+            window_size: DEFAULT_WINDOW_SIZE,
+        }
+    }
+}
+
+/// A setting that was out of its range, and what is used instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutOfRange {
+    /// The setting's name in the file.
+    pub key: &'static str,
+    /// Why, and what is used instead.
+    pub message: String,
+}
+
+impl Preferences {
+    /// The names a `[settings]` table may hold.
+    pub const KEYS: [&'static str; 7] = [
+        "mouse_sensitivity",
+        "invert_y",
+        "fov",
+        "walking_speed",
+        "run_factor",
+        "vsync",
+        "window_size",
+    ];
+
+    /// These settings with every number brought into its range (the nearest end; not a
+    /// number: the default), and a line for each that had to be.
+    pub fn checked(&self) -> (Preferences, Vec<OutOfRange>) {
+        let d = Preferences::default();
+        let mut out = Vec::new();
+        let mut fit = |key: &'static str, v: f32, range: &RangeInclusive<f32>, default: f32| {
+            let fixed = if v.is_nan() {
+                default
+            } else {
+                v.clamp(*range.start(), *range.end())
+            };
+            if fixed != v {
+                out.push(OutOfRange {
+                    key,
+                    message: format!(
+                        "{key} = {v} is outside {} to {}: {fixed} is used",
+                        range.start(),
+                        range.end()
+                    ),
+                });
+            }
+            fixed
+        };
+        let mouse_sensitivity = fit(
+            "mouse_sensitivity",
+            self.mouse_sensitivity,
+            &SENSITIVITY_RANGE,
+            d.mouse_sensitivity,
+        );
+        let fov = fit("fov", self.fov, &FOV_RANGE_DEG, d.fov);
+        let walking_speed = fit(
+            "walking_speed",
+            self.walking_speed,
+            &WALKING_SPEED_RANGE,
+            d.walking_speed,
+        );
+        let run_factor = fit(
+            "run_factor",
+            self.run_factor,
+            &RUN_FACTOR_RANGE,
+            d.run_factor,
+        );
+        let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
+        let window_size = self.window_size.map(side);
+        if window_size != self.window_size {
+            let [w, h] = self.window_size;
+            out.push(OutOfRange {
+                key: "window_size",
+                message: format!(
+                    "window_size = [{w}, {h}] has a side outside {} to {} pixels: [{}, {}] is used",
+                    WINDOW_SIDE_RANGE.start(),
+                    WINDOW_SIDE_RANGE.end(),
+                    window_size[0],
+                    window_size[1]
+                ),
+            });
+        }
+        let checked = Preferences {
+            mouse_sensitivity,
+            invert_y: self.invert_y,
+            fov,
+            walking_speed,
+            run_factor,
+            vsync: self.vsync,
+            window_size,
+        };
+        (checked, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_within_their_ranges() {
+        let (checked, out) = Preferences::default().checked();
+        assert!(out.is_empty(), "{out:?}");
+        assert_eq!(checked, Preferences::default());
+    }
+
+    #[test]
+    fn out_of_range_values_come_back_in_range_each_with_a_line() {
+        let p = Preferences {
+            mouse_sensitivity: f32::NAN,
+            fov: 300.0,
+            walking_speed: -1.0,
+            run_factor: 1.5,
+            window_size: [10, 720],
+            ..Preferences::default()
+        };
+        let (c, out) = p.checked();
+        assert_eq!(c.mouse_sensitivity, DEFAULT_SENSITIVITY);
+        assert_eq!(c.fov, 110.0);
+        assert_eq!(c.walking_speed, 0.1);
+        assert_eq!(c.run_factor, 1.5, "in range: kept");
+        assert_eq!(c.window_size, [64, 720]);
+        let keys: Vec<_> = out.iter().map(|o| o.key).collect();
+        assert_eq!(
+            keys,
+            ["mouse_sensitivity", "fov", "walking_speed", "window_size"]
+        );
+        assert!(
+            out[1]
+                .message
+                .contains("fov = 300 is outside 60 to 110: 110 is used")
+        );
+    }
+
+    #[test]
+    fn the_keys_are_the_fields() {
+        let table = toml::Table::try_from(Preferences::default()).unwrap();
+        let mut names: Vec<_> = table.keys().map(String::as_str).collect();
+        let mut keys = Preferences::KEYS.to_vec();
+        names.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(names, keys);
+    }
+}
