@@ -24,7 +24,7 @@ pub enum FileKind {
     Texture,
     /// A `sim` / `--script` script.
     Script,
-    /// One of walkthrough's own files in the config folder (remembered corrections).
+    /// One of walkthrough's own files in the config folder (settings.toml).
     Settings,
 }
 

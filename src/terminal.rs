@@ -1,5 +1,5 @@
 //! What the window and `sim` both tell the terminal or ask of it: what loading a map
-//! found, the remembered corrections (warnings, never errors), peak memory, and whether a
+//! found, the store's warnings (never errors), peak memory, and whether a
 //! signal asked the program to stop.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +13,7 @@ use walkthrough::store::{self, ContentKey, Store, recall};
 pub struct Opened {
     /// The map, its world and spawn.
     pub session: Session,
-    /// The remembered corrections (the window adds to them).
+    /// The settings and what is remembered of maps (the window adds to them).
     pub store: Store,
     /// The map file's content key, when it has one to remember a correction by.
     pub content_key: Option<ContentKey>,
@@ -60,8 +60,8 @@ pub fn peak_memory() -> Option<String> {
     Some(format!("{} MiB", kb / 1024))
 }
 
-/// The corrections remembered for maps, from the config folder; what is wrong with them
-/// is printed as warnings (they are never an error).
+/// The store (settings, and what is remembered of maps) from the config folder; what is
+/// wrong with it is printed as warnings (never an error).
 pub fn load_store() -> Store {
     let loaded = Store::load(store::config_dir().as_deref());
     for w in &loaded.warnings {

@@ -1,5 +1,5 @@
 //! Saved views: Ctrl+1..9 keeps where you stand and look, 1..9 takes you back, kept per
-//! map file (by its content) with its corrections in the config folder.
+//! map file (by its content) with its corrections in settings.toml.
 
 use walkthrough::camera::Pose;
 use walkthrough::store::{ContentKey, SavedView};
