@@ -11,6 +11,10 @@ frames=${1:-150}
 maps=${2:-../shared/maps}
 bin=${WALKTHROUGH_BIN:-target/release/walkthrough}
 walk=$(dirname "$0")/frames-walk.txt
+# The default settings, and no correction remembered by the user: every run the same.
+WALKTHROUGH_CONFIG_DIR=$(mktemp -d)
+export WALKTHROUGH_CONFIG_DIR
+trap 'rm -rf "$WALKTHROUGH_CONFIG_DIR"' EXIT
 run() {
     "$bin" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size "${BENCH_SIZE:-1280x720}" 2>/dev/null |
         grep '^frames'
