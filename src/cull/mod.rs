@@ -39,6 +39,8 @@ mod tests {
             material: 0,
             first: 0,
             count: 3,
+            first_vertex: 0,
+            vertex_count: 3,
             bounds: Aabb {
                 min: Vec3::new(x - 0.5, -0.5, z - 0.5),
                 max: Vec3::new(x + 0.5, 0.5, z + 0.5),
