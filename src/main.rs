@@ -120,6 +120,10 @@ struct WindowArgs {
     /// Start in borderless fullscreen (F11 toggles it).
     #[arg(long)]
     fullscreen: bool,
+    /// Light in display space and write colours as they are, as on a display without an
+    /// sRGB framebuffer (to compare; by default light is linear and the framebuffer sRGB).
+    #[arg(long)]
+    no_srgb: bool,
     /// Record the walk from the start as a script into FILE (saved when F5 stops it or
     /// the window closes); replay it with --script FILE, here or in `sim`.
     #[arg(long, value_name = "FILE", conflicts_with = "script")]
@@ -462,6 +466,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         debug_view: args.debug_view,
         bench_frames: args.bench_frames,
         cull: !args.no_cull,
+        srgb: !args.no_srgb,
         fullscreen: args.fullscreen,
         record: args.record.clone(),
         max_fps: args.max_fps,

@@ -207,11 +207,15 @@ impl ApplicationHandler for App {
             None => DEFAULT_ANISOTROPY,
         };
         let upload = Instant::now();
-        let mut renderer =
-            match Renderer::new(ctx.gl.clone(), &self.sim.session.map, ctx.srgb, anisotropy) {
-                Ok(r) => r,
-                Err(e) => return self.fail(event_loop, e),
-            };
+        let mut renderer = match Renderer::new(
+            ctx.gl.clone(),
+            &self.sim.session.map,
+            ctx.srgb && self.config.srgb,
+            anisotropy,
+        ) {
+            Ok(r) => r,
+            Err(e) => return self.fail(event_loop, e),
+        };
         eprintln!(
             "clustered and uploaded to the GPU in {:.0} ms ({} clusters)",
             upload.elapsed().as_secs_f64() * 1e3,

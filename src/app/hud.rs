@@ -40,7 +40,11 @@ pub struct Overlay {
 impl Overlay {
     /// The overlay of a window showing the map `map_label` in `frame`.
     pub fn new(map_label: String, frame: MapFrame) -> Overlay {
-        let mut o = Overlay::default();
+        let mut o = Overlay {
+            // Nothing has been hit yet: no flash at the start.
+            since_hit: f32::INFINITY,
+            ..Overlay::default()
+        };
         o.show_map(map_label, frame);
         o
     }
@@ -333,5 +337,11 @@ mod tests {
         assert_eq!(units_label(0.0254), "units (1 unit = 2.54 cm)");
         assert_eq!(units_label(0.3048), "units (1 unit = 30.5 cm)");
         assert_eq!(units_label(2.0), "units (1 unit = 2.00 m)");
+    }
+
+    #[test]
+    fn a_new_overlay_flashes_no_hit() {
+        let o = Overlay::new("m".into(), MapFrame::default());
+        assert!(o.since_hit >= HIT_FLASH_SECS);
     }
 }

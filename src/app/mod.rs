@@ -110,6 +110,9 @@ pub struct Config {
     pub anisotropy: Option<u8>,
     /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
     pub cull: bool,
+    /// Light in linear space into an sRGB framebuffer where the display has one
+    /// (`--no-srgb` turns it off: display-space light, colours out as written).
+    pub srgb: bool,
     /// Settings the command line gives for this run (over the saved ones).
     pub overrides: Overrides,
 }
