@@ -202,6 +202,22 @@ pub(super) struct PanelAnswer {
     pub close: bool,
 }
 
+/// One row of the panel: `label`, then the control `add` makes for this run's value
+/// (true when the user changed it); a change is saved too.
+fn row<T: Copy>(
+    ui: &mut egui::Ui,
+    label: &str,
+    live: &mut T,
+    saved: &mut T,
+    add: impl FnOnce(&mut egui::Ui, &mut T) -> bool,
+) {
+    ui.label(label);
+    if add(ui, live) {
+        *saved = *live;
+    }
+    ui.end_row();
+}
+
 /// The panel's rows; true when Close was pressed. A change goes to this run's settings and
 /// the saved ones.
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
@@ -211,67 +227,51 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
         .num_columns(2)
         .spacing([16.0, 8.0])
         .show(ui, |ui| {
-            ui.label("Field of view");
-            let fov = egui::Slider::new(&mut live.fov, FOV_RANGE_DEG)
-                .step_by(1.0)
-                .suffix("° across");
-            if ui.add(fov).changed() {
-                saved.fov = live.fov;
-            }
-            ui.end_row();
-            ui.label("Mouse sensitivity");
-            let sens = egui::Slider::new(&mut live.mouse_sensitivity, SENSITIVITY_RANGE)
-                .logarithmic(true)
-                .max_decimals(3)
-                .suffix("° / pixel");
-            if ui.add(sens).changed() {
-                saved.mouse_sensitivity = live.mouse_sensitivity;
-            }
-            ui.end_row();
-            ui.label("Invert mouse Y");
-            if ui.checkbox(&mut live.invert_y, "").changed() {
-                saved.invert_y = live.invert_y;
-            }
-            ui.end_row();
-            ui.label("Walking speed");
-            let speed = egui::Slider::new(&mut live.walking_speed, WALKING_SPEED_RANGE)
-                .logarithmic(true)
-                .max_decimals(2)
-                .suffix(" m/s");
-            if ui.add(speed).changed() {
-                saved.walking_speed = live.walking_speed;
-            }
-            ui.end_row();
-            ui.label("Run factor (Shift)");
-            let run = egui::Slider::new(&mut live.run_factor, RUN_FACTOR_RANGE)
-                .step_by(0.1)
-                .suffix("×");
-            if ui.add(run).changed() {
-                saved.run_factor = live.run_factor;
-            }
-            ui.end_row();
-            ui.label("Vsync");
-            if ui.checkbox(&mut live.vsync, "").changed() {
-                saved.vsync = live.vsync;
-            }
-            ui.end_row();
-            ui.label("Window size");
-            ui.horizontal(|ui| {
-                let mut changed = false;
-                for side in &mut live.window_size {
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(side)
-                                .range(WINDOW_SIDE_RANGE)
-                                .suffix(" px"),
-                        )
-                        .changed();
-                }
-                if changed {
-                    saved.window_size = live.window_size;
-                }
+            row(
+                ui,
+                "Field of view",
+                &mut live.fov,
+                &mut saved.fov,
+                |ui, v| {
+                    let s = egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0);
+                    ui.add(s.suffix("° across")).changed()
+                },
+            );
+            let (l, s) = (&mut live.mouse_sensitivity, &mut saved.mouse_sensitivity);
+            row(ui, "Mouse sensitivity", l, s, |ui, v| {
+                let s = egui::Slider::new(v, SENSITIVITY_RANGE).logarithmic(true);
+                ui.add(s.max_decimals(3).suffix("° / pixel")).changed()
             });
-            ui.end_row();
+            row(
+                ui,
+                "Invert mouse Y",
+                &mut live.invert_y,
+                &mut saved.invert_y,
+                |ui, v| ui.checkbox(v, "").changed(),
+            );
+            let (l, s) = (&mut live.walking_speed, &mut saved.walking_speed);
+            row(ui, "Walking speed", l, s, |ui, v| {
+                let s = egui::Slider::new(v, WALKING_SPEED_RANGE).logarithmic(true);
+                ui.add(s.max_decimals(2).suffix(" m/s")).changed()
+            });
+            let (l, s) = (&mut live.run_factor, &mut saved.run_factor);
+            row(ui, "Run factor (Shift)", l, s, |ui, v| {
+                let s = egui::Slider::new(v, RUN_FACTOR_RANGE).step_by(0.1);
+                ui.add(s.suffix("×")).changed()
+            });
+            row(ui, "Vsync", &mut live.vsync, &mut saved.vsync, |ui, v| {
+                ui.checkbox(v, "").changed()
+            });
+            let (l, s) = (&mut live.window_size, &mut saved.window_size);
+            row(ui, "Window size", l, s, |ui, v| {
+                ui.horizontal(|ui| {
+                    v.iter_mut().fold(false, |changed, side| {
+                        let d = egui::DragValue::new(side).range(WINDOW_SIDE_RANGE);
+                        ui.add(d.suffix(" px")).changed() | changed
+                    })
+                })
+                .inner
+            });
         });
     let note = |t: String| RichText::new(t).size(12.0).color(Color32::LIGHT_GRAY);
     if !p.overridden.is_empty() {

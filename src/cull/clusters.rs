@@ -203,6 +203,20 @@ mod tests {
     use super::*;
     use crate::map::{Batch, Material};
 
+    /// A map of `vertices` (three per triangle) in one grey material.
+    fn one_material(vertices: Vec<Vertex>) -> Map {
+        Map {
+            batches: vec![Batch {
+                material: 0,
+                first: 0,
+                count: vertices.len() as u32,
+            }],
+            vertices,
+            materials: vec![Material::default_grey()],
+            ..Map::default()
+        }
+    }
+
     /// A row of `n` unit quads along x (two triangles each, four shared corners), one
     /// material.
     fn strip(n: usize) -> Map {
@@ -217,16 +231,7 @@ mod tests {
             let (a, b, c, d) = (v(x, 0.0), v(x + 1.0, 0.0), v(x + 1.0, 1.0), v(x, 1.0));
             vertices.extend([a, b, c, a, c, d]);
         }
-        Map {
-            batches: vec![Batch {
-                material: 0,
-                first: 0,
-                count: vertices.len() as u32,
-            }],
-            vertices,
-            materials: vec![Material::default_grey()],
-            ..Map::default()
-        }
+        one_material(vertices)
     }
 
     #[test]
@@ -308,16 +313,7 @@ mod tests {
         let vertices: Vec<Vertex> = (0..count)
             .flat_map(|i| triangles[(i * 7919) % count])
             .collect();
-        Map {
-            batches: vec![Batch {
-                material: 0,
-                first: 0,
-                count: vertices.len() as u32,
-            }],
-            vertices,
-            materials: vec![Material::default_grey()],
-            ..Map::default()
-        }
+        one_material(vertices)
     }
 
     #[test]
