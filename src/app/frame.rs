@@ -302,8 +302,9 @@ impl App {
         let per_pixel = |n: Option<u64>| n.map_or(f64::NAN, |f| f as f64 / pixels);
         let shaded = median_of(&|s| per_pixel(s.shaded));
         let passed = median_of(&|s| per_pixel(s.passed));
+        let opaque = median_of(&|s| per_pixel(s.passed_opaque));
         println!(
-            "frames {}  median {:.2} ms ({:.0} fps)  p95 {:.2} ms  worst {:.2} ms  triangles {:.0}  draw calls {:.0}  per pixel: rasterized {shaded:.2}, passed depth {passed:.2}  peak memory {}",
+            "frames {}  median {:.2} ms ({:.0} fps)  p95 {:.2} ms  worst {:.2} ms  triangles {:.0}  draw calls {:.0}  per pixel: rasterized {shaded:.2}, passed depth {passed:.2} (opaque {opaque:.2})  peak memory {}",
             t.len(),
             at(0.5),
             1000.0 / at(0.5),

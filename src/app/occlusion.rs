@@ -58,6 +58,8 @@ pub struct Occlusion {
     asked: Vec<u32>,
     /// Samples that passed the depth test in last frame's cluster draws.
     passed: u64,
+    /// Those of opaque clusters.
+    passed_opaque: u64,
 }
 
 impl Occlusion {
@@ -116,6 +118,7 @@ impl Occlusion {
                 seen: Vec::new(),
                 asked: Vec::new(),
                 passed: 0,
+                passed_opaque: 0,
             })
         }
     }
@@ -146,14 +149,18 @@ impl Occlusion {
 
     /// Read last frame's answers for the clusters drawn then (ready by now: the frame
     /// was shown).
-    pub fn collect(&mut self) {
+    pub fn collect(&mut self, clusters: &[Cluster]) {
         self.passed = 0;
+        self.passed_opaque = 0;
         for &i in &self.asked {
             let q = self.queries[i as usize];
             // SAFETY: context current; the query was ended last frame.
             let samples = unsafe { self.gl.get_query_parameter_u32(q, glow::QUERY_RESULT) };
             self.seen[i as usize] = samples != 0;
             self.passed += u64::from(samples);
+            if clusters.get(i as usize).is_some_and(|c| !c.cutout) {
+                self.passed_opaque += u64::from(samples);
+            }
         }
         self.asked.clear();
     }
@@ -163,6 +170,11 @@ impl Occlusion {
     /// discarded.
     pub fn passed(&self) -> u64 {
         self.passed
+    }
+
+    /// Of [`Occlusion::passed`], those of opaque clusters (cut-outs left out).
+    pub fn passed_opaque(&self) -> u64 {
+        self.passed_opaque
     }
 
     /// Whether cluster `c` (index `i`) is drawn straight away, asked again as it is drawn:

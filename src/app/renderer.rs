@@ -165,6 +165,9 @@ pub struct DrawStats {
     pub shaded: Option<u64>,
     /// Fragments that passed the depth test (when counting).
     pub passed: Option<u64>,
+    /// Of those, the fragments of opaque clusters (when counting with occlusion queries,
+    /// which count each cluster's).
+    pub passed_opaque: Option<u64>,
 }
 
 /// GL objects of one map. Owns them and deletes them on drop.
@@ -479,7 +482,7 @@ impl Renderer {
         let mut later = std::mem::take(&mut self.later);
         later.clear();
         if let Some(o) = &mut occlusion {
-            o.collect();
+            o.collect(&self.mesh.clusters);
         }
         for &i in &order {
             let c = &self.mesh.clusters[i as usize];
@@ -531,6 +534,7 @@ impl Renderer {
                 if target == glow::SAMPLES_PASSED && self.occluding() {
                     // Last frame's draws, read as this frame began (a frame late).
                     stats.passed = self.occlusion.as_ref().map(Occlusion::passed);
+                    stats.passed_opaque = self.occlusion.as_ref().map(Occlusion::passed_opaque);
                     continue;
                 }
                 gl.end_query(target);
