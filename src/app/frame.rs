@@ -239,6 +239,7 @@ impl App {
         self.overlay.notify(format!(
             "script finished at step {step}; the keys drive now"
         ));
+        self.script_ended_settings();
         if self.config.screenshot.is_some() {
             self.screenshot_pending = true;
         }

@@ -56,6 +56,9 @@ pub(super) struct SettingsState {
     save_error: Option<String>,
     /// Where they are saved, for the panel.
     file: String,
+    /// The walking speed or run factor changed while a script played: they apply when it
+    /// ends.
+    walk_pending: bool,
 }
 
 impl SettingsState {
@@ -87,6 +90,7 @@ impl SettingsState {
             overridden,
             changed_at: None,
             save_error: None,
+            walk_pending: false,
             file: file.map_or_else(
                 || "not saved: there is no config folder".into(),
                 |f| format!("saved as you change them, in {}", f.display()),
@@ -143,20 +147,12 @@ impl App {
         self.prefs.changed_at = Some(Instant::now());
         if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
             if self.sim.scripted() {
+                self.prefs.walk_pending = true;
                 self.overlay.notify(
                     "a script is playing: the walking speed and run factor apply after it".into(),
                 );
             } else {
-                let s = &mut self.sim.controller.settings;
-                s.speed = live.walking_speed;
-                s.run_multiplier = live.run_factor;
-                let lines = [
-                    format!("speed {}", live.walking_speed),
-                    format!("run-factor {}", live.run_factor),
-                ];
-                for line in lines {
-                    self.sim.record_set(&line);
-                }
+                self.walk_as_set();
             }
         }
         let Some(gpu) = &self.gpu else { return };
@@ -169,6 +165,29 @@ impl App {
         if live.window_size != before.window_size && w.fullscreen().is_none() {
             let [width, height] = live.window_size;
             let _ = w.request_inner_size(PhysicalSize::new(width, height));
+        }
+    }
+
+    /// Walk at this run's walking speed and run factor from the next step (a recording
+    /// writes them).
+    fn walk_as_set(&mut self) {
+        let live = &self.prefs.live;
+        let s = &mut self.sim.controller.settings;
+        s.speed = live.walking_speed;
+        s.run_multiplier = live.run_factor;
+        let lines = [
+            format!("speed {}", live.walking_speed),
+            format!("run-factor {}", live.run_factor),
+        ];
+        for line in lines {
+            self.sim.record_set(&line);
+        }
+    }
+
+    /// A script ended: what the panel changed meanwhile for the walk applies now.
+    pub(super) fn script_ended_settings(&mut self) {
+        if std::mem::take(&mut self.prefs.walk_pending) {
+            self.walk_as_set();
         }
     }
 
