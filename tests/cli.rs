@@ -1,7 +1,7 @@
 //! The binary's command line: bad input gets a clear message and a non-zero exit, and
 //! `sim` prints the trace. No window is needed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn walkthrough(args: &[&str]) -> Output {
@@ -224,6 +224,16 @@ fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
     assert!(!err.contains("as you set it"), "forgotten for good: {err}");
 }
 
+/// `sim` of a short wait (the script written as `script_name`) with its settings in `dir`.
+fn sim_with_config(dir: &Path, script_name: &str) -> Output {
+    let script = tmp(script_name, "wait 0.05\n");
+    Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", dir)
+        .args(["sim", "--script", script.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_corrupt_settings_file_is_a_warning_naming_its_line_not_a_failure() {
     let dir = std::env::temp_dir().join(format!("walkthrough-cli-corrupt-{}", std::process::id()));
@@ -233,12 +243,7 @@ fn a_corrupt_settings_file_is_a_warning_naming_its_line_not_a_failure() {
         "[settings]\nfov = 90\ninvert_y = \"sometimes\"\n",
     )
     .unwrap();
-    let script = tmp("corrupt.txt", "wait 0.05\n");
-    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .env("WALKTHROUGH_CONFIG_DIR", &dir)
-        .args(["sim", "--script", script.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = sim_with_config(&dir, "corrupt.txt");
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
@@ -254,12 +259,7 @@ fn a_corrupt_legacy_corrections_file_is_a_warning_not_a_failure() {
     let dir = std::env::temp_dir().join(format!("walkthrough-cli-legacy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("corrections.toml"), "[maps.x\nup = ").unwrap();
-    let script = tmp("corrupt-legacy.txt", "wait 0.05\n");
-    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .env("WALKTHROUGH_CONFIG_DIR", &dir)
-        .args(["sim", "--script", script.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = sim_with_config(&dir, "corrupt-legacy.txt");
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(

@@ -12,7 +12,6 @@ use super::App;
 use super::renderer::DrawStats;
 use super::settings::PanelAnswer;
 use super::simulation::Advance;
-use walkthrough::camera::FieldOfView;
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -97,7 +96,7 @@ impl App {
             .free_camera
             .as_ref()
             .map_or(controller.view_pose(), |c| c.pose);
-        gpu.renderer.fov = FieldOfView::new(self.prefs.live.fov);
+        gpu.renderer.fov = self.prefs.fov();
         gpu.renderer.draw(&view, size.width, size.height);
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
@@ -176,7 +175,7 @@ impl App {
         minimap.record(eye, hit, now);
         let size = gpu.ctx.window.inner_size();
         let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
-        let fov_across = FieldOfView::new(prefs.live.fov).horizontal_deg(aspect);
+        let fov_across = prefs.fov().horizontal_deg(aspect);
         let mut answer = PanelAnswer::default();
         gpu.egui.run(&gpu.ctx.window, |ui| {
             minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use egui::{Align2, Color32, RichText};
 use winit::dpi::PhysicalSize;
 
-use walkthrough::camera::FOV_RANGE_DEG;
+use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
     Preferences, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
 };
@@ -96,6 +96,11 @@ impl SettingsState {
                 |f| format!("saved as you change them, in {}", f.display()),
             ),
         }
+    }
+
+    /// This run's field of view (the renderer's projection, the minimap's cone).
+    pub fn fov(&self) -> FieldOfView {
+        FieldOfView::new(self.live.fov)
     }
 
     /// The mouse's motion in pixels as a turn, degrees: yaw left positive, pitch up

@@ -1,0 +1,118 @@
+//! Reading the store's file: TOML of the store's shape into settings (in range) and map
+//! tables (the valid ones), with a warning naming the line for each thing set right or
+//! left out.
+
+use std::collections::BTreeMap;
+
+use super::{Stored, StoredFile};
+use crate::map::UpAxis;
+use crate::preferences::{OutOfRange, Preferences};
+
+/// A store file read: its settings (in range) and maps, and a line for each thing set right
+/// or skipped.
+pub(super) struct Parsed {
+    pub(super) settings: Preferences,
+    pub(super) maps: BTreeMap<String, Stored>,
+    pub(super) warnings: Vec<String>,
+}
+
+/// The settings and maps of a store file; a setting out of range, an unknown setting or an
+/// invalid map table is a warning (naming its line), a file that is no TOML of this shape
+/// an error naming its line.
+pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))?;
+    let file: StoredFile = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        match line {
+            Some(l) => format!("line {l}: {}", e.message()),
+            None => e.message().to_string(),
+        }
+    })?;
+    let (settings, out_of_range) = file.settings.checked();
+    let mut warnings = settings_warnings(text, out_of_range);
+    let maps = valid_maps(file.maps, &mut warnings);
+    Ok(Parsed {
+        settings,
+        maps,
+        warnings,
+    })
+}
+
+/// A line for each setting out of its range (`out_of_range`) and each name that is no setting, each with
+/// the line of the file it is on.
+fn settings_warnings(text: &str, out_of_range: Vec<OutOfRange>) -> Vec<String> {
+    let at = |key: &str| match line_of_setting(text, key) {
+        Some(l) => format!("line {l}: "),
+        None => String::new(),
+    };
+    let mut out: Vec<String> = out_of_range
+        .into_iter()
+        .map(|o| format!("{}{}", at(o.key), o.message))
+        .collect();
+    // The file parsed as the store's shape, so it parses as a table.
+    if let Ok(table) = toml::from_str::<toml::Table>(text)
+        && let Some(toml::Value::Table(s)) = table.get("settings")
+    {
+        for key in s
+            .keys()
+            .filter(|k| !Preferences::KEYS.contains(&k.as_str()))
+        {
+            out.push(format!(
+                "{}[settings] has no setting '{key}' (ignored; the settings are {})",
+                at(key),
+                Preferences::KEYS.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The line (from 1) on which `key` is set in the `[settings]` table of `text`.
+fn line_of_setting(text: &str, key: &str) -> Option<usize> {
+    let mut in_settings = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_settings = t
+                .trim_start_matches('[')
+                .trim_start()
+                .starts_with("settings")
+                && t.trim_end_matches(']').trim_end().ends_with("settings");
+        } else if in_settings
+            && let Some((k, _)) = t.split_once('=')
+            && k.trim().trim_matches('"') == key
+        {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+/// The map tables that are valid; a line into `warnings` for each skipped.
+fn valid_maps(
+    maps: BTreeMap<String, Stored>,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<String, Stored> {
+    let skipped = warnings;
+    maps.into_iter()
+        .filter(|(key, s)| {
+            let bad = if let Some(up) = s.up.as_ref().filter(|u| u.parse::<UpAxis>().is_err()) {
+                Some(format!("up = \"{up}\" is no axis"))
+            } else if let Some(scale) = s.scale.filter(|x| !(x.is_finite() && *x > 0.0)) {
+                Some(format!("scale = {scale} is not a positive number"))
+            } else if s.up.is_some() != s.scale.is_some() {
+                Some("up and scale come together".into())
+            } else if s.views.values().flatten().any(|v| !v.is_finite()) {
+                Some("a view is not finite".into())
+            } else {
+                None
+            };
+            if let Some(why) = &bad {
+                skipped.push(format!("[maps.{key}] skipped: {why}"));
+            }
+            bad.is_none()
+        })
+        .collect()
+}

@@ -1,0 +1,263 @@
+//! The store's tests: settings and maps kept, read back, warned about.
+
+use super::*;
+use crate::map::UpAxis;
+
+fn scratch(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("walkthrough-store-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn frame(up: UpAxis, scale: f32) -> MapFrame {
+    MapFrame { up, scale }
+}
+
+#[test]
+fn a_correction_is_remembered_across_loads_and_forgotten() {
+    let dir = scratch("round-trip");
+    let key = ContentKey::of_bytes(b"v 0 0 0\n");
+    let mut c = Store::load(Some(&dir)).store;
+    assert_eq!(c.recall(&key), None);
+    c.remember(&key, Path::new("/maps/a.obj"), frame(UpAxis::Z, 0.0254))
+        .unwrap();
+    let again = Store::load(Some(&dir));
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    let mut c = again.store;
+    assert_eq!(c.recall(&key), Some(frame(UpAxis::Z, 0.0254)));
+    assert!(c.forget(&key).unwrap());
+    assert!(!c.forget(&key).unwrap());
+    assert_eq!(Store::load(Some(&dir)).store.recall(&key), None);
+}
+
+#[test]
+fn the_key_is_the_content_not_the_name() {
+    let dir = scratch("key");
+    let (a, b, c) = (dir.join("a.obj"), dir.join("b.obj"), dir.join("c.obj"));
+    std::fs::write(&a, "v 0 0 0\nv 1 0 0\n").unwrap();
+    std::fs::write(&b, "v 0 0 0\nv 1 0 0\n").unwrap();
+    std::fs::write(&c, "v 0 0 0\nv 2 0 0\n").unwrap();
+    let key = |p: &Path| ContentKey::of_file(p).unwrap();
+    assert_eq!(key(&a), key(&b));
+    assert_ne!(key(&a), key(&c));
+    assert_eq!(key(&a), ContentKey::of_bytes(b"v 0 0 0\nv 1 0 0\n"));
+}
+
+#[test]
+fn a_corrupt_file_is_a_warning_with_its_line_and_is_kept_aside_when_saving() {
+    let dir = scratch("corrupt");
+    let path = dir.join(STORE_FILE);
+    std::fs::write(&path, "[maps.abc]\nup = \"z\"\nscale = [oops\n").unwrap();
+    let loaded = Store::load(Some(&dir));
+    assert_eq!(loaded.warnings.len(), 1);
+    assert!(
+        loaded.warnings[0].contains("line 3"),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(loaded.warnings[0].contains(STORE_FILE));
+    let mut c = loaded.store;
+    let key = ContentKey::of_bytes(b"x");
+    c.remember(&key, Path::new("x.obj"), frame(UpAxis::Y, 2.0))
+        .unwrap();
+    let aside = std::fs::read_to_string(dir.join("settings.toml.bad")).unwrap();
+    assert!(aside.contains("[oops"), "the user's file is kept");
+    assert_eq!(
+        Store::load(Some(&dir)).store.recall(&key),
+        Some(frame(UpAxis::Y, 2.0))
+    );
+}
+
+#[test]
+fn invalid_tables_are_skipped_by_name_and_the_rest_kept() {
+    let dir = scratch("invalid");
+    std::fs::write(
+        dir.join(STORE_FILE),
+        "[maps.good]\nfile = \"g.obj\"\nup = \"-x\"\nscale = 0.5\n\n[maps.sideways]\nfile = \"s.obj\"\nup = \"w\"\nscale = 1.0\n\n[maps.tiny]\nfile = \"t.obj\"\nup = \"y\"\nscale = -3.0\n",
+    )
+    .unwrap();
+    let loaded = Store::load(Some(&dir));
+    assert_eq!(loaded.store.len(), 1);
+    let w = loaded.warnings.join("\n");
+    assert!(w.contains("[maps.sideways] skipped: up = \"w\""), "{w}");
+    assert!(w.contains("[maps.tiny] skipped: scale = -3"), "{w}");
+    assert_eq!(
+        loaded.store.recall(&ContentKey("good".into())),
+        Some(frame(UpAxis::NegX, 0.5))
+    );
+}
+
+#[test]
+fn a_settings_path_that_is_a_directory_is_a_warning() {
+    let dir = scratch("dir");
+    std::fs::create_dir_all(dir.join(STORE_FILE)).unwrap();
+    let loaded = Store::load(Some(&dir));
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.store.is_empty());
+}
+
+#[test]
+fn recall_fills_the_frame_only_when_the_command_line_leaves_it_open_and_forget_drops_it() {
+    let dir = scratch("recall");
+    let map = dir.join("m.obj");
+    std::fs::write(&map, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let mut store = Store::load(Some(&dir)).store;
+    let key = ContentKey::of_file(&map).unwrap();
+    store
+        .remember(&key, &map, frame(UpAxis::Z, 0.3048))
+        .unwrap();
+    let mut opts = OpenOptions::default();
+    let r = recall(&mut store, Some(&map), &mut opts, false);
+    assert_eq!(r.key, Some(key.clone()));
+    assert_eq!(opts.remembered, Some(frame(UpAxis::Z, 0.3048)));
+    let mut given = OpenOptions {
+        scale: Some(2.0),
+        ..OpenOptions::default()
+    };
+    recall(&mut store, Some(&map), &mut given, false);
+    assert_eq!(given.remembered, None, "--scale overrides the memory");
+    let mut opts = OpenOptions::default();
+    let r = recall(&mut store, Some(&map), &mut opts, true);
+    assert!(r.note.unwrap().contains("forgot"));
+    assert_eq!(opts.remembered, None);
+    assert_eq!(Store::load(Some(&dir)).store.recall(&key), None);
+    let none = recall(&mut store, None, &mut OpenOptions::default(), false);
+    assert_eq!(none, Recall::default());
+}
+
+#[test]
+fn views_are_kept_per_map_beside_the_correction_and_outlive_forget() {
+    let dir = scratch("views");
+    let key = ContentKey::of_bytes(b"v 0 0 0\n");
+    let view = SavedView {
+        position: Vec3::new(1.25, -2.0, 3.5),
+        yaw_deg: 91.5,
+        pitch_deg: -7.25,
+    };
+    {
+        let mut c = Store::load(Some(&dir)).store;
+        c.keep_view(&key, Path::new("room.obj"), 3, view).unwrap();
+        // A view alone is no correction.
+        assert_eq!(c.recall(&key), None);
+        c.remember(&key, Path::new("room.obj"), frame(UpAxis::Z, 0.01))
+            .unwrap();
+    }
+    let mut c = Store::load(Some(&dir)).store;
+    assert_eq!(c.view(&key, 3), Some(view));
+    assert_eq!(c.view(&key, 4), None);
+    assert_eq!(c.recall(&key), Some(frame(UpAxis::Z, 0.01)));
+    assert_eq!(c.forget(&key), Ok(true));
+    let c = Store::load(Some(&dir)).store;
+    assert_eq!(c.recall(&key), None);
+    assert_eq!(c.view(&key, 3), Some(view));
+}
+
+#[test]
+fn past_the_limit_the_oldest_is_dropped() {
+    let mut c = Store::default();
+    for i in 0..=MAX_REMEMBERED {
+        let key = ContentKey(format!("k{i:05}"));
+        c.maps.insert(
+            key.0.clone(),
+            Stored {
+                file: String::new(),
+                up: Some("y".into()),
+                scale: Some(1.0),
+                views: BTreeMap::new(),
+                saved: i as u64 + 10,
+            },
+        );
+    }
+    c.remember(
+        &ContentKey("new".into()),
+        Path::new("n.obj"),
+        frame(UpAxis::Y, 1.0),
+    )
+    .unwrap();
+    assert_eq!(c.len(), MAX_REMEMBERED);
+    assert_eq!(c.recall(&ContentKey("k00000".into())), None);
+    assert_eq!(c.recall(&ContentKey("k00001".into())), None);
+    assert!(c.recall(&ContentKey("new".into())).is_some());
+}
+
+#[test]
+fn settings_are_kept_beside_the_maps_and_read_back() {
+    let dir = scratch("settings");
+    let key = ContentKey::of_bytes(b"v 0 0 0\n");
+    let mut c = Store::load(Some(&dir)).store;
+    assert_eq!(c.settings(), &Preferences::default(), "missing: defaults");
+    c.remember(&key, Path::new("a.obj"), frame(UpAxis::Z, 0.01))
+        .unwrap();
+    let mine = Preferences {
+        fov: 75.0,
+        invert_y: true,
+        mouse_sensitivity: 0.3,
+        window_size: [800, 600],
+        ..Preferences::default()
+    };
+    c.set_settings(&mine).unwrap();
+    let again = Store::load(Some(&dir));
+    assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+    assert_eq!(again.store.settings(), &mine);
+    assert_eq!(again.store.recall(&key), Some(frame(UpAxis::Z, 0.01)));
+}
+
+#[test]
+fn a_setting_out_of_range_or_unknown_is_a_warning_with_its_line() {
+    let dir = scratch("settings-range");
+    std::fs::write(
+        dir.join(STORE_FILE),
+        "# mine\n[settings]\nfov = 300\nfeild_of_view = 90\ninvert_y = true\n\n[maps.k]\nfile = \"k.obj\"\nup = \"z\"\nscale = 1.0\n",
+    )
+    .unwrap();
+    let loaded = Store::load(Some(&dir));
+    let w = loaded.warnings.join("\n");
+    assert_eq!(loaded.warnings.len(), 2, "{w}");
+    assert!(
+        w.contains("line 3: fov = 300 is outside 60 to 110: 110 is used"),
+        "{w}"
+    );
+    assert!(
+        w.contains("line 4: [settings] has no setting 'feild_of_view'"),
+        "{w}"
+    );
+    let s = loaded.store.settings();
+    assert_eq!((s.fov, s.invert_y), (110.0, true), "the rest is kept");
+    assert_eq!(loaded.store.len(), 1, "and the maps");
+}
+
+#[test]
+fn a_legacy_corrections_file_is_read_when_there_is_no_settings_file() {
+    let dir = scratch("legacy");
+    std::fs::write(
+        dir.join(LEGACY_FILE),
+        "[maps.k]\nfile = \"k.obj\"\nup = \"x\"\nscale = 0.5\n",
+    )
+    .unwrap();
+    let mut c = Store::load(Some(&dir)).store;
+    let key = ContentKey("k".into());
+    assert_eq!(c.recall(&key), Some(frame(UpAxis::X, 0.5)));
+    c.set_settings(&Preferences::default()).unwrap();
+    // Written to the new file; the old one is left as it was.
+    let c = Store::load(Some(&dir)).store;
+    assert_eq!(c.recall(&key), Some(frame(UpAxis::X, 0.5)));
+    assert!(dir.join(STORE_FILE).is_file());
+    assert!(
+        std::fs::read_to_string(dir.join(LEGACY_FILE))
+            .unwrap()
+            .contains("scale = 0.5")
+    );
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_is_an_error_to_report_not_a_panic() {
+    let dir = scratch("unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    // A config folder under a regular file can be neither made nor written.
+    let mut c = Store::load(Some(&file.join("config"))).store;
+    let e = c.set_settings(&Preferences::default()).unwrap_err();
+    assert!(e.contains("cannot create the folder"), "{e}");
+    assert_eq!(c.settings(), &Preferences::default(), "kept in memory");
+}
