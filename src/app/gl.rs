@@ -183,3 +183,30 @@ pub fn set_vertex_layout<V: GpuVertex>(gl: &glow::Context) {
         }
     }
 }
+
+/// Read the current framebuffer's depth, `width` x `height` window depths as 32-bit
+/// fixed point (0 near, `u32::MAX` far), bottom row first, into `depth` (exactly that
+/// many). Integers: llvmpipe reads them three times faster than floats (0.65 against 1.9
+/// ms at 1280x720).
+pub fn read_depth(gl: &glow::Context, width: u32, height: u32, depth: &mut [u32]) {
+    assert_eq!(depth.len(), width as usize * height as usize);
+    // SAFETY: u32s have no padding and any bytes are some u32; u8 needs no alignment; the
+    // length is the slice's.
+    let bytes = unsafe {
+        std::slice::from_raw_parts_mut(depth.as_mut_ptr().cast::<u8>(), size_of_val(depth))
+    };
+    // SAFETY: context current; the buffer holds exactly the rectangle asked for, in
+    // 4-byte rows (PACK_ALIGNMENT 4).
+    unsafe {
+        gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+        gl.read_pixels(
+            0,
+            0,
+            width as i32,
+            height as i32,
+            glow::DEPTH_COMPONENT,
+            glow::UNSIGNED_INT,
+            glow::PixelPackData::Slice(Some(bytes)),
+        );
+    }
+}

@@ -17,10 +17,10 @@
 //! - `minimap`: the map from above with the player and its trail (N).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
-//! - `context`, `renderer`, `occlusion`, `gl`: the GL window, the scene's draw calls (the
-//!   clusters in view, nearest first), the occlusion queries and the GL helpers. These
-//!   four and `debug_draw` are the only files with `unsafe` (OpenGL calls, and creating
-//!   the context).
+//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
+//!   view, nearest first, in two passes around a read of the depth buffer for occlusion
+//!   culling) and the GL helpers. These three and `debug_draw` are the only files with
+//!   `unsafe` (OpenGL calls, and creating the context).
 
 mod context;
 pub mod controls;
@@ -35,7 +35,6 @@ mod hud;
 mod input;
 mod loading;
 mod minimap;
-mod occlusion;
 mod recording;
 mod renderer;
 mod settings;

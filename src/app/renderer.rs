@@ -1,5 +1,7 @@
 //! Draws a map with glow: its clusters the view may see, nearest first (opaque, then
-//! cut-outs), from one vertex and one index buffer.
+//! cut-outs), less the meshlets hidden behind what is drawn (two passes around a read of
+//! the depth buffer: see [`walkthrough::cull::occlusion`]), from one vertex and one index
+//! buffer.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::collections::HashMap;
@@ -12,12 +14,12 @@ use glow::HasContext;
 use walkthrough::camera::Pose;
 use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
-    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, Frustum, cluster_map, draw_order,
+    CLUSTER_TRIANGLES, ClusteredMesh, DepthPyramid, Draw, Frustum, Occlusion, cluster_map,
+    draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::occlusion::Occlusion;
 
 const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
@@ -77,6 +79,20 @@ struct FrameUniforms {
     /// The fog's (the sky's) colour, in the space the shader works in.
     fog: [f32; 3],
     light: Lighting,
+}
+
+/// What is bound while a frame's draws are submitted: the program (`Some(cutout)`) and
+/// the material.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bound {
+    program: Option<bool>,
+    material: Option<usize>,
+}
+
+/// The samples a pixel of the default framebuffer has (0 or 1: none extra).
+fn samples(gl: &glow::Context) -> i32 {
+    // SAFETY: context current; a plain state query.
+    unsafe { gl.get_parameter_i32(glow::SAMPLES) }
 }
 
 /// One program's uniforms.
@@ -165,8 +181,7 @@ pub struct DrawStats {
     pub shaded: Option<u64>,
     /// Fragments that passed the depth test (when counting).
     pub passed: Option<u64>,
-    /// Of those, the fragments of opaque clusters (when counting with occlusion queries,
-    /// which count each cluster's).
+    /// Of those, the fragments of opaque clusters (when counting).
     pub passed_opaque: Option<u64>,
 }
 
@@ -183,9 +198,10 @@ pub struct Renderer {
     mesh: ClusteredMesh,
     /// This frame's clusters in drawing order (kept: no allocation per frame).
     order: Vec<u32>,
-    /// Those not seen last frame, tested before they are drawn.
-    later: Vec<u32>,
-    /// Occlusion queries (`None` where the GL has none, or with culling off).
+    /// This pass's draws (kept likewise).
+    draws: Vec<Draw>,
+    /// Occlusion culling's memory (`None` with multisampling: a resolved depth buffer
+    /// is not the depth of every sample).
     occlusion: Option<Occlusion>,
     /// Far plane, from the map's size.
     far: f32,
@@ -200,8 +216,13 @@ pub struct Renderer {
     pub cull: bool,
     /// The field of view (the settings' `fov`, changed live).
     pub fov: FieldOfView,
-    /// Queries counting fragments, each with its target, while counting.
-    counters: Vec<(glow::Query, u32)>,
+    /// While counting, the query of the fragment shader's invocations.
+    invocations: Option<glow::Query>,
+    /// While counting, queries of the samples that pass the depth test: one for each run
+    /// of draws with one program (opaque or cut-out), at most four a frame.
+    samples: Vec<glow::Query>,
+    /// This frame's runs: the query and whether its draws were cut-outs.
+    runs: Vec<(glow::Query, bool)>,
     stats: DrawStats,
 }
 
@@ -245,16 +266,16 @@ impl Renderer {
             materials: Vec::new(),
             mesh: ClusteredMesh::default(),
             order: Vec::new(),
-            later: Vec::new(),
-            occlusion: Occlusion::new(gl.clone())
-                .inspect_err(|e| eprintln!("warning: no occlusion culling: {e}"))
-                .ok(),
+            draws: Vec::new(),
+            occlusion: (samples(&gl) <= 1).then(Occlusion::default),
             far: 100.0,
             srgb,
             anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
             cull: true,
             fov: FieldOfView::default(),
-            counters: Vec::new(),
+            invocations: None,
+            samples: Vec::new(),
+            runs: Vec::new(),
             stats: DrawStats::default(),
         };
         r.upload(map);
@@ -266,7 +287,7 @@ impl Renderer {
     pub fn upload(&mut self, map: &Map) {
         self.mesh = cluster_map(map, CLUSTER_TRIANGLES);
         if let Some(o) = &mut self.occlusion {
-            o.reset(self.mesh.clusters.len());
+            *o = Occlusion::new(self.mesh.meshlets.len());
         }
         self.upload_mesh();
         self.upload_materials(map);
@@ -278,7 +299,7 @@ impl Renderer {
     pub fn rescale(&mut self, map: &Map, factor: f32) {
         self.mesh.scale_by(factor);
         if let Some(o) = &mut self.occlusion {
-            o.reset(self.mesh.clusters.len());
+            *o = Occlusion::new(self.mesh.meshlets.len());
         }
         self.upload_mesh();
         self.far = far_plane(map);
@@ -370,7 +391,12 @@ impl Renderer {
     /// Counting waits for the frame to finish, so it is for benchmarks.
     pub fn count_fragments(&mut self, on: bool) {
         let gl = &self.gl;
-        for (q, _) in self.counters.drain(..) {
+        for q in self
+            .invocations
+            .take()
+            .into_iter()
+            .chain(self.samples.drain(..))
+        {
             // SAFETY: context current; the query was made by this renderer.
             unsafe { gl.delete_query(q) };
         }
@@ -382,14 +408,20 @@ impl Renderer {
             .supported_extensions()
             .contains("GL_ARB_pipeline_statistics_query")
             || (v.major, v.minor) >= (4, 6);
-        let mut targets = vec![glow::SAMPLES_PASSED];
-        if statistics {
-            targets.push(glow::FRAGMENT_SHADER_INVOCATIONS);
-        }
-        for target in targets {
-            // SAFETY: context current; the query is owned by self and deleted with it.
-            if let Ok(q) = unsafe { gl.create_query() } {
-                self.counters.push((q, target));
+        // SAFETY: context current; the queries are owned by self and deleted with it.
+        unsafe {
+            if statistics {
+                self.invocations = gl.create_query().ok();
+            }
+            // Two passes, each opaque then cut-out: four runs at most.
+            for _ in 0..4 {
+                match gl.create_query() {
+                    Ok(q) => self.samples.push(q),
+                    Err(_) => {
+                        self.samples.drain(..).for_each(|q| gl.delete_query(q));
+                        break;
+                    }
+                }
             }
         }
     }
@@ -402,10 +434,10 @@ impl Renderer {
 
     /// Draw the map seen from `pose` into the current framebuffer: the clusters the view
     /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]), less
-    /// those hidden behind what is drawn (see [`Occlusion`]).
+    /// the meshlets hidden behind what is drawn (see [`Occlusion`]).
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
-        let view_proj = self.projection(width, height) * pose.view_matrix();
-        let frustum = Frustum::from_view_proj(view_proj);
+        let (view, proj) = (pose.view_matrix(), self.projection(width, height));
+        let frustum = Frustum::from_view_proj(proj * view);
         if self.cull {
             draw_order(
                 &self.mesh.clusters,
@@ -419,7 +451,7 @@ impl Renderer {
         }
         self.begin_frame(width, height);
         let frame = FrameUniforms {
-            view_proj,
+            view_proj: proj * view,
             eye: pose.position,
             far: self.far,
             fog: self.shading(CLEAR_COLOR),
@@ -429,14 +461,51 @@ impl Renderer {
                 DISPLAY_LIGHTING
             },
         };
-        let mut stats = self.draw_clusters(&frame);
+        let mut stats = DrawStats {
+            clusters: self.order.len(),
+            ..DrawStats::default()
+        };
+        let mut draws = std::mem::take(&mut self.draws);
+        let mut bound = Bound::default();
+        match self.occlusion.take().filter(|_| self.cull) {
+            Some(mut o) => {
+                o.first_pass(&self.mesh, &self.order, &frustum, &mut draws);
+                self.submit(&draws, &frame, &mut bound, &mut stats);
+                if o.second_pass_due() {
+                    if draws.is_empty() {
+                        o.pyramid = DepthPyramid::default();
+                    } else {
+                        let gl = &self.gl;
+                        o.pyramid.rebuild(width as usize, height as usize, |depth| {
+                            gl::read_depth(gl, width, height, depth)
+                        });
+                    }
+                    o.second_pass(&self.mesh, &self.order, &frustum, view, proj, &mut draws);
+                    self.submit(&draws, &frame, &mut bound, &mut stats);
+                }
+                self.occlusion = Some(o);
+            }
+            None => {
+                draws.clear();
+                draws.extend(self.order.iter().map(|&i| {
+                    let c = &self.mesh.clusters[i as usize];
+                    Draw {
+                        cluster: i,
+                        first: c.first,
+                        count: c.count,
+                    }
+                }));
+                self.submit(&draws, &frame, &mut bound, &mut stats);
+            }
+        }
+        self.draws = draws;
         self.end_frame(&mut stats);
         self.stats = stats;
     }
 
     /// Set the state the scene's pass relies on (egui leaves its own behind), clear, and
     /// start the frame's counters.
-    fn begin_frame(&self, width: u32, height: u32) {
+    fn begin_frame(&mut self, width: u32, height: u32) {
         let gl = &self.gl;
         // SAFETY: context current; all objects are owned by self and alive.
         unsafe {
@@ -455,140 +524,94 @@ impl Renderer {
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_vertex_array(Some(self.vao));
-            for &(q, target) in &self.counters {
-                // One samples query at a time: with occlusion queries, theirs count.
-                if target != glow::SAMPLES_PASSED || !self.occluding() {
-                    gl.begin_query(target, q);
-                }
+            if let Some(q) = self.invocations {
+                gl.begin_query(glow::FRAGMENT_SHADER_INVOCATIONS, q);
             }
         }
+        self.runs.clear();
     }
 
-    /// Draw this frame's clusters (`self.order`): those seen last frame (or all, without
-    /// occlusion queries) at once, asked again as they are drawn; then those not seen,
-    /// if their boxes show past what is drawn.
-    fn draw_clusters(&mut self, frame: &FrameUniforms) -> DrawStats {
-        let mut stats = DrawStats {
-            clusters: self.order.len(),
-            ..DrawStats::default()
-        };
-        let mut program: Option<bool> = None;
-        let mut occlusion = if self.cull {
-            self.occlusion.take()
-        } else {
-            None
-        };
-        let order = std::mem::take(&mut self.order);
-        let mut later = std::mem::take(&mut self.later);
-        later.clear();
-        if let Some(o) = &mut occlusion {
-            o.collect(&self.mesh.clusters);
-        }
-        for &i in &order {
-            let c = &self.mesh.clusters[i as usize];
-            match &mut occlusion {
-                Some(o) if !o.draw_first(i, c, frame.eye) => later.push(i),
-                _ => self.draw_asked(i, occlusion.as_mut(), frame, &mut program, &mut stats),
-            }
-        }
-        if let Some(o) = &mut occlusion {
-            o.test(frame.view_proj, &self.mesh.clusters, &mut later);
-            program = None;
-            // SAFETY: context current; the test bound its own vertex array.
-            unsafe { self.gl.bind_vertex_array(Some(self.vao)) };
-        }
-        for &i in &later {
-            self.draw_asked(i, occlusion.as_mut(), frame, &mut program, &mut stats);
-        }
-        (self.order, self.later) = (order, later);
-        if occlusion.is_some() {
-            self.occlusion = occlusion;
-        }
-        stats
-    }
-
-    /// Draw cluster `i`, asking `occlusion` (if any) whether it shows.
-    fn draw_asked(
-        &self,
-        i: u32,
-        mut occlusion: Option<&mut Occlusion>,
+    /// Draw `draws`, binding a program, a material and (while counting) a samples query
+    /// only when they change from what `bound` says is bound.
+    fn submit(
+        &mut self,
+        draws: &[Draw],
         frame: &FrameUniforms,
-        program: &mut Option<bool>,
+        bound: &mut Bound,
         stats: &mut DrawStats,
     ) {
-        if let Some(o) = occlusion.as_deref_mut() {
-            o.begin(i);
-        }
-        self.draw_cluster(&self.mesh.clusters[i as usize], frame, program, stats);
-        if let Some(o) = occlusion {
-            o.end(i);
+        for d in draws {
+            let c = &self.mesh.clusters[d.cluster as usize];
+            let Some(m) = self.materials.get(c.material) else {
+                continue;
+            };
+            let p = if c.cutout { &self.cutout } else { &self.opaque };
+            let gl = &self.gl;
+            if bound.program != Some(c.cutout) {
+                p.bind(gl, frame);
+                bound.program = Some(c.cutout);
+                bound.material = None;
+                // SAFETY: context current; the queries are owned by self; one samples
+                // query is active at a time.
+                // (Past the fourth run, which two passes never reach, the last one goes on.)
+                unsafe {
+                    if let Some(&q) = self.samples.get(self.runs.len()) {
+                        if !self.runs.is_empty() {
+                            gl.end_query(glow::SAMPLES_PASSED);
+                        }
+                        gl.begin_query(glow::SAMPLES_PASSED, q);
+                        self.runs.push((q, c.cutout));
+                    }
+                }
+            }
+            // SAFETY: context current; the index range lies within the index buffer.
+            unsafe {
+                if bound.material != Some(c.material) {
+                    let u = &p.uniforms;
+                    gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
+                    gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
+                    gl.bind_texture(glow::TEXTURE_2D, m.texture);
+                    bound.material = Some(c.material);
+                }
+                gl.draw_elements(
+                    glow::TRIANGLES,
+                    d.count as i32,
+                    glow::UNSIGNED_INT,
+                    4 * d.first as i32,
+                );
+            }
+            stats.triangles += d.count as usize / 3;
+            stats.draws += 1;
         }
     }
 
     /// End the frame's counters into `stats` and put the state back.
     fn end_frame(&self, stats: &mut DrawStats) {
         let gl = &self.gl;
-        // SAFETY: context current; the queries ended here were begun in `begin_frame`.
+        // SAFETY: context current; the queries ended here were begun in `begin_frame`
+        // and `submit`.
         unsafe {
-            for &(q, target) in &self.counters {
-                if target == glow::SAMPLES_PASSED && self.occluding() {
-                    // Last frame's draws, read as this frame began (a frame late).
-                    stats.passed = self.occlusion.as_ref().map(Occlusion::passed);
-                    stats.passed_opaque = self.occlusion.as_ref().map(Occlusion::passed_opaque);
-                    continue;
+            if let Some(q) = self.invocations {
+                gl.end_query(glow::FRAGMENT_SHADER_INVOCATIONS);
+                stats.shaded = Some(u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT)));
+            }
+            if !self.runs.is_empty() {
+                gl.end_query(glow::SAMPLES_PASSED);
+            }
+            if !self.samples.is_empty() {
+                let (mut all, mut opaque) = (0, 0);
+                for &(q, cutout) in &self.runs {
+                    let n = u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT));
+                    all += n;
+                    opaque += if cutout { 0 } else { n };
                 }
-                gl.end_query(target);
-                let n = Some(u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT)));
-                if target == glow::SAMPLES_PASSED {
-                    stats.passed = n;
-                } else {
-                    stats.shaded = n;
-                }
+                (stats.passed, stats.passed_opaque) = (Some(all), Some(opaque));
             }
             gl.bind_vertex_array(None);
             gl.use_program(None);
             // The overlays and egui give their colours as displayed.
             gl.disable(glow::FRAMEBUFFER_SRGB);
         }
-    }
-
-    /// Occlusion queries are in use.
-    fn occluding(&self) -> bool {
-        self.cull && self.occlusion.is_some()
-    }
-
-    /// Draw cluster `c` with its material, binding its program unless `program` (the one
-    /// bound: `Some(cutout)`) is it already.
-    fn draw_cluster(
-        &self,
-        c: &Cluster,
-        frame: &FrameUniforms,
-        program: &mut Option<bool>,
-        stats: &mut DrawStats,
-    ) {
-        let Some(m) = self.materials.get(c.material) else {
-            return;
-        };
-        let p = if c.cutout { &self.cutout } else { &self.opaque };
-        if *program != Some(c.cutout) {
-            p.bind(&self.gl, frame);
-            *program = Some(c.cutout);
-        }
-        let (gl, u) = (&self.gl, &p.uniforms);
-        // SAFETY: context current; the index range lies within the index buffer.
-        unsafe {
-            gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
-            gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
-            gl.bind_texture(glow::TEXTURE_2D, m.texture);
-            gl.draw_elements(
-                glow::TRIANGLES,
-                c.count as i32,
-                glow::UNSIGNED_INT,
-                4 * c.first as i32,
-            );
-        }
-        stats.triangles += c.count as usize / 3;
-        stats.draws += 1;
     }
 
     /// Read the framebuffer back as RGBA rows, top row first.
@@ -710,7 +733,12 @@ impl Drop for Renderer {
             for t in self.textures.drain(..) {
                 self.gl.delete_texture(t);
             }
-            for (q, _) in self.counters.drain(..) {
+            for q in self
+                .invocations
+                .take()
+                .into_iter()
+                .chain(self.samples.drain(..))
+            {
                 self.gl.delete_query(q);
             }
             self.gl.delete_buffer(self.vbo);

@@ -3,12 +3,14 @@
 //! Each material's triangles are split in halves at the median of their centres along the
 //! longest side of their bounds, again and again, until a piece holds at most
 //! [`CLUSTER_TRIANGLES`] (the BVH's median split, Ericson 6.2.1, stopped early): pieces
-//! that are small in space, so a view sees few of them. The vertices are shared between
+//! that are small in space, so a view sees few of them. Each cluster is split the same way
+//! into meshlets of at most [`MESHLET_TRIANGLES`], what occlusion culling keeps or leaves
+//! out (see [`super::occlusion`]). The vertices are shared between
 //! triangles of a cluster (one copy of each distinct vertex, in the order first drawn)
-//! and drawn through one index list. Each cluster's triangles are then ordered for the
-//! GPU's post-transform vertex cache and its vertices for fetch locality (meshoptimizer's
-//! `optimizeVertexCache` and `optimizeVertexFetch`, through the `meshopt` crate), on two
-//! threads.
+//! and drawn through one index list. Each meshlet's triangles are then ordered for the
+//! GPU's post-transform vertex cache and its cluster's vertices for fetch locality
+//! (meshoptimizer's `optimizeVertexCache` and `optimizeVertexFetch`, through the
+//! `meshopt` crate). Clusters are built on all cores, each on its own.
 
 use glam::Vec3;
 use rustc_hash::FxHashMap;
@@ -19,6 +21,12 @@ use crate::map::{Map, Vertex};
 /// Most triangles in a cluster: a few thousand, so a draw is worth its call and a view of
 /// a large map still leaves most clusters out.
 pub const CLUSTER_TRIANGLES: usize = 2048;
+
+/// Most triangles in a meshlet, the piece of a cluster that occlusion culling keeps or
+/// leaves out: small enough that a cluster half behind a hill is drawn by halves (the
+/// depth test costs a software rasterizer nearly as much as shading), large enough that
+/// testing every meshlet in view costs the CPU little (a few thousand boxes a frame).
+pub const MESHLET_TRIANGLES: usize = 64;
 
 /// A piece of one material's triangles, close together in space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,11 +42,35 @@ pub struct Cluster {
     pub first_vertex: u32,
     /// Number of its vertices.
     pub vertex_count: u32,
+    /// Its first meshlet in [`ClusteredMesh::meshlets`]: its meshlets are
+    /// `first_meshlet..first_meshlet + meshlet_count`, their indices one after another
+    /// from `first` to `first + count`.
+    pub first_meshlet: u32,
+    /// Number of its meshlets.
+    pub meshlet_count: u32,
     /// Bounds of its triangles.
     pub bounds: Aabb,
     /// Its material's texture has see-through texels (leaves, fences): drawn after every
     /// opaque cluster, with the alpha test.
     pub cutout: bool,
+}
+
+impl Cluster {
+    /// Its meshlets' positions in [`ClusteredMesh::meshlets`].
+    pub fn meshlets(&self) -> std::ops::Range<usize> {
+        self.first_meshlet as usize..(self.first_meshlet + self.meshlet_count) as usize
+    }
+}
+
+/// A few neighbouring triangles of one cluster: a run of its indices, with their bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Meshlet {
+    /// First index in [`ClusteredMesh::indices`].
+    pub first: u32,
+    /// Number of indices (three per triangle).
+    pub count: u32,
+    /// Bounds of its triangles.
+    pub bounds: Aabb,
 }
 
 /// A map's drawable geometry: shared vertices, an index list, and the clusters over it.
@@ -50,6 +82,8 @@ pub struct ClusteredMesh {
     pub indices: Vec<u32>,
     /// The clusters, material by material.
     pub clusters: Vec<Cluster>,
+    /// The clusters' meshlets, cluster after cluster.
+    pub meshlets: Vec<Meshlet>,
 }
 
 impl ClusteredMesh {
@@ -59,134 +93,281 @@ impl ClusteredMesh {
         for v in &mut self.vertices {
             v.position = (Vec3::from(v.position) * factor).into();
         }
+        let scaled = |b: Aabb| Aabb {
+            min: b.min * factor,
+            max: b.max * factor,
+        };
         for c in &mut self.clusters {
-            c.bounds = Aabb {
-                min: c.bounds.min * factor,
-                max: c.bounds.max * factor,
-            };
+            c.bounds = scaled(c.bounds);
+        }
+        for m in &mut self.meshlets {
+            m.bounds = scaled(m.bounds);
         }
     }
 }
 
-/// Split `map`'s batches into clusters of at most `max_triangles` (at least 1).
+/// Split `map`'s batches into clusters of at most `max_triangles` (at least 1), each
+/// cluster into meshlets of at most [`MESHLET_TRIANGLES`]. The clusters are built on as
+/// many threads as the machine has cores (at most [`BUILD_THREADS`]).
 pub fn cluster_map(map: &Map, max_triangles: usize) -> ClusteredMesh {
     let max_triangles = max_triangles.max(1);
+    // Each batch's triangles with their centres, reordered by the splits; the pieces are
+    // the clusters to be, each a run of one batch's triangles.
+    let mut batches: Vec<Vec<Centred>> = Vec::with_capacity(map.batches.len());
+    let mut pieces: Vec<Piece> = Vec::new();
+    for (b, batch) in map.batches.iter().enumerate() {
+        let first_vertex = batch.first as usize;
+        let corners = &map.vertices[first_vertex..first_vertex + batch.count as usize];
+        let mut order: Vec<Centred> = corners
+            .chunks_exact(3)
+            .zip(0u32..)
+            .map(|(t, triangle)| Centred {
+                centre: t.iter().map(|v| Vec3::from(v.position)).sum::<Vec3>() / 3.0,
+                triangle,
+            })
+            .collect();
+        let mut at = 0;
+        median_split(&mut order, max_triangles, &mut |part| {
+            pieces.push(Piece {
+                batch: b,
+                start: at,
+                end: at + part.len(),
+            });
+            at += part.len();
+        });
+        batches.push(order);
+    }
+    // Split the pieces between the threads, about as many triangles to each.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, BUILD_THREADS);
+    let total: usize = pieces.iter().map(|p| p.end - p.start).sum();
+    let share = total.div_ceil(threads).max(1);
+    let mut groups: Vec<&[Piece]> = Vec::with_capacity(threads);
+    let (mut rest, mut taken) = (&pieces[..], 0);
+    while !rest.is_empty() {
+        let mut n = 0;
+        while n < rest.len() && (n == 0 || taken < share * (groups.len() + 1)) {
+            taken += rest[n].end - rest[n].start;
+            n += 1;
+        }
+        let (group, tail) = rest.split_at(n);
+        groups.push(group);
+        rest = tail;
+    }
+    let built: Vec<ClusteredMesh> = std::thread::scope(|s| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|group| s.spawn(|| build_clusters(map, &batches, group)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let size = |f: fn(&ClusteredMesh) -> usize| built.iter().map(f).sum::<usize>();
+    let (vertices, indices) = (size(|m| m.vertices.len()), size(|m| m.indices.len()));
+    let mut built = built.into_iter();
+    let mut mesh = built.next().unwrap_or_default();
+    mesh.vertices.reserve_exact(vertices - mesh.vertices.len());
+    mesh.indices.reserve_exact(indices - mesh.indices.len());
+    for part in built {
+        mesh.append(part);
+    }
+    mesh
+}
+
+/// Memory [`cache_order`] keeps between meshlets.
+#[derive(Default)]
+struct CacheScratch {
+    /// A cluster vertex's number within the meshlet (`u32::MAX`: not in it).
+    numbered: Vec<u32>,
+    /// The cluster vertex of each number.
+    vertex_of: Vec<u32>,
+}
+
+/// Order the triangles `indices` (of vertices `0..vertices`) for the vertex cache
+/// (meshoptimizer's `optimizeVertexCache`), their vertices numbered from 0 meanwhile:
+/// meshoptimizer sizes its tables by the vertex count it is given, a cluster's 1,500 for
+/// each meshlet's 40 (which made clustering a third slower).
+fn cache_order(indices: &mut [u32], vertices: usize, s: &mut CacheScratch) {
+    s.numbered.resize(s.numbered.len().max(vertices), u32::MAX);
+    s.vertex_of.clear();
+    for i in indices.iter_mut() {
+        let n = &mut s.numbered[*i as usize];
+        if *n == u32::MAX {
+            *n = s.vertex_of.len() as u32;
+            s.vertex_of.push(*i);
+        }
+        *i = *n;
+    }
+    meshopt::optimize_vertex_cache_in_place(indices, s.vertex_of.len());
+    for i in indices.iter_mut() {
+        *i = s.vertex_of[*i as usize];
+    }
+    for &v in &s.vertex_of {
+        s.numbered[v as usize] = u32::MAX;
+    }
+}
+
+/// Most threads that build clusters at load.
+pub const BUILD_THREADS: usize = 8;
+
+/// A cluster to be: triangles `start..end` of batch `batch`'s split order.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    batch: usize,
+    start: usize,
+    end: usize,
+}
+
+impl ClusteredMesh {
+    /// Put `other`'s clusters after these (their indices and places moved along).
+    fn append(&mut self, other: ClusteredMesh) {
+        let (indices, vertices, meshlets) = (
+            self.indices.len() as u32,
+            self.vertices.len() as u32,
+            self.meshlets.len() as u32,
+        );
+        self.vertices.extend(other.vertices);
+        self.indices
+            .extend(other.indices.into_iter().map(|i| i + vertices));
+        self.meshlets
+            .extend(other.meshlets.into_iter().map(|m| Meshlet {
+                first: m.first + indices,
+                ..m
+            }));
+        self.clusters
+            .extend(other.clusters.into_iter().map(|c| Cluster {
+                first: c.first + indices,
+                first_vertex: c.first_vertex + vertices,
+                first_meshlet: c.first_meshlet + meshlets,
+                ..c
+            }));
+    }
+}
+
+/// The clusters of `pieces` (of `batches`' split orders of `map`'s triangles), as a mesh
+/// of their own: each split into meshlets, its distinct vertices once, each meshlet's
+/// triangles ordered for the vertex cache and the cluster's vertices in the order they are
+/// first used (meshoptimizer, Kapoulkine: `optimizeVertexCache` after Forsyth's "Linear-
+/// Speed Vertex Cache Optimisation", then `optimizeVertexFetch`). The same triangles, each
+/// still wound as it was.
+fn build_clusters(map: &Map, batches: &[Vec<Centred>], pieces: &[Piece]) -> ClusteredMesh {
     let mut mesh = ClusteredMesh::default();
     // A cluster's vertices by their bits: equal bits are one vertex (a NaN never reaches a
     // map). Shared within a cluster only: a table of a cluster's vertices stays in the
     // cache (one of the whole map's million did not, and took 300 ms), and a cluster is
     // drawn on its own anyway. Fx hashing: no key here is hostile.
     let mut seen: FxHashMap<[u32; 8], u32> = FxHashMap::default();
-    for batch in &map.batches {
+    let mut order = Vec::new();
+    let mut scratch = CacheScratch::default();
+    let mut corners: Vec<Vertex> = Vec::new();
+    for p in pieces {
+        let batch = &map.batches[p.batch];
         let cutout = map
             .materials
             .get(batch.material)
             .and_then(|m| m.texture.as_ref())
             .is_some_and(|t| t.has_alpha);
-        let first_vertex = batch.first as usize;
-        let triangles = batch.count as usize / 3;
-        let corner = |t: u32, k: usize| map.vertices[first_vertex + 3 * t as usize + k];
-        let centres: Vec<Vec3> = (0..triangles as u32)
-            .map(|t| {
-                (0..3)
-                    .map(|k| Vec3::from(corner(t, k).position))
-                    .sum::<Vec3>()
-                    / 3.0
-            })
-            .collect();
-        let centre = |t: u32| centres[t as usize];
-        let mut order: Vec<u32> = (0..triangles as u32).collect();
-        let mut pending = vec![(0usize, triangles)];
-        while let Some((lo, hi)) = pending.pop() {
-            let part = &mut order[lo..hi];
-            if part.len() <= max_triangles {
-                let first = mesh.indices.len() as u32;
-                let first_vertex = mesh.vertices.len() as u32;
-                let mut bounds = Aabb::EMPTY;
-                seen.clear();
-                for &t in part.iter() {
-                    for k in 0..3 {
-                        let v = corner(t, k);
-                        bounds = bounds.grown(Vec3::from(v.position));
-                        let next = mesh.vertices.len() as u32;
-                        let index = *seen.entry(bits(&v)).or_insert(next);
-                        if index == next {
-                            mesh.vertices.push(v);
-                        }
-                        mesh.indices.push(index);
-                    }
-                }
-                mesh.clusters.push(Cluster {
-                    material: batch.material,
-                    first,
-                    count: mesh.indices.len() as u32 - first,
-                    first_vertex,
-                    vertex_count: mesh.vertices.len() as u32 - first_vertex,
-                    bounds,
-                    cutout,
-                });
-                continue;
-            }
-            let spread = part
-                .iter()
-                .fold(Aabb::EMPTY, |b, &t| b.grown(centre(t)))
-                .size();
-            let axis = spread.max_position();
-            let mid = part.len() / 2;
-            part.select_nth_unstable_by(mid, |&a, &b| centre(a)[axis].total_cmp(&centre(b)[axis]));
-            // The nearer half last, so it is emitted first: clusters stay in spatial order.
-            pending.push((lo + mid, hi));
-            pending.push((lo, lo + mid));
+        let first = mesh.indices.len() as u32;
+        let first_vertex = mesh.vertices.len() as u32;
+        let first_meshlet = mesh.meshlets.len() as u32;
+        seen.clear();
+        order.clear();
+        order.extend_from_slice(&batches[p.batch][p.start..p.end]);
+        // The cluster's corners copied out first, read in the order they lie in the map
+        // (a piece's triangles are scattered over its batch: reading them in split order
+        // missed the cache at every triangle, a third of the clustering's time).
+        order.sort_unstable_by_key(|c| c.triangle);
+        corners.clear();
+        for (c, local) in order.iter_mut().zip(0u32..) {
+            let at = batch.first as usize + 3 * c.triangle as usize;
+            corners.extend_from_slice(&map.vertices[at..at + 3]);
+            c.triangle = local;
         }
+        let corner = |t: u32, k: usize| corners[3 * t as usize + k];
+        median_split(&mut order, MESHLET_TRIANGLES, &mut |piece| {
+            let first = mesh.indices.len() as u32;
+            let mut bounds = Aabb::EMPTY;
+            for t in piece.iter().map(|c| c.triangle) {
+                for k in 0..3 {
+                    let v = corner(t, k);
+                    bounds = bounds.grown(Vec3::from(v.position));
+                    let next = mesh.vertices.len() as u32 - first_vertex;
+                    let index = *seen.entry(bits(&v)).or_insert(next);
+                    if index == next {
+                        mesh.vertices.push(v);
+                    }
+                    mesh.indices.push(index);
+                }
+            }
+            // Its indices count from the cluster's first vertex until the cluster is done.
+            let count = mesh.indices.len() as u32 - first;
+            cache_order(
+                &mut mesh.indices[first as usize..],
+                seen.len(),
+                &mut scratch,
+            );
+            mesh.meshlets.push(Meshlet {
+                first,
+                count,
+                bounds,
+            });
+        });
+        let own = &mut mesh.vertices[first_vertex as usize..];
+        let local = &mut mesh.indices[first as usize..];
+        meshopt::optimize_vertex_fetch_in_place(local, own);
+        local.iter_mut().for_each(|i| *i += first_vertex);
+        let meshlets = &mesh.meshlets[first_meshlet as usize..];
+        mesh.clusters.push(Cluster {
+            material: batch.material,
+            first,
+            count: mesh.indices.len() as u32 - first,
+            first_vertex,
+            vertex_count: mesh.vertices.len() as u32 - first_vertex,
+            first_meshlet,
+            meshlet_count: meshlets.len() as u32,
+            bounds: meshlets.iter().fold(Aabb::EMPTY, |b, m| b.union(m.bounds)),
+            cutout,
+        });
     }
-    order_for_the_gpu(&mut mesh);
     mesh
 }
 
-/// Order each cluster's triangles for the vertex cache and its vertices in the order they
-/// are first used (meshoptimizer, Kapoulkine: `optimizeVertexCache` after Forsyth's "Linear-
-/// Speed Vertex Cache Optimisation", then `optimizeVertexFetch`), the clusters split
-/// between two threads. The same triangles, each still wound as it was.
-fn order_for_the_gpu(mesh: &mut ClusteredMesh) {
-    let clusters = &mesh.clusters;
-    // Split at the cluster where half of the indices are done.
-    let half = clusters.partition_point(|c| (c.first as usize) < mesh.indices.len() / 2);
-    let (index_split, vertex_split) = clusters
-        .get(half)
-        .map_or((mesh.indices.len(), mesh.vertices.len()), |c| {
-            (c.first as usize, c.first_vertex as usize)
-        });
-    let (indices_a, indices_b) = mesh.indices.split_at_mut(index_split);
-    let (vertices_a, vertices_b) = mesh.vertices.split_at_mut(vertex_split);
-    let (clusters_a, clusters_b) = clusters.split_at(half);
-    std::thread::scope(|s| {
-        s.spawn(|| order_clusters(clusters_a, indices_a, vertices_a, 0, 0));
-        order_clusters(clusters_b, indices_b, vertices_b, index_split, vertex_split);
-    });
+/// A triangle (by its place in its batch) with its centre beside it: the splits read
+/// the centres in order, not scattered over the whole map (a third of the time).
+#[derive(Clone, Copy, Debug)]
+struct Centred {
+    centre: Vec3,
+    triangle: u32,
 }
 
-/// [`order_for_the_gpu`] of `clusters`, whose indices and vertices are `indices` and
-/// `vertices` (starting at `index_base` and `vertex_base` in the whole mesh).
-fn order_clusters(
-    clusters: &[Cluster],
-    indices: &mut [u32],
-    vertices: &mut [Vertex],
-    index_base: usize,
-    vertex_base: usize,
-) {
-    for c in clusters {
-        let first = c.first as usize - index_base;
-        let local = &mut indices[first..first + c.count as usize];
-        let v0 = c.first_vertex as usize - vertex_base;
-        let own = &mut vertices[v0..v0 + c.vertex_count as usize];
-        for i in local.iter_mut() {
-            *i -= c.first_vertex;
+/// Split the triangles `order` in halves at the median of their centres along the longest
+/// side of the centres' bounds, again and again, until a piece holds at most `max` (at
+/// least 1); hand each piece to `piece` (which may reorder it), in spatial order: a
+/// piece's neighbour in space tends to be its neighbour in the sequence.
+fn median_split(order: &mut [Centred], max: usize, piece: &mut impl FnMut(&mut [Centred])) {
+    let max = max.max(1);
+    let mut pending = vec![(0usize, order.len())];
+    while let Some((lo, hi)) = pending.pop() {
+        let part = &mut order[lo..hi];
+        if part.len() <= max {
+            if !part.is_empty() {
+                piece(part);
+            }
+            continue;
         }
-        meshopt::optimize_vertex_cache_in_place(local, own.len());
-        meshopt::optimize_vertex_fetch_in_place(local, own);
-        for i in local.iter_mut() {
-            *i += c.first_vertex;
-        }
+        let spread = part
+            .iter()
+            .fold(Aabb::EMPTY, |b, t| b.grown(t.centre))
+            .size();
+        let axis = spread.max_position();
+        let mid = part.len() / 2;
+        part.select_nth_unstable_by(mid, |a, b| a.centre[axis].total_cmp(&b.centre[axis]));
+        // The first half last, so it is handed over first: pieces stay in spatial order.
+        pending.push((lo + mid, hi));
+        pending.push((lo, lo + mid));
     }
 }
 
@@ -288,6 +469,35 @@ mod tests {
     }
 
     #[test]
+    fn meshlets_tile_each_cluster_and_are_compact_in_space() {
+        let mesh = cluster_map(&strip(3000), CLUSTER_TRIANGLES);
+        assert_eq!(mesh.clusters.len(), 4);
+        let mut meshlets = 0;
+        for c in &mesh.clusters {
+            let mut next = c.first;
+            for m in &mesh.meshlets[c.meshlets()] {
+                assert_eq!(m.first, next, "meshlets follow each other");
+                // Halves of pieces over the limit: between half of it and all of it.
+                let triangles = m.count as usize / 3;
+                assert!((MESHLET_TRIANGLES / 2..=MESHLET_TRIANGLES).contains(&triangles));
+                next += m.count;
+                // A median split of a strip: a run of quads, two triangles each.
+                let quads = triangles.div_ceil(2) as f32;
+                assert!(m.bounds.size().x <= quads + 1.0, "{:?}", m.bounds);
+                for &i in &mesh.indices[m.first as usize..(m.first + m.count) as usize] {
+                    let p = Vec3::from(mesh.vertices[i as usize].position);
+                    assert!(m.bounds.inflated(1e-6).contains(p));
+                    assert!(c.bounds.inflated(1e-6).contains(p));
+                }
+            }
+            assert_eq!(next, c.first + c.count, "and cover the cluster");
+            meshlets += c.meshlet_count;
+        }
+        assert_eq!(meshlets as usize, mesh.meshlets.len());
+        assert!(mesh.meshlets.len() >= 6000 / MESHLET_TRIANGLES);
+    }
+
+    #[test]
     fn a_map_without_triangles_has_no_clusters() {
         let mesh = cluster_map(&Map::default(), CLUSTER_TRIANGLES);
         assert!(mesh.clusters.is_empty() && mesh.indices.is_empty());
@@ -350,7 +560,7 @@ mod tests {
     }
 
     #[test]
-    fn clusters_split_between_the_two_threads_keep_their_own_vertices() {
+    fn clusters_built_on_several_threads_keep_their_own_vertices() {
         let mesh = cluster_map(&strip(1000), 64);
         assert!(mesh.clusters.len() > 20);
         for c in &mesh.clusters {

@@ -1,14 +1,19 @@
 //! What the renderer draws of a map, and in which order: the map's triangles in spatial
 //! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
-//! then the cut-outs (alpha-tested leaves and fences) nearest first. Pure geometry: the
+//! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
+//! meshlets not hidden behind what is already drawn ([`occlusion`]). Pure geometry: the
 //! GL side is `app/renderer.rs`.
 
 pub mod clusters;
 pub mod frustum;
+pub mod occlusion;
 
-pub use clusters::{CLUSTER_TRIANGLES, Cluster, ClusteredMesh, cluster_map};
+pub use clusters::{
+    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, cluster_map,
+};
 pub use frustum::Frustum;
+pub use occlusion::{DepthPyramid, Draw, Occlusion};
 
 use glam::Vec3;
 
@@ -41,6 +46,8 @@ mod tests {
             count: 3,
             first_vertex: 0,
             vertex_count: 3,
+            first_meshlet: 0,
+            meshlet_count: 1,
             bounds: Aabb {
                 min: Vec3::new(x - 0.5, -0.5, z - 0.5),
                 max: Vec3::new(x + 0.5, 0.5, z + 0.5),

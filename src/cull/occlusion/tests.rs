@@ -1,0 +1,322 @@
+use super::*;
+use crate::cull::clusters::cluster_map;
+use crate::map::{Batch, Map, Material, Vertex};
+
+const SIDE: usize = 64;
+
+/// Looking down -z from the origin, 90 degrees, square.
+fn camera() -> (Mat4, Mat4) {
+    let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 1000.0);
+    (Mat4::IDENTITY, proj)
+}
+
+/// The window depth of a point `distance` ahead under `proj`.
+fn depth_at(proj: Mat4, distance: f32) -> f64 {
+    let clip = proj.as_dmat4() * glam::DVec4::new(0.0, 0.0, -f64::from(distance), 1.0);
+    (clip.z / clip.w + 1.0) * 0.5
+}
+
+/// Window depth `d` as the GL reads it back: 32-bit fixed point.
+fn fixed(d: f64) -> u32 {
+    (d * f64::from(u32::MAX)).round() as u32
+}
+
+/// A `SIDE` x `SIDE` pyramid: a wall `distance` ahead over the columns `x < wall_columns`,
+/// sky elsewhere.
+fn wall(distance: f32, wall_columns: usize) -> DepthPyramid {
+    let (_, proj) = camera();
+    let d = fixed(depth_at(proj, distance));
+    let mut p = DepthPyramid::default();
+    p.rebuild(SIDE, SIDE, |depth| {
+        for (i, v) in depth.iter_mut().enumerate() {
+            *v = if i % SIDE < wall_columns { d } else { u32::MAX };
+        }
+    });
+    p
+}
+
+fn cube(centre: Vec3, half: f32) -> Aabb {
+    Aabb {
+        min: centre - Vec3::splat(half),
+        max: centre + Vec3::splat(half),
+    }
+}
+
+#[test]
+fn a_wall_hides_a_box_behind_it_not_one_beside_it_in_front_or_at_the_eye() {
+    let (view, proj) = camera();
+    let p = wall(5.0, SIDE / 2);
+    // The wall covers x < 0 of the view: at 10 m ahead, x from -10 to 0.
+    assert!(p.hides(view, proj, &cube(Vec3::new(-5.0, 0.0, -10.0), 1.0)));
+    assert!(
+        !p.hides(view, proj, &cube(Vec3::new(0.0, 0.0, -10.0), 1.0)),
+        "straddles"
+    );
+    assert!(
+        !p.hides(view, proj, &cube(Vec3::new(5.0, 0.0, -10.0), 1.0)),
+        "beside"
+    );
+    assert!(
+        !p.hides(view, proj, &cube(Vec3::new(-1.0, 0.0, -3.0), 0.5)),
+        "in front"
+    );
+    assert!(!p.hides(view, proj, &cube(Vec3::ZERO, 0.5)), "at the eye");
+    assert!(
+        !p.hides(view, proj, &cube(Vec3::new(-5.0, 0.0, 10.0), 1.0)),
+        "behind the eye"
+    );
+    // The wall's own box (its face at 5 m) is never hidden by the wall's depth.
+    let own = Aabb {
+        min: Vec3::new(-5.0, -5.0, -5.0),
+        max: Vec3::new(-0.5, 5.0, -5.0),
+    };
+    assert!(!p.hides(view, proj, &own));
+    // Wholly off the screen: nothing shows.
+    assert!(p.hides(view, proj, &cube(Vec3::new(-50.0, 0.0, -10.0), 1.0)));
+}
+
+#[test]
+fn far_away_the_depth_margin_keeps_a_box_just_behind_a_wall() {
+    let (view, proj) = camera();
+    let p = wall(400.0, SIDE);
+    // At 400 m one step of a 24-bit depth buffer is about a metre (near plane 1 cm).
+    assert!(!p.hides(view, proj, &cube(Vec3::new(0.0, 0.0, -400.5), 0.25)));
+    assert!(p.hides(view, proj, &cube(Vec3::new(0.0, 0.0, -430.0), 1.0)));
+}
+
+#[test]
+fn an_empty_pyramid_hides_nothing() {
+    let (view, proj) = camera();
+    let p = DepthPyramid::default();
+    assert!(!p.hides(view, proj, &cube(Vec3::new(0.0, 0.0, -10.0), 1.0)));
+}
+
+#[test]
+fn each_level_keeps_the_furthest_depth_of_the_texels_below() {
+    let mut p = DepthPyramid::default();
+    // 5 x 3: odd sides round up (3 x 2, 2 x 1, 1 x 1).
+    p.rebuild(5, 3, |d| {
+        for (i, v) in d.iter_mut().enumerate() {
+            *v = i as u32;
+        }
+    });
+    let sizes: Vec<(usize, usize)> = p.levels.iter().map(|l| (l.width, l.height)).collect();
+    assert_eq!(sizes, vec![(5, 3), (3, 2), (2, 1), (1, 1)]);
+    // Level 1, texel (2, 0) covers column 4 of rows 0 and 1: depths 4 and 9.
+    assert_eq!(p.levels[1].at(2, 0), 9);
+    assert_eq!(p.levels[1].at(0, 1), 11);
+    assert_eq!(p.levels[3].at(0, 0), 14);
+    // Rebuilt smaller, the old levels go.
+    p.rebuild(1, 1, |d| d[0] = 5);
+    assert_eq!(p.levels.len(), 1);
+}
+
+#[test]
+fn a_hidden_box_is_behind_the_depth_at_every_point_of_it() {
+    // Random walls at random depths over an odd-sized window; random boxes. Whenever a box
+    // is said hidden, every point sampled on its faces projects onto a pixel whose depth
+    // is nearer than the point: the test never leaves out what shows.
+    let (view, _) = camera();
+    let (w, h) = (97usize, 61usize);
+    let proj = Mat4::perspective_rh_gl(70f32.to_radians(), w as f32 / h as f32, 0.01, 1000.0)
+        * Mat4::IDENTITY;
+    let mut seed = 0x2545_f491_u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f32 / (1u64 << 53) as f32
+    };
+    let (mut hidden, mut tested) = (0, 0);
+    for _ in 0..40 {
+        let mut depth = vec![u32::MAX; w * h];
+        for _ in 0..4 {
+            let (x0, y0) = (
+                (random() * w as f32) as usize,
+                (random() * h as f32) as usize,
+            );
+            let (x1, y1) = (
+                (x0 + 10 + (random() * 60.0) as usize).min(w),
+                (y0 + 10 + (random() * 40.0) as usize).min(h),
+            );
+            let d = fixed(depth_at(proj, 1.0 + random() * 30.0));
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    depth[y * w + x] = depth[y * w + x].min(d);
+                }
+            }
+        }
+        let mut p = DepthPyramid::default();
+        p.rebuild(w, h, |d| d.copy_from_slice(&depth));
+        for _ in 0..200 {
+            let c = Vec3::new(
+                random() * 40.0 - 20.0,
+                random() * 24.0 - 12.0,
+                -2.0 - random() * 40.0,
+            );
+            let b = cube(c, 0.1 + random() * 2.0);
+            tested += 1;
+            if !p.hides(view, proj, &b) {
+                continue;
+            }
+            hidden += 1;
+            let n = 12;
+            for i in 0..=n {
+                for j in 0..=n {
+                    for k in 0..=n {
+                        let t = Vec3::new(i as f32, j as f32, k as f32) / n as f32;
+                        let on_face = [i, j, k].iter().any(|&v| v == 0 || v == n);
+                        if !on_face {
+                            continue;
+                        }
+                        let point = b.min + (b.max - b.min) * t;
+                        let clip = proj * point.extend(1.0);
+                        let ndc = clip.xyz() / clip.w;
+                        let (px, py) = (
+                            (ndc.x + 1.0) * 0.5 * w as f32,
+                            (ndc.y + 1.0) * 0.5 * h as f32,
+                        );
+                        if px < 0.0 || py < 0.0 || px >= w as f32 || py >= h as f32 {
+                            continue;
+                        }
+                        let there = depth[py as usize * w + px as usize];
+                        let point_depth = fixed(depth_at(proj, -point.z));
+                        assert!(
+                            there < point_depth,
+                            "box {b:?} said hidden, but {point} shows"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // The test is worth something only if both answers came up often.
+    assert!(
+        hidden > 300 && tested - hidden > 300,
+        "{hidden} of {tested} hidden"
+    );
+}
+
+#[test]
+fn window_depth_turns_back_into_the_distance_it_came_from() {
+    let (_, proj) = camera();
+    for d in [0.05f32, 1.0, 10.0, 100.0, 900.0] {
+        let back = distance_of_depth(proj, depth_at(proj, d)).unwrap();
+        assert!((back - d).abs() < d * 2e-3, "{d} -> {back}");
+    }
+    assert_eq!(distance_of_depth(proj, 1.0), None);
+}
+
+/// A map of two square grids facing +z, `n` x `n` quads of 1 m each, centred on the view
+/// axis: one at `near` metres ahead, one at `far`.
+fn two_walls(n: usize, near: f32, far: f32) -> Map {
+    let mut vertices = Vec::new();
+    for z in [-near, -far] {
+        let half = n as f32 / 2.0;
+        for i in 0..n {
+            for j in 0..n {
+                let v = |x: f32, y: f32| Vertex {
+                    position: [x - half, y - half, z],
+                    normal: [0.0, 0.0, 1.0],
+                    uv: [0.0, 0.0],
+                };
+                let (x, y) = (i as f32, j as f32);
+                let (a, b, c, d) = (v(x, y), v(x + 1.0, y), v(x + 1.0, y + 1.0), v(x, y + 1.0));
+                vertices.extend([a, b, c, a, c, d]);
+            }
+        }
+    }
+    Map {
+        batches: vec![Batch {
+            material: 0,
+            first: 0,
+            count: vertices.len() as u32,
+        }],
+        vertices,
+        materials: vec![Material::default_grey()],
+        ..Map::default()
+    }
+}
+
+fn triangles(draws: &[Draw]) -> u32 {
+    draws.iter().map(|d| d.count / 3).sum()
+}
+
+#[test]
+fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
+    // 2 x 32 x 32 quads: 4096 triangles, one cluster a wall (2048: the walls are further
+    // apart than they are wide, so the first split is between them), 16 meshlets each.
+    let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
+    assert_eq!(mesh.clusters.len(), 2);
+    let (view, proj) = camera();
+    let frustum = Frustum::from_view_proj(proj * view);
+    let order = [0u32, 1];
+    let near_cluster = (0..2)
+        .find(|&c| mesh.clusters[c].bounds.max.z > -10.0)
+        .unwrap() as u32;
+    let mut o = Occlusion::new(mesh.meshlets.len());
+    let mut draws = Vec::new();
+    // Frame 1: nothing seen yet, nothing drawn first; with no depth, all that is in view
+    // is drawn second (the wall 5 m ahead fills the view; the far one is all in view).
+    o.first_pass(&mesh, &order, &frustum, &mut draws);
+    assert!(draws.is_empty());
+    o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+    let in_view = triangles(&draws);
+    assert!(in_view > 2048, "{in_view}");
+    // Frame 2: all of that first; then the near wall's depth (it fills the window) hides
+    // the far wall, and nothing is drawn second.
+    o.first_pass(&mesh, &order, &frustum, &mut draws);
+    assert_eq!(triangles(&draws), in_view);
+    o.pyramid = wall(5.0, SIDE);
+    o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+    assert!(draws.is_empty());
+    // Frame 3: only the near wall's meshlets, drawn in runs of the one cluster.
+    o.first_pass(&mesh, &order, &frustum, &mut draws);
+    assert!(draws.iter().all(|d| d.cluster == near_cluster));
+    assert!(triangles(&draws) > 0 && triangles(&draws) < in_view);
+    assert!(
+        draws.len() < 16,
+        "adjacent meshlets merge: {} runs",
+        draws.len()
+    );
+    // The near wall gone (sky), the far wall is found hidden no more and drawn second.
+    o.pyramid = wall(5.0, 0);
+    o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+    assert!(!draws.is_empty() && draws.iter().all(|d| d.cluster != near_cluster));
+}
+
+#[test]
+fn with_all_in_view_seen_the_depth_is_read_only_every_few_frames() {
+    let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
+    let (view, proj) = camera();
+    let frustum = Frustum::from_view_proj(proj * view);
+    let order = [0u32, 1];
+    let mut o = Occlusion::new(mesh.meshlets.len());
+    let mut draws = Vec::new();
+    // The first frame tests all; with no depth (sky), all shows.
+    o.first_pass(&mesh, &order, &frustum, &mut draws);
+    assert!(o.second_pass_due());
+    o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+    // Then all in view is drawn first and nothing is left to test: the second pass is
+    // due only every REFRESH_FRAMES frames.
+    let mut due = Vec::new();
+    for _ in 0..2 * REFRESH_FRAMES {
+        o.first_pass(&mesh, &order, &frustum, &mut draws);
+        due.push(o.second_pass_due());
+        if o.second_pass_due() {
+            o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+            assert!(draws.is_empty(), "all was drawn first");
+        }
+    }
+    let at: Vec<usize> = (0..due.len()).filter(|&i| due[i]).collect();
+    let n = REFRESH_FRAMES as usize;
+    assert_eq!(at, vec![n - 1, 2 * n - 1]);
+    // Once the near wall hides the far one, the far one is left to test every frame.
+    o.first_pass(&mesh, &order, &frustum, &mut draws);
+    o.pyramid = wall(5.0, SIDE);
+    o.second_pass(&mesh, &order, &frustum, view, proj, &mut draws);
+    for _ in 0..3 {
+        o.first_pass(&mesh, &order, &frustum, &mut draws);
+        assert!(o.second_pass_due());
+    }
+}
