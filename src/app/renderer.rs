@@ -14,8 +14,7 @@ use glow::HasContext;
 use walkthrough::camera::Pose;
 use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
-    CLUSTER_TRIANGLES, ClusteredMesh, DepthPyramid, Draw, Frustum, Occlusion, cluster_map,
-    draw_order,
+    CLUSTER_TRIANGLES, ClusteredMesh, DepthPyramid, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
@@ -436,12 +435,12 @@ impl Renderer {
     /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]), less
     /// the meshlets hidden behind what is drawn (see [`Occlusion`]).
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
-        let (view, proj) = (pose.view_matrix(), self.projection(width, height));
-        let frustum = Frustum::from_view_proj(proj * view);
+        let proj = self.projection(width, height);
+        let view = View::new(pose.view_matrix(), proj);
         if self.cull {
             draw_order(
                 &self.mesh.clusters,
-                &frustum,
+                &view.frustum,
                 pose.position,
                 &mut self.order,
             );
@@ -451,7 +450,7 @@ impl Renderer {
         }
         self.begin_frame(width, height);
         let frame = FrameUniforms {
-            view_proj: proj * view,
+            view_proj: proj * view.view,
             eye: pose.position,
             far: self.far,
             fog: self.shading(CLEAR_COLOR),
@@ -469,7 +468,7 @@ impl Renderer {
         let mut bound = Bound::default();
         match self.occlusion.take().filter(|_| self.cull) {
             Some(mut o) => {
-                o.first_pass(&self.mesh, &self.order, &frustum, &mut draws);
+                o.first_pass(&self.mesh, &self.order, &view, &mut draws);
                 self.submit(&draws, &frame, &mut bound, &mut stats);
                 if o.second_pass_due() {
                     if draws.is_empty() {
@@ -480,7 +479,7 @@ impl Renderer {
                             gl::read_depth(gl, width, height, depth)
                         });
                     }
-                    o.second_pass(&self.mesh, &self.order, &frustum, view, proj, &mut draws);
+                    o.second_pass(&self.mesh, &self.order, &view, &mut draws);
                     self.submit(&draws, &frame, &mut bound, &mut stats);
                 }
                 self.occlusion = Some(o);

@@ -13,7 +13,7 @@ pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, cluster_map,
 };
 pub use frustum::Frustum;
-pub use occlusion::{DepthPyramid, Draw, Occlusion};
+pub use occlusion::{DepthPyramid, Draw, Occlusion, View};
 
 use glam::Vec3;
 
