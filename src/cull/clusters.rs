@@ -26,7 +26,7 @@ pub const CLUSTER_TRIANGLES: usize = 2048;
 /// leaves out: small enough that a cluster half behind a hill is drawn by halves (the
 /// depth test costs a software rasterizer nearly as much as shading), large enough that
 /// testing every meshlet in view costs the CPU little (a few thousand boxes a frame).
-pub const MESHLET_TRIANGLES: usize = 64;
+pub const MESHLET_TRIANGLES: usize = 32;
 
 /// A piece of one material's triangles, close together in space.
 #[derive(Clone, Copy, Debug, PartialEq)]
