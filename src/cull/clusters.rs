@@ -338,24 +338,25 @@ fn bits(v: &Vertex) -> [u32; 8] {
     [x, y, z, nx, ny, nz, u, w].map(f32::to_bits)
 }
 
+/// A map of `vertices` (three per triangle) in one grey material (for tests).
+#[cfg(test)]
+pub(crate) fn one_material(vertices: Vec<Vertex>) -> Map {
+    use crate::map::{Batch, Material};
+    Map {
+        batches: vec![Batch {
+            material: 0,
+            first: 0,
+            count: vertices.len() as u32,
+        }],
+        vertices,
+        materials: vec![Material::default_grey()],
+        ..Map::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{Batch, Material};
-
-    /// A map of `vertices` (three per triangle) in one grey material.
-    fn one_material(vertices: Vec<Vertex>) -> Map {
-        Map {
-            batches: vec![Batch {
-                material: 0,
-                first: 0,
-                count: vertices.len() as u32,
-            }],
-            vertices,
-            materials: vec![Material::default_grey()],
-            ..Map::default()
-        }
-    }
 
     /// A row of `n` unit quads along x (two triangles each, four shared corners), one
     /// material.

@@ -1,6 +1,6 @@
 use super::*;
-use crate::cull::clusters::cluster_map;
-use crate::map::{Batch, Map, Material, Vertex};
+use crate::cull::clusters::{cluster_map, one_material};
+use crate::map::{Map, Vertex};
 
 const SIDE: usize = 64;
 
@@ -226,15 +226,43 @@ fn two_walls(n: usize, near: f32, far: f32) -> Map {
             }
         }
     }
-    Map {
-        batches: vec![Batch {
-            material: 0,
-            first: 0,
-            count: vertices.len() as u32,
-        }],
-        vertices,
-        materials: vec![Material::default_grey()],
-        ..Map::default()
+    one_material(vertices)
+}
+
+/// Two walls, 5 m and 60 m ahead, seen down the view axis, and culling's memory for them.
+struct Walls {
+    /// 2 x 32 x 32 quads: 4096 triangles, one cluster a wall (2048: the walls are further
+    /// apart than they are wide, so the first split is between them).
+    mesh: ClusteredMesh,
+    seen_from: View,
+    order: [u32; 2],
+    o: Occlusion,
+    draws: Vec<Draw>,
+}
+
+impl Walls {
+    /// A frame's first pass.
+    fn first(&mut self) {
+        let w = self;
+        w.o.first_pass(&w.mesh, &w.order, &w.seen_from, &mut w.draws);
+    }
+
+    /// A frame's second pass, against [`Occlusion::pyramid`] as it is.
+    fn second(&mut self) {
+        let w = self;
+        w.o.second_pass(&w.mesh, &w.order, &w.seen_from, &mut w.draws);
+    }
+
+    fn new() -> Walls {
+        let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
+        let (view, proj) = camera();
+        Walls {
+            seen_from: View::new(view, proj),
+            order: [0, 1],
+            o: Occlusion::new(mesh.meshlets.len()),
+            draws: Vec::new(),
+            mesh,
+        }
     }
 }
 
@@ -244,81 +272,69 @@ fn triangles(draws: &[Draw]) -> u32 {
 
 #[test]
 fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
-    // 2 x 32 x 32 quads: 4096 triangles, one cluster a wall (2048: the walls are further
-    // apart than they are wide, so the first split is between them), 16 meshlets each.
-    let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
-    assert_eq!(mesh.clusters.len(), 2);
-    let (view, proj) = camera();
-    let seen_from = View::new(view, proj);
-    let order = [0u32, 1];
+    let mut w = Walls::new();
+    assert_eq!(w.mesh.clusters.len(), 2);
     let near_cluster = (0..2)
-        .find(|&c| mesh.clusters[c].bounds.max.z > -10.0)
+        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
         .unwrap() as u32;
-    let mut o = Occlusion::new(mesh.meshlets.len());
-    let mut draws = Vec::new();
     // Frame 1: nothing seen yet, nothing drawn first; with no depth, all that is in view
     // is drawn second (the wall 5 m ahead fills the view; the far one is all in view).
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    assert!(draws.is_empty());
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
-    let in_view = triangles(&draws);
+    w.first();
+    assert!(w.draws.is_empty());
+    w.second();
+    let in_view = triangles(&w.draws);
     assert!(in_view > 2048, "{in_view}");
     // Frame 2: all of that first; then the near wall's depth (it fills the window) hides
     // the far wall, and nothing is drawn second.
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    assert_eq!(triangles(&draws), in_view);
-    o.pyramid = wall(5.0, SIDE);
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
-    assert!(draws.is_empty());
+    w.first();
+    assert_eq!(triangles(&w.draws), in_view);
+    w.o.pyramid = wall(5.0, SIDE);
+    w.second();
+    assert!(w.draws.is_empty());
     // Frame 3: only the near wall's meshlets, drawn in runs of the one cluster.
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    assert!(draws.iter().all(|d| d.cluster == near_cluster));
-    assert!(triangles(&draws) > 0 && triangles(&draws) < in_view);
+    w.first();
+    assert!(w.draws.iter().all(|d| d.cluster == near_cluster));
+    assert!(triangles(&w.draws) > 0 && triangles(&w.draws) < in_view);
     assert!(
-        draws.len() < 16,
+        w.draws.len() < 16,
         "adjacent meshlets merge: {} runs",
-        draws.len()
+        w.draws.len()
     );
     // The near wall gone (sky), the far wall is found hidden no more and drawn second.
-    o.pyramid = wall(5.0, 0);
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
-    assert!(!draws.is_empty() && draws.iter().all(|d| d.cluster != near_cluster));
+    w.o.pyramid = wall(5.0, 0);
+    w.second();
+    assert!(!w.draws.is_empty() && w.draws.iter().all(|d| d.cluster != near_cluster));
 }
 
 #[test]
 fn with_all_in_view_seen_the_depth_is_read_only_every_few_frames() {
-    let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
-    let (view, proj) = camera();
-    let seen_from = View::new(view, proj);
-    let order = [0u32, 1];
-    let mut o = Occlusion::new(mesh.meshlets.len());
-    let mut draws = Vec::new();
+    let mut w = Walls::new();
     // The first frame tests all; with no depth (sky), all shows.
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    assert!(o.second_pass_due());
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
+    w.first();
+    assert!(w.o.second_pass_due());
+    w.second();
     // That second pass drew everything (against no depth), so the next frame tests again;
     // then all in view is drawn first and nothing is left to test: the second pass is due
     // only every REFRESH_FRAMES frames.
     let mut due = Vec::new();
     for _ in 0..2 * REFRESH_FRAMES {
-        o.first_pass(&mesh, &order, &seen_from, &mut draws);
-        due.push(o.second_pass_due());
-        if o.second_pass_due() {
-            o.second_pass(&mesh, &order, &seen_from, &mut draws);
-            assert!(draws.is_empty(), "all was drawn first");
+        w.first();
+        due.push(w.o.second_pass_due());
+        if w.o.second_pass_due() {
+            w.second();
+            assert!(w.draws.is_empty(), "all was drawn first");
         }
     }
     let at: Vec<usize> = (0..due.len()).filter(|&i| due[i]).collect();
     let n = REFRESH_FRAMES as usize;
     assert_eq!(at, vec![0, n]);
     // Once the near wall hides the far one, the far one is left to test every frame.
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    o.pyramid = wall(5.0, SIDE);
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
+    w.first();
+    w.o.pyramid = wall(5.0, SIDE);
+    w.second();
     for _ in 0..3 {
-        o.first_pass(&mesh, &order, &seen_from, &mut draws);
-        assert!(o.second_pass_due());
+        w.first();
+        assert!(w.o.second_pass_due());
     }
 }
 
@@ -328,26 +344,21 @@ fn after_a_turn_what_was_drawn_against_no_depth_is_tested_the_next_frame() {
     // (the first frame, or one after a turn), the next frame drew it all first, found
     // nothing left to test, and skipped the test for REFRESH_FRAMES frames, drawing the
     // far wall behind the near one all that while.
-    let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
-    let (view, proj) = camera();
-    let seen_from = View::new(view, proj);
-    let order = [0u32, 1];
-    let mut o = Occlusion::new(mesh.meshlets.len());
-    let mut draws = Vec::new();
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
-    let everything = triangles(&draws);
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
-    assert_eq!(triangles(&draws), everything);
+    let mut w = Walls::new();
+    w.first();
+    w.second();
+    let everything = triangles(&w.draws);
+    w.first();
+    assert_eq!(triangles(&w.draws), everything);
     assert!(
-        o.second_pass_due(),
+        w.o.second_pass_due(),
         "nothing left to test, but all of it untested"
     );
-    o.pyramid = wall(5.0, SIDE);
-    o.second_pass(&mesh, &order, &seen_from, &mut draws);
-    o.first_pass(&mesh, &order, &seen_from, &mut draws);
+    w.o.pyramid = wall(5.0, SIDE);
+    w.second();
+    w.first();
     assert!(
-        triangles(&draws) * 2 <= everything,
+        triangles(&w.draws) * 2 <= everything,
         "the far wall is left out at once"
     );
 }
