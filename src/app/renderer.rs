@@ -14,7 +14,7 @@ use glow::HasContext;
 use walkthrough::camera::Pose;
 use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
-    CLUSTER_TRIANGLES, ClusteredMesh, DepthPyramid, Draw, Occlusion, View, cluster_map, draw_order,
+    CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
@@ -472,7 +472,7 @@ impl Renderer {
                 self.submit(&draws, &frame, &mut bound, &mut stats);
                 if o.second_pass_due() {
                     if draws.is_empty() {
-                        o.pyramid = DepthPyramid::default();
+                        o.pyramid.clear();
                     } else {
                         let gl = &self.gl;
                         o.pyramid.rebuild(width as usize, height as usize, |depth| {

@@ -46,12 +46,14 @@ impl Level {
         self.depth[y * self.width + x]
     }
 
-    /// The next level up: each texel the furthest of the (up to) four below it; an odd
-    /// last row or column stands alone. Row by row over slices, so that the compiler
-    /// vectorises the level below 1280 x 720 (a frame's work: under half a millisecond).
-    fn halved(&self) -> Level {
+    /// Make `up` the next level up, in its own memory: each texel the furthest of the (up
+    /// to) four below it; an odd last row or column stands alone. Row by row over slices,
+    /// so that the compiler vectorises the level below 1280 x 720 (a frame's work: under
+    /// half a millisecond).
+    fn halve_into(&self, up: &mut Level) {
         let (w, h) = (self.width.div_ceil(2), self.height.div_ceil(2));
-        let mut depth = Vec::with_capacity(w * h);
+        let depth = &mut up.depth;
+        depth.clear();
         let row = |y: usize| &self.depth[y * self.width..(y + 1) * self.width];
         for y in 0..h {
             let (a, b) = (row(2 * y), row((2 * y + 1).min(self.height - 1)));
@@ -64,11 +66,7 @@ impl Level {
             );
             depth.extend(odd.map(|(p, q)| *p.max(q)));
         }
-        Level {
-            width: w,
-            height: h,
-            depth,
-        }
+        (up.width, up.height) = (w, h);
     }
 }
 
@@ -82,22 +80,35 @@ pub struct DepthPyramid {
 
 impl DepthPyramid {
     /// Make it from a `width` x `height` depth buffer that `read` fills (window depths as
-    /// 32-bit fixed point, bottom row first), reusing the memory of the last one.
+    /// 32-bit fixed point, bottom row first), in the memory of the last one: a frame
+    /// allocates nothing once the window keeps its size.
     pub fn rebuild(&mut self, width: usize, height: usize, read: impl FnOnce(&mut [u32])) {
-        let mut levels = std::mem::take(&mut self.levels);
-        levels.truncate(1);
-        let mut base = levels.pop().unwrap_or_default();
-        base.width = width;
-        base.height = height;
+        if self.levels.is_empty() {
+            self.levels.push(Level::default());
+        }
+        let base = &mut self.levels[0];
+        (base.width, base.height) = (width, height);
         base.depth.clear();
         base.depth.resize(width * height, u32::MAX);
         read(&mut base.depth);
-        levels.push(base);
-        while let Some(below) = levels.last().filter(|l| l.width > 1 || l.height > 1) {
-            let next = below.halved();
-            levels.push(next);
+        let mut built = 1;
+        while self.levels[built - 1].width > 1 || self.levels[built - 1].height > 1 {
+            if self.levels.len() == built {
+                self.levels.push(Level::default());
+            }
+            let (below, up) = self.levels.split_at_mut(built);
+            below[built - 1].halve_into(&mut up[0]);
+            built += 1;
         }
-        self.levels = levels;
+        self.levels.truncate(built);
+    }
+
+    /// Make it empty (it hides nothing), keeping its memory.
+    pub fn clear(&mut self) {
+        if let Some(base) = self.levels.first_mut() {
+            (base.width, base.height) = (0, 0);
+            base.depth.clear();
+        }
     }
 
     /// Whether all of box `b` lies behind the depth in the buffer, seen through `view`
@@ -191,13 +202,24 @@ pub struct Draw {
     pub count: u32,
 }
 
+/// What the first pass of a frame made of a meshlet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FirstPass {
+    /// Outside the view's frustum: neither drawn nor tested.
+    OutOfView,
+    /// Seen last frame and in view: drawn.
+    Drawn,
+    /// In view but not seen last frame: left for the second pass's test.
+    Untested,
+}
+
 /// Which meshlets were seen last frame, and the depth pyramid of this one.
 #[derive(Clone, Debug, Default)]
 pub struct Occlusion {
     /// A meshlet's box showed last frame (it is drawn in the first pass).
     seen: Vec<bool>,
-    /// Drawn in this frame's first pass.
-    drawn: Vec<bool>,
+    /// What this frame's first pass made of each meshlet of the clusters in view.
+    first: Vec<FirstPass>,
     /// Meshlets in view that this frame's first pass did not draw.
     untested: usize,
     /// Frames since the last second pass.
@@ -211,7 +233,7 @@ impl Occlusion {
     pub fn new(meshlets: usize) -> Occlusion {
         Occlusion {
             seen: vec![false; meshlets],
-            drawn: vec![false; meshlets],
+            first: vec![FirstPass::OutOfView; meshlets],
             untested: 0,
             since_second: 0,
             pyramid: DepthPyramid::default(),
@@ -228,13 +250,16 @@ impl Occlusion {
         out: &mut Vec<Draw>,
     ) {
         let frustum = &view.frustum;
-        let (seen, drawn, untested) = (&self.seen, &mut self.drawn, &mut self.untested);
+        let (seen, first, untested) = (&self.seen, &mut self.first, &mut self.untested);
         *untested = 0;
         meshlets_to_draw(mesh, order, out, |m, meshlet| {
-            let in_view = frustum.sees(&meshlet.bounds);
-            drawn[m] = seen[m] && in_view;
-            *untested += usize::from(in_view && !seen[m]);
-            drawn[m]
+            first[m] = match (frustum.sees(&meshlet.bounds), seen[m]) {
+                (false, _) => FirstPass::OutOfView,
+                (true, true) => FirstPass::Drawn,
+                (true, false) => FirstPass::Untested,
+            };
+            *untested += usize::from(first[m] == FirstPass::Untested);
+            first[m] == FirstPass::Drawn
         });
         self.since_second += 1;
     }
@@ -257,12 +282,12 @@ impl Occlusion {
         view: &View,
         out: &mut Vec<Draw>,
     ) {
-        let (seen, drawn, pyramid) = (&mut self.seen, &self.drawn, &self.pyramid);
+        let (seen, first, pyramid) = (&mut self.seen, &self.first, &self.pyramid);
         meshlets_to_draw(mesh, order, out, |m, meshlet| {
-            let shows = view.frustum.sees(&meshlet.bounds)
+            let shows = first[m] != FirstPass::OutOfView
                 && !pyramid.hides(view.view, view.proj, &meshlet.bounds);
             seen[m] = shows;
-            shows && !drawn[m]
+            shows && first[m] == FirstPass::Untested
         });
         // What this pass drew was tested against depth without it, and may hide some of
         // what the first pass drew: the next frame tests again (after a turn, everything

@@ -10,6 +10,13 @@ fn scratch(test: &str) -> PathBuf {
     d
 }
 
+/// A scratch folder for `test` holding a store file of `text`.
+fn written(test: &str, text: &str) -> PathBuf {
+    let dir = scratch(test);
+    std::fs::write(dir.join(STORE_FILE), text).unwrap();
+    dir
+}
+
 fn frame(up: UpAxis, scale: f32) -> MapFrame {
     MapFrame { up, scale }
 }
@@ -71,12 +78,10 @@ fn a_corrupt_file_is_a_warning_with_its_line_and_is_kept_aside_when_saving() {
 
 #[test]
 fn invalid_tables_are_skipped_by_name_and_the_rest_kept() {
-    let dir = scratch("invalid");
-    std::fs::write(
-        dir.join(STORE_FILE),
+    let dir = written(
+        "invalid",
         "[maps.good]\nfile = \"g.obj\"\nup = \"-x\"\nscale = 0.5\n\n[maps.sideways]\nfile = \"s.obj\"\nup = \"w\"\nscale = 1.0\n\n[maps.tiny]\nfile = \"t.obj\"\nup = \"y\"\nscale = -3.0\n",
-    )
-    .unwrap();
+    );
     let loaded = Store::load(Some(&dir));
     assert_eq!(loaded.store.len(), 1);
     let w = loaded.warnings.join("\n");
@@ -205,12 +210,10 @@ fn settings_are_kept_beside_the_maps_and_read_back() {
 
 #[test]
 fn a_setting_out_of_range_or_unknown_is_a_warning_with_its_line() {
-    let dir = scratch("settings-range");
-    std::fs::write(
-        dir.join(STORE_FILE),
+    let dir = written(
+        "settings-range",
         "# mine\n[settings]\nfov = 300\nfeild_of_view = 90\ninvert_y = true\n\n[maps.k]\nfile = \"k.obj\"\nup = \"z\"\nscale = 1.0\n",
-    )
-    .unwrap();
+    );
     let loaded = Store::load(Some(&dir));
     let w = loaded.warnings.join("\n");
     assert_eq!(loaded.warnings.len(), 2, "{w}");
