@@ -1260,11 +1260,11 @@ fn ctrl_2_keeps_a_view_2_goes_back_to_it_and_after_a_restart_too() {
 }
 
 /// F2, then `presses` of the Left arrow on the panel's first control (the field of view,
-/// a degree a press), then F2 again to close it.
+/// a degree a press; it has the keyboard focus as the panel opens), then F2 again to
+/// close it.
 fn narrow_the_fov_in_the_panel(x: &Xvfb, presses: usize) {
     x.xdotool(&["key", "F2"]);
-    sleep(Duration::from_millis(300));
-    x.xdotool(&["key", "Tab"]);
+    sleep(Duration::from_millis(500));
     for _ in 0..presses {
         x.xdotool(&["key", "Left"]);
     }

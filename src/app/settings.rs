@@ -44,6 +44,11 @@ pub struct Overrides {
 pub(super) struct SettingsState {
     /// The panel shows.
     pub open: bool,
+    /// The panel has just opened: its first control takes the keyboard focus, so the
+    /// arrow keys change the field of view at once. (Tab does not reliably do it: egui
+    /// lets the last arrow or Tab of a frame pick the focus direction, so a Tab that
+    /// shares a slow frame with an arrow is lost.)
+    focus_first: bool,
     /// What this run uses.
     pub live: Preferences,
     /// What the store keeps (the panel's changes, without the command line's overrides).
@@ -85,6 +90,7 @@ impl SettingsState {
         live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
         SettingsState {
             open: false,
+            focus_first: false,
             live,
             saved: saved.clone(),
             overridden,
@@ -120,6 +126,7 @@ impl App {
     /// keyboard is the panel's until it closes); hiding it saves what changed.
     pub(super) fn toggle_settings(&mut self) {
         self.prefs.open = !self.prefs.open;
+        self.prefs.focus_first = self.prefs.open;
         if self.prefs.open {
             self.set_capture(false);
             self.keys.clear();
@@ -247,6 +254,7 @@ fn row<T: Copy>(
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
     let live = &mut p.live;
     let saved = &mut p.saved;
+    let focus_first = &mut p.focus_first;
     egui::Grid::new("settings")
         .num_columns(2)
         .spacing([16.0, 8.0])
@@ -258,7 +266,13 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
                 &mut saved.fov,
                 |ui, v| {
                     let s = egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0);
-                    ui.add(s.suffix("° across")).changed()
+                    let r = ui.add(s.suffix("° across"));
+                    // Not in egui's invisible sizing pass of a new window: it takes no focus.
+                    if *focus_first && !ui.is_sizing_pass() {
+                        r.request_focus();
+                        *focus_first = false;
+                    }
+                    r.changed()
                 },
             );
             let (l, s) = (&mut live.mouse_sensitivity, &mut saved.mouse_sensitivity);
