@@ -14,7 +14,7 @@ use glow::HasContext;
 use walkthrough::camera::Pose;
 use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
-    CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
+    Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
@@ -191,14 +191,19 @@ pub struct Renderer {
     cutout: Program,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
+    /// The map's index list (drawn whole cluster by cluster without occlusion culling).
     ebo: glow::Buffer,
+    /// A pass's indices, copied out of the map's list ([`Batches`]), uploaded each pass.
+    stream: glow::Buffer,
     textures: Vec<glow::Texture>,
     materials: Vec<GpuMaterial>,
     mesh: ClusteredMesh,
     /// This frame's clusters in drawing order (kept: no allocation per frame).
     order: Vec<u32>,
-    /// This pass's draws (kept likewise).
+    /// This frame's draws without occlusion culling (kept likewise).
     draws: Vec<Draw>,
+    /// A pass's meshlets and draws with it (kept likewise).
+    batches: Batches,
     /// Occlusion culling's memory (`None` with multisampling: a resolved depth buffer
     /// is not the depth of every sample).
     occlusion: Option<Occlusion>,
@@ -249,8 +254,9 @@ impl Renderer {
         let buffers = unsafe {
             gl.create_buffer()
                 .and_then(|v| Ok((v, gl.create_buffer()?)))
+                .and_then(|(v, e)| Ok((v, e, gl.create_buffer()?)))
         };
-        let (vbo, ebo) = buffers.inspect_err(|_| {
+        let (vbo, ebo, stream) = buffers.inspect_err(|_| {
             delete(&[&opaque, &cutout]);
             unsafe { gl.delete_vertex_array(vao) };
         })?;
@@ -261,11 +267,13 @@ impl Renderer {
             vao,
             vbo,
             ebo,
+            stream,
             textures: Vec::new(),
             materials: Vec::new(),
             mesh: ClusteredMesh::default(),
             order: Vec::new(),
             draws: Vec::new(),
+            batches: Batches::default(),
             occlusion: (samples(&gl) <= 1).then(Occlusion::default),
             far: 100.0,
             srgb,
@@ -465,13 +473,14 @@ impl Renderer {
             ..DrawStats::default()
         };
         let mut draws = std::mem::take(&mut self.draws);
+        let mut batches = std::mem::take(&mut self.batches);
         let mut bound = Bound::default();
         match self.occlusion.take().filter(|_| self.cull) {
             Some(mut o) => {
-                o.first_pass(&self.mesh, &self.order, &view, &mut draws);
-                self.submit(&draws, &frame, &mut bound, &mut stats);
+                o.first_pass(&self.mesh, &self.order, &view, &mut batches);
+                self.submit_batches(&batches, &frame, &mut bound, &mut stats);
                 if o.second_pass_due() {
-                    if draws.is_empty() {
+                    if batches.is_empty() {
                         o.pyramid.clear();
                     } else {
                         let gl = &self.gl;
@@ -479,8 +488,8 @@ impl Renderer {
                             gl::read_depth(gl, width, height, depth)
                         });
                     }
-                    o.second_pass(&self.mesh, &self.order, &view, &mut draws);
-                    self.submit(&draws, &frame, &mut bound, &mut stats);
+                    o.second_pass(&self.mesh, &self.order, &view, &mut batches);
+                    self.submit_batches(&batches, &frame, &mut bound, &mut stats);
                 }
                 self.occlusion = Some(o);
             }
@@ -489,15 +498,23 @@ impl Renderer {
                 draws.extend(self.order.iter().map(|&i| {
                     let c = &self.mesh.clusters[i as usize];
                     Draw {
-                        cluster: i,
+                        material: c.material as u32,
+                        cutout: c.cutout,
                         first: c.first,
                         count: c.count,
                     }
                 }));
+                // SAFETY: context current; the VAO (bound by `begin_frame`) and the
+                // buffer are owned by self.
+                unsafe {
+                    self.gl
+                        .bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo))
+                };
                 self.submit(&draws, &frame, &mut bound, &mut stats);
             }
         }
         self.draws = draws;
+        self.batches = batches;
         self.end_frame(&mut stats);
         self.stats = stats;
     }
@@ -530,6 +547,32 @@ impl Renderer {
         self.runs.clear();
     }
 
+    /// Upload a pass's indices and draw them.
+    fn submit_batches(
+        &mut self,
+        batches: &Batches,
+        frame: &FrameUniforms,
+        bound: &mut Bound,
+        stats: &mut DrawStats,
+    ) {
+        if batches.is_empty() {
+            return;
+        }
+        let gl = &self.gl;
+        // SAFETY: context current; the VAO (bound by `begin_frame`) and the buffer are
+        // owned by self. New storage each pass (the driver may still be drawing from the
+        // last), the usual way to stream.
+        unsafe {
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.stream));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                gl::index_bytes(&batches.indices),
+                glow::STREAM_DRAW,
+            );
+        }
+        self.submit(&batches.draws, frame, bound, stats);
+    }
+
     /// Draw `draws`, binding a program, a material and (while counting) a samples query
     /// only when they change from what `bound` says is bound.
     fn submit(
@@ -540,15 +583,15 @@ impl Renderer {
         stats: &mut DrawStats,
     ) {
         for d in draws {
-            let c = &self.mesh.clusters[d.cluster as usize];
-            let Some(m) = self.materials.get(c.material) else {
+            let material = d.material as usize;
+            let Some(m) = self.materials.get(material) else {
                 continue;
             };
-            let p = if c.cutout { &self.cutout } else { &self.opaque };
+            let p = if d.cutout { &self.cutout } else { &self.opaque };
             let gl = &self.gl;
-            if bound.program != Some(c.cutout) {
+            if bound.program != Some(d.cutout) {
                 p.bind(gl, frame);
-                bound.program = Some(c.cutout);
+                bound.program = Some(d.cutout);
                 bound.material = None;
                 // SAFETY: context current; the queries are owned by self; one samples
                 // query is active at a time.
@@ -559,18 +602,18 @@ impl Renderer {
                             gl.end_query(glow::SAMPLES_PASSED);
                         }
                         gl.begin_query(glow::SAMPLES_PASSED, q);
-                        self.runs.push((q, c.cutout));
+                        self.runs.push((q, d.cutout));
                     }
                 }
             }
             // SAFETY: context current; the index range lies within the index buffer.
             unsafe {
-                if bound.material != Some(c.material) {
+                if bound.material != Some(material) {
                     let u = &p.uniforms;
                     gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
                     gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
                     gl.bind_texture(glow::TEXTURE_2D, m.texture);
-                    bound.material = Some(c.material);
+                    bound.material = Some(material);
                 }
                 gl.draw_elements(
                     glow::TRIANGLES,
@@ -742,6 +785,7 @@ impl Drop for Renderer {
             }
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
+            self.gl.delete_buffer(self.stream);
             self.gl.delete_vertex_array(self.vao);
             self.gl.delete_program(self.opaque.program);
             self.gl.delete_program(self.cutout.program);

@@ -58,6 +58,12 @@ pub struct Cluster {
     pub cutout: bool,
 }
 
+/// Some of a meshlet's triangles, as bits: bit `k` is its `k`th triangle (so a meshlet
+/// holds at most 32).
+pub type TriangleSet = u32;
+
+const _: () = assert!(MESHLET_TRIANGLES <= TriangleSet::BITS as usize);
+
 impl Cluster {
     /// Its meshlets' positions in [`ClusteredMesh::meshlets`].
     pub fn meshlets(&self) -> std::ops::Range<usize> {
@@ -74,6 +80,13 @@ pub struct Meshlet {
     pub count: u32,
     /// Bounds of its triangles.
     pub bounds: Aabb,
+}
+
+impl Meshlet {
+    /// All its triangles.
+    pub fn all_triangles(&self) -> TriangleSet {
+        TriangleSet::MAX >> (TriangleSet::BITS - self.count / 3)
+    }
 }
 
 /// A map's drawable geometry: shared vertices, an index list, and the clusters over it.

@@ -2,18 +2,20 @@
 //! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
-//! meshlets not hidden behind what is already drawn ([`occlusion`]). Pure geometry: the
-//! GL side is `app/renderer.rs`.
+//! meshlets not hidden behind what is already drawn ([`occlusion`]), drawn nearest first
+//! at a call a material ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
 
+pub mod batches;
 pub mod clusters;
 pub mod frustum;
 pub mod occlusion;
 
+pub use batches::{Batches, Draw};
 pub use clusters::{
-    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, cluster_map,
+    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
 };
 pub use frustum::Frustum;
-pub use occlusion::{DepthPyramid, Draw, Occlusion, View};
+pub use occlusion::{DepthPyramid, Occluded, Occlusion, View};
 
 use glam::Vec3;
 

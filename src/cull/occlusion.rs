@@ -1,20 +1,25 @@
-//! Occlusion culling on the CPU against the depth already drawn, meshlet by meshlet, in
-//! two passes (the two-phase culling of Haar and Aaltonen, "GPU-Driven Rendering
-//! Pipelines", SIGGRAPH 2015, with Greene, Kass and Miller's hierarchical Z-buffer, 1993):
+//! Occlusion culling on the CPU against the depth already drawn, meshlet by meshlet and
+//! then triangle by triangle, in two passes (the two-phase culling of Haar and Aaltonen,
+//! "GPU-Driven Rendering Pipelines", SIGGRAPH 2015, with Greene, Kass and Miller's
+//! hierarchical Z-buffer, 1993; triangles tested after their meshlet as in Wihlidal's
+//! "Optimizing the Graphics Pipeline with Compute", GDC 2016):
 //!
-//! 1. draw the meshlets in view that were seen last frame: most of what shows now;
+//! 1. draw the triangles in view that were seen last frame: most of what shows now;
 //! 2. read that depth back, build a pyramid of its furthest depths ([`DepthPyramid`]),
-//!    test every meshlet in view against it, and draw those that may show and were not
-//!    drawn in the first pass. What a meshlet's test says is what "seen" means next frame.
+//!    test every meshlet in view against it, and the triangles of a meshlet that shows
+//!    and covers many pixels (see [`TRIANGLES_TESTED_FROM`]) each on its own; draw what
+//!    may show and was not drawn in the first pass. What the tests say is what "seen"
+//!    means next frame.
 //!
-//! Nothing that shows is ever left out: a meshlet is left out only when its whole box is
-//! behind depth already in the buffer this frame. Last frame's answers only choose what
-//! is drawn before the test. A software rasterizer pays for every fragment it rasterizes,
+//! Nothing that shows is ever left out: a meshlet or triangle is left out only when all
+//! of its box is behind depth already in the buffer this frame. Last frame's answers
+//! only choose what is drawn before the test. A software rasterizer pays for every fragment it rasterizes,
 //! hidden or not, so leaving out what is hidden is most of what culling can win there.
 
 use glam::{Mat4, Vec3, Vec4Swizzles};
 
-use super::clusters::{ClusteredMesh, Meshlet};
+use super::batches::Batches;
+use super::clusters::{ClusteredMesh, Meshlet, TriangleSet};
 use super::frustum::Frustum;
 use crate::geometry::Aabb;
 
@@ -103,6 +108,13 @@ impl DepthPyramid {
         self.levels.truncate(built);
     }
 
+    /// It holds no depth (and hides nothing).
+    pub fn is_empty(&self) -> bool {
+        self.levels
+            .first()
+            .is_none_or(|l| l.width == 0 || l.height == 0)
+    }
+
     /// Make it empty (it hides nothing), keeping its memory.
     pub fn clear(&mut self) {
         if let Some(base) = self.levels.first_mut() {
@@ -116,22 +128,32 @@ impl DepthPyramid {
     /// reaching the near plane or behind the eye is never hidden, nor is anything when the
     /// pyramid is empty.
     pub fn hides(&self, view: Mat4, proj: Mat4, b: &Aabb) -> bool {
-        let Some(base) = self.levels.first().filter(|l| l.width > 0 && l.height > 0) else {
-            return false;
+        self.occlusion_of(proj * view, proj, corners(b)).hidden
+    }
+
+    /// Whether all of the convex hull of `points` lies behind the depth in the buffer,
+    /// seen through `view_proj` (`proj` times the view matrix), and how much of the
+    /// window it covers; as [`DepthPyramid::hides`].
+    pub fn occlusion_of(
+        &self,
+        view_proj: Mat4,
+        proj: Mat4,
+        points: impl IntoIterator<Item = Vec3>,
+    ) -> Occluded {
+        const UNKNOWN: Occluded = Occluded {
+            hidden: false,
+            pixels: u64::MAX,
         };
-        let view_proj = proj * view;
+        let Some(base) = self.levels.first().filter(|_| !self.is_empty()) else {
+            return UNKNOWN;
+        };
         let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
         let mut nearest = f32::MAX;
-        for k in 0..8 {
-            let corner = Vec3::select(
-                glam::BVec3::new(k & 1 != 0, k & 2 != 0, k & 4 != 0),
-                b.max,
-                b.min,
-            );
+        for corner in points {
             let clip = view_proj * corner.extend(1.0);
             // In front of the near plane (z > -w) or not known hidden.
             if !(clip.w > 0.0 && clip.z > -clip.w) {
-                return false;
+                return UNKNOWN;
             }
             let ndc = clip.xyz() / clip.w;
             lo = lo.min(ndc);
@@ -147,8 +169,12 @@ impl DepthPyramid {
         let y1 = (pixel(hi.y, base.height) + RECT_MARGIN).min(h - 1);
         if x0 > x1 || y0 > y1 {
             // Wholly off the screen: nothing of it shows.
-            return true;
+            return Occluded {
+                hidden: true,
+                pixels: 0,
+            };
         }
+        let pixels = ((x1 - x0 + 1) * (y1 - y0 + 1)) as u64;
         let mut level = 0;
         while level + 1 < self.levels.len()
             && ((x1 >> level) - (x0 >> level) >= TEXELS_A_SIDE
@@ -164,11 +190,33 @@ impl DepthPyramid {
             }
         }
         let depth = f64::from(furthest) / f64::from(u32::MAX) + DEPTH_MARGIN;
-        match distance_of_depth(proj, depth) {
-            Some(d) => nearest > d,
-            None => false,
+        Occluded {
+            hidden: distance_of_depth(proj, depth).is_some_and(|d| nearest > d),
+            pixels,
         }
     }
+}
+
+/// What a [`DepthPyramid`] says of a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occluded {
+    /// All of it lies behind the depth drawn.
+    pub hidden: bool,
+    /// Pixels of the window its screen rectangle covers (`u64::MAX` when not known: it
+    /// reaches the near plane, or the pyramid is empty).
+    pub pixels: u64,
+}
+
+/// The eight corners of `b`.
+fn corners(b: &Aabb) -> impl Iterator<Item = Vec3> {
+    let (min, max) = (b.min, b.max);
+    (0..8).map(move |k| {
+        Vec3::select(
+            glam::BVec3::new(k & 1 != 0, k & 2 != 0, k & 4 != 0),
+            max,
+            min,
+        )
+    })
 }
 
 /// The distance along the view of window depth `depth` under `proj`, an OpenGL
@@ -191,36 +239,24 @@ fn distance_of_depth(proj: Mat4, depth: f64) -> Option<f32> {
 /// frames the read (0.65 ms at 1280 x 720 on llvmpipe) and the wait for the GL.
 pub const REFRESH_FRAMES: u32 = 8;
 
-/// A run of one cluster's indices to draw: one or more meshlets that follow each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draw {
-    /// Index into [`ClusteredMesh::clusters`].
-    pub cluster: u32,
-    /// First index in [`ClusteredMesh::indices`].
-    pub first: u32,
-    /// Number of indices.
-    pub count: u32,
-}
+/// A meshlet whose box covers at least this many pixels of the window (32 x 32) has its
+/// triangles tested one by one when the box shows. A big meshlet half behind a hill
+/// would otherwise have all of it rasterized every frame (most of lost_empire's hidden
+/// layers); a small one's hidden part costs a rasterizer less than the tests (testing
+/// every triangle took conference's frame from 34 to 44 ms, for the same 3% fewer
+/// fragments that testing only these takes out).
+pub const TRIANGLES_TESTED_FROM: u64 = 1024;
 
-/// What the first pass of a frame made of a meshlet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FirstPass {
-    /// Outside the view's frustum: neither drawn nor tested.
-    OutOfView,
-    /// Seen last frame and in view: drawn.
-    Drawn,
-    /// In view but not seen last frame: left for the second pass's test.
-    Untested,
-}
-
-/// Which meshlets were seen last frame, and the depth pyramid of this one.
+/// Which triangles were seen last frame, and the depth pyramid of this one.
 #[derive(Clone, Debug, Default)]
 pub struct Occlusion {
-    /// A meshlet's box showed last frame (it is drawn in the first pass).
-    seen: Vec<bool>,
-    /// What this frame's first pass made of each meshlet of the clusters in view.
-    first: Vec<FirstPass>,
-    /// Meshlets in view that this frame's first pass did not draw.
+    /// Each meshlet's triangles that showed last frame (drawn in the first pass).
+    seen: Vec<TriangleSet>,
+    /// Whether this frame's first pass found each meshlet of the clusters in view in the
+    /// frustum (it drew the meshlet's triangles seen last frame; one outside is neither
+    /// drawn nor tested).
+    in_view: Vec<bool>,
+    /// Meshlets in view that this frame's first pass did not draw whole.
     untested: usize,
     /// Frames since the last second pass.
     since_second: u32,
@@ -232,34 +268,33 @@ impl Occlusion {
     /// For a mesh of `meshlets` meshlets, none seen yet: the first frame tests them all.
     pub fn new(meshlets: usize) -> Occlusion {
         Occlusion {
-            seen: vec![false; meshlets],
-            first: vec![FirstPass::OutOfView; meshlets],
+            seen: vec![0; meshlets],
+            in_view: vec![false; meshlets],
             untested: 0,
             since_second: 0,
             pyramid: DepthPyramid::default(),
         }
     }
 
-    /// The first pass: the meshlets of clusters `order` in `view`'s frustum that were seen
-    /// last frame, into `out` (cleared first), in drawing order.
+    /// The first pass: the triangles seen last frame of the meshlets of clusters `order`
+    /// in `view`'s frustum, into `out` (cleared first).
     pub fn first_pass(
         &mut self,
         mesh: &ClusteredMesh,
         order: &[u32],
         view: &View,
-        out: &mut Vec<Draw>,
+        out: &mut Batches,
     ) {
         let frustum = &view.frustum;
-        let (seen, first, untested) = (&self.seen, &mut self.first, &mut self.untested);
+        let (seen, in_view, untested) = (&self.seen, &mut self.in_view, &mut self.untested);
         *untested = 0;
-        meshlets_to_draw(mesh, order, out, |m, meshlet| {
-            first[m] = match (frustum.sees(&meshlet.bounds), seen[m]) {
-                (false, _) => FirstPass::OutOfView,
-                (true, true) => FirstPass::Drawn,
-                (true, false) => FirstPass::Untested,
-            };
-            *untested += usize::from(first[m] == FirstPass::Untested);
-            first[m] == FirstPass::Drawn
+        pick_meshlets(mesh, order, view.eye, out, |m, meshlet| {
+            in_view[m] = frustum.sees(&meshlet.bounds);
+            if !in_view[m] {
+                return 0;
+            }
+            *untested += usize::from(seen[m] != meshlet.all_triangles());
+            seen[m]
         });
         self.since_second += 1;
     }
@@ -272,22 +307,42 @@ impl Occlusion {
     }
 
     /// The second pass, once [`Occlusion::pyramid`] holds the first pass's depth: the
-    /// meshlets of `order` in `view` that it does not hide, less those the first pass
-    /// drew, into `out` (cleared first), in drawing order. Remembers which showed for the
-    /// next frame. The same `order` and `view` as this frame's first pass.
+    /// triangles of the meshlets of `order` in `view` that it does not hide (a meshlet's
+    /// box first, then each triangle of a box that shows), less those the first pass
+    /// drew, into `out` (cleared first). Remembers which showed for the next frame. The
+    /// same `order` and `view` as this frame's first pass.
     pub fn second_pass(
         &mut self,
         mesh: &ClusteredMesh,
         order: &[u32],
         view: &View,
-        out: &mut Vec<Draw>,
+        out: &mut Batches,
     ) {
-        let (seen, first, pyramid) = (&mut self.seen, &self.first, &self.pyramid);
-        meshlets_to_draw(mesh, order, out, |m, meshlet| {
-            let shows = first[m] != FirstPass::OutOfView
-                && !pyramid.hides(view.view, view.proj, &meshlet.bounds);
-            seen[m] = shows;
-            shows && first[m] == FirstPass::Untested
+        let (seen, in_view, pyramid) = (&mut self.seen, &self.in_view, &self.pyramid);
+        let view_proj = view.proj * view.view;
+        let corner = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
+        pick_meshlets(mesh, order, view.eye, out, |m, meshlet| {
+            let drawn = seen[m];
+            seen[m] = 0;
+            if !in_view[m] {
+                return 0;
+            }
+            let whole = pyramid.occlusion_of(view_proj, view.proj, corners(&meshlet.bounds));
+            if whole.hidden {
+                return 0;
+            }
+            if whole.pixels < TRIANGLES_TESTED_FROM || pyramid.is_empty() {
+                seen[m] = meshlet.all_triangles();
+                return seen[m] & !drawn;
+            }
+            let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
+            for (k, t) in indices.chunks_exact(3).enumerate() {
+                let points = [corner(t[0]), corner(t[1]), corner(t[2])];
+                if !pyramid.occlusion_of(view_proj, view.proj, points).hidden {
+                    seen[m] |= 1 << k;
+                }
+            }
+            seen[m] & !drawn
         });
         // What this pass drew was tested against depth without it, and may hide some of
         // what the first pass drew: the next frame tests again (after a turn, everything
@@ -301,6 +356,8 @@ impl Occlusion {
 pub struct View {
     /// World to view space.
     pub view: Mat4,
+    /// The eye, in the world.
+    pub eye: Vec3,
     /// View space to clip space: an OpenGL perspective projection.
     pub proj: Mat4,
     /// The frustum of `proj * view`.
@@ -312,47 +369,33 @@ impl View {
     pub fn new(view: Mat4, proj: Mat4) -> View {
         View {
             view,
+            eye: view.inverse().w_axis.xyz(),
             proj,
             frustum: Frustum::from_view_proj(proj * view),
         }
     }
 }
 
-/// The meshlets of clusters `order` that `keep` (given each meshlet's position in
-/// [`ClusteredMesh::meshlets`] and the meshlet) keeps, as runs, into `out` (cleared
-/// first), in the clusters' order: the one walk over the clusters' meshlets of both
-/// passes. (Runs ordered by their own distance instead cost as many fragments passing
-/// the depth test on conference as they saved on lost_empire; meshlets each in their
-/// own draw, nearest first, saved a quarter of lost_empire's but took 1,300 draws.)
-fn meshlets_to_draw(
+/// The triangles that `keep` (given each meshlet's position in [`ClusteredMesh::meshlets`]
+/// and the meshlet) keeps of the meshlets of clusters `order`, into `out` (cleared
+/// first), to be drawn nearest first from `eye` (see [`Batches`]): the one walk over the
+/// clusters' meshlets of both passes.
+fn pick_meshlets(
     mesh: &ClusteredMesh,
     order: &[u32],
-    out: &mut Vec<Draw>,
-    mut keep: impl FnMut(usize, &Meshlet) -> bool,
+    eye: Vec3,
+    out: &mut Batches,
+    mut keep: impl FnMut(usize, &Meshlet) -> TriangleSet,
 ) {
     out.clear();
-    for &c in order {
+    for (rank, &c) in order.iter().enumerate() {
         let cluster = &mesh.clusters[c as usize];
-        let mut run: Option<Draw> = None;
         for m in cluster.meshlets() {
             let meshlet = &mesh.meshlets[m];
-            if !keep(m, meshlet) {
-                continue;
-            }
-            match &mut run {
-                Some(r) if r.first + r.count == meshlet.first => r.count += meshlet.count,
-                _ => {
-                    out.extend(run.take());
-                    run = Some(Draw {
-                        cluster: c,
-                        first: meshlet.first,
-                        count: meshlet.count,
-                    });
-                }
-            }
+            out.pick(rank, c, m, meshlet, eye, keep(m, meshlet));
         }
-        out.extend(run);
     }
+    out.finish(mesh);
 }
 
 #[cfg(test)]

@@ -207,11 +207,11 @@ fn window_depth_turns_back_into_the_distance_it_came_from() {
     assert_eq!(distance_of_depth(proj, 1.0), None);
 }
 
-/// A map of two square grids facing +z, `n` x `n` quads of 1 m each, centred on the view
-/// axis: one at `near` metres ahead, one at `far`.
-fn two_walls(n: usize, near: f32, far: f32) -> Map {
+/// A map of square grids facing +z, `n` x `n` quads of 1 m each, centred on the view
+/// axis, one at each of `distances` ahead.
+fn walls(n: usize, distances: &[f32]) -> Map {
     let mut vertices = Vec::new();
-    for z in [-near, -far] {
+    for z in distances.iter().map(|d| -d) {
         let half = n as f32 / 2.0;
         for i in 0..n {
             for j in 0..n {
@@ -237,7 +237,7 @@ struct Walls {
     seen_from: View,
     order: [u32; 2],
     o: Occlusion,
-    draws: Vec<Draw>,
+    draws: Batches,
 }
 
 impl Walls {
@@ -254,20 +254,20 @@ impl Walls {
     }
 
     fn new() -> Walls {
-        let mesh = cluster_map(&two_walls(32, 5.0, 60.0), 2048);
+        let mesh = cluster_map(&walls(32, &[5.0, 60.0]), 2048);
         let (view, proj) = camera();
         Walls {
             seen_from: View::new(view, proj),
             order: [0, 1],
             o: Occlusion::new(mesh.meshlets.len()),
-            draws: Vec::new(),
+            draws: Batches::default(),
             mesh,
         }
     }
 }
 
-fn triangles(draws: &[Draw]) -> u32 {
-    draws.iter().map(|d| d.count / 3).sum()
+fn triangles(draws: &Batches) -> usize {
+    draws.triangles()
 }
 
 #[test]
@@ -291,19 +291,16 @@ fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
     w.o.pyramid = wall(5.0, SIDE);
     w.second();
     assert!(w.draws.is_empty());
-    // Frame 3: only the near wall's meshlets, drawn in runs of the one cluster.
+    // Frame 3: only the near wall's meshlets, drawn in one call.
     w.first();
-    assert!(w.draws.iter().all(|d| d.cluster == near_cluster));
+    let near = w.mesh.clusters[near_cluster as usize].meshlets();
+    assert!(w.draws.meshlets().all(|m| near.contains(&m)));
     assert!(triangles(&w.draws) > 0 && triangles(&w.draws) < in_view);
-    assert!(
-        w.draws.len() < 16,
-        "adjacent meshlets merge: {} runs",
-        w.draws.len()
-    );
+    assert_eq!(w.draws.draws.len(), 1, "a cluster is one call");
     // The near wall gone (sky), the far wall is found hidden no more and drawn second.
     w.o.pyramid = wall(5.0, 0);
     w.second();
-    assert!(!w.draws.is_empty() && w.draws.iter().all(|d| d.cluster != near_cluster));
+    assert!(!w.draws.is_empty() && w.draws.meshlets().all(|m| !near.contains(&m)));
 }
 
 #[test]
@@ -361,4 +358,40 @@ fn after_a_turn_what_was_drawn_against_no_depth_is_tested_the_next_frame() {
         triangles(&w.draws) * 2 <= everything,
         "the far wall is left out at once"
     );
+}
+
+#[test]
+fn the_triangles_of_a_big_meshlet_are_tested_one_by_one() {
+    // A wall of 8 x 8 quads 4 m ahead fills the 64 x 64 window: its four 32-triangle
+    // meshlets each cover a quarter of it (1,024 pixels and a margin). A nearer wall
+    // hides the window left of x = 2 m on it (column 48 of 64).
+    let mesh = cluster_map(&walls(8, &[4.0]), 2048);
+    assert_eq!(mesh.meshlets.len(), 4);
+    let (view, proj) = camera();
+    let seen_from = View::new(view, proj);
+    let mut o = Occlusion::new(mesh.meshlets.len());
+    let mut out = Batches::default();
+    o.first_pass(&mesh, &[0], &seen_from, &mut out);
+    o.pyramid = wall(1.0, 48);
+    o.second_pass(&mesh, &[0], &seen_from, &mut out);
+    // What is drawn is the triangles reaching x = 2 m: the column of quads from 1 to 2 m
+    // reaches the window's column 48, which shows the sky (a pixel of margin).
+    let right = |t: &[u32]| {
+        t.iter()
+            .map(|&i| mesh.vertices[i as usize].position[0])
+            .fold(f32::MIN, f32::max)
+    };
+    let drawn: Vec<f32> = out.indices.chunks(3).map(right).collect();
+    assert_eq!(drawn.len(), 3 * 8 * 2, "{drawn:?}");
+    assert!(drawn.iter().all(|&x| x >= 2.0));
+    // Boxes alone would have drawn the meshlets that straddle x = 2 m whole.
+    let straddling = mesh.meshlets.iter().filter(|m| {
+        let b = m.bounds;
+        b.min.x < 1.0 && b.max.x > 2.0
+    });
+    assert!(straddling.count() > 0);
+    // The next frame draws those triangles first, and tests again what it did not draw.
+    o.first_pass(&mesh, &[0], &seen_from, &mut out);
+    assert_eq!(out.triangles(), 48);
+    assert!(o.second_pass_due());
 }
