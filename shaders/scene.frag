@@ -31,13 +31,18 @@ void main() {
     // the eye.
     vec3 n = normalize(v_normal);
     vec3 to_eye = u_eye - v_world;
-    if (dot(n, to_eye) < 0.0) {
+    // One square root for both the headlight's direction and the fog's distance (a
+    // software rasterizer pays for each, every fragment).
+    float eye_distance = max(length(to_eye), 1e-6);
+    float facing = dot(n, to_eye);
+    if (facing < 0.0) {
         n = -n;
+        facing = -facing;
     }
     float diffuse = max(dot(n, -u_light_dir), 0.0);
     // A little extra light on vertical faces facing the eye keeps walls readable up close.
-    float headlight = u_lighting.z * max(dot(n, normalize(to_eye)), 0.0);
+    float headlight = u_lighting.z * facing / eye_distance;
     vec3 lit = base.rgb * (u_lighting.x + u_lighting.y * diffuse + headlight);
-    float fog = clamp(length(to_eye) / u_fog_far, 0.0, 1.0);
+    float fog = clamp(eye_distance / u_fog_far, 0.0, 1.0);
     frag_color = vec4(mix(lit, u_fog_color, fog * fog), 1.0);
 }
