@@ -914,22 +914,27 @@ fn middle_difference(a: &Path, b: &Path) -> f32 {
 fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("cull");
-    let script = dir.join("look.txt");
+    let look = dir.join("look.txt");
     // A look to the side and back, so the clusters behind come into view and leave it.
-    std::fs::write(&script, "turn 120\nwait 0.2\nturn -150\nwait 0.3\n").unwrap();
-    let mut maps: Vec<Option<PathBuf>> = vec![None];
+    std::fs::write(&look, "turn 120\nwait 0.2\nturn -150\nwait 0.3\n").unwrap();
+    // Standing still 0.3 m from the built-in map's north wall (a bug: the wall, drawn a
+    // little nearer than it is, hid itself, and with the eye still was never tested
+    // again: the picture showed what lies behind it).
+    let wall = dir.join("wall.txt");
+    std::fs::write(&wall, "start 2.14,1.6005,-11.699833 0 0\nwait 0.5\n").unwrap();
+    let mut cases: Vec<(Option<PathBuf>, &Path, &str)> = vec![
+        (None, &look, "built-in"),
+        (None, &wall, "built-in-at-a-wall"),
+    ];
     for m in ["conference", "lost_empire"] {
         if let Some(dir) = common::shared(&format!("maps/{m}")) {
-            maps.push(Some(dir.join(format!("{m}.obj"))));
+            cases.push((Some(dir.join(format!("{m}.obj"))), &look, m));
         }
     }
-    for map in maps {
+    for (map, script, name) in cases {
         let shot = |culled: bool| {
             let shot = dir.join(format!(
-                "{}-{}.png",
-                map.as_deref()
-                    .and_then(Path::file_stem)
-                    .map_or("built-in".into(), |s| s.to_string_lossy()),
+                "{name}-{}.png",
                 if culled { "culled" } else { "all" }
             ));
             let mut args = vec![
@@ -953,10 +958,10 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
         let d = middle_difference(&culled, &all);
         assert!(
             d < 1.0,
-            "{map:?}: culled and full pictures differ by {d:.2} on average"
+            "{name}: culled and full pictures differ by {d:.2} on average"
         );
         let [r, g, b] = centre_colour(&culled, 32);
-        assert!(r + g + b > 30.0, "{map:?}: the screenshot is black");
+        assert!(r + g + b > 30.0, "{name}: the screenshot is black");
     }
 }
 
