@@ -254,6 +254,13 @@ pub const REFRESH_FRAMES: u32 = 8;
 /// fragments that testing only these takes out).
 pub const TRIANGLES_TESTED_FROM: u64 = 1024;
 
+/// Below this many triangles in the clusters in view, a frame draws them all, untested:
+/// so few leave little to cull, and reading the depth back stalls the GL (the built-in
+/// map's 653 triangles, culled, took 1.8 ms a frame more on its walk). At 10,000, views
+/// of conference's walls with furniture behind them were drawn whole too (3.32 layers
+/// rasterized a pixel against 2.98).
+pub const OCCLUDE_FROM_TRIANGLES: u32 = 2_000;
+
 /// Which triangles were seen last frame, and the depth pyramid of this one.
 #[derive(Clone, Debug, Default)]
 pub struct Occlusion {
@@ -271,6 +278,11 @@ pub struct Occlusion {
     settled: Option<(Mat4, Mat4)>,
     /// This frame's view is the settled one.
     still: bool,
+    /// This frame has too few triangles in view to cull: its first pass drew them all.
+    few: bool,
+    /// Below this many triangles in the clusters in view, draw them all
+    /// ([`OCCLUDE_FROM_TRIANGLES`]).
+    pub occlude_from: u32,
     /// Frames since the last second pass.
     since_second: u32,
     /// The depth after the first pass.
@@ -286,13 +298,16 @@ impl Occlusion {
             untested: 0,
             settled: None,
             still: false,
+            few: false,
+            occlude_from: OCCLUDE_FROM_TRIANGLES,
             since_second: 0,
             pyramid: DepthPyramid::default(),
         }
     }
 
     /// The first pass: the triangles seen last frame of the meshlets of clusters `order`
-    /// in `view`'s frustum, into `out` (cleared first).
+    /// in `view`'s frustum, into `out` (cleared first); all of them when the clusters
+    /// hold fewer than [`Occlusion::occlude_from`] triangles.
     pub fn first_pass(
         &mut self,
         mesh: &ClusteredMesh,
@@ -301,13 +316,26 @@ impl Occlusion {
         out: &mut Batches,
     ) {
         let frustum = &view.frustum;
+        let triangles: u32 = order
+            .iter()
+            .map(|&c| mesh.clusters[c as usize].count / 3)
+            .sum();
+        self.few = triangles < self.occlude_from;
+        if self.few {
+            // What is drawn untested counts as seen; nothing is settled.
+            self.settled = None;
+        }
         self.still = self.settled == Some((view.view, view.proj));
-        let (seen, in_view, untested) = (&self.seen, &mut self.in_view, &mut self.untested);
+        let few = self.few;
+        let (seen, in_view, untested) = (&mut self.seen, &mut self.in_view, &mut self.untested);
         *untested = 0;
         pick_meshlets(mesh, order, view.eye, out, |m, meshlet| {
             in_view[m] = frustum.sees(&meshlet.bounds);
             if !in_view[m] {
                 return 0;
+            }
+            if few {
+                seen[m] = meshlet.all_triangles();
             }
             *untested += usize::from(seen[m] != meshlet.all_triangles());
             seen[m]
@@ -315,11 +343,12 @@ impl Occlusion {
         self.since_second += 1;
     }
 
-    /// Whether this frame needs the second pass (and so the depth read back): something
-    /// in view is left to test (unless the view is where the last test settled), the
-    /// last one drew something, or it is [`REFRESH_FRAMES`] since the last.
+    /// Whether this frame needs the second pass (and so the depth read back): it has
+    /// enough triangles in view to cull, and something in view is left to test (unless
+    /// the view is where the last test settled), the last one drew something, or it is
+    /// [`REFRESH_FRAMES`] since the last.
     pub fn second_pass_due(&self) -> bool {
-        (self.untested > 0 && !self.still) || self.since_second >= REFRESH_FRAMES
+        !self.few && ((self.untested > 0 && !self.still) || self.since_second >= REFRESH_FRAMES)
     }
 
     /// The second pass, once [`Occlusion::pyramid`] holds the first pass's depth: the

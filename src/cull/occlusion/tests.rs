@@ -260,7 +260,10 @@ impl Walls {
         Walls {
             seen_from: View::new(view, proj),
             order: [0, 1],
-            o: Occlusion::new(mesh.meshlets.len()),
+            o: Occlusion {
+                occlude_from: 0,
+                ..Occlusion::new(mesh.meshlets.len())
+            },
             draws: Batches::default(),
             mesh,
         }
@@ -377,7 +380,10 @@ fn the_triangles_of_a_big_meshlet_are_tested_one_by_one() {
     assert_eq!(mesh.meshlets.len(), 4);
     let (view, proj) = camera();
     let seen_from = View::new(view, proj);
-    let mut o = Occlusion::new(mesh.meshlets.len());
+    let mut o = Occlusion {
+        occlude_from: 0,
+        ..Occlusion::new(mesh.meshlets.len())
+    };
     let mut out = Batches::default();
     o.first_pass(&mesh, &[0], &seen_from, &mut out);
     o.pyramid = wall(1.0, 48);
@@ -412,7 +418,10 @@ fn a_still_eye_with_triangles_left_out_reads_the_depth_only_every_few_frames() {
     let mesh = cluster_map(&walls(8, &[4.0]), 2048);
     let (view, proj) = camera();
     let still = View::new(view, proj);
-    let mut o = Occlusion::new(mesh.meshlets.len());
+    let mut o = Occlusion {
+        occlude_from: 0,
+        ..Occlusion::new(mesh.meshlets.len())
+    };
     let mut out = Batches::default();
     let mut frame = |o: &mut Occlusion, seen_from: &View| {
         o.first_pass(&mesh, &[0], seen_from, &mut out);
@@ -458,4 +467,31 @@ fn a_wall_the_eye_stands_against_is_not_hidden_by_its_own_depth_drawn_a_little_n
         max: Vec3::new(0.1, 0.1, -at - 0.01),
     };
     assert!(p.hides(view, proj, &behind));
+}
+
+#[test]
+fn a_view_of_few_triangles_is_drawn_whole_and_never_read_back() {
+    // The two walls' 4,096 triangles, one fewer than the threshold: all in view is
+    // drawn in the first pass, every frame, with no second pass (and no read).
+    let mut w = Walls::new();
+    w.o.occlude_from = 4097;
+    assert_eq!(Occlusion::new(0).occlude_from, OCCLUDE_FROM_TRIANGLES);
+    let mut drawn = Vec::new();
+    for _ in 0..2 * REFRESH_FRAMES {
+        w.first();
+        assert!(!w.o.second_pass_due());
+        drawn.push(triangles(&w.draws));
+    }
+    assert!(
+        drawn[0] > 2048 && drawn.iter().all(|&n| n == drawn[0]),
+        "{drawn:?}"
+    );
+    // With culling asked for (as for a big map), the far wall is tested and left out.
+    w.o.occlude_from = 0;
+    w.first();
+    assert!(w.o.second_pass_due());
+    w.o.pyramid = wall(5.0, SIDE);
+    w.second();
+    w.first();
+    assert!(triangles(&w.draws) < drawn[0]);
 }
