@@ -371,20 +371,26 @@ fn after_a_turn_what_was_drawn_against_no_depth_is_tested_the_next_frame() {
     );
 }
 
-#[test]
-fn the_triangles_of_a_big_meshlet_are_tested_one_by_one() {
-    // A wall of 8 x 8 quads 4 m ahead fills the 64 x 64 window: its four 32-triangle
-    // meshlets each cover a quarter of it (1,024 pixels and a margin). A nearer wall
-    // hides the window left of x = 2 m on it (column 48 of 64).
+/// A wall of 8 x 8 quads 4 m ahead, filling the 64 x 64 window: its four 32-triangle
+/// meshlets each cover a quarter of it (1,024 pixels and a margin). With the view down
+/// the axis, culling's memory for it (culling however few triangles) and a pass's
+/// batches.
+fn big_meshlets() -> (ClusteredMesh, View, Occlusion, Batches) {
     let mesh = cluster_map(&walls(8, &[4.0]), 2048);
     assert_eq!(mesh.meshlets.len(), 4);
     let (view, proj) = camera();
-    let seen_from = View::new(view, proj);
-    let mut o = Occlusion {
+    let o = Occlusion {
         occlude_from: 0,
         ..Occlusion::new(mesh.meshlets.len())
     };
-    let mut out = Batches::default();
+    (mesh, View::new(view, proj), o, Batches::default())
+}
+
+#[test]
+fn the_triangles_of_a_big_meshlet_are_tested_one_by_one() {
+    // A nearer wall hides the window left of x = 2 m on the big meshlets' wall (column
+    // 48 of 64).
+    let (mesh, seen_from, mut o, mut out) = big_meshlets();
     o.first_pass(&mesh, &[0], &seen_from, &mut out);
     o.pyramid = wall(1.0, 48);
     o.second_pass(&mesh, &[0], &seen_from, &mut out);
@@ -415,14 +421,8 @@ fn a_still_eye_with_triangles_left_out_reads_the_depth_only_every_few_frames() {
     // The big meshlets of the test above, half behind a nearer wall: some of their
     // triangles are left out, so something in view is always untested; but seen from
     // the same place, testing again would give the same answer.
-    let mesh = cluster_map(&walls(8, &[4.0]), 2048);
-    let (view, proj) = camera();
-    let still = View::new(view, proj);
-    let mut o = Occlusion {
-        occlude_from: 0,
-        ..Occlusion::new(mesh.meshlets.len())
-    };
-    let mut out = Batches::default();
+    let (mesh, still, mut o, mut out) = big_meshlets();
+    let (_, proj) = camera();
     let mut frame = |o: &mut Occlusion, seen_from: &View| {
         o.first_pass(&mesh, &[0], seen_from, &mut out);
         let due = o.second_pass_due();
