@@ -1,7 +1,8 @@
 //! Draws a map with glow: its clusters the view may see, nearest first (opaque, then
-//! cut-outs), less the meshlets hidden behind what is drawn (two passes around a read of
-//! the depth buffer: see [`walkthrough::cull::occlusion`]), from one vertex and one index
-//! buffer.
+//! cut-outs), less the meshlets and triangles hidden behind what is drawn (two passes
+//! around a read of the depth buffer: see [`walkthrough::cull::occlusion`]), from one
+//! vertex buffer and each pass's indices streamed ([`walkthrough::cull::batches`]; the
+//! map's own index buffer when drawing everything in view).
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::collections::HashMap;
@@ -202,7 +203,7 @@ pub struct Renderer {
     order: Vec<u32>,
     /// This frame's draws without occlusion culling (kept likewise).
     draws: Vec<Draw>,
-    /// A pass's meshlets and draws with it (kept likewise).
+    /// A pass's triangles and their draws (kept likewise).
     batches: Batches,
     /// Occlusion culling's memory (`None` with multisampling: a resolved depth buffer
     /// is not the depth of every sample).
@@ -231,8 +232,9 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Compile the shaders and upload the map. Textures are filtered with up to `anisotropy` (1: trilinear only; the driver's
-    /// maximum caps it), and are sRGB when the framebuffer is (`srgb`).
+    /// Compile the shaders and upload the map. Textures are filtered with up to
+    /// `anisotropy` (1: trilinear only; the driver's maximum caps it), and are sRGB when
+    /// the framebuffer is (`srgb`).
     pub fn new(
         gl: Arc<glow::Context>,
         map: &Map,

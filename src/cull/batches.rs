@@ -95,7 +95,7 @@ impl Batches {
     /// Order what was picked and copy its triangles' indices out of `mesh`, one draw a
     /// cluster.
     pub fn finish(&mut self, mesh: &ClusteredMesh) {
-        // By cluster, then nearest first: one 64-bit key (the other fields never tie).
+        // By cluster, then nearest first, as one 64-bit key (ties in no particular order).
         self.picked
             .sort_unstable_by_key(|p| (u64::from(p.rank) << 32) | u64::from(p.distance));
         self.indices.clear();
