@@ -37,8 +37,10 @@ mod loading;
 mod minimap;
 mod recording;
 mod renderer;
+mod scene_program;
 mod settings;
 mod simulation;
+mod texture;
 mod views;
 
 use std::path::PathBuf;

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 use glow::HasContext;
 
 use walkthrough::camera::Pose;
@@ -20,9 +20,8 @@ use walkthrough::cull::{
 use walkthrough::map::{Map, TextureImage, Vertex};
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-
-const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
-const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
+use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program};
+use super::texture::{max_anisotropy, upload_texture};
 
 // SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
 unsafe impl GpuVertex for Vertex {
@@ -42,45 +41,6 @@ struct GpuMaterial {
     texture: Option<glow::Texture>,
 }
 
-/// The scene's light: a sun from above, an ambient floor, and a little headlight on faces
-/// that look at the eye (it keeps walls readable up close). Factors of a surface's colour.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Lighting {
-    ambient: f32,
-    sun: f32,
-    headlight: f32,
-}
-
-/// The light in linear space (an sRGB framebuffer): the display-space factors below,
-/// made linear (0.35 of the colour as displayed is 0.1 of its light).
-const LINEAR_LIGHTING: Lighting = Lighting {
-    ambient: 0.1,
-    sun: 0.7,
-    headlight: 0.12,
-};
-
-/// The light where colours go to the screen as they are (no sRGB framebuffer).
-const DISPLAY_LIGHTING: Lighting = Lighting {
-    ambient: 0.35,
-    sun: 0.55,
-    headlight: 0.15,
-};
-
-/// The direction sunlight travels (down, and a little slanted so walls differ).
-const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
-
-/// What every cluster of a frame is drawn with.
-struct FrameUniforms {
-    view_proj: Mat4,
-    /// The eye, for two-sided lighting and fog.
-    eye: Vec3,
-    /// Where the fog is complete.
-    far: f32,
-    /// The fog's (the sky's) colour, in the space the shader works in.
-    fog: [f32; 3],
-    light: Lighting,
-}
-
 /// What is bound while a frame's draws are submitted: the program (`Some(cutout)`) and
 /// the material.
 #[derive(Clone, Copy, Debug, Default)]
@@ -93,77 +53,6 @@ struct Bound {
 fn samples(gl: &glow::Context) -> i32 {
     // SAFETY: context current; a plain state query.
     unsafe { gl.get_parameter_i32(glow::SAMPLES) }
-}
-
-/// One program's uniforms.
-struct Uniforms {
-    view_proj: Option<glow::UniformLocation>,
-    color: Option<glow::UniformLocation>,
-    textured: Option<glow::UniformLocation>,
-    texture: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    light_dir: Option<glow::UniformLocation>,
-    fog_far: Option<glow::UniformLocation>,
-    fog_color: Option<glow::UniformLocation>,
-    lighting: Option<glow::UniformLocation>,
-}
-
-/// A program of the scene's shaders: opaque (no `discard`, so the depth test can reject a
-/// hidden fragment before it is shaded) or cut-out (texels under half alpha discarded).
-struct Program {
-    program: glow::Program,
-    uniforms: Uniforms,
-}
-
-impl Program {
-    /// Compile the scene's shaders, with `defines` (`#define` lines) after the version.
-    fn new(gl: &glow::Context, defines: &str) -> Result<Program, String> {
-        let (version, rest) = FRAGMENT_SHADER
-            .split_once('\n')
-            .ok_or("shaders/scene.frag has no #version line")?;
-        let fragment = format!("{version}\n{defines}{rest}");
-        let program = gl::program(
-            gl,
-            ("shaders/scene.vert", VERTEX_SHADER),
-            ("shaders/scene.frag", &fragment),
-        )?;
-        let u = |n: &str| gl::uniform(gl, program, n);
-        let uniforms = Uniforms {
-            view_proj: u("u_view_proj"),
-            color: u("u_color"),
-            textured: u("u_textured"),
-            texture: u("u_texture"),
-            eye: u("u_eye"),
-            light_dir: u("u_light_dir"),
-            fog_far: u("u_fog_far"),
-            fog_color: u("u_fog_color"),
-            lighting: u("u_lighting"),
-        };
-        Ok(Program { program, uniforms })
-    }
-
-    /// Use it, with the frame's uniforms.
-    fn bind(&self, gl: &glow::Context, f: &FrameUniforms) {
-        let (u, sun) = (&self.uniforms, SUN_DIRECTION.normalize());
-        let (eye, fog, light) = (f.eye, f.fog, f.light);
-        // SAFETY: context current; the program is owned by the renderer and alive.
-        unsafe {
-            gl.use_program(Some(self.program));
-            let m = f.view_proj.to_cols_array();
-            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &m);
-            gl.uniform_3_f32(u.eye.as_ref(), eye.x, eye.y, eye.z);
-            gl.uniform_3_f32(u.light_dir.as_ref(), sun.x, sun.y, sun.z);
-            gl.uniform_1_f32(u.fog_far.as_ref(), f.far);
-            gl.uniform_3_f32(u.fog_color.as_ref(), fog[0], fog[1], fog[2]);
-            gl.uniform_3_f32(
-                u.lighting.as_ref(),
-                light.ambient,
-                light.sun,
-                light.headlight,
-            );
-            gl.uniform_1_i32(u.texture.as_ref(), 0);
-        }
-    }
 }
 
 /// What the last frame drew.
@@ -683,23 +572,6 @@ impl Renderer {
     }
 }
 
-/// The most anisotropy the driver filters with (GL 4.6, or the ARB or EXT extension),
-/// else 1 (none).
-fn max_anisotropy(gl: &glow::Context) -> f32 {
-    let v = gl.version();
-    let ext = gl.supported_extensions();
-    if (v.major, v.minor) >= (4, 6)
-        || ext.contains("GL_ARB_texture_filter_anisotropic")
-        || ext.contains("GL_EXT_texture_filter_anisotropic")
-    {
-        // SAFETY: a plain query on the current context.
-        let max = unsafe { gl.get_parameter_f32(glow::MAX_TEXTURE_MAX_ANISOTROPY) };
-        max.max(1.0)
-    } else {
-        1.0
-    }
-}
-
 /// A colour channel as displayed (sRGB-encoded, 0 to 1) made linear: the sRGB transfer
 /// function (IEC 61966-2-1).
 fn srgb_to_linear(c: f32) -> f32 {
@@ -717,56 +589,6 @@ fn far_plane(map: &Map) -> f32 {
         (size * 2.0).max(50.0)
     } else {
         1000.0
-    }
-}
-
-/// Upload an RGBA image with mipmaps (filtered trilinearly, and anisotropically up to
-/// `anisotropy`), as sRGB texels when `srgb`.
-fn upload_texture(
-    gl: &glow::Context,
-    img: &TextureImage,
-    srgb: bool,
-    anisotropy: f32,
-) -> Result<glow::Texture, String> {
-    // SAFETY: context current; the pixel slice is the image's, width * height * 4 bytes.
-    unsafe {
-        let t = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(t));
-        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_image_2d(
-            glow::TEXTURE_2D,
-            0,
-            if srgb {
-                glow::SRGB8_ALPHA8
-            } else {
-                glow::RGBA8
-            } as i32,
-            img.width as i32,
-            img.height as i32,
-            0,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(&img.rgba)),
-        );
-        check_gl!(gl, "a texture upload");
-        gl.generate_mipmap(glow::TEXTURE_2D);
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MIN_FILTER,
-            glow::LINEAR_MIPMAP_LINEAR as i32,
-        );
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MAG_FILTER,
-            glow::LINEAR as i32,
-        );
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::REPEAT as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::REPEAT as i32);
-        if anisotropy > 1.0 {
-            gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_ANISOTROPY, anisotropy);
-        }
-        gl.bind_texture(glow::TEXTURE_2D, None);
-        Ok(t)
     }
 }
 

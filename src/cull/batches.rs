@@ -35,8 +35,8 @@ pub struct Draw {
 struct Picked {
     /// Its cluster's place in the drawing order.
     rank: u32,
-    /// The distance from the eye to the nearest point of its box (0 inside it), as bits:
-    /// non-negative, so the bits sort as the number does.
+    /// The squared distance from the eye to the nearest point of its box (0 inside it),
+    /// as bits: non-negative, so the bits sort as the number does.
     distance: u32,
     /// Index into [`ClusteredMesh::meshlets`].
     meshlet: u32,
@@ -81,11 +81,9 @@ impl Batches {
         if triangles == 0 {
             return;
         }
-        let b = &meshlet.bounds;
-        let gap = (b.min - eye).max(eye - b.max).max(Vec3::ZERO);
         self.picked.push(Picked {
             rank: rank as u32,
-            distance: gap.length().to_bits(),
+            distance: meshlet.bounds.distance_squared_to(eye).to_bits(),
             meshlet: index as u32,
             cluster,
             triangles,

@@ -2,8 +2,8 @@
 //! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
-//! meshlets not hidden behind what is already drawn ([`occlusion`]), drawn nearest first
-//! at a call a material ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
+//! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]), drawn
+//! a call a cluster, its meshlets nearest first ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
 
 pub mod batches;
 pub mod clusters;
@@ -25,12 +25,11 @@ use glam::Vec3;
 pub fn draw_order(clusters: &[Cluster], frustum: &Frustum, eye: Vec3, out: &mut Vec<u32>) {
     out.clear();
     out.extend((0..clusters.len() as u32).filter(|&i| frustum.sees(&clusters[i as usize].bounds)));
-    // The distance to the nearest point of the box (0 inside it): non-negative, so its
-    // bits sort as the number does.
+    // The distance to the nearest point of the box: non-negative, so its bits sort as the
+    // number does.
     let key = |i: &u32| {
         let c = &clusters[*i as usize];
-        let gap = (c.bounds.min - eye).max(eye - c.bounds.max).max(Vec3::ZERO);
-        (c.cutout, gap.length_squared().to_bits())
+        (c.cutout, c.bounds.distance_squared_to(eye).to_bits())
     };
     out.sort_unstable_by_key(key);
 }

@@ -75,6 +75,14 @@ impl Aabb {
         (self.max - self.min).max(Vec3::ZERO)
     }
 
+    /// The squared distance from `p` to the nearest point of the box (0 inside it).
+    pub fn distance_squared_to(&self, p: Vec3) -> f32 {
+        (self.min - p)
+            .max(p - self.max)
+            .max(Vec3::ZERO)
+            .length_squared()
+    }
+
     /// True when `p` lies inside or on the box.
     pub fn contains(&self, p: Vec3) -> bool {
         p.cmpge(self.min).all() && p.cmple(self.max).all()
