@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use glam::Mat4;
+use glam::{Mat4, UVec2};
 use glow::HasContext;
 
 use walkthrough::camera::Pose;
@@ -335,7 +335,7 @@ impl Renderer {
     /// the meshlets hidden behind what is drawn (see [`Occlusion`]).
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
         let proj = self.projection(width, height);
-        let view = View::new(pose.view_matrix(), proj);
+        let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
         if self.cull {
             draw_order(
                 &self.mesh.clusters,

@@ -2,11 +2,13 @@
 //! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
-//! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]), drawn
-//! a call a cluster, its meshlets nearest first ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
+//! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]) and
+//! covering a pixel's centre ([`coverage`]), drawn a call a cluster, its meshlets nearest
+//! first ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
 
 pub mod batches;
 pub mod clusters;
+pub mod coverage;
 pub mod frustum;
 pub mod occlusion;
 
@@ -14,6 +16,7 @@ pub use batches::{Batches, Draw};
 pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
 };
+pub use coverage::may_cover_a_pixel;
 pub use frustum::Frustum;
 pub use occlusion::{DepthPyramid, Occluded, Occlusion, View};
 

@@ -6,21 +6,24 @@
 //!
 //! 1. draw the triangles in view that were seen last frame: most of what shows now;
 //! 2. read that depth back, build a pyramid of its furthest depths ([`DepthPyramid`]),
-//!    test every meshlet in view against it, and the triangles of a meshlet that shows
-//!    and covers many pixels (see [`TRIANGLES_TESTED_FROM`]) each on its own; draw what
+//!    test every meshlet in view against it; of a meshlet that shows, keep each triangle
+//!    that covers a pixel's centre ([`may_cover_a_pixel`]) and, where the meshlet covers
+//!    many pixels (see [`TRIANGLES_TESTED_FROM`]), is not hidden on its own; draw what
 //!    may show and was not drawn in the first pass. What the tests say is what "seen"
 //!    means next frame.
 //!
 //! Nothing that shows is ever left out: a meshlet or triangle is left out only when all
-//! of its box is behind depth already in the buffer this frame. Last frame's answers
+//! of its box is behind depth already in the buffer this frame, or (a triangle) when it
+//! would make no fragment. Last frame's answers
 //! only choose what is drawn before the test. A software rasterizer pays for every
 //! fragment it rasterizes, hidden or not, so leaving out what is hidden is most of what
 //! culling can win there.
 
-use glam::{Mat4, Vec3, Vec4Swizzles};
+use glam::{Mat4, UVec2, Vec3, Vec4Swizzles};
 
 use super::batches::Batches;
 use super::clusters::{ClusteredMesh, Meshlet, TriangleSet};
+use super::coverage::may_cover_a_pixel;
 use super::frustum::Frustum;
 use crate::geometry::Aabb;
 
@@ -275,8 +278,9 @@ pub struct Occlusion {
     untested: usize,
     /// The view of the last second pass, when it drew nothing the first pass had not: seen
     /// from there again, the same test gives the same answer (what it left out is behind
-    /// the nearest surfaces, which it kept), so a still eye need not test again.
-    settled: Option<(Mat4, Mat4)>,
+    /// the nearest surfaces, which it kept, or covers no pixel), so a still eye in a window
+    /// of the same size need not test again.
+    settled: Option<(Mat4, Mat4, UVec2)>,
     /// This frame's view is the settled one.
     still: bool,
     /// This frame has too few triangles in view to cull: its first pass drew them all.
@@ -326,7 +330,7 @@ impl Occlusion {
             // What is drawn untested counts as seen; nothing is settled.
             self.settled = None;
         }
-        self.still = self.settled == Some((view.view, view.proj));
+        self.still = self.settled == Some((view.view, view.proj, view.viewport));
         let few = self.few;
         let (seen, in_view, untested) = (&mut self.seen, &mut self.in_view, &mut self.untested);
         *untested = 0;
@@ -377,14 +381,13 @@ impl Occlusion {
             if whole.hidden {
                 return 0;
             }
-            if whole.pixels < TRIANGLES_TESTED_FROM || pyramid.is_empty() {
-                seen[m] = meshlet.all_triangles();
-                return seen[m] & !drawn;
-            }
+            let test_depth = whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty();
             let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
             for (k, t) in indices.chunks_exact(3).enumerate() {
                 let points = [corner(t[0]), corner(t[1]), corner(t[2])];
-                if !pyramid.occlusion_of(view_proj, view.proj, points).hidden {
+                if may_cover_a_pixel(view_proj, view.viewport, points)
+                    && !(test_depth && pyramid.occlusion_of(view_proj, view.proj, points).hidden)
+                {
                     seen[m] |= 1 << k;
                 }
             }
@@ -394,7 +397,9 @@ impl Occlusion {
         // what the first pass drew: the next frame tests again (after a turn, everything
         // in view may have been drawn here, against no depth at all).
         self.since_second = if out.is_empty() { 0 } else { REFRESH_FRAMES };
-        self.settled = out.is_empty().then_some((view.view, view.proj));
+        self.settled = out
+            .is_empty()
+            .then_some((view.view, view.proj, view.viewport));
     }
 }
 
@@ -407,17 +412,20 @@ pub struct View {
     pub eye: Vec3,
     /// View space to clip space: an OpenGL perspective projection.
     pub proj: Mat4,
+    /// The window's size in pixels.
+    pub viewport: UVec2,
     /// The frustum of `proj * view`.
     pub frustum: Frustum,
 }
 
 impl View {
-    /// The view of `view` and `proj`.
-    pub fn new(view: Mat4, proj: Mat4) -> View {
+    /// The view of `view` and `proj` in a window of `viewport` pixels.
+    pub fn new(view: Mat4, proj: Mat4, viewport: UVec2) -> View {
         View {
             view,
             eye: view.inverse().w_axis.xyz(),
             proj,
+            viewport,
             frustum: Frustum::from_view_proj(proj * view),
         }
     }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::cull::clusters::{cluster_map, one_material};
 use crate::map::{Map, Vertex};
+use glam::UVec2;
 
 const SIDE: usize = 64;
 
@@ -258,7 +259,7 @@ impl Walls {
         let mesh = cluster_map(&walls(32, &[5.0, 60.0]), 2048);
         let (view, proj) = camera();
         Walls {
-            seen_from: View::new(view, proj),
+            seen_from: View::new(view, proj, UVec2::splat(SIDE as u32)),
             order: [0, 1],
             o: Occlusion {
                 occlude_from: 0,
@@ -281,13 +282,17 @@ fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
     let near_cluster = (0..2)
         .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
         .unwrap() as u32;
+    let near = w.mesh.clusters[near_cluster as usize].meshlets();
     // Frame 1: nothing seen yet, nothing drawn first; with no depth, all that is in view
-    // is drawn second (the wall 5 m ahead fills the view; the far one is all in view).
+    // is drawn second (the wall 5 m ahead fills the view; the far one is all in view, 17
+    // pixels wide, and about half its triangles of half a pixel cover a pixel's centre).
     w.first();
     assert!(w.draws.is_empty());
     w.second();
     let in_view = triangles(&w.draws);
-    assert!(in_view > 2048, "{in_view}");
+    let far = w.draws.meshlets().filter(|m| !near.contains(m)).count();
+    assert_eq!(far, 64, "every meshlet of the far wall");
+    assert!(in_view > 1024 && in_view < 2048, "{in_view}");
     // Frame 2: all of that first; then the near wall's depth (it fills the window) hides
     // the far wall, and nothing is drawn second.
     w.first();
@@ -297,7 +302,6 @@ fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
     assert!(w.draws.is_empty());
     // Frame 3: only the near wall's meshlets, drawn in one call.
     w.first();
-    let near = w.mesh.clusters[near_cluster as usize].meshlets();
     assert!(w.draws.meshlets().all(|m| near.contains(&m)));
     assert!(triangles(&w.draws) > 0 && triangles(&w.draws) < in_view);
     assert_eq!(w.draws.draws.len(), 1, "a cluster is one call");
@@ -339,7 +343,7 @@ fn with_all_in_view_seen_the_depth_is_read_only_every_few_frames() {
     let (_, proj) = camera();
     for k in 1..4 {
         let step = Mat4::from_translation(Vec3::new(0.0, 0.0, 1e-3 * k as f32));
-        w.seen_from = View::new(step, proj);
+        w.seen_from = View::new(step, proj, UVec2::splat(SIDE as u32));
         w.first();
         assert!(w.o.second_pass_due());
         w.second();
@@ -383,7 +387,12 @@ fn big_meshlets() -> (ClusteredMesh, View, Occlusion, Batches) {
         occlude_from: 0,
         ..Occlusion::new(mesh.meshlets.len())
     };
-    (mesh, View::new(view, proj), o, Batches::default())
+    (
+        mesh,
+        View::new(view, proj, UVec2::splat(SIDE as u32)),
+        o,
+        Batches::default(),
+    )
 }
 
 #[test]
@@ -440,8 +449,23 @@ fn a_still_eye_with_triangles_left_out_reads_the_depth_only_every_few_frames() {
     want[REFRESH_FRAMES as usize - 1] = true;
     assert_eq!(due, want);
     // Any move, however small, tests again.
-    let moved = View::new(Mat4::from_translation(Vec3::new(0.0, 0.0, 1e-3)), proj);
+    let moved = View::new(
+        Mat4::from_translation(Vec3::new(0.0, 0.0, 1e-3)),
+        proj,
+        UVec2::splat(SIDE as u32),
+    );
     assert!(frame(&mut o, &moved));
+    // So does the same view in a window of another size (the same shape: the same
+    // projection): other pixel centres, other triangles that cover one.
+    for _ in 0..2 {
+        frame(&mut o, &still);
+    }
+    assert!(!frame(&mut o, &still));
+    let bigger = View {
+        viewport: UVec2::splat(2 * SIDE as u32),
+        ..still
+    };
+    assert!(frame(&mut o, &bigger));
 }
 
 #[test]
@@ -494,4 +518,49 @@ fn a_view_of_few_triangles_is_drawn_whole_and_never_read_back() {
     w.second();
     w.first();
     assert!(triangles(&w.draws) < drawn[0]);
+}
+
+#[test]
+fn triangles_that_cover_no_pixel_centre_are_left_out_until_the_eye_comes_near() {
+    // One wall of 32 x 32 quads of 1 m, 60 m ahead: 17 pixels wide, a quad half a pixel.
+    let mesh = cluster_map(&walls(32, &[60.0]), 2048);
+    let (view, proj) = camera();
+    let window = UVec2::splat(SIDE as u32);
+    let mut o = Occlusion {
+        occlude_from: 0,
+        ..Occlusion::new(mesh.meshlets.len())
+    };
+    let mut out = Batches::default();
+    // A frame against no depth (the sky): the triangles drawn in each pass.
+    let mut frame = |v: &View| {
+        o.first_pass(&mesh, &[0], v, &mut out);
+        let first = triangles(&out);
+        o.second_pass(&mesh, &[0], v, &mut out);
+        (first, triangles(&out))
+    };
+    // A triangle's screen rectangle is 0.53 pixels a side, 0.66 with the margin: it holds
+    // a pixel centre in about 0.66^2 = 44% of places. So a little under half of the
+    // 2,048 triangles are kept (the test is of the rectangle, not the triangle).
+    let far = View::new(view, proj, window);
+    let (first, second) = frame(&far);
+    assert_eq!(first, 0, "nothing seen yet");
+    assert!((700..1100).contains(&second), "{second}");
+    // The same view again: nothing new to draw.
+    assert_eq!(frame(&far), (second, 0));
+    // 8 m from it, the window shows 16 x 16 of its quads, each 4 pixels a side: every
+    // triangle there covers pixel centres, and those not drawn first are drawn second.
+    let near = View::new(
+        Mat4::from_translation(Vec3::new(0.0, 0.0, 52.0)),
+        proj,
+        window,
+    );
+    let (first, second) = frame(&near);
+    assert!(first > 0 && second > 0, "{first} + {second}");
+    // The next frame draws first just those in the window: 16 x 16 quads and parts of
+    // those around them (at most 18 x 18), and nothing second.
+    let (first, second) = frame(&near);
+    assert!(
+        (512..=648).contains(&first) && second == 0,
+        "{first} + {second}"
+    );
 }

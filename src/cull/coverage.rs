@@ -1,0 +1,174 @@
+//! Small-triangle culling: a triangle whose screen rectangle holds no pixel's centre
+//! makes no fragment (without multisampling a pixel is drawn only when its centre lies in
+//! the triangle), so it need not be submitted at all. After Wihlidal, "Optimizing the
+//! Graphics Pipeline with Compute", GDC 2016 ("small primitive culling"). On a map of
+//! furniture in fine triangles most of what is in view is such: three quarters of the
+//! triangles of conference's meshlets that show, each of which a rasterizer would
+//! transform, set up and bin for nothing.
+
+use glam::{Mat4, UVec2, Vec2, Vec3, Vec4Swizzles};
+
+/// How far, in pixels, a triangle's screen rectangle is widened on every side before it
+/// is looked at for a pixel's centre: our projection and the GL's round differently (the
+/// GL snaps corners to a 256th of a pixel, llvmpipe and most GPUs; float error is far
+/// smaller at window coordinates), so a triangle whose rectangle ends within this of a
+/// centre is kept.
+pub const COVERAGE_MARGIN: f32 = 1.0 / 16.0;
+
+/// Whether the triangle with corners `points` (world space), seen through `view_proj`
+/// (an OpenGL projection times the view) in a window of `viewport` pixels, may cover the
+/// centre of one of its pixels. False only when its screen rectangle, widened by
+/// [`COVERAGE_MARGIN`], holds no pixel centre inside the window. A triangle with a corner
+/// at or behind the eye's plane is always kept: what of it the near plane leaves has no
+/// rectangle from its corners.
+pub fn may_cover_a_pixel(view_proj: Mat4, viewport: UVec2, points: [Vec3; 3]) -> bool {
+    let size = viewport.as_vec2();
+    let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+    for p in points {
+        let clip = view_proj * p.extend(1.0);
+        // (A NaN corner is kept too.)
+        if clip.w <= 0.0 || clip.w.is_nan() {
+            return true;
+        }
+        // Window coordinates: pixel (i, j) spans [i, i + 1) x [j, j + 1), its centre at
+        // (i + 0.5, j + 0.5).
+        let window = (clip.xy() / clip.w + 1.0) * 0.5 * size;
+        lo = lo.min(window);
+        hi = hi.max(window);
+    }
+    // The first and last centre within the widened rectangle, on each axis, inside the
+    // window.
+    let first = (lo - COVERAGE_MARGIN - 0.5).ceil().max(Vec2::ZERO);
+    let last = (hi + COVERAGE_MARGIN - 0.5).floor().min(size - 1.0);
+    first.x <= last.x && first.y <= last.y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 100 x 100 window whose world is its pixels: an orthographic view of x and y in
+    /// [0, 100] (window coordinates equal to world x and y).
+    fn pixels() -> (Mat4, UVec2) {
+        let view_proj = Mat4::orthographic_rh_gl(0.0, 100.0, 0.0, 100.0, -1.0, 1.0);
+        (view_proj, UVec2::new(100, 100))
+    }
+
+    fn triangle(x: f32, y: f32, size: f32) -> [Vec3; 3] {
+        [
+            Vec3::new(x, y, 0.0),
+            Vec3::new(x + size, y, 0.0),
+            Vec3::new(x, y + size, 0.0),
+        ]
+    }
+
+    #[test]
+    fn a_triangle_between_pixel_centres_covers_none() {
+        let (vp, size) = pixels();
+        // Within pixel (10, 10), short of its centre (10.5, 10.5).
+        assert!(!may_cover_a_pixel(vp, size, triangle(10.1, 10.1, 0.3)));
+        // Between the centres of two rows: y from 20.6 to 21.4.
+        assert!(!may_cover_a_pixel(
+            vp,
+            size,
+            [
+                Vec3::new(5.0, 20.6, 0.0),
+                Vec3::new(60.0, 20.6, 0.0),
+                Vec3::new(5.0, 21.4, 0.0)
+            ]
+        ));
+    }
+
+    #[test]
+    fn a_triangle_over_a_centre_or_within_the_margin_of_one_is_kept() {
+        let (vp, size) = pixels();
+        assert!(may_cover_a_pixel(vp, size, triangle(10.4, 10.4, 0.2)));
+        assert!(may_cover_a_pixel(vp, size, triangle(10.0, 10.0, 20.0)));
+        // Its rectangle ends a 32nd of a pixel short of (10.5, 10.5): within the margin.
+        let short = 10.5 - 1.0 / 32.0;
+        assert!(may_cover_a_pixel(
+            vp,
+            size,
+            triangle(short - 0.2, short - 0.2, 0.2)
+        ));
+        // An eighth short: beyond it.
+        let short = 10.5 - 1.0 / 8.0;
+        assert!(!may_cover_a_pixel(
+            vp,
+            size,
+            triangle(short - 0.2, short - 0.2, 0.2)
+        ));
+    }
+
+    #[test]
+    fn outside_the_window_covers_nothing_and_across_its_edge_covers_the_edge() {
+        let (vp, size) = pixels();
+        assert!(!may_cover_a_pixel(vp, size, triangle(-30.0, 10.0, 20.0)));
+        assert!(!may_cover_a_pixel(vp, size, triangle(100.2, 10.0, 20.0)));
+        assert!(may_cover_a_pixel(vp, size, triangle(-30.0, 10.0, 31.0)));
+        assert!(may_cover_a_pixel(vp, size, triangle(99.0, 99.0, 20.0)));
+    }
+
+    #[test]
+    fn a_triangle_reaching_behind_the_eye_is_kept() {
+        let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 100.0);
+        let size = UVec2::new(64, 64);
+        // Tiny and far ahead, off every centre: left out.
+        let far = [
+            Vec3::new(0.001, 0.001, -50.0),
+            Vec3::new(0.002, 0.001, -50.0),
+            Vec3::new(0.001, 0.002, -50.0),
+        ];
+        assert!(!may_cover_a_pixel(proj, size, far));
+        // A corner behind the eye: kept, whatever its other corners' rectangle.
+        let across = [far[0], far[1], Vec3::new(0.001, 0.002, 1.0)];
+        assert!(may_cover_a_pixel(proj, size, across));
+        let nan = [far[0], far[1], Vec3::NAN];
+        assert!(may_cover_a_pixel(proj, size, nan));
+    }
+
+    /// Against a rasterization of its own (pixel centres tested against the triangle's
+    /// edges), random small triangles: every one that covers a centre is kept.
+    #[test]
+    fn no_triangle_that_covers_a_centre_is_left_out() {
+        let (vp, size) = pixels();
+        let mut seed = 0x2545_f491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        let (mut covering, mut left_out) = (0, 0);
+        for _ in 0..20_000 {
+            let at = Vec2::new(next(), next()) * 100.0;
+            let mut corner = |s: f32| at + (Vec2::new(next(), next()) - 0.5) * s;
+            let t = [corner(3.0), corner(3.0), corner(3.0)];
+            let edge = |a: Vec2, b: Vec2, p: Vec2| (b - a).perp_dot(p - a);
+            let area = edge(t[0], t[1], t[2]);
+            let inside = |p: Vec2| {
+                let e = [
+                    edge(t[0], t[1], p),
+                    edge(t[1], t[2], p),
+                    edge(t[2], t[0], p),
+                ];
+                e.iter().all(|&e| e * area > 0.0)
+            };
+            // The centres near the triangle (those further off are outside it).
+            let (lo, hi) = (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2]));
+            let span = |a: f32, b: f32| (a.floor().max(0.0) as i32)..=(b.ceil().min(99.0) as i32);
+            let covers = span(lo.x, hi.x).any(|i| {
+                span(lo.y, hi.y).any(|j| inside(Vec2::new(i as f32 + 0.5, j as f32 + 0.5)))
+            });
+            let kept = may_cover_a_pixel(vp, size, t.map(|p| p.extend(0.0)));
+            assert!(kept || !covers, "{t:?} covers a centre but was left out");
+            covering += usize::from(covers);
+            left_out += usize::from(!kept);
+        }
+        // The test means something: both kinds are common.
+        assert!(
+            covering > 5_000 && left_out > 2_000,
+            "{covering} {left_out}"
+        );
+    }
+}
