@@ -1,12 +1,16 @@
 #version 330 core
-// Compiled twice: opaque, and with ALPHA_TEST defined (the renderer adds the line).
+// Compiled three times (the renderer adds the #define lines): plain colour; TEXTURED; and
+// TEXTURED with ALPHA_TEST (cut-outs). A branch on a uniform would cost a software
+// rasterizer both sides: it shades a block of pixels at once, with masks.
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 
+#ifdef TEXTURED
+uniform sampler2D u_texture; // the material's diffuse texture (map_Kd)
+#else
 uniform vec3 u_color;        // material diffuse colour (Kd), in the lighting's space
-uniform int u_textured;      // 1: sample u_texture instead of u_color
-uniform sampler2D u_texture;
+#endif
 uniform vec3 u_eye;          // eye position, for two-sided lighting and fog
 uniform vec3 u_light_dir;    // unit direction the light travels
 uniform float u_fog_far;     // distance at which fog is complete
@@ -16,17 +20,18 @@ uniform vec3 u_lighting;     // ambient, sun and headlight factors (for that spa
 out vec4 frag_color;
 
 void main() {
-    vec4 base = vec4(u_color, 1.0);
-    if (u_textured == 1) {
-        base = texture(u_texture, v_uv);
+#ifdef TEXTURED
+    vec4 base = texture(u_texture, v_uv);
 #ifdef ALPHA_TEST
-        // Cut-outs (leaves, fences): texels under half alpha are holes. Only this variant
-        // may discard, so the opaque one keeps the early depth test.
-        if (base.a < 0.5) {
-            discard;
-        }
-#endif
+    // Cut-outs (leaves, fences): texels under half alpha are holes. Only this variant may
+    // discard, so the others keep the early depth test.
+    if (base.a < 0.5) {
+        discard;
     }
+#endif
+#else
+    vec4 base = vec4(u_color, 1.0);
+#endif
     // Walls are seen from both sides and OBJ winding is unreliable: light the side facing
     // the eye.
     vec3 n = normalize(v_normal);

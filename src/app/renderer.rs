@@ -20,7 +20,7 @@ use walkthrough::cull::{
 use walkthrough::map::{Map, TextureImage, Vertex};
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program};
+use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
 use super::texture::{max_anisotropy, upload_texture};
 
 // SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
@@ -41,12 +41,13 @@ struct GpuMaterial {
     texture: Option<glow::Texture>,
 }
 
-/// What is bound while a frame's draws are submitted: the program (`Some(cutout)`) and
-/// the material.
+/// What is bound while a frame's draws are submitted: the program, the material, and
+/// whether the samples query running counts cut-outs.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bound {
-    program: Option<bool>,
+    program: Option<Variant>,
     material: Option<usize>,
+    cutout_run: Option<bool>,
 }
 
 /// The samples a pixel of the default framebuffer has (0 or 1: none extra).
@@ -77,8 +78,8 @@ pub struct DrawStats {
 /// GL objects of one map. Owns them and deletes them on drop.
 pub struct Renderer {
     gl: Arc<glow::Context>,
-    opaque: Program,
-    cutout: Program,
+    /// The scene's program in each [`Variant`], in [`Variant::ALL`]'s order.
+    programs: Vec<Program>,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
     /// The map's index list (drawn whole cluster by cluster without occlusion culling).
@@ -113,7 +114,7 @@ pub struct Renderer {
     /// While counting, the query of the fragment shader's invocations.
     invocations: Option<glow::Query>,
     /// While counting, queries of the samples that pass the depth test: one for each run
-    /// of draws with one program (opaque or cut-out), at most four a frame.
+    /// of opaque or of cut-out draws, at most four a frame.
     samples: Vec<glow::Query>,
     /// This frame's runs: the query and whether its draws were cut-outs.
     runs: Vec<(glow::Query, bool)>,
@@ -130,31 +131,30 @@ impl Renderer {
         srgb: bool,
         anisotropy: f32,
     ) -> Result<Renderer, String> {
-        let opaque = Program::new(&gl, "")?;
         // SAFETY (every block below): context current; each object is deleted if a later
         // one cannot be made, and then owned by the returned value and deleted in `Drop`.
-        let delete = |programs: &[&Program]| {
+        let delete = |programs: &[Program]| {
             for p in programs {
                 unsafe { gl.delete_program(p.program) };
             }
         };
-        let cutout =
-            Program::new(&gl, "#define ALPHA_TEST\n").inspect_err(|_| delete(&[&opaque]))?;
-        let vao =
-            unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&[&opaque, &cutout]))?;
+        let mut programs = Vec::with_capacity(Variant::ALL.len());
+        for v in Variant::ALL {
+            programs.push(Program::new(&gl, v).inspect_err(|_| delete(&programs))?);
+        }
+        let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&programs))?;
         let buffers = unsafe {
             gl.create_buffer()
                 .and_then(|v| Ok((v, gl.create_buffer()?)))
                 .and_then(|(v, e)| Ok((v, e, gl.create_buffer()?)))
         };
         let (vbo, ebo, stream) = buffers.inspect_err(|_| {
-            delete(&[&opaque, &cutout]);
+            delete(&programs);
             unsafe { gl.delete_vertex_array(vao) };
         })?;
         let mut r = Renderer {
             gl: gl.clone(),
-            opaque,
-            cutout,
+            programs,
             vao,
             vbo,
             ebo,
@@ -478,12 +478,21 @@ impl Renderer {
             let Some(m) = self.materials.get(material) else {
                 continue;
             };
-            let p = if d.cutout { &self.cutout } else { &self.opaque };
+            // A cut-out whose texture could not be uploaded is drawn in its colour.
+            let variant = match (m.texture, d.cutout) {
+                (None, _) => Variant::Plain,
+                (Some(_), false) => Variant::Textured,
+                (Some(_), true) => Variant::Cutout,
+            };
+            let p = &self.programs[variant.index()];
             let gl = &self.gl;
-            if bound.program != Some(d.cutout) {
+            if bound.program != Some(variant) {
                 p.bind(gl, frame);
-                bound.program = Some(d.cutout);
+                bound.program = Some(variant);
                 bound.material = None;
+            }
+            if bound.cutout_run != Some(d.cutout) {
+                bound.cutout_run = Some(d.cutout);
                 // SAFETY: context current; the queries are owned by self; one samples
                 // query is active at a time.
                 // (Past the fourth run, which two passes never reach, the last one goes on.)
@@ -502,7 +511,6 @@ impl Renderer {
                 if bound.material != Some(material) {
                     let u = &p.uniforms;
                     gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
-                    gl.uniform_1_i32(u.textured.as_ref(), m.texture.is_some() as i32);
                     gl.bind_texture(glow::TEXTURE_2D, m.texture);
                     bound.material = Some(material);
                 }
@@ -611,8 +619,9 @@ impl Drop for Renderer {
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);
             self.gl.delete_vertex_array(self.vao);
-            self.gl.delete_program(self.opaque.program);
-            self.gl.delete_program(self.cutout.program);
+            for p in &self.programs {
+                self.gl.delete_program(p.program);
+            }
         }
     }
 }

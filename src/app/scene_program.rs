@@ -37,6 +37,36 @@ pub(super) const DISPLAY_LIGHTING: Lighting = Lighting {
 /// The direction sunlight travels (down, and a little slanted so walls differ).
 const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
 
+/// The scene program's variants: what a material needs of the fragment shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Variant {
+    /// Its diffuse colour.
+    Plain,
+    /// Its texture.
+    Textured,
+    /// Its texture, with texels under half alpha discarded (leaves, fences).
+    Cutout,
+}
+
+impl Variant {
+    /// Every variant, in the order [`Variant::index`] numbers them.
+    pub const ALL: [Variant; 3] = [Variant::Plain, Variant::Textured, Variant::Cutout];
+
+    /// Its place in [`Variant::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The `#define` lines the fragment shader is compiled with.
+    fn defines(self) -> &'static str {
+        match self {
+            Variant::Plain => "",
+            Variant::Textured => "#define TEXTURED\n",
+            Variant::Cutout => "#define TEXTURED\n#define ALPHA_TEST\n",
+        }
+    }
+}
+
 /// What every cluster of a frame is drawn with.
 pub(super) struct FrameUniforms {
     pub view_proj: Mat4,
@@ -53,7 +83,6 @@ pub(super) struct FrameUniforms {
 pub(super) struct Uniforms {
     view_proj: Option<glow::UniformLocation>,
     pub color: Option<glow::UniformLocation>,
-    pub textured: Option<glow::UniformLocation>,
     texture: Option<glow::UniformLocation>,
     eye: Option<glow::UniformLocation>,
     light_dir: Option<glow::UniformLocation>,
@@ -62,20 +91,21 @@ pub(super) struct Uniforms {
     lighting: Option<glow::UniformLocation>,
 }
 
-/// A program of the scene's shaders: opaque (no `discard`, so the depth test can reject a
-/// hidden fragment before it is shaded) or cut-out (texels under half alpha discarded).
+/// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
+/// `discard`, so the others let the depth test reject a hidden fragment before it is
+/// shaded.
 pub(super) struct Program {
     pub program: glow::Program,
     pub uniforms: Uniforms,
 }
 
 impl Program {
-    /// Compile the scene's shaders, with `defines` (`#define` lines) after the version.
-    pub fn new(gl: &glow::Context, defines: &str) -> Result<Program, String> {
+    /// Compile the scene's shaders as `variant` (its `#define` lines after the version).
+    pub fn new(gl: &glow::Context, variant: Variant) -> Result<Program, String> {
         let (version, rest) = FRAGMENT_SHADER
             .split_once('\n')
             .ok_or("shaders/scene.frag has no #version line")?;
-        let fragment = format!("{version}\n{defines}{rest}");
+        let fragment = format!("{version}\n{}{rest}", variant.defines());
         let program = gl::program(
             gl,
             ("shaders/scene.vert", VERTEX_SHADER),
@@ -85,7 +115,6 @@ impl Program {
         let uniforms = Uniforms {
             view_proj: u("u_view_proj"),
             color: u("u_color"),
-            textured: u("u_textured"),
             texture: u("u_texture"),
             eye: u("u_eye"),
             light_dir: u("u_light_dir"),
