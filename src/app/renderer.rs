@@ -370,7 +370,14 @@ impl Renderer {
             Some(mut o) => {
                 o.first_pass(&self.mesh, &self.order, &view, &mut batches);
                 self.submit_batches(&batches, &frame, &mut bound, &mut stats);
-                if o.second_pass_due() {
+                // The second pass, in steps: each tests what is left against the depth
+                // drawn so far (see SECOND_PASS_STEP_TRIANGLES).
+                let mut from = if o.second_pass_due() {
+                    0
+                } else {
+                    self.order.len()
+                };
+                while from < self.order.len() {
                     if batches.is_empty() {
                         o.pyramid.clear();
                     } else {
@@ -379,7 +386,7 @@ impl Renderer {
                             gl::read_depth(gl, width, height, depth)
                         });
                     }
-                    o.second_pass(&self.mesh, &self.order, &view, &mut batches);
+                    from = o.second_pass(&self.mesh, &self.order, from, &view, &mut batches);
                     self.submit_batches(&batches, &frame, &mut bound, &mut stats);
                 }
                 self.occlusion = Some(o);

@@ -56,12 +56,15 @@ pub struct Batches {
     /// The draw calls, in order, over [`Batches::indices`].
     pub draws: Vec<Draw>,
     picked: Vec<Picked>,
+    /// Triangles picked so far.
+    picked_triangles: usize,
 }
 
 impl Batches {
     /// Start a pass: nothing picked.
     pub fn clear(&mut self) {
         self.picked.clear();
+        self.picked_triangles = 0;
         self.indices.clear();
         self.draws.clear();
     }
@@ -81,6 +84,7 @@ impl Batches {
         if triangles == 0 {
             return;
         }
+        self.picked_triangles += triangles.count_ones() as usize;
         self.picked.push(Picked {
             rank: rank as u32,
             distance: meshlet.bounds.distance_squared_to(eye).to_bits(),
@@ -138,6 +142,11 @@ impl Batches {
     /// Nothing picked.
     pub fn is_empty(&self) -> bool {
         self.picked.is_empty()
+    }
+
+    /// Triangles picked (before [`Batches::finish`] too).
+    pub fn picked_triangles(&self) -> usize {
+        self.picked_triangles
     }
 
     /// Triangles drawn.

@@ -252,7 +252,9 @@ impl Walls {
     /// A frame's second pass, against [`Occlusion::pyramid`] as it is.
     fn second(&mut self) {
         let w = self;
-        w.o.second_pass(&w.mesh, &w.order, &w.seen_from, &mut w.draws);
+        let done =
+            w.o.second_pass(&w.mesh, &w.order, 0, &w.seen_from, &mut w.draws);
+        assert_eq!(done, w.order.len(), "one step");
     }
 
     fn new() -> Walls {
@@ -402,7 +404,7 @@ fn the_triangles_of_a_big_meshlet_are_tested_one_by_one() {
     let (mesh, seen_from, mut o, mut out) = big_meshlets();
     o.first_pass(&mesh, &[0], &seen_from, &mut out);
     o.pyramid = wall(1.0, 48);
-    o.second_pass(&mesh, &[0], &seen_from, &mut out);
+    assert_eq!(o.second_pass(&mesh, &[0], 0, &seen_from, &mut out), 1);
     // What is drawn is the triangles reaching x = 2 m: the column of quads from 1 to 2 m
     // reaches the window's column 48, which shows the sky (a pixel of margin).
     let right = |t: &[u32]| {
@@ -437,7 +439,7 @@ fn a_still_eye_with_triangles_left_out_reads_the_depth_only_every_few_frames() {
         let due = o.second_pass_due();
         if due {
             o.pyramid = wall(1.0, 48);
-            o.second_pass(&mesh, &[0], seen_from, &mut out);
+            assert_eq!(o.second_pass(&mesh, &[0], 0, seen_from, &mut out), 1);
         }
         due
     };
@@ -535,7 +537,7 @@ fn triangles_that_cover_no_pixel_centre_are_left_out_until_the_eye_comes_near() 
     let mut frame = |v: &View| {
         o.first_pass(&mesh, &[0], v, &mut out);
         let first = triangles(&out);
-        o.second_pass(&mesh, &[0], v, &mut out);
+        assert_eq!(o.second_pass(&mesh, &[0], 0, v, &mut out), 1);
         (first, triangles(&out))
     };
     // A triangle's screen rectangle is 0.53 pixels a side, 0.66 with the margin: it holds
@@ -563,4 +565,69 @@ fn triangles_that_cover_no_pixel_centre_are_left_out_until_the_eye_comes_near() 
         (512..=648).contains(&first) && second == 0,
         "{first} + {second}"
     );
+}
+
+#[test]
+fn after_a_turn_the_second_pass_draws_the_nearest_first_and_tests_the_rest_against_it() {
+    // Nothing seen yet (as after a turn): a step of one cluster at a time.
+    let mut w = Walls::new();
+    w.o.step_triangles = 1;
+    let near = (0..2)
+        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
+        .unwrap() as u32;
+    w.order = [near, 1 - near];
+    let near_meshlets = w.mesh.clusters[near as usize].meshlets();
+    w.first();
+    assert!(w.draws.is_empty());
+    // The first step, against no depth: the near wall only, and it stops there.
+    let next =
+        w.o.second_pass(&w.mesh, &w.order, 0, &w.seen_from, &mut w.draws);
+    assert_eq!(next, 1);
+    assert!(!w.draws.is_empty() && w.draws.meshlets().all(|m| near_meshlets.contains(&m)));
+    // Its depth read back (it fills the window), the next step finds the far wall
+    // hidden: nothing more is drawn this frame or seen for the next.
+    w.o.pyramid = wall(5.0, SIDE);
+    let next =
+        w.o.second_pass(&w.mesh, &w.order, next, &w.seen_from, &mut w.draws);
+    assert_eq!(next, 2);
+    assert!(w.draws.is_empty());
+    w.first();
+    assert!(w.draws.meshlets().all(|m| near_meshlets.contains(&m)));
+    // Something was drawn in the second pass: the next frame tests again.
+    assert!(w.o.second_pass_due());
+}
+
+#[test]
+fn the_second_pass_takes_at_most_its_steps_the_last_one_all_that_is_left() {
+    // Six walls, 5 to 30 m ahead, in clusters of 256 triangles: a dozen clusters in view,
+    // all showing against no depth.
+    let mesh = cluster_map(&walls(16, &[5.0, 10.0, 15.0, 20.0, 25.0, 30.0]), 256);
+    let (view, proj) = camera();
+    let seen_from = View::new(view, proj, UVec2::splat(SIDE as u32));
+    let mut order = Vec::new();
+    crate::cull::draw_order(&mesh.clusters, &seen_from.frustum, Vec3::ZERO, &mut order);
+    assert!(order.len() > SECOND_PASS_STEPS as usize, "{}", order.len());
+    let mut o = Occlusion {
+        occlude_from: 0,
+        step_triangles: 1,
+        ..Occlusion::new(mesh.meshlets.len())
+    };
+    let mut out = Batches::default();
+    o.first_pass(&mesh, &order, &seen_from, &mut out);
+    let (mut from, mut steps, mut drawn) = (0, 0, 0);
+    while from < order.len() {
+        from = o.second_pass(&mesh, &order, from, &seen_from, &mut out);
+        steps += 1;
+        drawn += triangles(&out);
+    }
+    assert_eq!(steps, SECOND_PASS_STEPS);
+    // The same triangles as one step draws.
+    o.step_triangles = usize::MAX;
+    o.seen.iter_mut().for_each(|s| *s = 0);
+    o.first_pass(&mesh, &order, &seen_from, &mut out);
+    assert_eq!(
+        o.second_pass(&mesh, &order, 0, &seen_from, &mut out),
+        order.len()
+    );
+    assert_eq!(triangles(&out), drawn);
 }
