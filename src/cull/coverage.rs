@@ -8,6 +8,9 @@
 
 use glam::{Mat4, UVec2, Vec2, Vec3, Vec4Swizzles};
 
+use super::clusters::TriangleSet;
+use crate::map::Vertex;
+
 /// How far, in pixels, a triangle's screen rectangle is widened on every side before it
 /// is looked at for a pixel's centre: our projection and the GL's round differently (the
 /// GL snaps corners to a 256th of a pixel, llvmpipe and most GPUs; float error is far
@@ -23,19 +26,71 @@ pub const COVERAGE_MARGIN: f32 = 1.0 / 16.0;
 /// rectangle from its corners.
 pub fn may_cover_a_pixel(view_proj: Mat4, viewport: UVec2, points: [Vec3; 3]) -> bool {
     let size = viewport.as_vec2();
-    let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
-    for p in points {
-        let clip = view_proj * p.extend(1.0);
-        // (A NaN corner is kept too.)
-        if clip.w <= 0.0 || clip.w.is_nan() {
-            return true;
+    let corners = points.map(|p| window_point(view_proj, size, p));
+    holds_a_centre(corners, size)
+}
+
+/// Of a meshlet's triangles (`indices` into `vertices`, three a triangle, at most 32),
+/// those that [`may_cover_a_pixel`]: bit `k` for the `k`th. Each corner is projected once
+/// where the meshlet's corners lie close together in `vertices` (a cluster's vertices
+/// are in the order its triangles first use them, so they mostly do): a meshlet has about
+/// 0.9 corners a triangle, not 3.
+pub fn covering_triangles(
+    vertices: &[Vertex],
+    indices: &[u32],
+    view_proj: Mat4,
+    viewport: UVec2,
+) -> TriangleSet {
+    /// The most vertices a meshlet's corners may span to be projected together.
+    const SPAN: usize = 128;
+    let size = viewport.as_vec2();
+    let corner = |i: u32| window_point(view_proj, size, vertices[i as usize].position.into());
+    let first = indices.iter().copied().min().unwrap_or(0);
+    let last = indices.iter().copied().max().unwrap_or(0);
+    let mut covering = 0;
+    if ((last - first) as usize) < SPAN {
+        let mut used = 0u128;
+        for &i in indices {
+            used |= 1 << (i - first);
         }
-        // Window coordinates: pixel (i, j) spans [i, i + 1) x [j, j + 1), its centre at
-        // (i + 0.5, j + 0.5).
-        let window = (clip.xy() / clip.w + 1.0) * 0.5 * size;
-        lo = lo.min(window);
-        hi = hi.max(window);
+        let mut window = [None; SPAN];
+        while used != 0 {
+            let k = used.trailing_zeros();
+            window[k as usize] = corner(first + k);
+            used &= used - 1;
+        }
+        for (k, t) in indices.chunks_exact(3).enumerate() {
+            let at = |c: usize| window[(t[c] - first) as usize];
+            if holds_a_centre([at(0), at(1), at(2)], size) {
+                covering |= 1 << k;
+            }
+        }
+    } else {
+        for (k, t) in indices.chunks_exact(3).enumerate() {
+            if holds_a_centre([corner(t[0]), corner(t[1]), corner(t[2])], size) {
+                covering |= 1 << k;
+            }
+        }
     }
+    covering
+}
+
+/// Where `p` (world space) lands in a window of `size` pixels seen through `view_proj`:
+/// pixel (i, j) spans [i, i + 1) x [j, j + 1), its centre at (i + 0.5, j + 0.5). `None`
+/// at or behind the eye's plane (and for a NaN).
+fn window_point(view_proj: Mat4, size: Vec2, p: Vec3) -> Option<Vec2> {
+    let clip = view_proj * p.extend(1.0);
+    (clip.w > 0.0).then(|| (clip.xy() / clip.w + 1.0) * 0.5 * size)
+}
+
+/// Whether the triangle with window corners `corners` may cover a pixel centre of a
+/// window of `size` pixels: its rectangle, widened by [`COVERAGE_MARGIN`], holds one. A
+/// corner not in front of the eye (`None`) keeps it.
+fn holds_a_centre(corners: [Option<Vec2>; 3], size: Vec2) -> bool {
+    let [Some(p), Some(q), Some(r)] = corners else {
+        return true;
+    };
+    let (lo, hi) = (p.min(q).min(r), p.max(q).max(r));
     // On each axis, pixel centre k + 0.5 lies in the widened rectangle when a <= k <= b,
     // below; one of the window's (0 <= k < size) does when the last whole number up to
     // b (b's integer part, once it is not negative) is at least a. (Truncation rather
@@ -176,5 +231,43 @@ mod tests {
             covering > 5_000 && left_out > 2_000,
             "{covering} {left_out}"
         );
+    }
+
+    /// A meshlet's triangles answer as each alone does, whether its corners are close
+    /// together in the vertex list (projected once each) or far apart.
+    #[test]
+    fn a_meshlets_covering_triangles_are_those_that_may_each_cover_a_pixel() {
+        let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 100.0);
+        let size = UVec2::new(64, 64);
+        // A fan of 32 triangles of all sizes ahead, some crossing behind the eye.
+        let mut vertices = Vec::new();
+        for k in 0..40 {
+            let f = k as f32;
+            let z = if k % 13 == 12 { 1.0 } else { -2.0 - f * 1.7 };
+            vertices.push(Vertex {
+                position: [(f * 0.37).sin() * f * 0.05, (f * 0.61).cos() * 0.3, z],
+                normal: [0.0, 0.0, 1.0],
+                uv: [0.0, 0.0],
+            });
+        }
+        let near: Vec<u32> = (0..32).flat_map(|k| [k, k + 1, (k * 7 + 3) % 40]).collect();
+        // The same triangles with their corners spread out past what is projected together.
+        let mut spread = vertices.clone();
+        spread.resize(vertices.len() + 1000, vertices[0]);
+        let far_index = |i: u32| if i.is_multiple_of(2) { i } else { i + 1000 };
+        for i in 0..vertices.len() as u32 {
+            spread[far_index(i) as usize] = vertices[i as usize];
+        }
+        let far: Vec<u32> = near.iter().map(|&i| far_index(i)).collect();
+        let mut each = 0;
+        for (k, t) in near.chunks_exact(3).enumerate() {
+            let points = [0, 1, 2].map(|c| Vec3::from(vertices[t[c] as usize].position));
+            if may_cover_a_pixel(proj, size, points) {
+                each |= 1 << k;
+            }
+        }
+        assert!(each != 0 && each != TriangleSet::MAX, "{each:b}");
+        assert_eq!(covering_triangles(&vertices, &near, proj, size), each);
+        assert_eq!(covering_triangles(&spread, &far, proj, size), each);
     }
 }

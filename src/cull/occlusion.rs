@@ -7,7 +7,7 @@
 //! 1. draw the triangles in view that were seen last frame: most of what shows now;
 //! 2. read that depth back, build a pyramid of its furthest depths ([`DepthPyramid`]),
 //!    test every meshlet in view against it; of a meshlet that shows, keep each triangle
-//!    that covers a pixel's centre ([`may_cover_a_pixel`]) and, where the meshlet covers
+//!    that covers a pixel's centre ([`covering_triangles`]) and, where the meshlet covers
 //!    many pixels (see [`TRIANGLES_TESTED_FROM`]), is not hidden on its own; draw what
 //!    may show and was not drawn in the first pass. What the tests say is what "seen"
 //!    means next frame.
@@ -23,7 +23,7 @@ use glam::{Mat4, UVec2, Vec3, Vec4Swizzles};
 
 use super::batches::Batches;
 use super::clusters::{ClusteredMesh, Meshlet, TriangleSet};
-use super::coverage::may_cover_a_pixel;
+use super::coverage::covering_triangles;
 use super::frustum::Frustum;
 use crate::geometry::Aabb;
 
@@ -414,14 +414,16 @@ impl Occlusion {
             if whole.hidden {
                 return 0;
             }
-            let test_depth = whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty();
             let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
-            for (k, t) in indices.chunks_exact(3).enumerate() {
-                let points = [corner(t[0]), corner(t[1]), corner(t[2])];
-                if may_cover_a_pixel(view_proj, view.viewport, points)
-                    && !(test_depth && pyramid.occlusion_of(view_proj, view.proj, points).hidden)
-                {
-                    seen[m] |= 1 << k;
+            seen[m] = covering_triangles(&mesh.vertices, indices, view_proj, view.viewport);
+            if whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty() {
+                for (k, t) in indices.chunks_exact(3).enumerate() {
+                    let points = [corner(t[0]), corner(t[1]), corner(t[2])];
+                    if seen[m] & (1 << k) != 0
+                        && pyramid.occlusion_of(view_proj, view.proj, points).hidden
+                    {
+                        seen[m] &= !(1 << k);
+                    }
                 }
             }
             seen[m] & !drawn
