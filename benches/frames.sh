@@ -19,13 +19,15 @@ run() {
     "$bin" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size "${BENCH_SIZE:-1280x720}" 2>/dev/null |
         grep '^frames'
 }
+median() { echo "$1" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p'; }
+p95() { echo "$1" | sed -n 's/.*p95 \([0-9.]*\) ms.*/\1/p'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 base=$(run)
 echo "built-in: $base"
-base_ms=$(echo "$base" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
 for m in conference lost_empire; do
     f="$maps/$m/$m.obj"
     [ -f "$f" ] || { echo "$m: not found at $f"; continue; }
     line=$(run "$f")
-    ms=$(echo "$line" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
-    echo "$m: $line  ($(awk -v a="$ms" -v b="$base_ms" 'BEGIN { printf "%.2f", a / b }')x built-in)"
+    # The median to the built-in map's median; the 95th percentile to its 95th percentile.
+    echo "$m: $line  ($(ratio "$(median "$line")" "$(median "$base")")x built-in, p95 $(ratio "$(p95 "$line")" "$(p95 "$base")")x)"
 done
