@@ -14,10 +14,9 @@
 //!
 //! Nothing that shows is ever left out: a meshlet or triangle is left out only when all
 //! of its box is behind depth already in the buffer this frame, or (a triangle) when it
-//! would make no fragment. Last frame's answers
-//! only choose what is drawn before the test. A software rasterizer pays for every
-//! fragment it rasterizes, hidden or not, so leaving out what is hidden is most of what
-//! culling can win there.
+//! would make no fragment. Last frame's answers only choose what is drawn before the
+//! test. A software rasterizer pays for every fragment it rasterizes, hidden or not, so
+//! leaving out what is hidden is most of what culling can win there.
 
 use glam::{Mat4, UVec2, Vec3, Vec4Swizzles};
 
