@@ -277,6 +277,11 @@ pub const SECOND_PASS_STEP_TRIANGLES: usize = 8_192;
 /// each, and a wait for the GL); the last takes all that is left.
 pub const SECOND_PASS_STEPS: u32 = 4;
 
+/// At most this many threads test meshlets: between the read of the depth and the second
+/// pass's draws the GL's own threads wait, so the tests may have every core; past eight
+/// a piece's share is too small to pay for a thread's start.
+pub const CULLING_THREADS: usize = 8;
+
 /// Which triangles were seen last frame, and the depth pyramid of this one.
 #[derive(Clone, Debug, Default)]
 pub struct Occlusion {
@@ -307,6 +312,11 @@ pub struct Occlusion {
     since_second: u32,
     /// Steps of this frame's second pass taken.
     steps: u32,
+    /// Threads the second pass's tests may use (the machine's, up to
+    /// [`CULLING_THREADS`]).
+    threads: usize,
+    /// The walk's memory.
+    scratch: Scratch,
     /// The depth after the first pass.
     pub pyramid: DepthPyramid,
 }
@@ -325,6 +335,10 @@ impl Occlusion {
             step_triangles: SECOND_PASS_STEP_TRIANGLES,
             since_second: 0,
             steps: 0,
+            threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(CULLING_THREADS),
+            scratch: Scratch::default(),
             pyramid: DepthPyramid::default(),
         }
     }
@@ -353,8 +367,24 @@ impl Occlusion {
         let few = self.few;
         let (seen, in_view, untested) = (&mut self.seen, &mut self.in_view, &mut self.untested);
         *untested = 0;
-        pick_meshlets(mesh, order, 0, usize::MAX, view.eye, out, |m, meshlet| {
-            in_view[m] = frustum.sees(&meshlet.bounds);
+        let walk = Walk {
+            mesh,
+            order,
+            from: 0,
+            budget: usize::MAX,
+            eye: view.eye,
+            threads: self.threads,
+        };
+        // The test: in the frustum (all of it, as a set of triangles) or not (none).
+        let in_frustum = |_, meshlet: &Meshlet| {
+            if frustum.sees(&meshlet.bounds) {
+                meshlet.all_triangles()
+            } else {
+                0
+            }
+        };
+        walk.pick(&mut self.scratch, out, in_frustum, |m, meshlet, test| {
+            in_view[m] = test != 0;
             if !in_view[m] {
                 return 0;
             }
@@ -403,9 +433,8 @@ impl Occlusion {
         let (seen, in_view, pyramid) = (&mut self.seen, &self.in_view, &self.pyramid);
         let view_proj = view.proj * view.view;
         let corner = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
-        let next = pick_meshlets(mesh, order, from, budget, view.eye, out, |m, meshlet| {
-            let drawn = seen[m];
-            seen[m] = 0;
+        // The test (on several threads): the meshlet's triangles that may show.
+        let shown = |m: usize, meshlet: &Meshlet| {
             if !in_view[m] {
                 return 0;
             }
@@ -414,18 +443,32 @@ impl Occlusion {
                 return 0;
             }
             let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
-            seen[m] = covering_triangles(&mesh.vertices, indices, view_proj, view.viewport);
+            let mut shown = covering_triangles(&mesh.vertices, indices, view_proj, view.viewport);
             if whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty() {
                 for (k, t) in indices.chunks_exact(3).enumerate() {
                     let points = [corner(t[0]), corner(t[1]), corner(t[2])];
-                    if seen[m] & (1 << k) != 0
+                    if shown & (1 << k) != 0
                         && pyramid.occlusion_of(view_proj, view.proj, points).hidden
                     {
-                        seen[m] &= !(1 << k);
+                        shown &= !(1 << k);
                     }
                 }
             }
-            seen[m] & !drawn
+            shown
+        };
+        let walk = Walk {
+            mesh,
+            order,
+            from,
+            budget,
+            eye: view.eye,
+            threads: self.threads,
+        };
+        let next = walk.pick(&mut self.scratch, out, shown, |m, _, shown| {
+            // What the first pass drew (last frame's answer) is not drawn again.
+            let drawn = seen[m];
+            seen[m] = shown;
+            shown & !drawn
         });
         if next == order.len() {
             // What this pass drew was tested against depth without it, and may hide some
@@ -468,36 +511,114 @@ impl View {
     }
 }
 
-/// The triangles that `keep` (given each meshlet's position in [`ClusteredMesh::meshlets`]
-/// and the meshlet) keeps of the meshlets of clusters `order[from..]`, into `out`
-/// (cleared first), to be drawn nearest first from `eye` (see [`Batches`]): the one walk
-/// over the clusters' meshlets of both passes. Stops after the cluster that brings the
-/// triangles kept to `budget`; returns the place in `order` after the last cluster
-/// walked.
-fn pick_meshlets(
-    mesh: &ClusteredMesh,
-    order: &[u32],
+/// Below this many meshlets a piece of the walk is tested on one thread: a thread's
+/// start (some tens of microseconds) would cost more than it saves.
+const PARALLEL_FROM_MESHLETS: usize = 1024;
+
+/// The walk's pieces: at least this many meshlets, tested together (on several threads)
+/// before their answers are used in order. Small enough that a step of the second pass
+/// which stops early has tested little past where it stopped.
+const PIECE_MESHLETS: usize = 4096;
+
+/// Memory kept between frames for [`Walk::pick`]: a piece's meshlets and their answers.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    meshlets: Vec<u32>,
+    answers: Vec<TriangleSet>,
+}
+
+/// The one walk over the meshlets of clusters `order[from..]`, in order, of both passes,
+/// picking triangles into a pass's [`Batches`] to be drawn nearest first from `eye`.
+struct Walk<'a> {
+    mesh: &'a ClusteredMesh,
+    order: &'a [u32],
     from: usize,
+    /// Stop after the cluster that brings the triangles picked to this many.
     budget: usize,
     eye: Vec3,
-    out: &mut Batches,
-    mut keep: impl FnMut(usize, &Meshlet) -> TriangleSet,
-) -> usize {
-    out.clear();
-    let mut next = order.len();
-    for (rank, &c) in order.iter().enumerate().skip(from) {
-        let cluster = &mesh.clusters[c as usize];
-        for m in cluster.meshlets() {
-            let meshlet = &mesh.meshlets[m];
-            out.pick(rank, c, m, meshlet, eye, keep(m, meshlet));
+    /// Threads the tests may use.
+    threads: usize,
+}
+
+impl Walk<'_> {
+    /// Into `out` (cleared first), the triangles that `pick` picks of each meshlet, given
+    /// its position in [`ClusteredMesh::meshlets`], the meshlet, and what `test` said of
+    /// it. `test` has no effects and runs on up to [`Walk::threads`] threads, a piece of
+    /// the walk at a time; `pick` runs in order on this one. Returns the place in `order`
+    /// after the last cluster walked (`order.len()` unless the budget stopped it).
+    fn pick(
+        &self,
+        scratch: &mut Scratch,
+        out: &mut Batches,
+        test: impl Fn(usize, &Meshlet) -> TriangleSet + Sync,
+        mut pick: impl FnMut(usize, &Meshlet, TriangleSet) -> TriangleSet,
+    ) -> usize {
+        let (mesh, order) = (self.mesh, self.order);
+        out.clear();
+        let mut start = self.from;
+        while start < order.len() {
+            // The next piece: whole clusters, at least PIECE_MESHLETS meshlets.
+            let mut end = start;
+            scratch.meshlets.clear();
+            while end < order.len() && scratch.meshlets.len() < PIECE_MESHLETS {
+                let cluster = &mesh.clusters[order[end] as usize];
+                scratch
+                    .meshlets
+                    .extend(cluster.meshlets().map(|m| m as u32));
+                end += 1;
+            }
+            answer_in_parallel(scratch, self.threads, |m| {
+                test(m as usize, &mesh.meshlets[m as usize])
+            });
+            let mut answers = scratch.answers.iter();
+            for (rank, &c) in order.iter().enumerate().take(end).skip(start) {
+                for m in mesh.clusters[c as usize].meshlets() {
+                    let meshlet = &mesh.meshlets[m];
+                    let answer = answers.next().copied().unwrap_or(0);
+                    out.pick(rank, c, m, meshlet, self.eye, pick(m, meshlet, answer));
+                }
+                if out.picked_triangles() >= self.budget {
+                    out.finish(mesh);
+                    return rank + 1;
+                }
+            }
+            start = end;
         }
-        if out.picked_triangles() >= budget {
-            next = rank + 1;
-            break;
-        }
+        out.finish(mesh);
+        order.len()
     }
-    out.finish(mesh);
-    next
+}
+
+/// `scratch.answers[i] = answer(scratch.meshlets[i])` for every `i`, on up to `threads`
+/// threads (this one among them).
+fn answer_in_parallel(
+    scratch: &mut Scratch,
+    threads: usize,
+    answer: impl Fn(u32) -> TriangleSet + Sync,
+) {
+    let Scratch { meshlets, answers } = scratch;
+    answers.clear();
+    answers.resize(meshlets.len(), 0);
+    let fill = |ms: &[u32], out: &mut [TriangleSet]| {
+        for (a, &m) in out.iter_mut().zip(ms) {
+            *a = answer(m);
+        }
+    };
+    if threads <= 1 || meshlets.len() < PARALLEL_FROM_MESHLETS {
+        fill(meshlets, answers);
+        return;
+    }
+    let share = meshlets.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let mut pieces = meshlets.chunks(share).zip(answers.chunks_mut(share));
+        let own = pieces.next();
+        for (ms, out) in pieces {
+            s.spawn(|| fill(ms, out));
+        }
+        if let Some((ms, out)) = own {
+            fill(ms, out);
+        }
+    });
 }
 
 #[cfg(test)]

@@ -631,3 +631,44 @@ fn the_second_pass_takes_at_most_its_steps_the_last_one_all_that_is_left() {
     );
     assert_eq!(triangles(&out), drawn);
 }
+
+#[test]
+fn the_tests_on_several_threads_pick_what_one_thread_does() {
+    // Two walls of 96 x 96 quads, 50 and 60 m ahead, all in view: 36,864 triangles,
+    // 1,152 meshlets, past the count that the walk tests on several threads; a nearer
+    // wall hides the left third of the window.
+    let mesh = cluster_map(&walls(96, &[50.0, 60.0]), 2048);
+    let (view, proj) = camera();
+    let seen_from = View::new(view, proj, UVec2::splat(SIDE as u32));
+    let mut order = Vec::new();
+    crate::cull::draw_order(&mesh.clusters, &seen_from.frustum, Vec3::ZERO, &mut order);
+    let in_view: usize = order
+        .iter()
+        .map(|&c| mesh.clusters[c as usize].meshlets().len())
+        .sum();
+    assert!(in_view > PARALLEL_FROM_MESHLETS, "{in_view}");
+    // Three frames: the triangles each pass draws, and what is seen after.
+    let frames = |threads: usize| {
+        let mut o = Occlusion {
+            occlude_from: 0,
+            threads,
+            ..Occlusion::new(mesh.meshlets.len())
+        };
+        let mut out = Batches::default();
+        let mut drawn = Vec::new();
+        for _ in 0..3 {
+            o.first_pass(&mesh, &order, &seen_from, &mut out);
+            drawn.push(out.indices.clone());
+            o.pyramid = wall(40.0, SIDE / 3);
+            let mut from = 0;
+            while from < order.len() {
+                from = o.second_pass(&mesh, &order, from, &seen_from, &mut out);
+                drawn.push(out.indices.clone());
+            }
+        }
+        (drawn, o.seen)
+    };
+    let (one, seen) = frames(1);
+    assert!(one.iter().any(|d| !d.is_empty()));
+    assert_eq!(frames(4), (one, seen));
+}
