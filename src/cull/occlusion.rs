@@ -10,7 +10,8 @@
 //!    that covers a pixel's centre ([`covering_triangles`]) and, where the meshlet covers
 //!    many pixels (see [`TRIANGLES_TESTED_FROM`]), is not hidden on its own; draw what
 //!    may show and was not drawn in the first pass. What the tests say is what "seen"
-//!    means next frame.
+//!    means next frame. The tests run on several threads ([`CULLING_THREADS`]): the
+//!    GL's own wait for them.
 //!
 //! Nothing that shows is ever left out: a meshlet or triangle is left out only when all
 //! of its box is behind depth already in the buffer this frame, or (a triangle) when it
