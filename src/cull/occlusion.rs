@@ -610,16 +610,26 @@ fn answer_in_parallel(
         return;
     }
     let share = meshlets.len().div_ceil(threads);
+    // A share whose thread the system will not start is answered here afterwards.
+    let mut refused = Vec::new();
+    let fill = &fill;
     std::thread::scope(|s| {
         let mut pieces = meshlets.chunks(share).zip(answers.chunks_mut(share));
         let own = pieces.next();
-        for (ms, out) in pieces {
-            s.spawn(|| fill(ms, out));
+        for (i, (ms, out)) in pieces.enumerate() {
+            let thread = std::thread::Builder::new().spawn_scoped(s, move || fill(ms, out));
+            if thread.is_err() {
+                refused.push(i + 1);
+            }
         }
         if let Some((ms, out)) = own {
             fill(ms, out);
         }
     });
+    for i in refused {
+        let range = i * share..((i + 1) * share).min(meshlets.len());
+        fill(&meshlets[range.clone()], &mut answers[range]);
+    }
 }
 
 #[cfg(test)]
