@@ -349,7 +349,7 @@ impl Renderer {
         }
         self.begin_frame(width, height);
         let frame = FrameUniforms {
-            view_proj: proj * view.view,
+            view_proj: view.view_proj,
             eye: pose.position,
             far: self.far,
             fog: self.shading(CLEAR_COLOR),

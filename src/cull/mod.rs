@@ -16,7 +16,6 @@ pub use batches::{Batches, Draw};
 pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
 };
-pub use coverage::may_cover_a_pixel;
 pub use frustum::Frustum;
 pub use occlusion::{DepthPyramid, Occluded, Occlusion, View};
 

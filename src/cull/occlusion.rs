@@ -432,7 +432,7 @@ impl Occlusion {
             usize::MAX
         };
         let (seen, in_view, pyramid) = (&mut self.seen, &self.in_view, &self.pyramid);
-        let view_proj = view.proj * view.view;
+        let view_proj = view.view_proj;
         let corner = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
         // The test (on several threads): the meshlet's triangles that may show.
         let shown = |m: usize, meshlet: &Meshlet| {
@@ -495,19 +495,23 @@ pub struct View {
     pub proj: Mat4,
     /// The window's size in pixels.
     pub viewport: UVec2,
-    /// The frustum of `proj * view`.
+    /// World to clip space: `proj * view`.
+    pub view_proj: Mat4,
+    /// The frustum of `view_proj`.
     pub frustum: Frustum,
 }
 
 impl View {
     /// The view of `view` and `proj` in a window of `viewport` pixels.
     pub fn new(view: Mat4, proj: Mat4, viewport: UVec2) -> View {
+        let view_proj = proj * view;
         View {
             view,
             eye: view.inverse().w_axis.xyz(),
             proj,
             viewport,
-            frustum: Frustum::from_view_proj(proj * view),
+            view_proj,
+            frustum: Frustum::from_view_proj(view_proj),
         }
     }
 }
