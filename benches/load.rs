@@ -1,6 +1,7 @@
 //! Map loading, stage by stage: tobj's parse alone, our whole load (parse, triangulate,
 //! materials), the collision world build, the free-space (pocket) survey and the frame
-//! survey (up axis and units).
+//! survey (up axis and units), and the renderer's clustering (its closed-solid search
+//! alone, then all of it).
 //!
 //! Also one polygon of 100,000 corners, convex (a circle) and concave (a star), loaded
 //! from OBJ text: the triangulation must stay near O(n log n).
@@ -11,6 +12,8 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
+use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
+use walkthrough::map::solids::closed_solids;
 use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
 use walkthrough::survey::{FreeSpace, Given, infer_frame};
 
@@ -85,6 +88,12 @@ fn load(c: &mut Criterion) {
                     .frame
                     .scale
             })
+        });
+        g.bench_function("closed_solids", |b| {
+            b.iter(|| closed_solids(&map.vertices).count)
+        });
+        g.bench_function("cluster_map", |b| {
+            b.iter(|| cluster_map(&map, CLUSTER_TRIANGLES).clusters.len())
         });
         g.finish();
     }

@@ -10,6 +10,7 @@ use crate::camera::Pose;
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
+use crate::map::solids::closed_solids;
 use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
@@ -110,19 +111,31 @@ impl Session {
             None => builtin::default_map(),
         };
         let parse = t0.elapsed();
-        let t1 = Instant::now();
-        let world = CollisionWorld::new(map.triangles());
-        let mut world_time = t1.elapsed();
         let (given, remembered) = given_frame(path.is_some(), opts);
-        let t2 = Instant::now();
         // The free-space survey serves the up axis, the scale and the spawn: skipped when
         // all three are given.
         let needed = path.is_some()
             && (given.up.is_none()
                 || given.scale.is_none()
                 || (opts.spawn.is_none() && map.marked_spawn.is_none()));
-        let Surveyed { guess, free, part } = survey_map(&mut map, &world, needed, given);
-        let survey = t2.elapsed();
+        // The renderer's closed solids are found on another thread meanwhile (the survey
+        // keeps one core busy).
+        let (world, world_time, surveyed, survey, solids) = std::thread::scope(|s| {
+            let solids = s.spawn(|| closed_solids(&map.vertices));
+            let t1 = Instant::now();
+            let world = CollisionWorld::new(map.triangles());
+            let world_time = t1.elapsed();
+            let t2 = Instant::now();
+            let surveyed = survey_map(&mut map.warnings, &world, needed, given);
+            let survey = t2.elapsed();
+            let solids = solids
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            (world, world_time, surveyed, survey, solids)
+        });
+        let mut world_time = world_time;
+        map.solids = solids;
+        let Surveyed { guess, free, part } = surveyed;
         if path.is_some() {
             map.details.extend(guess.details.iter().cloned());
         }
@@ -338,11 +351,16 @@ struct Surveyed {
 /// Survey `world` (the map in its file's coordinates) for what `given` leaves open; the
 /// free-space grid only when `needed`. A map with strays far away is surveyed by its main
 /// part, with a warning on `map`.
-fn survey_map(map: &mut Map, world: &CollisionWorld, needed: bool, given: Given) -> Surveyed {
+fn survey_map(
+    warnings: &mut Vec<String>,
+    world: &CollisionWorld,
+    needed: bool,
+    given: Given,
+) -> Surveyed {
     // A few triangles far from the rest would stretch the survey's grid past its rooms.
     let part = if needed { main_part(world) } else { None };
     if let Some(p) = &part {
-        map.warnings.push(format!(
+        warnings.push(format!(
             "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
             p.left_out,
             world.bounds().size().max_element(),

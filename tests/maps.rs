@@ -617,3 +617,88 @@ fn column_at_9e5_m_the_spawn_is_still_in_the_room() {
         s.map.warnings
     );
 }
+
+/// An OBJ, Z up in centimetres: a floor, a 60 cm crate on it (its faces wound inward, as
+/// some exporters write them) and a single wall (open: seen from both sides).
+fn crate_room_obj() -> String {
+    let mut s = String::new();
+    let v = |s: &mut String, x: f32, y: f32, z: f32| s.push_str(&format!("v {x} {y} {z}\n"));
+    // Floor, 10 m square (vertices 1-4), wall at y = 300 (5-8).
+    for (x, y) in [
+        (-500.0, -500.0),
+        (500.0, -500.0),
+        (500.0, 500.0),
+        (-500.0, 500.0),
+    ] {
+        v(&mut s, x, y, 0.0);
+    }
+    for (x, z) in [(-200.0, 0.0), (200.0, 0.0), (200.0, 250.0), (-200.0, 250.0)] {
+        v(&mut s, x, 300.0, z);
+    }
+    s.push_str("f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n");
+    // The crate's corners 9-16: bit 0 x, bit 1 y, bit 2 z.
+    for i in 0..8 {
+        let c = |bit: usize| if i & bit != 0 { 60.0 } else { 0.0 };
+        v(&mut s, c(1), c(2), c(4));
+    }
+    for q in [
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+    ] {
+        // Outward is q[0] q[1] q[2] q[3]: written the other way round.
+        let [a, b, c, d] = q.map(|k| k + 9);
+        s.push_str(&format!("f {a} {d} {c} {b}\n"));
+    }
+    s
+}
+
+#[test]
+fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_scaled() {
+    use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
+    use walkthrough::map::solids::{NO_SOLID, closed_solids};
+    let path =
+        std::env::temp_dir().join(format!("walkthrough-crate-room-{}.obj", std::process::id()));
+    std::fs::write(&path, crate_room_obj()).unwrap();
+    let opts = OpenOptions {
+        up: Some(UpAxis::Z),
+        scale: Some(0.01),
+        ..OpenOptions::default()
+    };
+    let s = Session::open(Some(&path), &opts).expect("opens");
+    let _ = std::fs::remove_file(&path);
+    let m = &s.map;
+    assert_eq!(m.vertices.len(), 3 * 16);
+    // Found at load, in the file's coordinates: the crate's 12 triangles, not the floor's
+    // nor the wall's; the same as a search of the turned and scaled map.
+    assert_eq!(m.solids.count, 1);
+    assert_eq!(
+        m.solids.of_triangle,
+        [[NO_SOLID; 4].as_slice(), &[0; 12]].concat()
+    );
+    assert_eq!(m.solids, closed_solids(&m.vertices));
+    // The renderer's clusters: the crate's own, wound outward in the world (Y up,
+    // metres), its box the crate's.
+    let mesh = cluster_map(m, CLUSTER_TRIANGLES);
+    let closed: Vec<_> = mesh
+        .clusters
+        .iter()
+        .filter(|c| c.closed.is_some())
+        .collect();
+    assert_eq!(closed.len(), 1);
+    let b = closed[0].closed.unwrap();
+    assert!(
+        (b.size() - Vec3::splat(0.6)).abs().max_element() < 1e-5,
+        "{b:?}"
+    );
+    let centre = b.center();
+    let idx = &mesh.indices[closed[0].first as usize..(closed[0].first + closed[0].count) as usize];
+    for t in idx.chunks_exact(3) {
+        let p = |k: usize| Vec3::from(mesh.vertices[t[k] as usize].position);
+        let n = (p(1) - p(0)).cross(p(2) - p(0));
+        assert!(n.dot(p(0) - centre) > 0.0);
+    }
+}

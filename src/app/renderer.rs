@@ -41,13 +41,15 @@ struct GpuMaterial {
     texture: Option<glow::Texture>,
 }
 
-/// What is bound while a frame's draws are submitted: the program, the material, and
-/// whether the samples query running counts cut-outs.
+/// What is bound while a frame's draws are submitted: the program, the material,
+/// whether the samples query running counts cut-outs, and whether back faces are culled.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bound {
     program: Option<Variant>,
     material: Option<usize>,
     cutout_run: Option<bool>,
+    /// Back faces are culled (`begin_frame` leaves them drawn).
+    cull_back_faces: bool,
 }
 
 /// The samples a pixel of the default framebuffer has (0 or 1: none extra).
@@ -398,6 +400,8 @@ impl Renderer {
                     Draw {
                         material: c.material as u32,
                         cutout: c.cutout,
+                        // Everything drawn (`--no-cull`) is drawn two-sided too.
+                        cull_back_faces: self.cull && c.hides_back_faces(view.eye, view.near_reach),
                         first: c.first,
                         count: c.count,
                     }
@@ -427,6 +431,8 @@ impl Renderer {
             gl.disable(glow::SCISSOR_TEST);
             gl.disable(glow::BLEND);
             gl.disable(glow::CULL_FACE);
+            gl.cull_face(glow::BACK);
+            gl.front_face(glow::CCW);
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(glow::LESS);
             gl.depth_mask(true);
@@ -515,6 +521,16 @@ impl Renderer {
             }
             // SAFETY: context current; the index range lies within the index buffer.
             unsafe {
+                if bound.cull_back_faces != d.cull_back_faces {
+                    bound.cull_back_faces = d.cull_back_faces;
+                    // Back faces by the GL's default, counter-clockwise in front: closed
+                    // solids' triangles are wound outward at load.
+                    if d.cull_back_faces {
+                        gl.enable(glow::CULL_FACE);
+                    } else {
+                        gl.disable(glow::CULL_FACE);
+                    }
+                }
                 if bound.material != Some(material) {
                     let u = &p.uniforms;
                     gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
@@ -557,6 +573,7 @@ impl Renderer {
             }
             gl.bind_vertex_array(None);
             gl.use_program(None);
+            gl.disable(glow::CULL_FACE);
             // The overlays and egui give their colours as displayed.
             gl.disable(glow::FRAMEBUFFER_SRGB);
         }

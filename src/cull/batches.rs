@@ -24,6 +24,9 @@ pub struct Draw {
     pub material: u32,
     /// The material has see-through texels: drawn with the alpha test.
     pub cutout: bool,
+    /// Its triangles' back faces are hidden from this eye (see
+    /// [`super::Cluster::hides_back_faces`]): drawn with back faces culled.
+    pub cull_back_faces: bool,
     /// First index.
     pub first: u32,
     /// Number of indices.
@@ -95,8 +98,8 @@ impl Batches {
     }
 
     /// Order what was picked and copy its triangles' indices out of `mesh`, one draw a
-    /// cluster.
-    pub fn finish(&mut self, mesh: &ClusteredMesh) {
+    /// cluster, seen from `eye` through a near plane `near_reach` from it.
+    pub fn finish(&mut self, mesh: &ClusteredMesh, eye: Vec3, near_reach: f32) {
         // By cluster, then nearest first, as one 64-bit key (ties in no particular order).
         self.picked
             .sort_unstable_by_key(|p| (u64::from(p.rank) << 32) | u64::from(p.distance));
@@ -124,6 +127,7 @@ impl Batches {
                     self.draws.push(Draw {
                         material: c.material as u32,
                         cutout: c.cutout,
+                        cull_back_faces: c.hides_back_faces(eye, near_reach),
                         first,
                         count,
                     });
@@ -158,7 +162,7 @@ impl Batches {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cull::clusters::{MESHLET_TRIANGLES, cluster_map, one_material};
+    use crate::cull::clusters::{CLUSTER_TRIANGLES, MESHLET_TRIANGLES, cluster_map, one_material};
     use crate::map::Vertex;
 
     /// `n` unit quads in a row along -z from z = 0, in clusters of `per_cluster`
@@ -199,7 +203,7 @@ mod tests {
                 b.pick(rank, c, m, meshlet, eye, meshlet.all_triangles());
             }
         }
-        b.finish(mesh);
+        b.finish(mesh, eye, 0.01);
     }
 
     #[test]
@@ -245,6 +249,22 @@ mod tests {
     }
 
     #[test]
+    fn a_closed_solids_draw_culls_back_faces_only_seen_from_outside_its_box() {
+        use crate::map::solids::cube;
+        let mesh = cluster_map(
+            &one_material(cube(Vec3::ZERO, Vec3::ONE)),
+            CLUSTER_TRIANGLES,
+        );
+        assert!(mesh.clusters[0].closed.is_some());
+        let mut b = Batches::default();
+        for (eye, culled) in [(Vec3::new(0.5, 0.5, 5.0), true), (Vec3::splat(0.5), false)] {
+            pick_all(&mut b, &mesh, &[0], eye);
+            assert_eq!(b.draws.len(), 1);
+            assert_eq!(b.draws[0].cull_back_faces, culled, "from {eye}");
+        }
+    }
+
+    #[test]
     fn only_the_triangles_picked_are_drawn() {
         let mesh = row(16, 32);
         assert_eq!(mesh.meshlets.len(), 1);
@@ -254,7 +274,7 @@ mod tests {
         b.clear();
         // Its 1st, 4th and 32nd triangles.
         b.pick(0, 0, 0, m, Vec3::ZERO, 1 | 1 << 3 | 1 << 31);
-        b.finish(&mesh);
+        b.finish(&mesh, Vec3::ZERO, 0.01);
         let at = |k: usize| &mesh.indices[3 * k..3 * k + 3];
         let want: Vec<u32> = [0, 3, 31].iter().flat_map(|&k| at(k).to_vec()).collect();
         assert_eq!(b.indices, want);
@@ -263,7 +283,7 @@ mod tests {
         // None of them: not picked at all.
         b.clear();
         b.pick(0, 0, 0, m, Vec3::ZERO, 0);
-        b.finish(&mesh);
+        b.finish(&mesh, Vec3::ZERO, 0.01);
         assert!(b.is_empty() && b.draws.is_empty() && b.indices.is_empty());
     }
 }

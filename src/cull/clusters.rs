@@ -18,6 +18,7 @@ use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 use crate::geometry::Aabb;
+use crate::map::solids::{Solid, Solids, closed_solids};
 use crate::map::{Map, Vertex};
 
 /// Most triangles in a cluster: a few thousand, so a draw is worth its call and a view of
@@ -56,6 +57,11 @@ pub struct Cluster {
     /// Its material's texture has see-through texels (leaves, fences): drawn after every
     /// opaque cluster, with the alpha test.
     pub cutout: bool,
+    /// Every one of its triangles is a face of a closed solid, wound outward (turned here
+    /// where the file wound it inward), and the solids lie within this box: from outside
+    /// it, their back faces are hidden behind their front faces (see [`super::solids`]).
+    /// None: some of its triangles may be seen from both sides.
+    pub closed: Option<Aabb>,
 }
 
 /// Some of a meshlet's triangles, as bits: bit `k` is its `k`th triangle (so a meshlet
@@ -68,6 +74,15 @@ impl Cluster {
     /// Its meshlets' positions in [`ClusteredMesh::meshlets`].
     pub fn meshlets(&self) -> std::ops::Range<usize> {
         self.first_meshlet as usize..(self.first_meshlet + self.meshlet_count) as usize
+    }
+
+    /// Its back faces may be left out, seen from `eye` through a near plane whose corners
+    /// lie `near_reach` from it: it is [`Cluster::closed`] and the eye is further than
+    /// that outside the solids' bounds (nearer, the near plane could cut a front face
+    /// away and open a solid to view).
+    pub fn hides_back_faces(&self, eye: Vec3, near_reach: f32) -> bool {
+        self.closed
+            .is_some_and(|b| !b.inflated(near_reach.max(0.0)).contains(eye))
     }
 }
 
@@ -115,6 +130,7 @@ impl ClusteredMesh {
         };
         for c in &mut self.clusters {
             c.bounds = scaled(c.bounds);
+            c.closed = c.closed.map(scaled);
         }
         for m in &mut self.meshlets {
             m.bounds = scaled(m.bounds);
@@ -127,13 +143,25 @@ impl ClusteredMesh {
 /// many threads as the machine has cores (at most [`BUILD_THREADS`]).
 pub fn cluster_map(map: &Map, max_triangles: usize) -> ClusteredMesh {
     let max_triangles = max_triangles.max(1);
-    // Each batch's triangles with their centres, reordered by the splits; the pieces are
-    // the clusters to be, each a run of one batch's triangles.
+    // The map's closed solids, found at load (or here, for a map loaded without them).
+    let triangles = map.vertices.len() / 3;
+    let found;
+    let solids = if map.solids.of_triangle.len() == triangles {
+        &map.solids
+    } else {
+        found = closed_solids(&map.vertices);
+        &found
+    };
+    let shapes = solids.shapes(&map.vertices);
+    // Each batch's triangles with their centres, those of closed solids first, reordered
+    // by the splits; the pieces are the clusters to be, each a run of one batch's
+    // triangles, all of closed solids or none.
     let mut batches: Vec<Vec<Centred>> = Vec::with_capacity(map.batches.len());
     let mut pieces: Vec<Piece> = Vec::new();
     for (b, batch) in map.batches.iter().enumerate() {
         let first_vertex = batch.first as usize;
         let corners = &map.vertices[first_vertex..first_vertex + batch.count as usize];
+        let first_triangle = first_vertex / 3;
         let mut order: Vec<Centred> = corners
             .chunks_exact(3)
             .zip(0u32..)
@@ -142,15 +170,25 @@ pub fn cluster_map(map: &Map, max_triangles: usize) -> ClusteredMesh {
                 triangle,
             })
             .collect();
+        let in_solid = |c: &Centred| {
+            solids
+                .solid_of(first_triangle + c.triangle as usize)
+                .is_some()
+        };
+        order.sort_by_key(|c| !in_solid(c));
+        let closed = order.partition_point(in_solid);
         let mut at = 0;
-        median_split(&mut order, max_triangles, &mut |part| {
-            pieces.push(Piece {
-                batch: b,
-                start: at,
-                end: at + part.len(),
+        for (part, is_closed) in [(0..closed, true), (closed..order.len(), false)] {
+            median_split(&mut order[part], max_triangles, &mut |part| {
+                pieces.push(Piece {
+                    batch: b,
+                    start: at,
+                    end: at + part.len(),
+                    closed: is_closed,
+                });
+                at += part.len();
             });
-            at += part.len();
-        });
+        }
         batches.push(order);
     }
     // Split the pieces between the threads, about as many triangles to each.
@@ -174,7 +212,7 @@ pub fn cluster_map(map: &Map, max_triangles: usize) -> ClusteredMesh {
     let built: Vec<ClusteredMesh> = std::thread::scope(|s| {
         let handles: Vec<_> = groups
             .iter()
-            .map(|group| s.spawn(|| build_clusters(map, &batches, group)))
+            .map(|group| s.spawn(|| build_clusters(map, solids, &shapes, &batches, group)))
             .collect();
         handles
             .into_iter()
@@ -202,6 +240,8 @@ struct Piece {
     batch: usize,
     start: usize,
     end: usize,
+    /// Its triangles are all faces of closed solids.
+    closed: bool,
 }
 
 impl ClusteredMesh {
@@ -233,8 +273,15 @@ impl ClusteredMesh {
 /// The clusters of `pieces` (of `batches`' split orders of `map`'s triangles), as a mesh
 /// of their own: each split into meshlets, its distinct vertices once, in the order they
 /// are first used (meshoptimizer's `optimizeVertexFetch`, Kapoulkine). The same
-/// triangles, each still wound as it was.
-fn build_clusters(map: &Map, batches: &[Vec<Centred>], pieces: &[Piece]) -> ClusteredMesh {
+/// triangles, each wound as it was but those of closed solids wound inward (`solids`,
+/// their `shapes`), which are turned outward.
+fn build_clusters(
+    map: &Map,
+    solids: &Solids,
+    shapes: &[Solid],
+    batches: &[Vec<Centred>],
+    pieces: &[Piece],
+) -> ClusteredMesh {
     let mut mesh = ClusteredMesh::default();
     // A cluster's vertices by their bits: equal bits are one vertex (a NaN never reaches a
     // map). Shared within a cluster only: a table of a cluster's vertices stays in the
@@ -261,9 +308,18 @@ fn build_clusters(map: &Map, batches: &[Vec<Centred>], pieces: &[Piece]) -> Clus
         // missed the cache at every triangle, a third of the clustering's time).
         order.sort_unstable_by_key(|c| c.triangle);
         corners.clear();
+        let mut closed = Aabb::EMPTY;
         for (c, local) in order.iter_mut().zip(0u32..) {
             let at = batch.first as usize + 3 * c.triangle as usize;
-            corners.extend_from_slice(&map.vertices[at..at + 3]);
+            let [a, b, d] = [0, 1, 2].map(|k| map.vertices[at + k]);
+            match solids.solid_of(at / 3).filter(|_| p.closed) {
+                Some(s) => {
+                    let solid = &shapes[s as usize];
+                    closed = closed.union(solid.bounds);
+                    corners.extend_from_slice(&if solid.inward { [a, d, b] } else { [a, b, d] });
+                }
+                None => corners.extend_from_slice(&[a, b, d]),
+            }
             c.triangle = local;
         }
         let corner = |t: u32, k: usize| corners[3 * t as usize + k];
@@ -303,6 +359,7 @@ fn build_clusters(map: &Map, batches: &[Vec<Centred>], pieces: &[Piece]) -> Clus
             meshlet_count: meshlets.len() as u32,
             bounds: meshlets.iter().fold(Aabb::EMPTY, |b, m| b.union(m.bounds)),
             cutout,
+            closed: p.closed.then_some(closed),
         });
     }
     mesh
@@ -469,6 +526,48 @@ mod tests {
         }
         assert_eq!(meshlets as usize, mesh.meshlets.len());
         assert!(mesh.meshlets.len() >= 6000 / MESHLET_TRIANGLES);
+    }
+
+    #[test]
+    fn closed_solids_get_clusters_of_their_own_wound_outward_and_back_faces_hide_from_outside() {
+        use crate::map::solids::{cube, turned, vertex};
+        // An outward cube, an inward one, and a single wall between them: one material.
+        let mut v = cube(Vec3::ZERO, Vec3::ONE);
+        v.extend(turned(&cube(Vec3::splat(3.0), Vec3::splat(4.0))));
+        let wall = [(1.5, 0.0), (2.5, 0.0), (2.5, 1.0), (1.5, 1.0)];
+        v.extend([0, 1, 2, 0, 2, 3].map(|i| vertex(Vec3::new(wall[i].0, wall[i].1, 0.5))));
+        let mut mesh = cluster_map(&one_material(v), CLUSTER_TRIANGLES);
+        assert_eq!(mesh.clusters.len(), 2);
+        let closed = mesh.clusters.iter().find(|c| c.closed.is_some()).unwrap();
+        let open = mesh.clusters.iter().find(|c| c.closed.is_none()).unwrap();
+        assert_eq!((closed.count / 3, open.count / 3), (24, 2));
+        let b = closed.closed.unwrap();
+        assert_eq!((b.min, b.max), (Vec3::ZERO, Vec3::splat(4.0)));
+        // Every triangle of the closed cluster faces away from its cube's centre: the
+        // inward cube was turned.
+        let idx = &mesh.indices[closed.first as usize..(closed.first + closed.count) as usize];
+        for t in idx.chunks_exact(3) {
+            let p = |k: usize| Vec3::from(mesh.vertices[t[k] as usize].position);
+            let centre = if p(0).x < 2.0 {
+                Vec3::splat(0.5)
+            } else {
+                Vec3::splat(3.5)
+            };
+            let n = (p(1) - p(0)).cross(p(2) - p(0));
+            assert!(n.dot(p(0) - centre) > 0.0, "{:?}", [p(0), p(1), p(2)]);
+        }
+        // Back faces hide from an eye outside the solids' box by more than the near
+        // plane's reach; not from inside it, nor nearer; never for the open wall.
+        let (outside, inside) = (Vec3::new(10.0, 0.5, 0.5), Vec3::new(2.0, 2.0, 2.0));
+        assert!(closed.hides_back_faces(outside, 0.02));
+        assert!(!closed.hides_back_faces(inside, 0.02));
+        assert!(!closed.hides_back_faces(Vec3::new(4.01, 0.5, 0.5), 0.02));
+        assert!(closed.hides_back_faces(Vec3::new(4.03, 0.5, 0.5), 0.02));
+        assert!(!open.hides_back_faces(outside, 0.02));
+        // Scaled with the map, the box too.
+        mesh.scale_by(2.0);
+        let closed = mesh.clusters.iter().find(|c| c.closed.is_some()).unwrap();
+        assert_eq!(closed.closed.unwrap().max, Vec3::splat(8.0));
     }
 
     #[test]

@@ -56,6 +56,7 @@ mod tests {
                 max: Vec3::new(x + 0.5, 0.5, z + 0.5),
             },
             cutout,
+            closed: None,
         }
     }
 

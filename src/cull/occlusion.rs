@@ -374,6 +374,7 @@ impl Occlusion {
             from: 0,
             budget: usize::MAX,
             eye: view.eye,
+            near_reach: view.near_reach,
             threads: self.threads,
         };
         // The test: in the frustum (all of it, as a set of triangles) or not (none).
@@ -463,6 +464,7 @@ impl Occlusion {
             from,
             budget,
             eye: view.eye,
+            near_reach: view.near_reach,
             threads: self.threads,
         };
         let next = walk.pick(&mut self.scratch, out, shown, |m, _, shown| {
@@ -499,6 +501,9 @@ pub struct View {
     pub view_proj: Mat4,
     /// The frustum of `view_proj`.
     pub frustum: Frustum,
+    /// How far from the eye the near plane's corners lie: nothing nearer than this is
+    /// sure to be drawn (see [`super::Cluster::hides_back_faces`]).
+    pub near_reach: f32,
 }
 
 impl View {
@@ -512,7 +517,23 @@ impl View {
             viewport,
             view_proj,
             frustum: Frustum::from_view_proj(view_proj),
+            near_reach: near_reach(&proj),
         }
+    }
+}
+
+/// How far from the eye the corners of `proj`'s near plane lie, for an OpenGL
+/// perspective projection (`Mat4::perspective_rh_gl`: the near plane's distance is
+/// `w.z / (z.z - 1)`, its half sides that times `1 / x.x` and `1 / y.y`); for any other
+/// projection, infinity (so nothing counts as far enough from the eye).
+fn near_reach(proj: &Mat4) -> f32 {
+    let near = proj.w_axis.z / (proj.z_axis.z - 1.0);
+    let (tx, ty) = (1.0 / proj.x_axis.x, 1.0 / proj.y_axis.y);
+    let reach = near * (1.0 + tx * tx + ty * ty).sqrt();
+    if reach.is_finite() && reach >= 0.0 && proj.w_axis.w == 0.0 {
+        reach
+    } else {
+        f32::INFINITY
     }
 }
 
@@ -541,6 +562,8 @@ struct Walk<'a> {
     /// Stop after the cluster that brings the triangles picked to this many.
     budget: usize,
     eye: Vec3,
+    /// [`View::near_reach`].
+    near_reach: f32,
     /// Threads the tests may use.
     threads: usize,
 }
@@ -583,13 +606,13 @@ impl Walk<'_> {
                     out.pick(rank, c, m, meshlet, self.eye, pick(m, meshlet, answer));
                 }
                 if out.picked_triangles() >= self.budget {
-                    out.finish(mesh);
+                    out.finish(mesh, self.eye, self.near_reach);
                     return rank + 1;
                 }
             }
             start = end;
         }
-        out.finish(mesh);
+        out.finish(mesh, self.eye, self.near_reach);
         order.len()
     }
 }

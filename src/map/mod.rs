@@ -11,6 +11,7 @@
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`minimap`]: the map from above, drawn once into an image.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
+//! - [`solids`]: which triangles make closed surfaces (the renderer culls their backs).
 //! - [`builtin`]: the default map, embedded in the binary.
 
 pub mod builtin;
@@ -21,6 +22,7 @@ pub mod minimap;
 mod mtl;
 pub mod obj;
 pub mod scene;
+pub mod solids;
 mod texture;
 pub mod triangulate;
 
@@ -126,6 +128,11 @@ pub struct Map {
     pub materials: Vec<Material>,
     /// Bounds of all vertices, world coordinates.
     pub bounds: Aabb,
+    /// Which triangles make closed surfaces, found at load beside the collision world
+    /// (see [`solids`]); empty where nobody looked (the renderer then looks itself).
+    /// Turning and scaling the map keeps it true: it depends only on which corners are
+    /// equal, and the triangles' order never changes after load.
+    pub solids: solids::Solids,
     /// File-to-world transform.
     pub frame: MapFrame,
     /// Spawn marked in the file, if any.

@@ -165,6 +165,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         batches,
         materials,
         bounds,
+        solids: Default::default(),
         frame,
         marked_spawn: geometry.marked_spawn,
         objects: parsed

@@ -221,6 +221,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         batches,
         materials,
         bounds,
+        solids: Default::default(),
         frame: MapFrame::default(),
         marked_spawn,
         objects: placements.len(),
