@@ -1,7 +1,8 @@
 //! A pass's meshlets as the GL draws them: the triangles picked copied one after another
 //! into one index list, cluster by cluster in the drawing order (nearest first, opaque
 //! before cut-outs: see [`super::draw_order`]), a cluster's meshlets nearest first, and
-//! one draw call a cluster.
+//! one draw call a cluster (or a run of its meshlets, where some must show their back
+//! faces: see [`super::ClusteredMesh::meshlet_hides_back_faces`]).
 //!
 //! A software rasterizer pays for every fragment it rasterizes, and a draw call costs it
 //! about what a hundred triangles do. Drawn straight from the map's index list, the shown
@@ -98,14 +99,17 @@ impl Batches {
     }
 
     /// Order what was picked and copy its triangles' indices out of `mesh`, one draw a
-    /// cluster, seen from `eye` through a near plane `near_reach` from it.
+    /// cluster, seen from `eye` through a near plane `near_reach` from it (a closed
+    /// cluster's meshlets whose solids hold the eye in a draw of their own, two-sided).
     pub fn finish(&mut self, mesh: &ClusteredMesh, eye: Vec3, near_reach: f32) {
         // By cluster, then nearest first, as one 64-bit key (ties in no particular order).
         self.picked
             .sort_unstable_by_key(|p| (u64::from(p.rank) << 32) | u64::from(p.distance));
         self.indices.clear();
         self.draws.clear();
-        let mut last_rank = None;
+        // A new draw at each cluster, and within one where back faces stop (or start)
+        // being hidden: the eye inside the bounds of some of its solids.
+        let mut last = None;
         for p in &self.picked {
             let m = &mesh.meshlets[p.meshlet as usize];
             let first = self.indices.len() as u32;
@@ -120,20 +124,20 @@ impl Batches {
                 }
             }
             let count = self.indices.len() as u32 - first;
+            let c = &mesh.clusters[p.cluster as usize];
+            let cull_back_faces =
+                mesh.meshlet_hides_back_faces(c, p.meshlet as usize, eye, near_reach);
             match self.draws.last_mut() {
-                Some(d) if last_rank == Some(p.rank) => d.count += count,
-                _ => {
-                    let c = &mesh.clusters[p.cluster as usize];
-                    self.draws.push(Draw {
-                        material: c.material as u32,
-                        cutout: c.cutout,
-                        cull_back_faces: c.hides_back_faces(eye, near_reach),
-                        first,
-                        count,
-                    });
-                }
+                Some(d) if last == Some((p.rank, cull_back_faces)) => d.count += count,
+                _ => self.draws.push(Draw {
+                    material: c.material as u32,
+                    cutout: c.cutout,
+                    cull_back_faces,
+                    first,
+                    count,
+                }),
             }
-            last_rank = Some(p.rank);
+            last = Some((p.rank, cull_back_faces));
         }
     }
 
@@ -262,6 +266,32 @@ mod tests {
             assert_eq!(b.draws.len(), 1);
             assert_eq!(b.draws[0].cull_back_faces, culled, "from {eye}");
         }
+    }
+
+    #[test]
+    fn within_a_cluster_only_the_solids_around_the_eye_are_drawn_with_their_back_faces() {
+        use crate::map::solids::cube;
+        // Four cubes in a row along x, one cluster of two meshlets (two cubes each): the
+        // eye in the first cube's box.
+        let mut v = Vec::new();
+        for x in [0.0, 10.0, 20.0, 30.0] {
+            v.extend(cube(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)));
+        }
+        let mesh = cluster_map(&one_material(v), CLUSTER_TRIANGLES);
+        assert_eq!((mesh.clusters.len(), mesh.meshlets.len()), (1, 2));
+        let mut b = Batches::default();
+        let drawn = |b: &Batches| -> Vec<(bool, u32)> {
+            b.draws
+                .iter()
+                .map(|d| (d.cull_back_faces, d.count / 3))
+                .collect()
+        };
+        pick_all(&mut b, &mesh, &[0], Vec3::new(0.5, 0.5, 0.5));
+        // Nearest first: the meshlet around the eye two-sided, then the other culled.
+        assert_eq!(drawn(&b), vec![(false, 24), (true, 24)]);
+        // From outside all of them: one draw, culled.
+        pick_all(&mut b, &mesh, &[0], Vec3::new(15.5, 5.0, 0.5));
+        assert_eq!(drawn(&b), vec![(true, 48)]);
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub struct Cluster {
     pub cutout: bool,
     /// Every one of its triangles is a face of a closed solid, wound outward (turned here
     /// where the file wound it inward), and the solids lie within this box: from outside
-    /// it, their back faces are hidden behind their front faces (see [`super::solids`]).
+    /// it, their back faces are hidden behind their front faces (see [`crate::map::solids`]).
     /// None: some of its triangles may be seen from both sides.
     pub closed: Option<Aabb>,
 }
@@ -115,9 +115,31 @@ pub struct ClusteredMesh {
     pub clusters: Vec<Cluster>,
     /// The clusters' meshlets, cluster after cluster.
     pub meshlets: Vec<Meshlet>,
+    /// For each meshlet, the bounds of the closed solids its triangles are faces of
+    /// (empty for a meshlet of a cluster that is not [`Cluster::closed`]): from outside
+    /// them its back faces are hidden. Beside the meshlets, not in them: the occlusion
+    /// tests read every meshlet's bounds and nothing else.
+    pub solids_bounds: Vec<Aabb>,
 }
 
 impl ClusteredMesh {
+    /// Whether meshlet `m`, of `cluster`, may be drawn with back faces culled, seen from
+    /// `eye` through a near plane whose corners lie `near_reach` from it: as
+    /// [`Cluster::hides_back_faces`], against the bounds of its own solids.
+    pub fn meshlet_hides_back_faces(
+        &self,
+        cluster: &Cluster,
+        m: usize,
+        eye: Vec3,
+        near_reach: f32,
+    ) -> bool {
+        cluster.closed.is_some()
+            && self
+                .solids_bounds
+                .get(m)
+                .is_some_and(|b| !b.inflated(near_reach.max(0.0)).contains(eye))
+    }
+
     /// Scale it by `factor` (positive) about the origin, as the map was: the same
     /// clusters, their bounds scaled too.
     pub fn scale_by(&mut self, factor: f32) {
@@ -134,6 +156,9 @@ impl ClusteredMesh {
         }
         for m in &mut self.meshlets {
             m.bounds = scaled(m.bounds);
+        }
+        for b in &mut self.solids_bounds {
+            *b = scaled(*b);
         }
     }
 }
@@ -260,6 +285,7 @@ impl ClusteredMesh {
                 first: m.first + indices,
                 ..m
             }));
+        self.solids_bounds.extend(other.solids_bounds);
         self.clusters
             .extend(other.clusters.into_iter().map(|c| Cluster {
                 first: c.first + indices,
@@ -290,6 +316,8 @@ fn build_clusters(
     let mut seen: FxHashMap<[u32; 8], u32> = FxHashMap::default();
     let mut order = Vec::new();
     let mut corners: Vec<Vertex> = Vec::new();
+    // Each of a cluster's triangles' solid, in the cluster's order.
+    let mut solid_of: Vec<Option<u32>> = Vec::new();
     for p in pieces {
         let batch = &map.batches[p.batch];
         let cutout = map
@@ -308,25 +336,27 @@ fn build_clusters(
         // missed the cache at every triangle, a third of the clustering's time).
         order.sort_unstable_by_key(|c| c.triangle);
         corners.clear();
-        let mut closed = Aabb::EMPTY;
+        solid_of.clear();
         for (c, local) in order.iter_mut().zip(0u32..) {
             let at = batch.first as usize + 3 * c.triangle as usize;
             let [a, b, d] = [0, 1, 2].map(|k| map.vertices[at + k]);
-            match solids.solid_of(at / 3).filter(|_| p.closed) {
-                Some(s) => {
-                    let solid = &shapes[s as usize];
-                    closed = closed.union(solid.bounds);
-                    corners.extend_from_slice(&if solid.inward { [a, d, b] } else { [a, b, d] });
-                }
-                None => corners.extend_from_slice(&[a, b, d]),
+            let solid = solids.solid_of(at / 3).filter(|_| p.closed);
+            match solid.map(|s| &shapes[s as usize]) {
+                Some(shape) if shape.inward => corners.extend_from_slice(&[a, d, b]),
+                _ => corners.extend_from_slice(&[a, b, d]),
             }
+            solid_of.push(solid);
             c.triangle = local;
         }
         let corner = |t: u32, k: usize| corners[3 * t as usize + k];
         median_split(&mut order, MESHLET_TRIANGLES, &mut |piece| {
             let first = mesh.indices.len() as u32;
             let mut bounds = Aabb::EMPTY;
+            let mut solids_bounds = Aabb::EMPTY;
             for t in piece.iter().map(|c| c.triangle) {
+                if let Some(s) = solid_of[t as usize] {
+                    solids_bounds = solids_bounds.union(shapes[s as usize].bounds);
+                }
                 for k in 0..3 {
                     let v = corner(t, k);
                     bounds = bounds.grown(Vec3::from(v.position));
@@ -343,12 +373,16 @@ fn build_clusters(
                 count: mesh.indices.len() as u32 - first,
                 bounds,
             });
+            mesh.solids_bounds.push(solids_bounds);
         });
         let own = &mut mesh.vertices[first_vertex as usize..];
         let local = &mut mesh.indices[first as usize..];
         meshopt::optimize_vertex_fetch_in_place(local, own);
         local.iter_mut().for_each(|i| *i += first_vertex);
         let meshlets = &mesh.meshlets[first_meshlet as usize..];
+        let closed = mesh.solids_bounds[first_meshlet as usize..]
+            .iter()
+            .fold(Aabb::EMPTY, |b, m| b.union(*m));
         mesh.clusters.push(Cluster {
             material: batch.material,
             first,
