@@ -126,7 +126,7 @@ impl Batches {
             let count = self.indices.len() as u32 - first;
             let c = &mesh.clusters[p.cluster as usize];
             let cull_back_faces =
-                mesh.meshlet_hides_back_faces(c, p.meshlet as usize, eye, near_reach);
+                mesh.meshlet_hides_back_faces(p.meshlet as usize, eye, near_reach);
             match self.draws.last_mut() {
                 Some(d) if last == Some((p.rank, cull_back_faces)) => d.count += count,
                 _ => self.draws.push(Draw {

@@ -123,21 +123,14 @@ pub struct ClusteredMesh {
 }
 
 impl ClusteredMesh {
-    /// Whether meshlet `m`, of `cluster`, may be drawn with back faces culled, seen from
-    /// `eye` through a near plane whose corners lie `near_reach` from it: as
-    /// [`Cluster::hides_back_faces`], against the bounds of its own solids.
-    pub fn meshlet_hides_back_faces(
-        &self,
-        cluster: &Cluster,
-        m: usize,
-        eye: Vec3,
-        near_reach: f32,
-    ) -> bool {
-        cluster.closed.is_some()
-            && self
-                .solids_bounds
-                .get(m)
-                .is_some_and(|b| !b.inflated(near_reach.max(0.0)).contains(eye))
+    /// Whether meshlet `m` may be drawn with back faces culled, seen from `eye` through a
+    /// near plane whose corners lie `near_reach` from it: as
+    /// [`Cluster::hides_back_faces`], against the bounds of the meshlet's own solids (a
+    /// meshlet of a cluster that is not closed has none).
+    pub fn meshlet_hides_back_faces(&self, m: usize, eye: Vec3, near_reach: f32) -> bool {
+        self.solids_bounds
+            .get(m)
+            .is_some_and(|b| !b.is_empty() && !b.inflated(near_reach.max(0.0)).contains(eye))
     }
 
     /// Scale it by `factor` (positive) about the origin, as the map was: the same

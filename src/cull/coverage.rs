@@ -31,7 +31,9 @@ pub fn may_cover_a_pixel(view_proj: Mat4, viewport: UVec2, points: [Vec3; 3]) ->
 }
 
 /// Of a meshlet's triangles (`indices` into `vertices`, three a triangle, at most 32),
-/// those that [`may_cover_a_pixel`]: bit `k` for the `k`th. Each corner is projected once
+/// those that [`may_cover_a_pixel`]: bit `k` for the `k`th. With `front_only` (the
+/// meshlet is drawn with back faces culled), also those that may face the eye
+/// (counter-clockwise on the screen, the GL's front): see [`may_face_the_eye`]. Each corner is projected once
 /// where the meshlet's corners lie close together in `vertices` (a cluster's vertices
 /// are in the order its triangles first use them, so they mostly do): a meshlet has about
 /// 0.9 corners a triangle, not 3.
@@ -40,6 +42,7 @@ pub fn covering_triangles(
     indices: &[u32],
     view_proj: Mat4,
     viewport: UVec2,
+    front_only: bool,
 ) -> TriangleSet {
     /// The most vertices a meshlet's corners may span to be projected together.
     const SPAN: usize = 128;
@@ -61,13 +64,13 @@ pub fn covering_triangles(
         }
         for (k, t) in indices.chunks_exact(3).enumerate() {
             let at = |c: usize| window[(t[c] - first) as usize];
-            if holds_a_centre([at(0), at(1), at(2)], size) {
+            if may_show([at(0), at(1), at(2)], size, front_only) {
                 covering |= 1 << k;
             }
         }
     } else {
         for (k, t) in indices.chunks_exact(3).enumerate() {
-            if holds_a_centre([corner(t[0]), corner(t[1]), corner(t[2])], size) {
+            if may_show([corner(t[0]), corner(t[1]), corner(t[2])], size, front_only) {
                 covering |= 1 << k;
             }
         }
@@ -81,6 +84,30 @@ pub fn covering_triangles(
 fn window_point(view_proj: Mat4, size: Vec2, p: Vec3) -> Option<Vec2> {
     let clip = view_proj * p.extend(1.0);
     (clip.w > 0.0).then(|| (clip.xy() / clip.w + 1.0) * 0.5 * size)
+}
+
+/// Whether the triangle with window corners `corners` may make a fragment in a window
+/// of `size` pixels: it may cover a pixel centre, and (`front_only`) may face the eye.
+fn may_show(corners: [Option<Vec2>; 3], size: Vec2, front_only: bool) -> bool {
+    holds_a_centre(corners, size) && (!front_only || may_face_the_eye(corners))
+}
+
+/// Whether the triangle with window corners `corners` may be counter-clockwise on the
+/// screen, the GL's front face (window y up, as here). False only when it is clockwise by
+/// more than the corners' rounding could undo: the GL snaps them to a 256th of a pixel,
+/// and moving each coordinate by `d` changes the doubled signed area by at most
+/// `2 d (|a.x| + |a.y| + |b.x| + |b.y|) + 8 d^2` (edges `a`, `b` from the first corner);
+/// `d` is [`COVERAGE_MARGIN`], far more. A corner not in front of the eye (`None`) keeps
+/// it: the near plane cuts it into another shape.
+pub fn may_face_the_eye(corners: [Option<Vec2>; 3]) -> bool {
+    let [Some(p), Some(q), Some(r)] = corners else {
+        return true;
+    };
+    let (a, b) = (q - p, r - p);
+    let doubled_area = a.perp_dot(b);
+    let d = COVERAGE_MARGIN;
+    let slack = 2.0 * d * (a.abs().element_sum() + b.abs().element_sum()) + 8.0 * d * d;
+    doubled_area >= -slack
 }
 
 /// Whether the triangle with window corners `corners` may cover a pixel centre of a
@@ -168,6 +195,48 @@ mod tests {
         assert!(!may_cover_a_pixel(vp, size, triangle(100.2, 10.0, 20.0)));
         assert!(may_cover_a_pixel(vp, size, triangle(-30.0, 10.0, 31.0)));
         assert!(may_cover_a_pixel(vp, size, triangle(99.0, 99.0, 20.0)));
+    }
+
+    #[test]
+    fn front_only_leaves_out_triangles_clockwise_on_the_screen_beyond_rounding() {
+        let (vp, size) = pixels();
+        let w = |x: f32, y: f32| Some(Vec2::new(x, y));
+        // Counter-clockwise (window y up): the front.
+        assert!(may_face_the_eye([
+            w(10.0, 10.0),
+            w(30.0, 10.0),
+            w(10.0, 30.0)
+        ]));
+        // Clockwise: the back.
+        assert!(!may_face_the_eye([
+            w(10.0, 10.0),
+            w(10.0, 30.0),
+            w(30.0, 10.0)
+        ]));
+        // Clockwise by less than rounding the corners could undo: kept.
+        assert!(may_face_the_eye([
+            w(10.0, 10.0),
+            w(40.0, 10.01),
+            w(70.0, 10.0)
+        ]));
+        // A corner behind the eye: kept.
+        assert!(may_face_the_eye([w(10.0, 10.0), None, w(30.0, 10.0)]));
+        // In a meshlet: a quad of two triangles, then the same two wound the other way.
+        let v = |x: f32, y: f32| Vertex {
+            position: [x, y, 0.0],
+            normal: [0.0, 0.0, 1.0],
+            uv: [0.0, 0.0],
+        };
+        let vertices = [v(10.0, 10.0), v(30.0, 10.0), v(30.0, 30.0), v(10.0, 30.0)];
+        let indices = [0, 1, 2, 0, 2, 3, 0, 2, 1, 0, 3, 2];
+        assert_eq!(
+            covering_triangles(&vertices, &indices, vp, size, false),
+            0b1111
+        );
+        assert_eq!(
+            covering_triangles(&vertices, &indices, vp, size, true),
+            0b0011
+        );
     }
 
     #[test]
@@ -267,7 +336,10 @@ mod tests {
             }
         }
         assert!(each != 0 && each != TriangleSet::MAX, "{each:b}");
-        assert_eq!(covering_triangles(&vertices, &near, proj, size), each);
-        assert_eq!(covering_triangles(&spread, &far, proj, size), each);
+        assert_eq!(
+            covering_triangles(&vertices, &near, proj, size, false),
+            each
+        );
+        assert_eq!(covering_triangles(&spread, &far, proj, size, false), each);
     }
 }

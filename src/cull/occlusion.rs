@@ -445,7 +445,16 @@ impl Occlusion {
                 return 0;
             }
             let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
-            let mut shown = covering_triangles(&mesh.vertices, indices, view_proj, view.viewport);
+            // Back faces the GL will cull are not "seen" either: should the eye come round
+            // to see one's front, the next frame's second pass finds it.
+            let front_only = mesh.meshlet_hides_back_faces(m, view.eye, view.near_reach);
+            let mut shown = covering_triangles(
+                &mesh.vertices,
+                indices,
+                view_proj,
+                view.viewport,
+                front_only,
+            );
             if whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty() {
                 for (k, t) in indices.chunks_exact(3).enumerate() {
                     let points = [corner(t[0]), corner(t[1]), corner(t[2])];
