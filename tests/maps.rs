@@ -549,6 +549,43 @@ fn a_town_of_closed_blocks_keeps_metres_and_spawns_in_the_street() {
     );
 }
 
+/// Append to `obj` a box from `min` to `max` as six quads, its corners numbered from
+/// `vertices` + 1, wound outward or (`inward`) inward; returns the vertices written so far.
+fn write_box(obj: &mut String, vertices: usize, min: Vec3, max: Vec3, inward: bool) -> usize {
+    for i in 0..8 {
+        let c = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
+        *obj += &format!(
+            "v {} {} {}\n",
+            c(1, min.x, max.x),
+            c(2, min.y, max.y),
+            c(4, min.z, max.z)
+        );
+    }
+    for q in [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ] {
+        // Each quad as listed winds counter-clockwise seen from inside the box.
+        let q: Vec<usize> = if inward {
+            q.to_vec()
+        } else {
+            q.iter().rev().copied().collect()
+        };
+        *obj += &format!(
+            "f {} {} {} {}\n",
+            vertices + q[0] + 1,
+            vertices + q[1] + 1,
+            vertices + q[2] + 1,
+            vertices + q[3] + 1
+        );
+    }
+    vertices + 8
+}
+
 /// A column left 900 km from a 10 m room stretched the survey's grid until the room fell
 /// between its samples: "no floor found" (then, read in millimetres, a spawn on the roof).
 /// The survey reads the map's main part; the spawn stands in the room, at metres.
@@ -557,38 +594,7 @@ fn column_at_9e5_m_the_spawn_is_still_in_the_room() {
     let mut obj = String::new();
     let mut vertices = 0;
     let mut boxed = |min: Vec3, max: Vec3, inward: bool| {
-        let base = vertices;
-        vertices += 8;
-        for i in 0..8 {
-            let c = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
-            obj += &format!(
-                "v {} {} {}\n",
-                c(1, min.x, max.x),
-                c(2, min.y, max.y),
-                c(4, min.z, max.z)
-            );
-        }
-        for q in [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ] {
-            let q: Vec<usize> = if inward {
-                q.iter().rev().copied().collect()
-            } else {
-                q.to_vec()
-            };
-            obj += &format!(
-                "f {} {} {} {}\n",
-                base + q[0] + 1,
-                base + q[1] + 1,
-                base + q[2] + 1,
-                base + q[3] + 1
-            );
-        }
+        vertices = write_box(&mut obj, vertices, min, max, inward);
     };
     boxed(Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 3.0, 5.0), true);
     boxed(
@@ -622,37 +628,21 @@ fn column_at_9e5_m_the_spawn_is_still_in_the_room() {
 /// some exporters write them) and a single wall (open: seen from both sides).
 fn crate_room_obj() -> String {
     let mut s = String::new();
-    let v = |s: &mut String, x: f32, y: f32, z: f32| s.push_str(&format!("v {x} {y} {z}\n"));
     // Floor, 10 m square (vertices 1-4), wall at y = 300 (5-8).
-    for (x, y) in [
-        (-500.0, -500.0),
-        (500.0, -500.0),
-        (500.0, 500.0),
-        (-500.0, 500.0),
+    for (x, y, z) in [
+        (-500, -500, 0),
+        (500, -500, 0),
+        (500, 500, 0),
+        (-500, 500, 0),
+        (-200, 300, 0),
+        (200, 300, 0),
+        (200, 300, 250),
+        (-200, 300, 250),
     ] {
-        v(&mut s, x, y, 0.0);
+        s += &format!("v {x} {y} {z}\n");
     }
-    for (x, z) in [(-200.0, 0.0), (200.0, 0.0), (200.0, 250.0), (-200.0, 250.0)] {
-        v(&mut s, x, 300.0, z);
-    }
-    s.push_str("f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n");
-    // The crate's corners 9-16: bit 0 x, bit 1 y, bit 2 z.
-    for i in 0..8 {
-        let c = |bit: usize| if i & bit != 0 { 60.0 } else { 0.0 };
-        v(&mut s, c(1), c(2), c(4));
-    }
-    for q in [
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-    ] {
-        // Outward is q[0] q[1] q[2] q[3]: written the other way round.
-        let [a, b, c, d] = q.map(|k| k + 9);
-        s.push_str(&format!("f {a} {d} {c} {b}\n"));
-    }
+    s += "f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n";
+    write_box(&mut s, 8, Vec3::ZERO, Vec3::splat(60.0), true);
     s
 }
 
@@ -695,6 +685,13 @@ fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_sca
         "{b:?}"
     );
     let centre = b.center();
+    // As loaded, in the world, the crate's triangles face its centre: turned by the
+    // clustering, not by the load.
+    for t in m.vertices[12..].chunks_exact(3) {
+        let p = |k: usize| Vec3::from(t[k].position);
+        let n = (p(1) - p(0)).cross(p(2) - p(0));
+        assert!(n.dot(p(0) - centre) < 0.0);
+    }
     let idx = &mesh.indices[closed[0].first as usize..(closed[0].first + closed[0].count) as usize];
     for t in idx.chunks_exact(3) {
         let p = |k: usize| Vec3::from(mesh.vertices[t[k] as usize].position);
