@@ -121,16 +121,23 @@ impl Session {
         // The renderer's closed solids are found on another thread meanwhile (the survey
         // keeps one core busy).
         let (world, world_time, surveyed, survey, solids) = std::thread::scope(|s| {
-            let solids = s.spawn(|| closed_solids(&map.vertices));
+            let vertices = &map.vertices;
+            // A thread the system refuses: the search is made here afterwards instead.
+            let solids = std::thread::Builder::new()
+                .spawn_scoped(s, move || closed_solids(vertices))
+                .ok();
             let t1 = Instant::now();
             let world = CollisionWorld::new(map.triangles());
             let world_time = t1.elapsed();
             let t2 = Instant::now();
             let surveyed = survey_map(&mut map.warnings, &world, needed, given);
             let survey = t2.elapsed();
-            let solids = solids
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            let solids = match solids {
+                Some(thread) => thread
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                None => closed_solids(&map.vertices),
+            };
             (world, world_time, surveyed, survey, solids)
         });
         let mut world_time = world_time;
