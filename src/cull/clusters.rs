@@ -77,13 +77,20 @@ impl Cluster {
     }
 
     /// Its back faces may be left out, seen from `eye` through a near plane whose corners
-    /// lie `near_reach` from it: it is [`Cluster::closed`] and the eye is further than
-    /// that outside the solids' bounds (nearer, the near plane could cut a front face
-    /// away and open a solid to view).
+    /// lie `near_reach` from it: it is [`Cluster::closed`] and
+    /// [`solids_hide_back_faces`] for the solids' bounds.
     pub fn hides_back_faces(&self, eye: Vec3, near_reach: f32) -> bool {
         self.closed
-            .is_some_and(|b| !b.inflated(near_reach.max(0.0)).contains(eye))
+            .is_some_and(|b| solids_hide_back_faces(b, eye, near_reach))
     }
+}
+
+/// Whether closed solids within `bounds` hide their back faces from `eye`, seen through a
+/// near plane whose corners lie `near_reach` from it: the eye is further than that
+/// outside the bounds (nearer, the near plane could cut a front face away and open a
+/// solid to view). No solids (empty bounds): no.
+pub fn solids_hide_back_faces(bounds: Aabb, eye: Vec3, near_reach: f32) -> bool {
+    !bounds.is_empty() && !bounds.inflated(near_reach.max(0.0)).contains(eye)
 }
 
 /// A few neighbouring triangles of one cluster: a run of its indices, with their bounds.
@@ -130,7 +137,7 @@ impl ClusteredMesh {
     pub fn meshlet_hides_back_faces(&self, m: usize, eye: Vec3, near_reach: f32) -> bool {
         self.solids_bounds
             .get(m)
-            .is_some_and(|b| !b.is_empty() && !b.inflated(near_reach.max(0.0)).contains(eye))
+            .is_some_and(|&b| solids_hide_back_faces(b, eye, near_reach))
     }
 
     /// Scale it by `factor` (positive) about the origin, as the map was: the same
