@@ -6,7 +6,7 @@
 //! triangles of conference's meshlets that show, each of which a rasterizer would
 //! transform, set up and bin for nothing.
 
-use glam::{Mat4, UVec2, Vec2, Vec3, Vec4Swizzles};
+use glam::{IVec2, Mat4, UVec2, Vec2, Vec3, Vec4Swizzles};
 
 use super::clusters::TriangleSet;
 use crate::map::Vertex;
@@ -111,8 +111,9 @@ pub fn may_face_the_eye(corners: [Option<Vec2>; 3]) -> bool {
 }
 
 /// Whether the triangle with window corners `corners` may cover a pixel centre of a
-/// window of `size` pixels: its rectangle, widened by [`COVERAGE_MARGIN`], holds one. A
-/// corner not in front of the eye (`None`) keeps it.
+/// window of `size` pixels: its rectangle, widened by [`COVERAGE_MARGIN`], holds one,
+/// and where it holds at most [`EXACT_TEST_CENTRES`], one of those lies in the triangle
+/// or within the margin of it. A corner not in front of the eye (`None`) keeps it.
 fn holds_a_centre(corners: [Option<Vec2>; 3], size: Vec2) -> bool {
     let [Some(p), Some(q), Some(r)] = corners else {
         return true;
@@ -123,12 +124,44 @@ fn holds_a_centre(corners: [Option<Vec2>; 3], size: Vec2) -> bool {
     // b (b's integer part, once it is not negative) is at least a. (Truncation rather
     // than `floor`, which without SSE 4.1 is a call into libm: a tenth of the frame's
     // culling.)
-    let a = (lo - COVERAGE_MARGIN - 0.5).max(Vec2::ZERO);
+    let a = (lo - COVERAGE_MARGIN - 0.5).clamp(Vec2::ZERO, size);
     let b = (hi + COVERAGE_MARGIN - 0.5).min(size - 1.0);
-    b.x >= 0.0 && b.y >= 0.0 && {
-        let last = b.as_ivec2().as_vec2();
-        last.x >= a.x && last.y >= a.y
+    if b.x < 0.0 || b.y < 0.0 {
+        return false;
     }
+    let last = b.as_ivec2();
+    // The first whole number from a (not negative: truncation rounds it down).
+    let first = a.as_ivec2() + IVec2::from(a.cmpgt(a.as_ivec2().as_vec2()));
+    let count = (last - first + 1).max(IVec2::ZERO);
+    if count.x == 0 || count.y == 0 {
+        return false;
+    }
+    // A small rectangle's few centres are each tested against the triangle itself: a
+    // thin triangle across a pixel seldom covers its centre. (Larger ones are kept: they
+    // all but always cover one.)
+    if count.x * count.y > EXACT_TEST_CENTRES {
+        return true;
+    }
+    (first.y..=last.y).any(|j| {
+        (first.x..=last.x).any(|i| near_or_in([p, q, r], Vec2::new(i as f32, j as f32) + 0.5))
+    })
+}
+
+/// Most pixel centres in a triangle's widened rectangle for each to be tested against
+/// the triangle (see [`holds_a_centre`]).
+const EXACT_TEST_CENTRES: i32 = 4;
+
+/// Whether `c` lies in the triangle `t` or within [`COVERAGE_MARGIN`] outside each of its
+/// edges' lines (either winding; a triangle of no area keeps every point near it).
+fn near_or_in(t: [Vec2; 3], c: Vec2) -> bool {
+    let doubled_area = (t[1] - t[0]).perp_dot(t[2] - t[0]);
+    let side = if doubled_area < 0.0 { -1.0 } else { 1.0 };
+    (0..3).all(|k| {
+        let (from, to) = (t[k], t[(k + 1) % 3]);
+        let edge = to - from;
+        // The edge function: the distance of `c` inside the edge's line, times its length.
+        side * edge.perp_dot(c - from) >= -COVERAGE_MARGIN * edge.length()
+    })
 }
 
 #[cfg(test)]
@@ -172,20 +205,37 @@ mod tests {
         let (vp, size) = pixels();
         assert!(may_cover_a_pixel(vp, size, triangle(10.4, 10.4, 0.2)));
         assert!(may_cover_a_pixel(vp, size, triangle(10.0, 10.0, 20.0)));
-        // Its rectangle ends a 32nd of a pixel short of (10.5, 10.5): within the margin.
-        let short = 10.5 - 1.0 / 32.0;
-        assert!(may_cover_a_pixel(
-            vp,
-            size,
-            triangle(short - 0.2, short - 0.2, 0.2)
-        ));
-        // An eighth short: beyond it.
-        let short = 10.5 - 1.0 / 8.0;
-        assert!(!may_cover_a_pixel(
-            vp,
-            size,
-            triangle(short - 0.2, short - 0.2, 0.2)
-        ));
+        // Its corner a 32nd of a pixel past (10.5, 10.5) on each axis: within the margin.
+        let past = 10.5 + 1.0 / 32.0;
+        assert!(may_cover_a_pixel(vp, size, triangle(past, past, 0.2)));
+        // An eighth past: beyond it.
+        let past = 10.5 + 1.0 / 8.0;
+        assert!(!may_cover_a_pixel(vp, size, triangle(past, past, 0.2)));
+    }
+
+    #[test]
+    fn a_thin_triangle_whose_rectangle_holds_a_centre_it_misses_is_left_out() {
+        let (vp, size) = pixels();
+        // Across pixel (10, 10) from corner to corner, a tenth of a pixel wide, passing
+        // 0.3 from its centre: the rectangle holds the centre, the triangle does not.
+        let sliver = [
+            Vec3::new(10.0, 10.2, 0.0),
+            Vec3::new(10.8, 11.0, 0.0),
+            Vec3::new(10.0, 10.3, 0.0),
+        ];
+        assert!(!may_cover_a_pixel(vp, size, sliver));
+        // Moved to pass over the centre: kept, either way round.
+        let over = sliver.map(|p| p + Vec3::new(0.0, -0.22, 0.0));
+        assert!(may_cover_a_pixel(vp, size, over));
+        assert!(may_cover_a_pixel(vp, size, [over[0], over[2], over[1]]));
+        // A triangle of no area on the centre: kept (it could be a sliver after the GL's
+        // rounding).
+        let line = [
+            Vec3::new(10.0, 10.0, 0.0),
+            Vec3::new(11.0, 11.0, 0.0),
+            Vec3::new(10.5, 10.5, 0.0),
+        ];
+        assert!(may_cover_a_pixel(vp, size, line));
     }
 
     #[test]

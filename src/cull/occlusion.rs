@@ -510,8 +510,8 @@ pub struct View {
     pub view_proj: Mat4,
     /// The frustum of `view_proj`.
     pub frustum: Frustum,
-    /// How far from the eye the near plane's corners lie: nothing nearer than this is
-    /// sure to be drawn (see [`super::Cluster::hides_back_faces`]).
+    /// How far from the eye the near plane's corners lie: the near plane may cut away
+    /// what is nearer (see [`super::Cluster::hides_back_faces`]).
     pub near_reach: f32,
 }
 
