@@ -142,25 +142,34 @@ fn holds_a_centre(corners: [Option<Vec2>; 3], size: Vec2) -> bool {
     if count.x * count.y > EXACT_TEST_CENTRES {
         return true;
     }
-    (first.y..=last.y).any(|j| {
-        (first.x..=last.x).any(|i| near_or_in([p, q, r], Vec2::new(i as f32, j as f32) + 0.5))
-    })
+    covers_a_centre_of([p, q, r], first, last)
 }
 
 /// Most pixel centres in a triangle's widened rectangle for each to be tested against
 /// the triangle (see [`holds_a_centre`]).
 const EXACT_TEST_CENTRES: i32 = 4;
 
-/// Whether `c` lies in the triangle `t` or within [`COVERAGE_MARGIN`] outside each of its
-/// edges' lines (either winding; a triangle of no area keeps every point near it).
-fn near_or_in(t: [Vec2; 3], c: Vec2) -> bool {
-    let doubled_area = (t[1] - t[0]).perp_dot(t[2] - t[0]);
-    let side = if doubled_area < 0.0 { -1.0 } else { 1.0 };
-    (0..3).all(|k| {
-        let (from, to) = (t[k], t[(k + 1) % 3]);
-        let edge = to - from;
-        // The edge function: the distance of `c` inside the edge's line, times its length.
-        side * edge.perp_dot(c - from) >= -COVERAGE_MARGIN * edge.length()
+/// Whether one of the pixel centres `first..=last` (by pixel, on each axis) lies in the
+/// triangle `t` or within [`COVERAGE_MARGIN`] outside each of its edges' lines (either
+/// winding; a triangle of no area keeps every point near it).
+fn covers_a_centre_of(t: [Vec2; 3], first: IVec2, last: IVec2) -> bool {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let side = if edges[0].perp_dot(t[2] - t[0]) < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    // An edge function is the distance inside the edge's line times the edge's length:
+    // within the margin outside when its square is at most (margin x length) squared.
+    let slack = edges.map(|e| COVERAGE_MARGIN * COVERAGE_MARGIN * e.length_squared());
+    (first.y..=last.y).any(|j| {
+        (first.x..=last.x).any(|i| {
+            let c = Vec2::new(i as f32, j as f32) + 0.5;
+            (0..3).all(|k| {
+                let d = side * edges[k].perp_dot(c - t[k]);
+                d >= 0.0 || d * d <= slack[k]
+            })
+        })
     })
 }
 
