@@ -113,8 +113,8 @@ struct WindowArgs {
     /// and quit.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     bench_frames: Option<u32>,
-    /// Draw every cluster of the map every frame, in material order (to compare with the
-    /// culled picture and its cost).
+    /// Draw every cluster of the map every frame, in material order, every triangle
+    /// two-sided (to compare with the culled picture and its cost).
     #[arg(long)]
     no_cull: bool,
     /// Start in borderless fullscreen (F11 toggles it).
