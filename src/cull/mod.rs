@@ -4,7 +4,9 @@
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
 //! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]) and
 //! covering a pixel's centre ([`coverage`]), drawn a call a cluster, its meshlets nearest
-//! first ([`batches`]). Pure geometry: the GL side is `app/renderer.rs`.
+//! first ([`batches`]); the faces of closed solids with their backs culled where the eye
+//! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the solids are the map's,
+//! `map::solids`). Pure geometry: the GL side is `app/renderer.rs`.
 
 pub mod batches;
 pub mod clusters;
