@@ -120,7 +120,7 @@ impl Session {
                 || (opts.spawn.is_none() && map.marked_spawn.is_none()));
         // The renderer's closed solids are found on another thread meanwhile (the survey
         // keeps one core busy).
-        let (world, world_time, surveyed, survey, solids) = std::thread::scope(|s| {
+        let (world, mut world_time, surveyed, survey, solids) = std::thread::scope(|s| {
             let vertices = &map.vertices;
             // A thread the system refuses: the search is made here afterwards instead.
             let solids = std::thread::Builder::new()
@@ -140,7 +140,6 @@ impl Session {
             };
             (world, world_time, surveyed, survey, solids)
         });
-        let mut world_time = world_time;
         map.solids = solids;
         let Surveyed { guess, free, part } = surveyed;
         if path.is_some() {

@@ -549,41 +549,21 @@ fn a_town_of_closed_blocks_keeps_metres_and_spawns_in_the_street() {
     );
 }
 
-/// Append to `obj` a box from `min` to `max` as six quads, its corners numbered from
-/// `vertices` + 1, wound outward or (`inward`) inward; returns the vertices written so far.
+/// Append to `obj` a box from `min` to `max` (`common::cube`'s twelve triangles, each
+/// with corners of its own), its corners numbered from `vertices` + 1, wound outward or
+/// (`inward`) inward; returns the vertices written so far.
 fn write_box(obj: &mut String, vertices: usize, min: Vec3, max: Vec3, inward: bool) -> usize {
-    for i in 0..8 {
-        let c = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
-        *obj += &format!(
-            "v {} {} {}\n",
-            c(1, min.x, max.x),
-            c(2, min.y, max.y),
-            c(4, min.z, max.z)
-        );
+    let mut n = vertices;
+    // `common::cube` winds counter-clockwise seen from inside the box.
+    for [a, b, c] in common::cube(min, max) {
+        let corners = if inward { [a, b, c] } else { [a, c, b] };
+        for p in corners {
+            *obj += &format!("v {} {} {}\n", p.x, p.y, p.z);
+        }
+        *obj += &format!("f {} {} {}\n", n + 1, n + 2, n + 3);
+        n += 3;
     }
-    for q in [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ] {
-        // Each quad as listed winds counter-clockwise seen from inside the box.
-        let q: Vec<usize> = if inward {
-            q.to_vec()
-        } else {
-            q.iter().rev().copied().collect()
-        };
-        *obj += &format!(
-            "f {} {} {} {}\n",
-            vertices + q[0] + 1,
-            vertices + q[1] + 1,
-            vertices + q[2] + 1,
-            vertices + q[3] + 1
-        );
-    }
-    vertices + 8
+    n
 }
 
 /// A column left 900 km from a 10 m room stretched the survey's grid until the room fell

@@ -99,7 +99,7 @@ fn may_show(corners: [Option<Vec2>; 3], size: Vec2, front_only: bool) -> bool {
 /// `2 d (|a.x| + |a.y| + |b.x| + |b.y|) + 8 d^2` (edges `a`, `b` from the first corner);
 /// `d` is [`COVERAGE_MARGIN`], far more. A corner not in front of the eye (`None`) keeps
 /// it: the near plane cuts it into another shape.
-pub fn may_face_the_eye(corners: [Option<Vec2>; 3]) -> bool {
+fn may_face_the_eye(corners: [Option<Vec2>; 3]) -> bool {
     let [Some(p), Some(q), Some(r)] = corners else {
         return true;
     };
