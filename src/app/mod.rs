@@ -17,6 +17,7 @@
 //! - `minimap`: the map from above with the player and its trail (N).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
+//! - `detail`: the map's levels of detail, made on a thread of their own.
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
 //!   view, nearest first, in two passes around a read of the depth buffer for occlusion
 //!   culling) and the GL helpers. These three and `debug_draw` are the only files with
@@ -27,6 +28,7 @@ pub mod controls;
 mod correction;
 mod debug_draw;
 mod debug_view;
+mod detail;
 mod events;
 mod frame;
 mod free_camera;

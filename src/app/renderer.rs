@@ -19,6 +19,7 @@ use walkthrough::cull::{
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
+use super::detail::LevelsJob;
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
 use super::texture::{max_anisotropy, upload_texture};
@@ -91,6 +92,8 @@ pub struct Renderer {
     textures: Vec<glow::Texture>,
     materials: Vec<GpuMaterial>,
     mesh: ClusteredMesh,
+    /// The mesh's levels of detail, until they are made and added to it.
+    levels: LevelsJob,
     /// This frame's clusters in drawing order (kept: no allocation per frame).
     order: Vec<u32>,
     /// This frame's draws without occlusion culling (kept likewise).
@@ -164,6 +167,7 @@ impl Renderer {
             textures: Vec::new(),
             materials: Vec::new(),
             mesh: ClusteredMesh::default(),
+            levels: LevelsJob::default(),
             order: Vec::new(),
             draws: Vec::new(),
             batches: Batches::default(),
@@ -186,23 +190,46 @@ impl Renderer {
     /// (see [`walkthrough::cull`]), shared vertices and one index list.
     pub fn upload(&mut self, map: &Map) {
         self.mesh = cluster_map(map, CLUSTER_TRIANGLES);
-        if let Some(o) = &mut self.occlusion {
-            *o = Occlusion::new(self.mesh.meshlets.len());
-        }
-        self.upload_mesh();
+        self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
+        // Begun last: its thread would take a core from the uploads.
+        let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
+        self.levels = LevelsJob::start(&self.mesh, textured);
     }
 
     /// The map scaled by `factor` about the origin (a correction of its scale): the same
     /// clusters, scaled, uploaded again; textures kept.
     pub fn rescale(&mut self, map: &Map, factor: f32) {
         self.mesh.scale_by(factor);
+        self.levels.scaled(factor);
+        self.mesh_changed();
+        self.far = far_plane(map);
+    }
+
+    /// Add the mesh's levels of detail once they are made.
+    fn add_finished_levels(&mut self) {
+        let Some((levels, took)) = self.levels.take_finished() else {
+            return;
+        };
+        let (triangles, simplified) = (levels.triangles(), levels.simplified());
+        if self.mesh.add_levels(levels) {
+            eprintln!(
+                "levels of detail: {triangles} triangles for {simplified} of {} clusters, made in {:.0} ms",
+                self.mesh.originals(),
+                took.as_secs_f64() * 1000.0
+            );
+            self.mesh_changed();
+        }
+    }
+
+    /// The mesh is new, or scaled, or has more clusters: forget what was seen of it, and
+    /// upload it.
+    fn mesh_changed(&mut self) {
         if let Some(o) = &mut self.occlusion {
             *o = Occlusion::new(self.mesh.meshlets.len());
         }
         self.upload_mesh();
-        self.far = far_plane(map);
     }
 
     fn upload_mesh(&self) {
@@ -275,9 +302,9 @@ impl Renderer {
         }
     }
 
-    /// Clusters in the map.
+    /// Clusters in the map (not counting their levels of detail).
     pub fn clusters(&self) -> usize {
-        self.mesh.clusters.len()
+        self.mesh.originals()
     }
 
     /// What the last frame drew.
@@ -338,16 +365,12 @@ impl Renderer {
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
         let proj = self.projection(width, height);
         let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
+        self.add_finished_levels();
         if self.cull {
-            draw_order(
-                &self.mesh.clusters,
-                &view.frustum,
-                pose.position,
-                &mut self.order,
-            );
+            draw_order(&self.mesh, &view, &mut self.order);
         } else {
             self.order.clear();
-            self.order.extend(0..self.mesh.clusters.len() as u32);
+            self.order.extend(0..self.mesh.originals() as u32);
         }
         self.begin_frame(width, height);
         let frame = FrameUniforms {

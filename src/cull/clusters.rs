@@ -17,6 +17,7 @@
 use glam::Vec3;
 use rustc_hash::FxHashMap;
 
+use super::lod::Level;
 use crate::geometry::Aabb;
 use crate::map::solids::{Solid, Solids, closed_solids};
 use crate::map::{Map, Vertex};
@@ -127,6 +128,10 @@ pub struct ClusteredMesh {
     /// them its back faces are hidden. Beside the meshlets, not in them: the occlusion
     /// tests read every meshlet's bounds and nothing else.
     pub solids_bounds: Vec<Aabb>,
+    /// For each of the map's clusters (the first [`ClusteredMesh::originals`]), its
+    /// simplified levels, finest first, each a cluster after the map's (see
+    /// [`super::lod`]); empty until they are added.
+    pub levels: Vec<Vec<Level>>,
 }
 
 impl ClusteredMesh {
@@ -159,6 +164,9 @@ impl ClusteredMesh {
         }
         for b in &mut self.solids_bounds {
             *b = scaled(*b);
+        }
+        for l in self.levels.iter_mut().flatten() {
+            l.error *= factor;
         }
     }
 }
@@ -402,16 +410,20 @@ fn build_clusters(
 /// A triangle (by its place in its batch) with its centre beside it: the splits read
 /// the centres in order, not scattered over the whole map (a third of the time).
 #[derive(Clone, Copy, Debug)]
-struct Centred {
-    centre: Vec3,
-    triangle: u32,
+pub(super) struct Centred {
+    pub(super) centre: Vec3,
+    pub(super) triangle: u32,
 }
 
 /// Split the triangles `order` in halves at the median of their centres along the longest
 /// side of the centres' bounds, again and again, until a piece holds at most `max` (at
 /// least 1); hand each piece to `piece` (which may reorder it), in spatial order: a
 /// piece's neighbour in space tends to be its neighbour in the sequence.
-fn median_split(order: &mut [Centred], max: usize, piece: &mut impl FnMut(&mut [Centred])) {
+pub(super) fn median_split(
+    order: &mut [Centred],
+    max: usize,
+    piece: &mut impl FnMut(&mut [Centred]),
+) {
     let max = max.max(1);
     let mut pending = vec![(0usize, order.len())];
     while let Some((lo, hi)) = pending.pop() {

@@ -12,6 +12,7 @@ pub mod batches;
 pub mod clusters;
 pub mod coverage;
 pub mod frustum;
+pub mod lod;
 pub mod occlusion;
 
 pub use batches::{Batches, Draw};
@@ -21,18 +22,23 @@ pub use clusters::{
 pub use frustum::Frustum;
 pub use occlusion::{DepthPyramid, Occluded, Occlusion, View};
 
-use glam::Vec3;
-
-/// Fill `out` with the indices of the `clusters` that `frustum` may see, in drawing
-/// order: opaque clusters by their distance from `eye` (nearest first), then the cut-outs
-/// the same way. `out` is cleared first and keeps its memory (no allocation per frame).
-pub fn draw_order(clusters: &[Cluster], frustum: &Frustum, eye: Vec3, out: &mut Vec<u32>) {
+/// Fill `out` with the clusters to draw of those of `mesh`'s map that `view`'s frustum
+/// may see, each as the level of detail to draw it at ([`ClusteredMesh::level_to_draw`]),
+/// in drawing order: opaque clusters by their distance from the eye (nearest first), then
+/// the cut-outs the same way. `out` is cleared first and keeps its memory (no allocation
+/// per frame).
+pub fn draw_order(mesh: &ClusteredMesh, view: &View, out: &mut Vec<u32>) {
     out.clear();
-    out.extend((0..clusters.len() as u32).filter(|&i| frustum.sees(&clusters[i as usize].bounds)));
+    out.extend(
+        (0..mesh.originals() as u32)
+            .filter(|&i| view.frustum.sees(&mesh.clusters[i as usize].bounds))
+            .map(|i| mesh.level_to_draw(i, view)),
+    );
     // The distance to the nearest point of the box: non-negative, so its bits sort as the
     // number does.
+    let eye = view.eye;
     let key = |i: &u32| {
-        let c = &clusters[*i as usize];
+        let c = &mesh.clusters[*i as usize];
         (c.cutout, c.bounds.distance_squared_to(eye).to_bits())
     };
     out.sort_unstable_by_key(key);
@@ -42,7 +48,9 @@ pub fn draw_order(clusters: &[Cluster], frustum: &Frustum, eye: Vec3, out: &mut 
 mod tests {
     use super::*;
     use crate::geometry::Aabb;
-    use glam::Mat4;
+    use glam::{Mat4, Vec3};
+
+    use crate::cull::lod;
 
     fn at(x: f32, z: f32, cutout: bool) -> Cluster {
         Cluster {
@@ -66,8 +74,8 @@ mod tests {
     fn seen_opaque_nearest_first_then_cutouts_nearest_first() {
         let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 100.0);
         let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
-        let frustum = Frustum::from_view_proj(proj * view);
-        let clusters = [
+        let view = View::new(view, proj, glam::UVec2::new(100, 100));
+        let clusters = vec![
             at(0.0, -20.0, false),  // 0: far
             at(0.0, -3.0, true),    // 1: near cut-out
             at(0.0, 10.0, false),   // 2: behind: culled
@@ -75,8 +83,22 @@ mod tests {
             at(0.0, -9.0, true),    // 4: far cut-out
             at(-60.0, -5.0, false), // 5: far to the left: culled
         ];
+        let mut mesh = ClusteredMesh {
+            clusters,
+            ..ClusteredMesh::default()
+        };
         let mut out = vec![99];
-        draw_order(&clusters, &frustum, Vec3::ZERO, &mut out);
+        draw_order(&mesh, &view, &mut out);
         assert_eq!(out, vec![3, 0, 1, 4]);
+        // With levels of detail: the far cluster (0) drawn as its level (6), whose error
+        // is too small to see 19.5 m away; the near one (3) too close for its own (7).
+        mesh.clusters.push(at(0.0, -20.0, false));
+        mesh.clusters.push(at(1.0, -5.0, false));
+        let level = |cluster, error| lod::Level { cluster, error };
+        mesh.levels = vec![Vec::new(); 6];
+        mesh.levels[0] = vec![level(6, 0.01)];
+        mesh.levels[3] = vec![level(7, 0.2)];
+        draw_order(&mesh, &view, &mut out);
+        assert_eq!(out, vec![3, 6, 1, 4]);
     }
 }

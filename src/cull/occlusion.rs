@@ -513,6 +513,11 @@ pub struct View {
     /// How far from the eye the near plane's corners lie: the near plane may cut away
     /// what is nearer (see [`super::Cluster::hides_back_faces`]).
     pub near_reach: f32,
+    /// The direction the eye looks in, in the world (unit length).
+    pub forward: Vec3,
+    /// At most how many pixels an error of one unit spans at depth one along the view,
+    /// anywhere in the window (see [`super::lod`]).
+    pub pixels_per_unit: f32,
 }
 
 impl View {
@@ -527,6 +532,8 @@ impl View {
             view_proj,
             frustum: Frustum::from_view_proj(view_proj),
             near_reach: near_reach(&proj),
+            forward: -view.row(2).xyz().normalize_or_zero(),
+            pixels_per_unit: pixels_per_unit(&proj, viewport),
         }
     }
 }
@@ -541,6 +548,30 @@ fn near_reach(proj: &Mat4) -> f32 {
     let reach = near * (1.0 + tx * tx + ty * ty).sqrt();
     if reach.is_finite() && reach >= 0.0 && proj.w_axis.w == 0.0 {
         reach
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// At most how many pixels of a `viewport` an error of one unit at depth one along the
+/// view spans under `proj`, an OpenGL perspective projection: a point at view depth `z`
+/// lands at `f (x, y) / z` on the screen (`f` is `y.y` times half the window's height),
+/// so moving it by `d` moves its image by at most `f |d| sqrt(1 + (x/z)² + (y/z)²) / z`
+/// (the largest singular value of the projection's derivative), and in the window
+/// `|x/z|` and `|y/z|` are at most `1 / x.x` and `1 / y.y`. Infinity for any other
+/// projection (so no error is too small to see).
+fn pixels_per_unit(proj: &Mat4, viewport: UVec2) -> f32 {
+    let (tx, ty) = (1.0 / proj.x_axis.x, 1.0 / proj.y_axis.y);
+    let f = proj
+        .y_axis
+        .y
+        .abs()
+        .max(proj.x_axis.x.abs() * viewport.x as f32 / viewport.y.max(1) as f32)
+        * viewport.y as f32
+        * 0.5;
+    let pixels = f * (1.0 + tx * tx + ty * ty).sqrt();
+    if pixels.is_finite() && proj.w_axis.w == 0.0 {
+        pixels
     } else {
         f32::INFINITY
     }

@@ -607,7 +607,7 @@ fn the_second_pass_takes_at_most_its_steps_the_last_one_all_that_is_left() {
     let (view, proj) = camera();
     let seen_from = View::new(view, proj, UVec2::splat(SIDE as u32));
     let mut order = Vec::new();
-    crate::cull::draw_order(&mesh.clusters, &seen_from.frustum, Vec3::ZERO, &mut order);
+    crate::cull::draw_order(&mesh, &seen_from, &mut order);
     assert!(order.len() > SECOND_PASS_STEPS as usize, "{}", order.len());
     let mut o = Occlusion {
         occlude_from: 0,
@@ -643,7 +643,7 @@ fn the_tests_on_several_threads_pick_what_one_thread_does() {
     let (view, proj) = camera();
     let seen_from = View::new(view, proj, UVec2::splat(SIDE as u32));
     let mut order = Vec::new();
-    crate::cull::draw_order(&mesh.clusters, &seen_from.frustum, Vec3::ZERO, &mut order);
+    crate::cull::draw_order(&mesh, &seen_from, &mut order);
     let in_view: usize = order
         .iter()
         .map(|&c| mesh.clusters[c as usize].meshlets().len())
