@@ -922,13 +922,21 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
     // again: the picture showed what lies behind it).
     let wall = dir.join("wall.txt");
     std::fs::write(&wall, "start 2.14,1.6005,-11.699833 0 0\nwait 0.5\n").unwrap();
+    // The same look on the shared maps, then a wait: their levels of detail, made on a
+    // thread after the upload (conference's in about half a second), are drawn by then.
+    let look_then_wait = dir.join("look-then-wait.txt");
+    std::fs::write(
+        &look_then_wait,
+        "turn 120\nwait 0.2\nturn -150\nwait 0.3\nwait 4\n",
+    )
+    .unwrap();
     let mut cases: Vec<(Option<PathBuf>, &Path, &str)> = vec![
         (None, &look, "built-in"),
         (None, &wall, "built-in-at-a-wall"),
     ];
     for m in ["conference", "lost_empire"] {
         if let Some(dir) = common::shared(&format!("maps/{m}")) {
-            cases.push((Some(dir.join(format!("{m}.obj"))), &look, m));
+            cases.push((Some(dir.join(format!("{m}.obj"))), &look_then_wait, m));
         }
     }
     for (map, script, name) in cases {
@@ -952,6 +960,15 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
             }
             let err = wait_for_exit(spawn(&x, &args), "the window did not close");
             assert!(err.contains("clusters"), "{err}");
+            if culled && name == "conference" {
+                // Its levels were drawn in the picture: added before the script ended.
+                let added = err.find("levels of detail:");
+                let ended = err.find("script finished");
+                assert!(
+                    added.is_some() && added < ended,
+                    "{name}: no levels of detail before the screenshot\n{err}"
+                );
+            }
             shot
         };
         let (culled, all) = (shot(true), shot(false));

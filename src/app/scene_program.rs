@@ -112,10 +112,13 @@ impl Program {
             ("shaders/scene.frag", &fragment),
         )?;
         let u = |n: &str| gl::uniform(gl, program, n);
+        // Each variant looks up only the uniforms it uses (the driver drops the others, and
+        // asking for one would warn at every start).
+        let textured = variant != Variant::Plain;
         let uniforms = Uniforms {
             view_proj: u("u_view_proj"),
-            color: u("u_color"),
-            texture: u("u_texture"),
+            color: (!textured).then(|| u("u_color")).flatten(),
+            texture: textured.then(|| u("u_texture")).flatten(),
             eye: u("u_eye"),
             light_dir: u("u_light_dir"),
             fog_far: u("u_fog_far"),
