@@ -219,7 +219,11 @@ impl Renderer {
                 self.mesh.originals(),
                 took.as_secs_f64() * 1000.0
             );
-            self.mesh_changed();
+            if let Some(o) = &mut self.occlusion {
+                o.grow(self.mesh.meshlets.len());
+            }
+            // The vertices are the same: only the index list grew.
+            self.upload_indices();
         }
     }
 
@@ -243,17 +247,29 @@ impl Renderer {
                 gl::vertex_bytes(&self.mesh.vertices),
                 glow::STATIC_DRAW,
             );
+            check_gl!(gl, "the vertex buffer upload");
+        }
+        gl::set_vertex_layout::<Vertex>(gl);
+        // SAFETY: as above.
+        unsafe { gl.bind_vertex_array(None) };
+        self.upload_indices();
+    }
+
+    /// Upload the mesh's index list (bound to the vertex array).
+    fn upload_indices(&self) {
+        let gl = &self.gl;
+        // SAFETY: context current; the objects bound are owned by self.
+        unsafe {
+            gl.bind_vertex_array(Some(self.vao));
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
             gl.buffer_data_u8_slice(
                 glow::ELEMENT_ARRAY_BUFFER,
                 gl::index_bytes(&self.mesh.indices),
                 glow::STATIC_DRAW,
             );
-            check_gl!(gl, "the vertex and index buffer upload");
+            check_gl!(gl, "the index buffer upload");
+            gl.bind_vertex_array(None);
         }
-        gl::set_vertex_layout::<Vertex>(gl);
-        // SAFETY: as above.
-        unsafe { gl.bind_vertex_array(None) };
     }
 
     /// Upload each distinct texture image once, however many materials share it.

@@ -381,16 +381,14 @@ impl ClusteredMesh {
 
     /// Which cluster to draw for cluster `c` (one of the map's) seen through `view`: its
     /// coarsest level whose error spans at most [`PIXEL_ERROR`] pixels anywhere in the
-    /// window, at the nearest depth of the cluster's box along the view
-    /// ([`View::pixels_per_unit`]); `c` itself when none does, or the box reaches the eye's
-    /// plane.
+    /// window, at the nearest depth along the view where its box may show
+    /// ([`View::pixels_per_unit`], [`visible_depth`]); `c` itself when none does, or the
+    /// box may show at the eye's plane.
     pub fn level_to_draw(&self, c: u32, view: &View) -> u32 {
         let Some(levels) = self.levels.get(c as usize) else {
             return c;
         };
-        let b = &self.clusters[c as usize].bounds;
-        let (centre, half) = ((b.min + b.max) * 0.5, (b.max - b.min) * 0.5);
-        let depth = (centre - view.eye).dot(view.forward) - half.dot(view.forward.abs());
+        let depth = visible_depth(&self.clusters[c as usize].bounds, view);
         if depth.is_nan() || depth <= 0.0 {
             return c;
         }
@@ -400,6 +398,28 @@ impl ClusteredMesh {
             .last()
             .map_or(c, |l| l.cluster)
     }
+}
+
+/// The nearest depth along `view` at which any of box `b` may show in the window: no
+/// less than its nearest depth, nor than the depth at which the window's edges reach
+/// it (a point `x` to the side of the view's axis shows only from depth `x / tan` of the
+/// half angle on). Read off the box's bounds in view space, so never more than the true
+/// nearest depth of what shows: a long cluster beside the eye reaching far into the view
+/// is seen only from some way off.
+pub fn visible_depth(b: &Aabb, view: &View) -> f32 {
+    let rotation = glam::Mat3::from_mat4(view.view);
+    let centre = view.view.transform_point3((b.min + b.max) * 0.5);
+    let half = glam::Mat3::from_cols(
+        rotation.x_axis.abs(),
+        rotation.y_axis.abs(),
+        rotation.z_axis.abs(),
+    ) * ((b.max - b.min) * 0.5);
+    // View space looks down -z.
+    let nearest = -centre.z - half.z;
+    let aside = (centre.x.abs() - half.x).max(0.0);
+    let above = (centre.y.abs() - half.y).max(0.0);
+    let (tx, ty) = (1.0 / view.proj.x_axis.x, 1.0 / view.proj.y_axis.y);
+    nearest.max(aside / tx).max(above / ty)
 }
 
 #[cfg(test)]

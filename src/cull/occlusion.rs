@@ -344,6 +344,15 @@ impl Occlusion {
         }
     }
 
+    /// The mesh gained meshlets after its own (its levels of detail), `meshlets` in all:
+    /// none of them seen yet, what was seen of the others kept (so that their arrival
+    /// costs no frame of testing everything afresh).
+    pub fn grow(&mut self, meshlets: usize) {
+        self.seen.resize(meshlets, 0);
+        self.in_view.resize(meshlets, false);
+        self.settled = None;
+    }
+
     /// The first pass: the triangles seen last frame of the meshlets of clusters `order`
     /// in `view`'s frustum, into `out` (cleared first); all of them when the clusters
     /// hold fewer than [`Occlusion::occlude_from`] triangles.

@@ -3,6 +3,7 @@ use glam::{Mat4, UVec2, Vec3};
 use super::*;
 use crate::collision::sweep::closest_point;
 use crate::cull::clusters::{CLUSTER_TRIANGLES, cluster_map, one_material};
+use crate::geometry::Aabb;
 use crate::map::Vertex;
 use crate::map::solids::{closed_solids, cube};
 
@@ -434,4 +435,45 @@ fn pixels_per_unit_bounds_how_far_an_error_moves_on_the_screen() {
     }
     // Not loose either: at a corner some move comes near it.
     assert!(tightest > 0.8, "{tightest}");
+}
+
+#[test]
+fn no_point_of_a_box_shows_nearer_than_its_visible_depth() {
+    let view = view_from(Vec3::new(1.0, 1.6, 2.0), Vec3::new(3.0, 1.0, -6.0));
+    let tan = Vec3::new(1.0 / view.proj.x_axis.x, 1.0 / view.proj.y_axis.y, 1.0);
+    // A deterministic scatter of boxes around the eye, and points in each.
+    let mut seed = 12345u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let (mut beside, mut shown) = (0, 0);
+    for _ in 0..2000 {
+        let centre = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 40.0;
+        let half = Vec3::new(next(), next(), next()) * 6.0;
+        let b = Aabb {
+            min: centre - half,
+            max: centre + half,
+        };
+        let depth = visible_depth(&b, &view);
+        let nearest = -(view.view.transform_point3(centre)).z - half.length();
+        beside += usize::from(depth > nearest + 1.0);
+        for _ in 0..50 {
+            let p = b.min + (b.max - b.min) * Vec3::new(next(), next(), next());
+            let v = view.view.transform_point3(p);
+            let z = -v.z;
+            let in_window = z > 0.0 && v.x.abs() <= tan.x * z && v.y.abs() <= tan.y * z;
+            if in_window {
+                shown += 1;
+                assert!(
+                    z >= depth - 1e-4,
+                    "{p} shows at depth {z}, nearer than {depth}"
+                );
+            }
+        }
+    }
+    // Not just the box's nearest depth: boxes to the side show only further off.
+    assert!(beside > 100 && shown > 1000, "{beside} {shown}");
 }

@@ -696,3 +696,16 @@ fn a_views_near_reach_is_how_far_the_near_planes_corners_lie() {
     let view = View::new(Mat4::IDENTITY, ortho, UVec2::new(64, 64));
     assert_eq!(view.near_reach, f32::INFINITY);
 }
+
+#[test]
+fn meshlets_added_after_the_meshes_own_start_unseen_and_the_rest_are_kept() {
+    // Levels of detail arriving: what was seen of the map's own meshlets still counts.
+    let mut o = Occlusion::new(3);
+    o.seen = vec![1, 0, 7];
+    o.in_view = vec![true, false, true];
+    o.settled = Some((Mat4::IDENTITY, Mat4::IDENTITY, UVec2::ONE));
+    o.grow(5);
+    assert_eq!(o.seen, vec![1, 0, 7, 0, 0]);
+    assert_eq!(o.in_view, vec![true, false, true, false, false]);
+    assert!(o.settled.is_none(), "the next frame tests again");
+}
