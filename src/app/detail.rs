@@ -2,6 +2,7 @@
 //! while the map is already drawn in full: simplifying conference's clusters takes a
 //! fifth of a second, which the load does not wait for.
 
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -21,10 +22,9 @@ pub struct LevelsJob {
 }
 
 impl LevelsJob {
-    /// Begin making `mesh`'s levels (from a copy of it); `textured[m]` says material `m`
-    /// has a texture. A system that refuses the thread gets none: the map is drawn in full.
-    pub fn start(mesh: &ClusteredMesh, textured: Vec<bool>) -> LevelsJob {
-        let mesh = mesh.clone();
+    /// Begin making `mesh`'s levels; `textured[m]` says material `m` has a texture. A
+    /// system that refuses the thread gets none: the map is drawn in full.
+    pub fn start(mesh: Arc<ClusteredMesh>, textured: Vec<bool>) -> LevelsJob {
         let thread = std::thread::Builder::new()
             .name("levels of detail".into())
             .spawn(move || simplify_clusters(&mesh, &textured))

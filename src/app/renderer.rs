@@ -91,7 +91,9 @@ pub struct Renderer {
     stream: glow::Buffer,
     textures: Vec<glow::Texture>,
     materials: Vec<GpuMaterial>,
-    mesh: ClusteredMesh,
+    /// Shared with the thread making its levels of detail while that runs (a copy is made
+    /// only if it is scaled meanwhile).
+    mesh: Arc<ClusteredMesh>,
     /// The mesh's levels of detail, until they are made and added to it.
     levels: LevelsJob,
     /// This frame's clusters in drawing order (kept: no allocation per frame).
@@ -166,7 +168,7 @@ impl Renderer {
             stream,
             textures: Vec::new(),
             materials: Vec::new(),
-            mesh: ClusteredMesh::default(),
+            mesh: Arc::default(),
             levels: LevelsJob::default(),
             order: Vec::new(),
             draws: Vec::new(),
@@ -189,19 +191,19 @@ impl Renderer {
     /// Replace the map's buffers and textures (after a reload): its triangles in clusters
     /// (see [`walkthrough::cull`]), shared vertices and one index list.
     pub fn upload(&mut self, map: &Map) {
-        self.mesh = cluster_map(map, CLUSTER_TRIANGLES);
+        self.mesh = Arc::new(cluster_map(map, CLUSTER_TRIANGLES));
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
-        self.levels = LevelsJob::start(&self.mesh, textured);
+        self.levels = LevelsJob::start(Arc::clone(&self.mesh), textured);
     }
 
     /// The map scaled by `factor` about the origin (a correction of its scale): the same
     /// clusters, scaled, uploaded again; textures kept.
     pub fn rescale(&mut self, map: &Map, factor: f32) {
-        self.mesh.scale_by(factor);
+        Arc::make_mut(&mut self.mesh).scale_by(factor);
         self.levels.scaled(factor);
         self.mesh_changed();
         self.far = far_plane(map);
@@ -213,7 +215,7 @@ impl Renderer {
             return;
         };
         let (triangles, simplified) = (levels.triangles(), levels.simplified());
-        if self.mesh.add_levels(levels) {
+        if Arc::make_mut(&mut self.mesh).add_levels(levels) {
             eprintln!(
                 "levels of detail: {triangles} triangles for {simplified} of {} clusters, made in {:.0} ms",
                 self.mesh.originals(),
