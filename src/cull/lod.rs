@@ -104,9 +104,7 @@ pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
     let mut owner: FxHashMap<[u32; 3], u32> = FxHashMap::default();
     for (k, c) in clusters.iter().enumerate() {
         for v in &mesh.vertices[c.first_vertex as usize..][..c.vertex_count as usize] {
-            let at = owner
-                .entry(v.position.map(f32::to_bits))
-                .or_insert(k as u32);
+            let at = owner.entry(place(v.position)).or_insert(k as u32);
             if *at != k as u32 {
                 *at = SHARED;
             }
@@ -125,6 +123,12 @@ pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
 
 /// A position where more than one cluster has a corner.
 const SHARED: u32 = u32::MAX;
+
+/// A position as a key: its bits, with -0 taken as 0 (the same place; a file may write
+/// either on the two sides of a cut).
+fn place(p: [f32; 3]) -> [u32; 3] {
+    p.map(|x| (x + 0.0).to_bits())
+}
 
 /// The memory of a cluster's corners joined by position: kept from cluster to cluster.
 #[derive(Default)]
@@ -161,9 +165,9 @@ impl Weld {
         self.of_vertex.clear();
         self.positions.clear();
         for v in own {
-            let position = v.position.map(f32::to_bits);
+            let position = place(v.position);
             let [u, w] = if textured {
-                v.uv.map(f32::to_bits)
+                v.uv.map(|x| (x + 0.0).to_bits())
             } else {
                 [0; 2]
             };
@@ -189,7 +193,7 @@ impl Weld {
         }
         self.locked.clear();
         self.locked.extend(self.positions.iter().map(|p| {
-            let p = p.map(f32::to_bits);
+            let p = place(*p);
             owner.get(&p) == Some(&SHARED) || at_position.get(&p).is_some_and(|&n| n > 1)
         }));
         // Counting sort of the vertices by joined vertex.

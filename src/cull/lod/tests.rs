@@ -477,3 +477,46 @@ fn no_point_of_a_box_shows_nearer_than_its_visible_depth() {
     // Not just the box's nearest depth: boxes to the side show only further off.
     assert!(beside > 100 && shown > 1000, "{beside} {shown}");
 }
+
+#[test]
+fn clusters_meeting_at_minus_zero_and_zero_keep_the_corners_they_share() {
+    // A sheet from x = -1 to 1 cut at x = 0 into two clusters, the left one's corners on
+    // the cut written -0 (a file may): the same places, so still shared and kept.
+    let sheet = grid(
+        32,
+        |u, v| Vec3::new(2.0 * u - 1.0, 0.1 * (4.0 * v).sin(), v),
+        no_uv,
+    );
+    let vertices: Vec<Vertex> = sheet
+        .chunks_exact(3)
+        .flat_map(|t| {
+            let left = t.iter().map(|v| v.position[0]).sum::<f32>() < 0.0;
+            t.iter()
+                .map(|v| {
+                    let mut v = *v;
+                    if left && v.position[0] == 0.0 {
+                        v.position[0] = -0.0;
+                    }
+                    v
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mesh = with_levels(cluster_map(&one_material(vertices), 1024), &[false]);
+    assert_eq!(mesh.originals(), 2);
+    for c in 0..2u32 {
+        assert!(
+            !mesh.levels[c as usize].is_empty(),
+            "cluster {c} simplifies"
+        );
+        for l in &mesh.levels[c as usize] {
+            let on_the_cut = triangles(&mesh, l.cluster)
+                .iter()
+                .flatten()
+                .filter(|p| p.x == 0.0)
+                .map(|p| p.z.to_bits())
+                .collect::<std::collections::HashSet<_>>();
+            assert_eq!(on_the_cut.len(), 33, "cluster {c} lost corners of the cut");
+        }
+    }
+}
