@@ -12,6 +12,7 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
+use walkthrough::cull::lod::simplify_clusters;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough::map::solids::closed_solids;
 use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
@@ -94,6 +95,12 @@ fn load(c: &mut Criterion) {
         });
         g.bench_function("cluster_map", |b| {
             b.iter(|| cluster_map(&map, CLUSTER_TRIANGLES).clusters.len())
+        });
+        // The levels of detail, made on a thread of their own once the map is drawn.
+        let mesh = cluster_map(&map, CLUSTER_TRIANGLES);
+        let textured: Vec<bool> = map.materials.iter().map(|m| m.texture.is_some()).collect();
+        g.bench_function("simplify_clusters", |b| {
+            b.iter(|| simplify_clusters(&mesh, &textured).triangles())
         });
         g.finish();
     }
