@@ -117,7 +117,7 @@ fn each_level_is_coarser_and_lies_within_its_error_of_the_surface() {
         assert!(level.len() as f32 <= KEEP_AT_MOST * last.0 as f32);
         assert!(l.error > last.1, "errors grow: {levels:?}");
         // Every corner of the sheet lies within the error the level says it has of the
-        // level's surface.
+        // level's surface (see also the next test).
         let worst = original
             .vertices
             .iter()
@@ -133,7 +133,7 @@ fn each_level_is_coarser_and_lies_within_its_error_of_the_surface() {
             })
             .fold(0.0, f64::max);
         assert!(
-            worst <= f64::from(l.error),
+            worst <= f64::from(l.error) * (1.0 + 1e-6),
             "a corner {worst} from a level of error {}",
             l.error
         );
@@ -519,4 +519,55 @@ fn clusters_meeting_at_minus_zero_and_zero_keep_the_corners_they_share() {
             assert_eq!(on_the_cut.len(), 33, "cluster {c} lost corners of the cut");
         }
     }
+}
+
+#[test]
+fn each_levels_error_is_how_far_the_clusters_corners_lie_from_it() {
+    // Sheets curved every way (meshoptimizer's own error figure understated the real
+    // distance up to sevenfold on these): each level's error is measured, and is the
+    // farthest any corner of the sheet lies from the level, found here by brute force.
+    let mut levels_seen = 0;
+    for (fa, fb, amp) in [
+        (3.0, 2.0, 0.2),
+        (5.0, 1.0, 0.1),
+        (1.0, 7.0, 0.3),
+        (8.0, 8.0, 0.05),
+    ] {
+        for n in [24usize, 32] {
+            let at =
+                |u: f32, v: f32| Vec3::new(4.0 * u, amp * (fa * u).sin() * (fb * v).cos(), 4.0 * v);
+            let original = cluster_map(&one_material(grid(n, at, no_uv)), CLUSTER_TRIANGLES);
+            let mesh = with_levels(original.clone(), &[false]);
+            let mut last = 0.0;
+            for l in &mesh.levels[0] {
+                let level = triangles(&mesh, l.cluster);
+                let worst = original
+                    .vertices
+                    .iter()
+                    .map(|v| {
+                        let p = Vec3::from(v.position).as_dvec3();
+                        level
+                            .iter()
+                            .map(|t| closest_point(p, t.map(|c| c.as_dvec3())).point.distance(p))
+                            .fold(f64::MAX, f64::min)
+                    })
+                    .fold(0.0, f64::max) as f32;
+                assert!(
+                    worst <= l.error * (1.0 + 1e-5),
+                    "{worst} beyond {}",
+                    l.error
+                );
+                // Measured, not guessed: the error is that distance (or the last level's,
+                // errors never shrinking from level to level).
+                assert!(
+                    (l.error - worst.max(last)).abs() <= 1e-5 * l.error,
+                    "error {} for a distance of {worst}",
+                    l.error
+                );
+                last = l.error;
+                levels_seen += 1;
+            }
+        }
+    }
+    assert!(levels_seen >= 10, "{levels_seen} levels");
 }
