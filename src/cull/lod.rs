@@ -372,7 +372,15 @@ impl Grid {
                             for &t in
                                 &self.items[self.starts[k] as usize..self.starts[k + 1] as usize]
                             {
-                                let tri = corners(t as usize).map(|c| c.as_dvec3());
+                                let tri = corners(t as usize);
+                                // No nearer than its box: most are passed over here.
+                                let lo = tri[0].min(tri[1]).min(tri[2]);
+                                let hi = tri[0].max(tri[1]).max(tri[2]);
+                                let outside = (lo - p).max(p - hi).max(Vec3::ZERO);
+                                if f64::from(outside.length()) >= best {
+                                    continue;
+                                }
+                                let tri = tri.map(|c| c.as_dvec3());
                                 let d = closest_point(p.as_dvec3(), tri)
                                     .point
                                     .distance(p.as_dvec3());
