@@ -229,8 +229,7 @@ impl Renderer {
         }
     }
 
-    /// The mesh is new, or scaled, or has more clusters: forget what was seen of it, and
-    /// upload it.
+    /// The mesh is new, or scaled: forget what was seen of it, and upload it.
     fn mesh_changed(&mut self) {
         if let Some(o) = &mut self.occlusion {
             *o = Occlusion::new(self.mesh.meshlets.len());

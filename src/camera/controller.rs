@@ -246,7 +246,7 @@ impl Controller {
     /// Advance one fixed step of `dt` seconds. Flying, the sphere is swept by the wanted
     /// move; walking, the person walks it (gravity, steps, jump, crouch: see
     /// [`crate::walk`]). The eye follows the body. A body not yet placed (a spawn, a
-    /// teleport, a mode switch) is placed first (see [`Controller::settle`]).
+    /// teleport, a mode switch) is placed first (see `Controller::settle`).
     pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
         let start = self.pose.position;
         let mut pushed_out = false;

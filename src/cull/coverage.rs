@@ -33,7 +33,7 @@ pub fn may_cover_a_pixel(view_proj: Mat4, viewport: UVec2, points: [Vec3; 3]) ->
 /// Of a meshlet's triangles (`indices` into `vertices`, three a triangle, at most 32),
 /// those that [`may_cover_a_pixel`]: bit `k` for the `k`th. With `front_only` (the
 /// meshlet is drawn with back faces culled), also those that may face the eye
-/// (counter-clockwise on the screen, the GL's front): see [`may_face_the_eye`]. Each corner is projected once
+/// (counter-clockwise on the screen, the GL's front): see `may_face_the_eye`. Each corner is projected once
 /// where the meshlet's corners lie close together in `vertices` (a cluster's vertices
 /// are in the order its triangles first use them, so they mostly do): a meshlet has about
 /// 0.9 corners a triangle, not 3.

@@ -16,16 +16,17 @@
 //! texture's seams, so that neighbours drawn at different levels still meet without a
 //! crack (as in Nanite's and meshoptimizer's cluster LOD); the model's own open edges
 //! simplify with the rest (locking every open edge kept conference's levels half again
-//! larger). A level's corners are the cluster's own vertices (the
-//! one at each position whose normal lies nearest the simplified face's): no vertex is
-//! added, and faceted and smooth shading both stay as they were.
+//! larger). A level's corners are the cluster's own vertices (the one at each position
+//! whose normal lies nearest the simplified face's): no vertex is added, and faceted and
+//! smooth shading both stay as they were. A level's error is measured, not taken from
+//! meshoptimizer (see `Grid::deviation`).
 //!
-//! A level is drawn where its error, seen from the eye at the nearest depth of its
-//! cluster's box, spans at most [`PIXEL_ERROR`] pixels anywhere in the window
-//! ([`ClusteredMesh::level_to_draw`]; [`View::pixels_per_unit`] bounds how large the
-//! projection can make it). The
-//! levels are clusters of their own, after the map's, with meshlets of their own: the
-//! frustum, occlusion and coverage tests take them as they take any cluster.
+//! A level is drawn where its error, seen at the nearest depth where its cluster's box
+//! may show, spans at most [`PIXEL_ERROR`] pixels anywhere in the window
+//! ([`ClusteredMesh::level_to_draw`], [`visible_depth`]; [`View::pixels_per_unit`]
+//! bounds how large the projection can make it). The levels are clusters of their own,
+//! after the map's, with meshlets of their own: the frustum, occlusion and coverage
+//! tests take them as they take any cluster.
 
 use glam::Vec3;
 use meshopt::SimplifyOptions;
