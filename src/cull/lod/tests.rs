@@ -61,6 +61,22 @@ fn triangles(mesh: &ClusteredMesh, c: u32) -> Vec<[Vec3; 3]> {
         .collect()
 }
 
+/// How far the farthest of `original`'s corners lies from the surface of `level`, by
+/// brute force (every corner against every triangle): the oracle for a level's error.
+fn farthest_corner(original: &ClusteredMesh, level: &[[Vec3; 3]]) -> f64 {
+    original
+        .vertices
+        .iter()
+        .map(|v| {
+            let p = Vec3::from(v.position).as_dvec3();
+            level
+                .iter()
+                .map(|t| closest_point(p, t.map(|c| c.as_dvec3())).point.distance(p))
+                .fold(f64::MAX, f64::min)
+        })
+        .fold(0.0, f64::max)
+}
+
 fn area(t: &[Vec3; 3]) -> f32 {
     (t[1] - t[0]).cross(t[2] - t[0]).length() * 0.5
 }
@@ -118,20 +134,7 @@ fn each_level_is_coarser_and_lies_within_its_error_of_the_surface() {
         assert!(l.error > last.1, "errors grow: {levels:?}");
         // Every corner of the sheet lies within the error the level says it has of the
         // level's surface (see also the next test).
-        let worst = original
-            .vertices
-            .iter()
-            .map(|v| {
-                let p = Vec3::from(v.position).as_dvec3();
-                level
-                    .iter()
-                    .map(|t| {
-                        let t = t.map(|p| p.as_dvec3());
-                        closest_point(p, t).point.distance(p)
-                    })
-                    .fold(f64::MAX, f64::min)
-            })
-            .fold(0.0, f64::max);
+        let worst = farthest_corner(&original, &level);
         assert!(
             worst <= f64::from(l.error) * (1.0 + 1e-6),
             "a corner {worst} from a level of error {}",
@@ -541,17 +544,7 @@ fn each_levels_error_is_how_far_the_clusters_corners_lie_from_it() {
             let mut last = 0.0;
             for l in &mesh.levels[0] {
                 let level = triangles(&mesh, l.cluster);
-                let worst = original
-                    .vertices
-                    .iter()
-                    .map(|v| {
-                        let p = Vec3::from(v.position).as_dvec3();
-                        level
-                            .iter()
-                            .map(|t| closest_point(p, t.map(|c| c.as_dvec3())).point.distance(p))
-                            .fold(f64::MAX, f64::min)
-                    })
-                    .fold(0.0, f64::max) as f32;
+                let worst = farthest_corner(&original, &level) as f32;
                 assert!(
                     worst <= l.error * (1.0 + 1e-5),
                     "{worst} beyond {}",
