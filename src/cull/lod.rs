@@ -36,6 +36,7 @@ use super::View;
 use super::clusters::{Centred, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, median_split};
 use crate::collision::sweep::closest_point;
 use crate::geometry::Aabb;
+use crate::map::solids::key_bits;
 
 /// The first level's bound on its error, as a fraction of the diagonal of its cluster's
 /// box (a cluster 4 m across: a quarter of a millimetre).
@@ -100,7 +101,7 @@ pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
     let mut owner: FxHashMap<[u32; 3], u32> = FxHashMap::default();
     for (k, c) in clusters.iter().enumerate() {
         for v in &mesh.vertices[c.first_vertex as usize..][..c.vertex_count as usize] {
-            let at = owner.entry(place(v.position)).or_insert(k as u32);
+            let at = owner.entry(key_bits(v.position)).or_insert(k as u32);
             if *at != k as u32 {
                 *at = SHARED;
             }
@@ -120,12 +121,6 @@ pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
 /// A position where more than one cluster has a corner.
 const SHARED: u32 = u32::MAX;
 
-/// A position as a key: its bits, with -0 taken as 0 (the same place; a file may write
-/// either on the two sides of a cut).
-fn place(p: [f32; 3]) -> [u32; 3] {
-    p.map(|x| (x + 0.0).to_bits())
-}
-
 /// The memory of a cluster's corners joined by position: kept from cluster to cluster.
 #[derive(Default)]
 struct Weld {
@@ -133,9 +128,8 @@ struct Weld {
     of_vertex: Vec<u32>,
     /// Positions of the joined vertices.
     positions: Vec<[f32; 3]>,
-    /// The cluster's own vertices of each joined vertex: `members[starts[j]..starts[j + 1]]`.
-    starts: Vec<u32>,
-    members: Vec<u32>,
+    /// The cluster's own vertices of each joined vertex (bucket `j`).
+    members: Buckets,
     /// Each joined vertex stays where it is: another cluster has a corner at its
     /// position, or another joined vertex of this one does (a texture's seam).
     locked: Vec<bool>,
@@ -161,12 +155,8 @@ impl Weld {
         self.of_vertex.clear();
         self.positions.clear();
         for v in own {
-            let position = place(v.position);
-            let [u, w] = if textured {
-                v.uv.map(|x| (x + 0.0).to_bits())
-            } else {
-                [0; 2]
-            };
+            let position = key_bits(v.position);
+            let [u, w] = if textured { key_bits(v.uv) } else { [0; 2] };
             let next = self.positions.len() as u32;
             let [x, y, z] = position;
             let j = *joined.entry([x, y, z, u, w]).or_insert(next);
@@ -189,32 +179,20 @@ impl Weld {
         }
         self.locked.clear();
         self.locked.extend(self.positions.iter().map(|p| {
-            let p = place(*p);
+            let p = key_bits(*p);
             owner.get(&p) == Some(&SHARED) || at_position.get(&p).is_some_and(|&n| n > 1)
         }));
-        // Counting sort of the vertices by joined vertex.
-        self.starts.clear();
-        self.starts.resize(self.positions.len() + 1, 0);
-        for &j in &self.of_vertex {
-            self.starts[j as usize + 1] += 1;
-        }
-        for j in 0..self.positions.len() {
-            self.starts[j + 1] += self.starts[j];
-        }
-        self.members.clear();
-        self.members.resize(own.len(), 0);
-        let mut next = self.starts.clone();
-        for (v, &j) in self.of_vertex.iter().enumerate() {
-            self.members[next[j as usize] as usize] = v as u32;
-            next[j as usize] += 1;
-        }
+        let of_vertex = &self.of_vertex;
+        self.members
+            .fill(self.positions.len(), own.len(), |v, put| {
+                put(of_vertex[v] as usize)
+            });
     }
 
     /// Of the cluster's vertices at joined vertex `j`, the one whose normal lies nearest
     /// `face` (either way: the shader lights the side facing the eye).
     fn vertex_for(&self, mesh: &ClusteredMesh, c: &Cluster, j: u32, face: Vec3) -> u32 {
-        let members =
-            &self.members[self.starts[j as usize] as usize..self.starts[j as usize + 1] as usize];
+        let members = self.members.get(j as usize);
         let alignment = |&v: &u32| {
             let n = Vec3::from(mesh.vertices[(c.first_vertex + v) as usize].normal);
             n.dot(face).abs()
@@ -283,9 +261,53 @@ fn simplify_cluster(
 /// Triangles in cells of a uniform grid, for the nearest of them to a point.
 #[derive(Default)]
 struct Grid {
-    /// The triangles of each cell: `items[starts[k]..starts[k + 1]]`.
+    /// The triangles of each cell.
+    cells: Buckets,
+}
+
+/// Items sorted into numbered buckets, an item in any number of them (a counting sort):
+/// the memory kept from one filling to the next.
+#[derive(Default)]
+struct Buckets {
+    /// Bucket `k`'s items are `items[starts[k]..starts[k + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
+    /// Where each bucket's next item goes, while filling.
+    next: Vec<u32>,
+}
+
+impl Buckets {
+    /// Sort items `0..count` into `buckets` buckets: `into(item, put)` calls `put` with
+    /// each bucket the item goes in (twice over: once to count, once to place).
+    fn fill(&mut self, buckets: usize, count: usize, into: impl Fn(usize, &mut dyn FnMut(usize))) {
+        let Buckets {
+            starts,
+            items,
+            next,
+        } = self;
+        starts.clear();
+        starts.resize(buckets + 1, 0);
+        for t in 0..count {
+            into(t, &mut |k| starts[k + 1] += 1);
+        }
+        for k in 0..buckets {
+            starts[k + 1] += starts[k];
+        }
+        items.clear();
+        items.resize(starts[buckets] as usize, 0);
+        next.clone_from(starts);
+        for t in 0..count {
+            into(t, &mut |k| {
+                items[next[k] as usize] = t as u32;
+                next[k] += 1;
+            });
+        }
+    }
+
+    /// Bucket `k`'s items.
+    fn get(&self, k: usize) -> &[u32] {
+        &self.items[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
 }
 
 /// Cells a side of a [`Grid`] at most (fewer where the box is thin).
@@ -312,10 +334,8 @@ impl Grid {
         let corners =
             |t: usize| [0, 1, 2].map(|k| Vec3::from(positions[triangles[3 * t + k] as usize]));
         let count = triangles.len() / 3;
-        // Each triangle in every cell its box meets (counting sort into `items`).
+        // Each triangle in every cell its box meets.
         let cells = (dims.x * dims.y * dims.z) as usize;
-        self.starts.clear();
-        self.starts.resize(cells + 1, 0);
         let span = |t: usize| {
             let p = corners(t);
             let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
@@ -330,21 +350,8 @@ impl Grid {
                 }
             }
         };
-        for t in 0..count {
-            each_cell(span(t), &mut |k| self.starts[k + 1] += 1);
-        }
-        for k in 0..cells {
-            self.starts[k + 1] += self.starts[k];
-        }
-        self.items.clear();
-        self.items.resize(self.starts[cells] as usize, 0);
-        let mut next = self.starts.clone();
-        for t in 0..count {
-            each_cell(span(t), &mut |k| {
-                self.items[next[k] as usize] = t as u32;
-                next[k] += 1;
-            });
-        }
+        self.cells
+            .fill(cells, count, |t, put| each_cell(span(t), put));
         // A corner the level keeps lies on it; of the others, only whether one lies
         // further than the farthest so far matters, so each search stops at the first
         // triangle nearer than that.
@@ -370,9 +377,7 @@ impl Grid {
                                 continue;
                             }
                             let k = index(c);
-                            for &t in
-                                &self.items[self.starts[k] as usize..self.starts[k + 1] as usize]
-                            {
+                            for &t in self.cells.get(k) {
                                 let tri = corners(t as usize);
                                 // No nearer than its box: most are passed over here.
                                 let lo = tri[0].min(tri[1]).min(tri[2]);

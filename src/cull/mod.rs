@@ -1,12 +1,13 @@
 //! What the renderer draws of a map, and in which order: the map's triangles in spatial
-//! clusters ([`clusters`]), the clusters the view's frustum may see ([`frustum`]), opaque
+//! clusters ([`clusters`]), the clusters the [`view`]'s frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
 //! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]) and
 //! covering a pixel's centre ([`coverage`]), drawn a call a cluster, its meshlets nearest
 //! first ([`batches`]); the faces of closed solids with their backs culled where the eye
 //! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the solids are the map's,
-//! `map::solids`). Pure geometry: the GL side is `app/renderer.rs`.
+//! `map::solids`); each cluster at the coarsest level of detail whose error shows no
+//! more than a pixel ([`lod`]). Pure geometry: the GL side is `app/renderer.rs`.
 
 pub mod batches;
 pub mod clusters;
@@ -14,13 +15,15 @@ pub mod coverage;
 pub mod frustum;
 pub mod lod;
 pub mod occlusion;
+pub mod view;
 
 pub use batches::{Batches, Draw};
 pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
 };
 pub use frustum::Frustum;
-pub use occlusion::{DepthPyramid, Occluded, Occlusion, View};
+pub use occlusion::{DepthPyramid, Occluded, Occlusion};
+pub use view::View;
 
 /// Fill `out` with the clusters to draw of those of `mesh`'s map that `view`'s frustum
 /// may see, each as the level of detail to draw it at ([`ClusteredMesh::level_to_draw`]),

@@ -96,6 +96,12 @@ fn settle(edges: &mut FxHashMap<u64, EdgeUse>, parent: &mut [u32], key: u64, e: 
     }
 }
 
+/// The bits of `v`'s numbers with -0 taken as 0: equal exactly when the numbers are (a
+/// file may write either on the two sides of a seam), for joining corners by position.
+pub(crate) fn key_bits<const N: usize>(v: [f32; N]) -> [u32; N] {
+    v.map(|x| (x + 0.0).to_bits())
+}
+
 /// The closed solids of `vertices` (three per triangle): see the module's notes.
 pub fn closed_solids(vertices: &[Vertex]) -> Solids {
     let triangles = vertices.len() / 3;
@@ -109,7 +115,7 @@ pub fn closed_solids(vertices: &[Vertex]) -> Solids {
     let corner: Vec<u32> = vertices[..3 * triangles]
         .iter()
         .map(|v| {
-            let key = v.position.map(|c| (c + 0.0).to_bits());
+            let key = key_bits(v.position);
             let slot =
                 &mut recent[recent_slot(key[0] ^ key[1].rotate_left(11) ^ key[2].rotate_left(22))];
             if slot.0 == key {
