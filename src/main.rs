@@ -113,6 +113,11 @@ struct WindowArgs {
     /// and quit.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     bench_frames: Option<u32>,
+    /// With --bench-frames: write a CSV row for each frame to FILE (frame, ms,
+    /// triangles, draws, clusters, fragments per pixel rasterized and passing the depth
+    /// test), to see which frames are slow.
+    #[arg(long, value_name = "FILE", requires = "bench_frames")]
+    bench_out: Option<PathBuf>,
     /// Draw every cluster of the map every frame, in material order, every triangle
     /// two-sided (to compare with the culled picture and its cost).
     #[arg(long)]
@@ -465,6 +470,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         forget: c.forget,
         debug_view: args.debug_view,
         bench_frames: args.bench_frames,
+        bench_out: args.bench_out.clone(),
         cull: !args.no_cull,
         srgb: !args.no_srgb,
         fullscreen: args.fullscreen,

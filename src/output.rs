@@ -126,6 +126,11 @@ impl PartialFile {
         })
     }
 
+    /// The file this becomes.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
     /// Where the contents go until [`commit`](Self::commit).
     pub fn partial_path(&self) -> &Path {
         &self.partial

@@ -120,6 +120,24 @@ fn bad_option_values_are_refused() {
 }
 
 #[test]
+fn bench_out_needs_bench_frames_and_never_replaces_the_script() {
+    let o = walkthrough(&["--bench-out", "frames.csv"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--bench-frames"), "{}", stderr(&o));
+    // Refused before any window opens (no display needed), the script untouched.
+    let s = tmp("bench-walk.txt", "wait 1\n");
+    let path = s.to_str().unwrap();
+    let o = walkthrough(&["--script", path, "--bench-frames", "5", "--bench-out", path]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("bench-walk.txt") && err.contains("which this run reads"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&s).unwrap(), "wait 1\n");
+}
+
+#[test]
 fn sim_prints_the_trace_header_and_one_row_per_step() {
     let s = tmp("walk.txt", "forward 0.5\nturn 90\nwait 0.25\n");
     let o = walkthrough(&["sim", "--script", s.to_str().unwrap(), "--dt", "0.01"]);

@@ -488,14 +488,19 @@ fn spawn_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Child {
 }
 
 /// Wait (with a watchdog) for the app to exit successfully; returns its stderr.
-fn wait_for_exit(mut child: Child, why: &str) -> String {
+fn wait_for_exit(child: Child, why: &str) -> String {
+    String::from_utf8_lossy(&wait_for_output(child, why).stderr).into_owned()
+}
+
+/// [`wait_for_exit`], returning all it wrote.
+fn wait_for_output(mut child: Child, why: &str) -> std::process::Output {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             let out = child.wait_with_output().unwrap();
-            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            let err = String::from_utf8_lossy(&out.stderr);
             assert!(status.success(), "app failed: {err}");
-            return err;
+            return out;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
@@ -979,6 +984,53 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
         );
         let [r, g, b] = centre_colour(&culled, 32);
         assert!(r + g + b > 30.0, "{name}: the screenshot is black");
+    }
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn bench_frames_prints_its_summary_and_bench_out_writes_a_row_a_frame() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("bench");
+    let look = dir.join("look.txt");
+    std::fs::write(&look, "turn 120\nwait 0.2\nturn -150\nwait 2\n").unwrap();
+    let rows = dir.join("frames.csv");
+    let out = wait_for_output(
+        spawn(
+            &x,
+            &[
+                "--script",
+                look.to_str().unwrap(),
+                "--bench-frames",
+                "20",
+                "--no-vsync",
+                "--bench-out",
+                rows.to_str().unwrap(),
+            ],
+        ),
+        "the benchmark did not end",
+    );
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(line.contains("frames 20  median"), "{line}");
+    let text = std::fs::read_to_string(&rows).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "frame,ms,triangles,draws,clusters,rasterized,passed,passed_opaque"
+    );
+    assert_eq!(lines.len(), 21, "{text}");
+    for (i, row) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[0], i.to_string(), "{row}");
+        let number = |k: usize| cells[k].parse::<f64>().unwrap_or(f64::NAN);
+        assert!(number(1) > 0.0, "a frame takes time: {row}");
+        // The built-in map has 653 triangles; the view always holds some.
+        assert!(number(2) > 0.0 && number(2) <= 653.0, "{row}");
+        assert!(number(3) >= 1.0, "{row}");
+        // llvmpipe counts fragments: the sky is clear, the floor and walls cover most
+        // of the window, and no view of this small map is many layers deep.
+        assert!(number(5) > 0.3 && number(5) < 6.0, "{row}");
+        assert!(number(6) > 0.3 && number(6) <= number(5), "{row}");
     }
 }
 

@@ -9,16 +9,12 @@ use walkthrough::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
 use super::App;
-use super::renderer::DrawStats;
+use super::bench::BENCH_FRAME_TIME;
 use super::settings::PanelAnswer;
 use super::simulation::Advance;
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
-
-/// Simulated time per frame under `--bench-frames`: the walk moves on by this however long
-/// a frame took, so every run and every map walks its script in the same frames.
-const BENCH_FRAME_TIME: Duration = Duration::from_nanos(1_000_000_000 / 30);
 
 use super::hud::{self, HudState};
 
@@ -39,8 +35,8 @@ impl App {
     /// The time the walk is simulated up to: now, or under `--bench-frames` the frame's
     /// number times [`BENCH_FRAME_TIME`].
     fn sim_clock(&self, now: Instant) -> Instant {
-        match self.config.bench_frames {
-            Some(_) => self.started + BENCH_FRAME_TIME * self.frame_times.len() as u32,
+        match &self.bench {
+            Some(bench) => self.started + BENCH_FRAME_TIME * bench.measured() as u32,
             None => now,
         }
     }
@@ -215,13 +211,17 @@ impl App {
         let frame = frame_start.elapsed();
         self.overlay.count_frame(frame.as_secs_f32());
         self.overlay.since_hit += frame.as_secs_f32();
-        if let Some(n) = self.config.bench_frames {
-            self.frame_times.push(frame);
-            if let Some(gpu) = &self.gpu {
-                self.frame_stats.push(gpu.renderer.stats());
-            }
-            if self.frame_times.len() >= n as usize {
-                self.report_bench();
+        if let Some(bench) = &mut self.bench {
+            let gpu = self.gpu.as_ref();
+            if bench.record(frame, gpu.map(|g| g.renderer.stats()).unwrap_or_default()) {
+                let pixels = gpu.map_or(1.0, |g| {
+                    let s = g.ctx.window.inner_size();
+                    f64::from(s.width.max(1)) * f64::from(s.height.max(1))
+                });
+                let memory = crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into());
+                if let Err(e) = bench.report(pixels, &memory) {
+                    self.error = Some(e);
+                }
                 event_loop.exit();
             }
         }
@@ -277,43 +277,6 @@ impl App {
             Err(e) => e,
         };
         self.overlay.notify(msg);
-    }
-
-    /// The benchmark's line: frame times (median, 95th percentile, worst), and per frame
-    /// the triangles and draw calls submitted and the fragments shaded per pixel
-    /// (medians).
-    fn report_bench(&self) {
-        let mut t: Vec<f64> = self
-            .frame_times
-            .iter()
-            .map(|d: &Duration| d.as_secs_f64() * 1e3)
-            .collect();
-        t.sort_by(f64::total_cmp);
-        let at = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize];
-        let median_of = |f: &dyn Fn(&DrawStats) -> f64| {
-            let mut v: Vec<f64> = self.frame_stats.iter().map(f).collect();
-            v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied().unwrap_or(0.0)
-        };
-        let pixels = self.gpu.as_ref().map_or(1.0, |g| {
-            let s = g.ctx.window.inner_size();
-            f64::from(s.width.max(1)) * f64::from(s.height.max(1))
-        });
-        let per_pixel = |n: Option<u64>| n.map_or(f64::NAN, |f| f as f64 / pixels);
-        let shaded = median_of(&|s| per_pixel(s.shaded));
-        let passed = median_of(&|s| per_pixel(s.passed));
-        let opaque = median_of(&|s| per_pixel(s.passed_opaque));
-        println!(
-            "frames {}  median {:.2} ms ({:.0} fps)  p95 {:.2} ms  worst {:.2} ms  triangles {:.0}  draw calls {:.0}  per pixel: rasterized {shaded:.2}, passed depth {passed:.2} (opaque {opaque:.2})  peak memory {}",
-            t.len(),
-            at(0.5),
-            1000.0 / at(0.5),
-            at(0.95),
-            at(1.0),
-            median_of(&|s| s.triangles as f64),
-            median_of(&|s| s.draws as f64),
-            crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into())
-        );
     }
 }
 

@@ -12,6 +12,7 @@
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
 //! - `settings`: the user's settings as this run uses them, the F2 panel, saving them.
 //! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
+//! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
 //! - `minimap`: the map from above with the player and its trail (N).
@@ -23,6 +24,7 @@
 //!   culling) and the GL helpers. These three and `debug_draw` are the only files with
 //!   `unsafe` (OpenGL calls, and creating the context).
 
+mod bench;
 mod context;
 pub mod controls;
 mod correction;
@@ -46,7 +48,7 @@ mod texture;
 mod views;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
@@ -60,6 +62,7 @@ use walkthrough::sim::{Command, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
 use crate::terminal::{Opened, inputs, open_map};
+use bench::Bench;
 use context::GlWindowContext;
 use debug_draw::DebugDraw;
 use debug_view::DebugView;
@@ -68,7 +71,7 @@ use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
 use minimap::Minimap;
-use renderer::{DrawStats, Renderer};
+use renderer::Renderer;
 use simulation::Simulation;
 use walkthrough::map::minimap::top_down;
 
@@ -100,6 +103,8 @@ pub struct Config {
     pub debug_view: bool,
     /// Render this many frames, report timings, quit.
     pub bench_frames: Option<u32>,
+    /// With `bench_frames`: a row a frame to this CSV file.
+    pub bench_out: Option<PathBuf>,
     /// Start in borderless fullscreen (F11 toggles it).
     pub fullscreen: bool,
     /// Record the walk from the start into this script file (`--record`).
@@ -144,6 +149,19 @@ pub fn run(config: Config) -> Result<(), String> {
         }
         None => None,
     };
+    let bench = match config.bench_frames {
+        Some(frames) => {
+            let out = match &config.bench_out {
+                Some(p) => {
+                    let inputs = inputs(&session, config.script_path.as_ref());
+                    Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?)
+                }
+                None => None,
+            };
+            Some(Bench::new(frames, out))
+        }
+        None => None,
+    };
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
@@ -176,8 +194,7 @@ pub fn run(config: Config) -> Result<(), String> {
         minimap,
         loading: None,
         started: Instant::now(),
-        frame_times: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
-        frame_stats: Vec::with_capacity(config.bench_frames.unwrap_or(0) as usize),
+        bench,
         screenshot_pending: false,
         quitting: false,
         error: None,
@@ -233,10 +250,8 @@ struct App {
     loading: Option<Loading>,
     /// When the window opened (for `--exit-after`).
     started: Instant,
-    /// Frame times kept for `--bench-frames`.
-    frame_times: Vec<Duration>,
-    /// What each of those frames drew.
-    frame_stats: Vec<DrawStats>,
+    /// `--bench-frames`: the frames measured.
+    bench: Option<Bench>,
     screenshot_pending: bool,
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
