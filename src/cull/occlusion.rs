@@ -486,6 +486,12 @@ impl Occlusion {
             threads: self.threads,
         };
         let next = walk.pick(&mut self.scratch, out, shown, |m, _, shown| {
+            if !in_view[m] {
+                // Outside the frustum, neither tested nor drawn: what was seen of it is
+                // kept for when the eye turns back (a look to the side and back then
+                // costs no frame of finding it all again).
+                return 0;
+            }
             // What the first pass drew (last frame's answer) is not drawn again.
             let drawn = seen[m];
             seen[m] = shown;
