@@ -415,6 +415,39 @@ fn what_was_seen_of_meshlets_that_leave_the_frustum_is_kept_for_a_turn_back() {
     assert!(left.iter().all(|m| drawn.contains(m)), "{left:?} {drawn:?}");
 }
 
+#[test]
+fn what_a_later_step_finds_hidden_of_an_earlier_steps_picks_is_not_remembered_as_seen() {
+    let mut w = Walls::new();
+    let near = (0..2)
+        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
+        .unwrap();
+    let far = 1 - near;
+    let meshlets = |c: usize| w.mesh.clusters[c].meshlets();
+    let (near_meshlets, far_meshlets) = (meshlets(near), meshlets(far));
+    // The far wall walked first, and a step a cluster.
+    w.order = [far as u32, near as u32];
+    w.o.step_triangles = 1;
+    w.first();
+    assert!(w.draws.is_empty());
+    // Step 1, against no depth: all of the far wall shows.
+    let next =
+        w.o.second_pass(&w.mesh, &w.order, 0, &w.seen_from, &mut w.draws);
+    assert_eq!(next, 1);
+    assert!(!w.draws.is_empty() && w.draws.meshlets().all(|m| far_meshlets.contains(&m)));
+    // Step 2, against the near wall's depth drawn in front of it, filling the window.
+    w.o.pyramid = wall(5.0, SIDE);
+    let next =
+        w.o.second_pass(&w.mesh, &w.order, 1, &w.seen_from, &mut w.draws);
+    assert_eq!(next, 2);
+    // The far wall, hidden, is not what the next frame draws first.
+    w.first();
+    assert!(!w.draws.is_empty());
+    assert!(
+        w.draws.meshlets().all(|m| near_meshlets.contains(&m)),
+        "the far wall was remembered as seen"
+    );
+}
+
 /// A wall of 8 x 8 quads 4 m ahead, filling the 64 x 64 window: its four 32-triangle
 /// meshlets each cover a quarter of it (1,024 pixels and a margin). With the view down
 /// the axis, culling's memory for it (culling however few triangles) and a pass's
