@@ -212,6 +212,7 @@ impl ApplicationHandler for App {
             &self.sim.session.map,
             ctx.srgb && self.config.srgb,
             anisotropy,
+            self.sim.controller.view_pose().position,
         ) {
             Ok(r) => r,
             Err(e) => return self.fail(event_loop, e),

@@ -132,7 +132,13 @@ impl App {
             }) => {
                 crate::terminal::report_loaded(&session, self.config.verbose);
                 if let Some(gpu) = &mut self.gpu {
-                    gpu.renderer.upload(&session.map);
+                    // From where the walk will start (a reload keeps the pose).
+                    let eye = if purpose == Purpose::Reload {
+                        self.sim.controller.view_pose().position
+                    } else {
+                        session.start_pose(None).position
+                    };
+                    gpu.renderer.upload(&session.map, eye);
                 }
                 self.config.map = session.map.source.clone();
                 self.content_key = key;

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use glam::{Mat4, UVec2};
+use glam::{Mat4, UVec2, Vec3};
 use glow::HasContext;
 
 use walkthrough::camera::Pose;
@@ -19,7 +19,7 @@ use walkthrough::cull::{
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
 
-use super::detail::LevelsJob;
+use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
 use super::texture::{max_anisotropy, upload_texture};
@@ -137,6 +137,7 @@ impl Renderer {
         map: &Map,
         srgb: bool,
         anisotropy: f32,
+        eye: Vec3,
     ) -> Result<Renderer, String> {
         // SAFETY (every block below): context current; each object is deleted if a later
         // one cannot be made, and then owned by the returned value and deleted in `Drop`.
@@ -184,20 +185,21 @@ impl Renderer {
             runs: Vec::new(),
             stats: DrawStats::default(),
         };
-        r.upload(map);
+        r.upload(map, eye);
         Ok(r)
     }
 
     /// Replace the map's buffers and textures (after a reload): its triangles in clusters
-    /// (see [`walkthrough::cull`]), shared vertices and one index list.
-    pub fn upload(&mut self, map: &Map) {
+    /// (see [`walkthrough::cull`]), shared vertices and one index list; their levels of
+    /// detail follow, those of the clusters farthest from `eye` first.
+    pub fn upload(&mut self, map: &Map, eye: Vec3) {
         self.mesh = Arc::new(cluster_map(map, CLUSTER_TRIANGLES));
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
-        self.levels = LevelsJob::start(Arc::clone(&self.mesh), textured);
+        self.levels = LevelsJob::start(Arc::clone(&self.mesh), textured, eye);
     }
 
     /// The map scaled by `factor` about the origin (a correction of its scale): the same
@@ -209,18 +211,28 @@ impl Renderer {
         self.far = far_plane(map);
     }
 
-    /// Add the mesh's levels of detail once they are made.
+    /// Add the batches of the mesh's levels of detail made since the last frame.
     fn add_finished_levels(&mut self) {
-        let Some((levels, took)) = self.levels.take_finished() else {
-            return;
-        };
-        let (triangles, simplified) = (levels.triangles(), levels.simplified());
-        if Arc::make_mut(&mut self.mesh).add_levels(levels) {
-            eprintln!(
-                "levels of detail: {triangles} triangles for {simplified} of {} clusters, made in {:.0} ms",
-                self.mesh.originals(),
-                took.as_secs_f64() * 1000.0
-            );
+        let mut added = false;
+        loop {
+            match self.levels.take() {
+                Arrival::Batch(levels) => {
+                    added |= Arc::make_mut(&mut self.mesh).add_levels(levels);
+                }
+                Arrival::Done(made) => {
+                    eprintln!(
+                        "levels of detail: {} triangles for {} of {} clusters, made in {:.0} ms",
+                        made.triangles,
+                        made.simplified,
+                        self.mesh.originals(),
+                        made.took.as_secs_f64() * 1000.0
+                    );
+                    break;
+                }
+                Arrival::Waiting => break,
+            }
+        }
+        if added {
             if let Some(o) = &mut self.occlusion {
                 o.grow(self.mesh.meshlets.len());
             }

@@ -56,6 +56,12 @@ pub const KEEP_AT_MOST: f32 = 0.7;
 /// A level is drawn where its error spans at most this many pixels of the window.
 pub const PIXEL_ERROR: f32 = 1.0;
 
+/// The levels are handed over in batches of this many clusters' (see
+/// [`simplify_in_batches`]): conference's 243 clusters took 0.9 s in the window, whose
+/// frames until then drew them all in full (30 to 60 ms against 20 once the levels
+/// came); in batches the far clusters' levels come first, in a tenth of that.
+pub const BATCH_CLUSTERS: usize = 24;
+
 /// A simplified stand-in for a cluster.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
@@ -96,6 +102,26 @@ impl Levels {
 /// The levels of `mesh`'s clusters; `textured[m]` says material `m` has a texture (its
 /// texture coordinates' seams are kept). A cluster that does not simplify has none.
 pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
+    let order: Vec<u32> = (0..mesh.originals() as u32).collect();
+    let mut all = Levels::default();
+    simplify_in_batches(mesh, textured, &order, order.len().max(1), |levels| {
+        all = levels;
+        true
+    });
+    all
+}
+
+/// [`simplify_clusters`] a batch at a time: the levels of the clusters `order` names (of
+/// the map's, each once), `batch` clusters to a [`Levels`] (each of which
+/// [`ClusteredMesh::add_levels`] takes as it comes), handed to `deliver` as each is made;
+/// it stops when `deliver` returns false (no one is waiting for them any more).
+pub fn simplify_in_batches(
+    mesh: &ClusteredMesh,
+    textured: &[bool],
+    order: &[u32],
+    batch: usize,
+    mut deliver: impl FnMut(Levels) -> bool,
+) {
     let clusters = &mesh.clusters[..mesh.originals()];
     // Each position's cluster, or SHARED where more than one has a corner there.
     let mut owner: FxHashMap<[u32; 3], u32> = FxHashMap::default();
@@ -107,15 +133,36 @@ pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
             }
         }
     }
-    let mut part = ClusteredMesh::default();
     let mut weld = Weld::default();
-    for c in clusters {
-        let textured = textured.get(c.material).copied().unwrap_or(false);
-        weld.join(mesh, c, textured, &owner);
-        let levels = simplify_cluster(mesh, c, &weld, &mut part);
-        part.levels.push(levels);
+    for names in order.chunks(batch.max(1)) {
+        // The levels of the clusters not in this batch stay empty.
+        let mut part = ClusteredMesh {
+            levels: vec![Vec::new(); clusters.len()],
+            ..ClusteredMesh::default()
+        };
+        for &k in names {
+            let Some(c) = clusters.get(k as usize) else {
+                continue;
+            };
+            let textured = textured.get(c.material).copied().unwrap_or(false);
+            weld.join(mesh, c, textured, &owner);
+            part.levels[k as usize] = simplify_cluster(mesh, c, &weld, &mut part);
+        }
+        if !deliver(Levels { part }) {
+            return;
+        }
     }
-    Levels { part }
+}
+
+/// The map's clusters of `mesh` farthest from `eye` first (by the nearest point of their
+/// boxes): the ones whose levels a view from there draws.
+pub fn farthest_first(mesh: &ClusteredMesh, eye: Vec3) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..mesh.originals() as u32).collect();
+    order.sort_by_key(|&c| {
+        let d = mesh.clusters[c as usize].bounds.distance_squared_to(eye);
+        std::cmp::Reverse(d.to_bits())
+    });
+    order
 }
 
 /// A position where more than one cluster has a corner.
@@ -479,13 +526,21 @@ impl ClusteredMesh {
         }
     }
 
-    /// Add `levels`, made by [`simplify_clusters`] from this mesh (as it is, or scaled
-    /// since: scale them too). Returns false, and adds nothing, when the mesh has levels
-    /// already or they were made from another.
+    /// Add `levels`, made by [`simplify_clusters`] or a batch of
+    /// [`simplify_in_batches`] from this mesh (as it is, or scaled since: scale them too).
+    /// Returns false, and adds nothing, when they were made from another mesh or one of
+    /// their clusters has levels already.
     pub fn add_levels(&mut self, levels: Levels) -> bool {
         let part = levels.part;
-        if !self.levels.is_empty() || part.levels.len() != self.clusters.len() {
+        let originals = self.originals();
+        let twice = |(c, l): (usize, &Vec<Level>)| {
+            !l.is_empty() && self.levels.get(c).is_some_and(|had| !had.is_empty())
+        };
+        if part.levels.len() != originals || part.levels.iter().enumerate().any(twice) {
             return false;
+        }
+        if self.levels.is_empty() {
+            self.levels = vec![Vec::new(); originals];
         }
         let (indices, meshlets, clusters) = (
             self.indices.len() as u32,
@@ -503,18 +558,17 @@ impl ClusteredMesh {
             first_meshlet: c.first_meshlet + meshlets,
             ..*c
         }));
-        self.levels = part
-            .levels
-            .into_iter()
-            .map(|ls| {
-                ls.into_iter()
+        for (had, ls) in self.levels.iter_mut().zip(part.levels) {
+            if !ls.is_empty() {
+                *had = ls
+                    .into_iter()
                     .map(|l| Level {
                         cluster: l.cluster + clusters,
                         ..l
                     })
-                    .collect()
-            })
-            .collect();
+                    .collect();
+            }
+        }
         true
     }
 

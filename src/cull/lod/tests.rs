@@ -564,3 +564,57 @@ fn each_levels_error_is_how_far_the_clusters_corners_lie_from_it() {
     }
     assert!(levels_seen >= 10, "{levels_seen} levels");
 }
+
+#[test]
+fn levels_made_in_batches_farthest_first_are_the_levels_made_at_once() {
+    // A bumpy sheet in clusters of 128 triangles, seen from beyond one corner.
+    let mesh = cluster_map(&one_material(grid(32, bumpy, no_uv)), 128);
+    let n = mesh.originals();
+    assert!(n >= 8);
+    let eye = Vec3::new(-2.0, 1.0, -2.0);
+    let order = farthest_first(&mesh, eye);
+    let distance = |c: u32| mesh.clusters[c as usize].bounds.distance_squared_to(eye);
+    assert!(order.windows(2).all(|w| distance(w[0]) >= distance(w[1])));
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted,
+        (0..n as u32).collect::<Vec<_>>(),
+        "each cluster once"
+    );
+    // Three clusters a batch, each added as it comes; the farthest cluster's levels are
+    // in the first.
+    let mut batched = mesh.clone();
+    let mut batches = 0;
+    simplify_in_batches(&mesh, &[false], &order, 3, |levels| {
+        if batches == 0 {
+            assert!(!levels.part.levels[order[0] as usize].is_empty());
+        }
+        batches += 1;
+        assert!(batched.add_levels(levels.clone()));
+        assert!(!batched.add_levels(levels), "a batch twice");
+        true
+    });
+    assert_eq!(batches, n.div_ceil(3));
+    // The same levels as made at once, cluster by cluster.
+    let at_once = with_levels(mesh.clone(), &[false]);
+    assert_eq!(batched.originals(), n);
+    for c in 0..n {
+        let (a, b) = (&at_once.levels[c], &batched.levels[c]);
+        assert_eq!(a.len(), b.len(), "cluster {c}");
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(x.error, y.error);
+            assert_eq!(
+                triangles(&at_once, x.cluster),
+                triangles(&batched, y.cluster)
+            );
+        }
+    }
+    // Stopped after the first batch: one delivered.
+    let mut delivered = 0;
+    simplify_in_batches(&mesh, &[false], &order, 3, |_| {
+        delivered += 1;
+        false
+    });
+    assert_eq!(delivered, 1);
+}
