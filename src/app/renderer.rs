@@ -431,17 +431,25 @@ impl Renderer {
                 } else {
                     self.order.len()
                 };
+                let gl = self.gl.clone();
+                let read = |o: &mut Occlusion| {
+                    o.pyramid.rebuild(width as usize, height as usize, |depth| {
+                        gl::read_depth(&gl, width, height, depth)
+                    });
+                };
                 while from < self.order.len() {
                     if batches.is_empty() {
                         o.pyramid.clear();
                     } else {
-                        let gl = &self.gl;
-                        o.pyramid.rebuild(width as usize, height as usize, |depth| {
-                            gl::read_depth(gl, width, height, depth)
-                        });
+                        read(&mut o);
                     }
                     from = o.second_pass(&self.mesh, &self.order, from, &view, &mut batches);
                     self.submit_batches(&batches, &frame, &mut bound, &mut stats);
+                }
+                // What the first steps found seen, against the frame's whole depth.
+                if o.retest_due() {
+                    read(&mut o);
+                    o.retest(&self.mesh, &self.order, &view);
                 }
                 self.occlusion = Some(o);
             }

@@ -441,41 +441,8 @@ impl Occlusion {
         } else {
             usize::MAX
         };
-        let (seen, in_view, pyramid) = (&mut self.seen, &self.in_view, &self.pyramid);
-        let view_proj = view.view_proj;
-        let corner = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
-        // The test (on several threads): the meshlet's triangles that may show.
-        let shown = |m: usize, meshlet: &Meshlet| {
-            if !in_view[m] {
-                return 0;
-            }
-            let whole = pyramid.occlusion_of(view_proj, view.proj, corners(&meshlet.bounds));
-            if whole.hidden {
-                return 0;
-            }
-            let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
-            // Back faces the GL will cull are not "seen" either: should the eye come round
-            // to see one's front, the next frame's second pass finds it.
-            let front_only = mesh.meshlet_hides_back_faces(m, view.eye, view.near_reach);
-            let mut shown = covering_triangles(
-                &mesh.vertices,
-                indices,
-                view_proj,
-                view.viewport,
-                front_only,
-            );
-            if whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty() {
-                for (k, t) in indices.chunks_exact(3).enumerate() {
-                    let points = [corner(t[0]), corner(t[1]), corner(t[2])];
-                    if shown & (1 << k) != 0
-                        && pyramid.occlusion_of(view_proj, view.proj, points).hidden
-                    {
-                        shown &= !(1 << k);
-                    }
-                }
-            }
-            shown
-        };
+        let (seen, in_view) = (&mut self.seen, &self.in_view);
+        let shown = shown_test(mesh, view, &self.pyramid, in_view);
         let walk = Walk {
             mesh,
             order,
@@ -497,31 +464,6 @@ impl Occlusion {
             seen[m] = shown;
             shown & !drawn
         });
-        if next == order.len() && from > 0 {
-            // The earlier steps' clusters were tested against less depth than this step's:
-            // what they found seen is tested again, nothing drawn, so that what they drew
-            // hidden is not remembered as seen. Once out of view, a meshlet keeps what
-            // was seen of it, and on the view's return is drawn untested (lost_empire's
-            // first frame drew 40,000 triangles in four steps, and a turn back to part
-            // of that view 16 frames later drew 27,500 first where 8,600 show).
-            let again = Walk {
-                order: &order[..from],
-                from: 0,
-                budget: usize::MAX,
-                ..walk
-            };
-            again.pick(
-                &mut self.scratch,
-                &mut Batches::default(),
-                shown,
-                |m, _, shown| {
-                    if in_view[m] {
-                        seen[m] = shown;
-                    }
-                    0
-                },
-            );
-        }
         if next == order.len() {
             // What this pass drew was tested against depth without it, and may hide some
             // of what the first pass drew: the next frame tests again (after a turn,
@@ -532,6 +474,92 @@ impl Occlusion {
             self.settled = (!drew).then_some((view.view, view.proj, view.viewport));
         }
         next
+    }
+
+    /// Whether this frame's second pass took more than one step: its first steps were
+    /// tested against less depth than the frame ends with, and what they found seen
+    /// should be tested again ([`Occlusion::retest`]).
+    pub fn retest_due(&self) -> bool {
+        self.steps > 1
+    }
+
+    /// Once [`Occlusion::pyramid`] holds the whole frame's depth, test again what was
+    /// found seen of the meshlets in view of clusters `order` (this frame's) in `view`,
+    /// and keep that; nothing is drawn. A second pass in steps tests its first steps'
+    /// clusters against little depth (after a turn, none) and marks as seen much that
+    /// the later steps hide. The next frame corrects what is still in view, but a
+    /// meshlet out of view keeps what was seen of it until it comes back, and is then
+    /// drawn untested: lost_empire's first frame marked 40,000 triangles seen in four
+    /// steps, and a turn back to part of that view drew 27,500 first where 8,600 show.
+    pub fn retest(&mut self, mesh: &ClusteredMesh, order: &[u32], view: &View) {
+        let (seen, in_view) = (&mut self.seen, &self.in_view);
+        let shown = shown_test(mesh, view, &self.pyramid, in_view);
+        let walk = Walk {
+            mesh,
+            order,
+            from: 0,
+            budget: usize::MAX,
+            eye: view.eye,
+            near_reach: view.near_reach,
+            threads: self.threads,
+        };
+        walk.pick(
+            &mut self.scratch,
+            &mut Batches::default(),
+            shown,
+            |m, _, shown| {
+                if in_view[m] {
+                    seen[m] = shown;
+                }
+                0
+            },
+        );
+    }
+}
+
+/// The second pass's test of meshlet `m` against `pyramid` (run on several threads):
+/// its triangles that may show through `view` (none of a meshlet out of view). A box
+/// wholly behind the depth hides all of it; of one that shows, each triangle that may
+/// cover a pixel's centre and faces the eye where back faces are culled, and, where the
+/// box covers [`TRIANGLES_TESTED_FROM`] pixels or more, is not itself behind the depth.
+fn shown_test<'a>(
+    mesh: &'a ClusteredMesh,
+    view: &'a View,
+    pyramid: &'a DepthPyramid,
+    in_view: &'a [bool],
+) -> impl Fn(usize, &Meshlet) -> TriangleSet + Sync + Copy + 'a {
+    let view_proj = view.view_proj;
+    let corner = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
+    move |m: usize, meshlet: &Meshlet| {
+        if !in_view[m] {
+            return 0;
+        }
+        let whole = pyramid.occlusion_of(view_proj, view.proj, corners(&meshlet.bounds));
+        if whole.hidden {
+            return 0;
+        }
+        let indices = &mesh.indices[meshlet.first as usize..][..meshlet.count as usize];
+        // Back faces the GL will cull are not "seen" either: should the eye come round
+        // to see one's front, the next frame's second pass finds it.
+        let front_only = mesh.meshlet_hides_back_faces(m, view.eye, view.near_reach);
+        let mut shown = covering_triangles(
+            &mesh.vertices,
+            indices,
+            view_proj,
+            view.viewport,
+            front_only,
+        );
+        if whole.pixels >= TRIANGLES_TESTED_FROM && !pyramid.is_empty() {
+            for (k, t) in indices.chunks_exact(3).enumerate() {
+                let points = [corner(t[0]), corner(t[1]), corner(t[2])];
+                if shown & (1 << k) != 0
+                    && pyramid.occlusion_of(view_proj, view.proj, points).hidden
+                {
+                    shown &= !(1 << k);
+                }
+            }
+        }
+        shown
     }
 }
 

@@ -417,6 +417,11 @@ fn what_was_seen_of_meshlets_that_leave_the_frustum_is_kept_for_a_turn_back() {
 
 #[test]
 fn what_a_later_step_finds_hidden_of_an_earlier_steps_picks_is_not_remembered_as_seen() {
+    // One step: nothing to test again.
+    let mut one = Walls::new();
+    one.first();
+    one.second();
+    assert!(!one.o.retest_due());
     let mut w = Walls::new();
     let near = (0..2)
         .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
@@ -439,6 +444,9 @@ fn what_a_later_step_finds_hidden_of_an_earlier_steps_picks_is_not_remembered_as
     let next =
         w.o.second_pass(&w.mesh, &w.order, 1, &w.seen_from, &mut w.draws);
     assert_eq!(next, 2);
+    // Tested again against the frame's depth (the near wall's still).
+    assert!(w.o.retest_due());
+    w.o.retest(&w.mesh, &w.order, &w.seen_from);
     // The far wall, hidden, is not what the next frame draws first.
     w.first();
     assert!(!w.draws.is_empty());
