@@ -377,15 +377,7 @@ impl Occlusion {
         let few = self.few;
         let (seen, in_view, untested) = (&mut self.seen, &mut self.in_view, &mut self.untested);
         *untested = 0;
-        let walk = Walk {
-            mesh,
-            order,
-            from: 0,
-            budget: usize::MAX,
-            eye: view.eye,
-            near_reach: view.near_reach,
-            threads: self.threads,
-        };
+        let walk = Walk::all(mesh, order, view, self.threads);
         // The test: in the frustum (all of it, as a set of triangles) or not (none).
         let in_frustum = |_, meshlet: &Meshlet| {
             if frustum.sees(&meshlet.bounds) {
@@ -444,13 +436,9 @@ impl Occlusion {
         let (seen, in_view) = (&mut self.seen, &self.in_view);
         let shown = shown_test(mesh, view, &self.pyramid, in_view);
         let walk = Walk {
-            mesh,
-            order,
             from,
             budget,
-            eye: view.eye,
-            near_reach: view.near_reach,
-            threads: self.threads,
+            ..Walk::all(mesh, order, view, self.threads)
         };
         let next = walk.pick(&mut self.scratch, out, shown, |m, _, shown| {
             if !in_view[m] {
@@ -494,15 +482,7 @@ impl Occlusion {
     pub fn retest(&mut self, mesh: &ClusteredMesh, order: &[u32], view: &View) {
         let (seen, in_view) = (&mut self.seen, &self.in_view);
         let shown = shown_test(mesh, view, &self.pyramid, in_view);
-        let walk = Walk {
-            mesh,
-            order,
-            from: 0,
-            budget: usize::MAX,
-            eye: view.eye,
-            near_reach: view.near_reach,
-            threads: self.threads,
-        };
+        let walk = Walk::all(mesh, order, view, self.threads);
         walk.pick(
             &mut self.scratch,
             &mut Batches::default(),
@@ -595,7 +575,21 @@ struct Walk<'a> {
     threads: usize,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    /// All the meshlets of clusters `order`, seen through `view`, tested on up to
+    /// `threads` threads.
+    fn all(mesh: &'a ClusteredMesh, order: &'a [u32], view: &View, threads: usize) -> Self {
+        Walk {
+            mesh,
+            order,
+            from: 0,
+            budget: usize::MAX,
+            eye: view.eye,
+            near_reach: view.near_reach,
+            threads,
+        }
+    }
+
     /// Into `out` (cleared first), the triangles that `pick` picks of each meshlet, given
     /// its position in [`ClusteredMesh::meshlets`], the meshlet, and what `test` said of
     /// it. `test` has no effects and runs on up to [`Walk::threads`] threads, a piece of
