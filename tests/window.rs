@@ -989,7 +989,7 @@ fn culling_draws_the_same_picture_of_each_map_as_drawing_everything() {
 
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
-fn bench_frames_prints_its_summary_and_bench_out_writes_a_row_a_frame() {
+fn bench_frames_prints_its_summary_and_bench_out_writes_a_row_a_frame_even_cut_short() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("bench");
     let look = dir.join("look.txt");
@@ -1032,6 +1032,28 @@ fn bench_frames_prints_its_summary_and_bench_out_writes_a_row_a_frame() {
         assert!(number(5) > 0.3 && number(5) < 6.0, "{row}");
         assert!(number(6) > 0.3 && number(6) <= number(5), "{row}");
     }
+    // A window closed before its frames are all drawn leaves the rows of those it drew,
+    // and no partial file.
+    let early = dir.join("early.csv");
+    let out = wait_for_output(
+        spawn(
+            &x,
+            &[
+                "--bench-frames",
+                "100000",
+                "--exit-after",
+                "1",
+                "--bench-out",
+                early.to_str().unwrap(),
+            ],
+        ),
+        "--exit-after did not close the window",
+    );
+    let text = std::fs::read_to_string(&early).unwrap();
+    let drawn = text.lines().count() - 1;
+    assert!((1..100_000).contains(&drawn), "{drawn} rows");
+    assert!(!dir.join("early.csv.partial").exists());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("frames "));
 }
 
 /// A window manager on the display (openbox), killed on drop: fullscreen is the window

@@ -28,6 +28,8 @@ pub struct Bench {
     /// `--bench-out`'s file, created when the run began (so that a name it refuses is
     /// refused before the window opens), put in place at the end.
     out: Option<PartialFile>,
+    /// Pixels in the window at the last frame (for fragments a pixel).
+    pixels: f64,
 }
 
 impl Bench {
@@ -38,6 +40,7 @@ impl Bench {
             times: Vec::with_capacity(frames as usize),
             stats: Vec::with_capacity(frames as usize),
             out,
+            pixels: 1.0,
         }
     }
 
@@ -46,25 +49,45 @@ impl Bench {
         self.times.len()
     }
 
-    /// A frame took `time` and drew `stats`; whether that was the last to measure.
-    pub fn record(&mut self, time: Duration, stats: DrawStats) -> bool {
+    /// A frame took `time` and drew `stats` in a window of `pixels` pixels; whether that
+    /// was the last to measure.
+    pub fn record(&mut self, time: Duration, stats: DrawStats, pixels: f64) -> bool {
         self.times.push(time);
         self.stats.push(stats);
+        self.pixels = pixels.max(1.0);
         self.times.len() >= self.frames
     }
 
     /// Print the summary line (frame times: median, 95th percentile, worst; per frame,
-    /// medians: triangles and draw calls submitted, fragments per pixel of a window of
-    /// `pixels`) and write the rows, if asked for. An error names what was not written.
-    pub fn report(&mut self, pixels: f64, peak_memory: &str) -> Result<(), String> {
-        println!("{}", summary(&self.times, &self.stats, pixels, peak_memory));
+    /// medians: triangles and draw calls submitted, fragments per pixel) and write the
+    /// rows, if asked for. An error names what was not written.
+    pub fn report(&mut self, peak_memory: &str) -> Result<(), String> {
+        println!(
+            "{}",
+            summary(&self.times, &self.stats, self.pixels, peak_memory)
+        );
+        self.write_rows()
+    }
+
+    /// Write the rows measured so far to `--bench-out`'s file, once.
+    fn write_rows(&mut self) -> Result<(), String> {
         let Some(mut out) = self.out.take() else {
             return Ok(());
         };
         let path = out.target().display().to_string();
-        out.write_all(rows(&self.times, &self.stats, pixels).as_bytes())
+        out.write_all(rows(&self.times, &self.stats, self.pixels).as_bytes())
             .and_then(|()| out.commit())
             .map_err(|e| format!("{path}: cannot write the frame rows: {e}"))
+    }
+}
+
+impl Drop for Bench {
+    /// A window closed before its frames were all measured still leaves the rows of
+    /// those it drew (and no `.partial` file).
+    fn drop(&mut self) {
+        if let Err(e) = self.write_rows() {
+            eprintln!("walkthrough: {e}");
+        }
     }
 }
 

@@ -213,13 +213,14 @@ impl App {
         self.overlay.since_hit += frame.as_secs_f32();
         if let Some(bench) = &mut self.bench {
             let gpu = self.gpu.as_ref();
-            if bench.record(frame, gpu.map(|g| g.renderer.stats()).unwrap_or_default()) {
-                let pixels = gpu.map_or(1.0, |g| {
-                    let s = g.ctx.window.inner_size();
-                    f64::from(s.width.max(1)) * f64::from(s.height.max(1))
-                });
+            let pixels = gpu.map_or(1.0, |g| {
+                let s = g.ctx.window.inner_size();
+                f64::from(s.width) * f64::from(s.height)
+            });
+            let stats = gpu.map(|g| g.renderer.stats()).unwrap_or_default();
+            if bench.record(frame, stats, pixels) {
                 let memory = crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into());
-                if let Err(e) = bench.report(pixels, &memory) {
+                if let Err(e) = bench.report(&memory) {
                     self.error = Some(e);
                 }
                 event_loop.exit();
