@@ -14,6 +14,8 @@
 //! each saved 2% of the vertices transformed and cost a fifth of the clustering). Clusters
 //! are built on all cores, each on its own.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 use rustc_hash::FxHashMap;
 
@@ -115,8 +117,9 @@ impl Meshlet {
 /// A map's drawable geometry: shared vertices, an index list, and the clusters over it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClusteredMesh {
-    /// Each distinct vertex once per cluster.
-    pub vertices: Vec<Vertex>,
+    /// Each distinct vertex once per cluster: shared with the thread that makes the
+    /// levels of detail (whose adding to the mesh would otherwise copy them all).
+    pub vertices: Arc<Vec<Vertex>>,
     /// Three per triangle, cluster after cluster.
     pub indices: Vec<u32>,
     /// The clusters, material by material.
@@ -148,7 +151,7 @@ impl ClusteredMesh {
     /// Scale it by `factor` (positive) about the origin, as the map was: the same
     /// clusters, their bounds scaled too.
     pub fn scale_by(&mut self, factor: f32) {
-        for v in &mut self.vertices {
+        for v in Arc::make_mut(&mut self.vertices) {
             v.position = (Vec3::from(v.position) * factor).into();
         }
         let scaled = |b: Aabb| Aabb {
@@ -256,7 +259,8 @@ pub fn cluster_map(map: &Map, max_triangles: usize) -> ClusteredMesh {
     let (vertices, indices) = (size(|m| m.vertices.len()), size(|m| m.indices.len()));
     let mut built = built.into_iter();
     let mut mesh = built.next().unwrap_or_default();
-    mesh.vertices.reserve_exact(vertices - mesh.vertices.len());
+    let more = vertices - mesh.vertices.len();
+    Arc::make_mut(&mut mesh.vertices).reserve_exact(more);
     mesh.indices.reserve_exact(indices - mesh.indices.len());
     for part in built {
         mesh.append(part);
@@ -285,7 +289,7 @@ impl ClusteredMesh {
             self.vertices.len() as u32,
             self.meshlets.len() as u32,
         );
-        self.vertices.extend(other.vertices);
+        Arc::make_mut(&mut self.vertices).extend(Arc::unwrap_or_clone(other.vertices));
         self.indices
             .extend(other.indices.into_iter().map(|i| i + vertices));
         self.meshlets
@@ -371,7 +375,7 @@ fn build_clusters(
                     let next = mesh.vertices.len() as u32 - first_vertex;
                     let index = *seen.entry(bits(&v)).or_insert(next);
                     if index == next {
-                        mesh.vertices.push(v);
+                        Arc::make_mut(&mut mesh.vertices).push(v);
                     }
                     mesh.indices.push(index);
                 }
@@ -383,7 +387,7 @@ fn build_clusters(
             });
             mesh.solids_bounds.push(solids_bounds);
         });
-        let own = &mut mesh.vertices[first_vertex as usize..];
+        let own = &mut Arc::make_mut(&mut mesh.vertices)[first_vertex as usize..];
         let local = &mut mesh.indices[first as usize..];
         meshopt::optimize_vertex_fetch_in_place(local, own);
         local.iter_mut().for_each(|i| *i += first_vertex);
