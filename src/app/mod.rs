@@ -18,7 +18,8 @@
 //! - `minimap`: the map from above with the player and its trail (N).
 //! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
 //!   touched and tested, drawn over the scene.
-//! - `detail`: the map's levels of detail, made on a thread of their own.
+//! - `detail`: the map's levels of detail, made on a thread of their own and handed over
+//!   in batches, the farthest clusters' first.
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
 //!   view, nearest first, in two passes around a read of the depth buffer for occlusion
 //!   culling) and the GL helpers. These three and `debug_draw` are the only files with

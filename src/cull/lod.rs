@@ -26,7 +26,9 @@
 //! ([`ClusteredMesh::level_to_draw`], [`visible_depth`]; [`View::pixels_per_unit`]
 //! bounds how large the projection can make it). The levels are clusters of their own,
 //! after the map's, with meshlets of their own: the frustum, occlusion and coverage
-//! tests take them as they take any cluster.
+//! tests take them as they take any cluster. They are made apart from the mesh, in
+//! batches ([`simplify_in_batches`], the clusters farthest from the eye first), and added
+//! to it as each batch comes ([`ClusteredMesh::add_levels`]).
 
 use glam::Vec3;
 use meshopt::SimplifyOptions;
