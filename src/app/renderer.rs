@@ -446,9 +446,12 @@ impl Renderer {
                     from = o.second_pass(&self.mesh, &self.order, from, &view, &mut batches);
                     self.submit_batches(&batches, &frame, &mut bound, &mut stats);
                 }
-                // What the first steps found seen, against the frame's whole depth.
+                // What the first steps found seen, against the frame's whole depth (the
+                // pyramid already holds it when the last step drew nothing).
                 if o.retest_due() {
-                    read(&mut o);
+                    if !batches.is_empty() {
+                        read(&mut o);
+                    }
                     o.retest(&self.mesh, &self.order, &view);
                 }
                 self.occlusion = Some(o);
