@@ -10,8 +10,10 @@
 //!    that covers a pixel's centre ([`covering_triangles`]) and, where the meshlet covers
 //!    many pixels (see [`TRIANGLES_TESTED_FROM`]), is not hidden on its own; draw what
 //!    may show and was not drawn in the first pass. What the tests say is what "seen"
-//!    means next frame. The tests run on several threads ([`CULLING_THREADS`]): the
-//!    GL's own wait for them.
+//!    means next frame (a meshlet out of view keeps what was seen of it, for a turn
+//!    back; after a pass in steps, what the first steps found is tested again against
+//!    the frame's whole depth, [`Occlusion::retest`]). The tests run on several threads
+//!    ([`CULLING_THREADS`]): the GL's own wait for them.
 //!
 //! Nothing that shows is ever left out: a meshlet or triangle is left out only when all
 //! of its box is behind depth already in the buffer this frame, or (a triangle) when it
@@ -418,7 +420,8 @@ impl Occlusion {
     ///
     /// Returns where the next step starts: `order.len()` when the pass is done; earlier
     /// when it stopped after a cluster with [`Occlusion::step_triangles`] picked. Then
-    /// draw `out`, read the depth into the pyramid, and call again from there.
+    /// draw `out`, read the depth into the pyramid, and call again from there; once done
+    /// after more than one step, see [`Occlusion::retest`].
     pub fn second_pass(
         &mut self,
         mesh: &ClusteredMesh,
