@@ -2,9 +2,9 @@
 //! clusters ([`clusters`]), the clusters the [`view`]'s frustum may see ([`frustum`]), opaque
 //! ones nearest first (so the depth test rejects what they hide before it is shaded),
 //! then the cut-outs (alpha-tested leaves and fences) nearest first; of those, the
-//! meshlets and triangles not hidden behind what is already drawn ([`occlusion`]) and
-//! covering a pixel's centre ([`coverage`]), drawn a call a cluster, its meshlets nearest
-//! first ([`batches`]); the faces of closed solids with their backs culled where the eye
+//! meshlets and triangles not hidden behind what is already drawn ([`occlusion`], against
+//! a [`pyramid`] of the depth drawn) and covering a pixel's centre ([`coverage`]), drawn
+//! a call a cluster, its meshlets nearest first ([`batches`]); the faces of closed solids with their backs culled where the eye
 //! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the solids are the map's,
 //! `map::solids`); each cluster at the coarsest level of detail whose error shows no
 //! more than a pixel ([`lod`]). Pure geometry: the GL side is `app/renderer.rs`.
@@ -15,6 +15,7 @@ pub mod coverage;
 pub mod frustum;
 pub mod lod;
 pub mod occlusion;
+pub mod pyramid;
 pub mod view;
 
 pub use batches::{Batches, Draw};
@@ -22,7 +23,8 @@ pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
 };
 pub use frustum::Frustum;
-pub use occlusion::{DepthPyramid, Occluded, Occlusion};
+pub use occlusion::Occlusion;
+pub use pyramid::{DepthPyramid, Occluded};
 pub use view::View;
 
 /// Fill `out` with the clusters to draw of those of `mesh`'s map that `view`'s frustum

@@ -1,7 +1,9 @@
 use super::*;
 use crate::cull::clusters::{cluster_map, one_material};
+use crate::cull::pyramid::distance_of_depth;
+use crate::geometry::Aabb;
 use crate::map::{Map, Vertex};
-use glam::UVec2;
+use glam::{UVec2, Vec4Swizzles};
 
 const SIDE: usize = 64;
 
@@ -91,26 +93,6 @@ fn an_empty_pyramid_hides_nothing() {
     let (view, proj) = camera();
     let p = DepthPyramid::default();
     assert!(!p.hides(view, proj, &cube(Vec3::new(0.0, 0.0, -10.0), 1.0)));
-}
-
-#[test]
-fn each_level_keeps_the_furthest_depth_of_the_texels_below() {
-    let mut p = DepthPyramid::default();
-    // 5 x 3: odd sides round up (3 x 2, 2 x 1, 1 x 1).
-    p.rebuild(5, 3, |d| {
-        for (i, v) in d.iter_mut().enumerate() {
-            *v = i as u32;
-        }
-    });
-    let sizes: Vec<(usize, usize)> = p.levels.iter().map(|l| (l.width, l.height)).collect();
-    assert_eq!(sizes, vec![(5, 3), (3, 2), (2, 1), (1, 1)]);
-    // Level 1, texel (2, 0) covers column 4 of rows 0 and 1: depths 4 and 9.
-    assert_eq!(p.levels[1].at(2, 0), 9);
-    assert_eq!(p.levels[1].at(0, 1), 11);
-    assert_eq!(p.levels[3].at(0, 0), 14);
-    // Rebuilt smaller, the old levels go.
-    p.rebuild(1, 1, |d| d[0] = 5);
-    assert_eq!(p.levels.len(), 1);
 }
 
 #[test]
@@ -257,6 +239,13 @@ impl Walls {
         assert_eq!(done, w.order.len(), "one step");
     }
 
+    /// The cluster of the wall 5 m ahead.
+    fn near_cluster(&self) -> usize {
+        (0..2)
+            .find(|&c| self.mesh.clusters[c].bounds.max.z > -10.0)
+            .unwrap()
+    }
+
     fn new() -> Walls {
         let mesh = cluster_map(&walls(32, &[5.0, 60.0]), 2048);
         let (view, proj) = camera();
@@ -281,10 +270,7 @@ fn triangles(draws: &Batches) -> usize {
 fn what_the_near_wall_hides_is_drawn_once_then_left_out() {
     let mut w = Walls::new();
     assert_eq!(w.mesh.clusters.len(), 2);
-    let near_cluster = (0..2)
-        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
-        .unwrap() as u32;
-    let near = w.mesh.clusters[near_cluster as usize].meshlets();
+    let near = w.mesh.clusters[w.near_cluster()].meshlets();
     // Frame 1: nothing seen yet, nothing drawn first; with no depth, all that is in view
     // is drawn second (the wall 5 m ahead fills the view with about 200 triangles of 6
     // pixels a side; the far one is all in view, 17 pixels wide, and about 30% of its
@@ -395,9 +381,7 @@ fn what_was_seen_of_meshlets_that_leave_the_frustum_is_kept_for_a_turn_back() {
     let (_, proj) = camera();
     let turned = Mat4::from_rotation_y(40f32.to_radians());
     w.seen_from = View::new(turned, proj, UVec2::splat(SIDE as u32));
-    let near = (0..2)
-        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
-        .unwrap();
+    let near = w.near_cluster();
     assert!(w.seen_from.frustum.sees(&w.mesh.clusters[near].bounds));
     let left: Vec<usize> = drawn_ahead
         .iter()
@@ -423,9 +407,7 @@ fn what_a_later_step_finds_hidden_of_an_earlier_steps_picks_is_not_remembered_as
     one.second();
     assert!(!one.o.retest_due());
     let mut w = Walls::new();
-    let near = (0..2)
-        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
-        .unwrap();
+    let near = w.near_cluster();
     let far = 1 - near;
     let meshlets = |c: usize| w.mesh.clusters[c].meshlets();
     let (near_meshlets, far_meshlets) = (meshlets(near), meshlets(far));
@@ -652,9 +634,7 @@ fn after_a_turn_the_second_pass_draws_the_nearest_first_and_tests_the_rest_again
     // Nothing seen yet (as after a turn): a step of one cluster at a time.
     let mut w = Walls::new();
     w.o.step_triangles = 1;
-    let near = (0..2)
-        .find(|&c| w.mesh.clusters[c].bounds.max.z > -10.0)
-        .unwrap() as u32;
+    let near = w.near_cluster() as u32;
     w.order = [near, 1 - near];
     let near_meshlets = w.mesh.clusters[near as usize].meshlets();
     w.first();
