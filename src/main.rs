@@ -18,7 +18,7 @@ use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::output::PartialFile;
-use walkthrough::preferences::{SENSITIVITY_RANGE, WINDOW_SIDE_RANGE};
+use walkthrough::preferences::{SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
@@ -145,6 +145,12 @@ struct WindowArgs {
     /// frame time.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
     anisotropy: Option<u8>,
+    /// How textures are sampled for this run: trilinear (smooth near and far), bilinear
+    /// (one mipmap level) or nearest (pixel art as drawn; a third off a textured map's
+    /// frame on a software renderer) [default: the settings' (trilinear unless
+    /// changed)].
+    #[arg(long, value_name = "FILTER")]
+    texture_filter: Option<TextureFilter>,
     /// Window size, WIDTHxHEIGHT [default: the settings' window size, 1280x720 unless
     /// changed].
     #[arg(long, value_parser = parse_size)]
@@ -485,6 +491,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
             walking_speed: c.speed,
             vsync: args.no_vsync.then_some(false),
             size: args.size,
+            texture_filter: args.texture_filter,
         },
     };
     app::run(config)

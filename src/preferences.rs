@@ -6,7 +6,9 @@
 //! read them (it walks at the defaults unless it says `speed` or `run-factor`), so a
 //! script means the same walk on every machine, whatever its settings file says.
 
+use std::fmt;
 use std::ops::RangeInclusive;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +27,63 @@ pub const RUN_FACTOR_RANGE: RangeInclusive<f32> = 1.0..=10.0;
 pub const WINDOW_SIDE_RANGE: RangeInclusive<u32> = 64..=16384;
 /// Default window size, pixels.
 pub const DEFAULT_WINDOW_SIZE: [u32; 2] = [1280, 720];
+
+/// How a texture is sampled between its texels and between its mipmap levels (the
+/// settings' `texture_filter`, `--texture-filter`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextureFilter {
+    /// The four nearest texels blended, in the two nearest mipmap levels, the two
+    /// blended: smooth near and far.
+    #[default]
+    Trilinear,
+    /// The four nearest texels blended, in the nearest mipmap level only: a little
+    /// cheaper on a software renderer; the change of level can show as a line across a
+    /// floor.
+    Bilinear,
+    /// The nearest texel of the nearest mipmap level: pixel art (a map of blocks) as
+    /// drawn, sharp up close, and the cheapest on a software renderer, which samples
+    /// one texel instead of eight.
+    Nearest,
+}
+
+impl TextureFilter {
+    /// Every filter, in the order the settings panel lists them.
+    pub const ALL: [TextureFilter; 3] = [
+        TextureFilter::Trilinear,
+        TextureFilter::Bilinear,
+        TextureFilter::Nearest,
+    ];
+
+    /// The filter's name, as the settings file and the command line write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureFilter::Trilinear => "trilinear",
+            TextureFilter::Bilinear => "bilinear",
+            TextureFilter::Nearest => "nearest",
+        }
+    }
+}
+
+impl fmt::Display for TextureFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TextureFilter {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        TextureFilter::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                let names: Vec<_> = TextureFilter::ALL.iter().map(|f| f.name()).collect();
+                format!("'{s}' is no texture filter (one of {})", names.join(", "))
+            })
+    }
+}
 
 /// The user's settings, as the `[settings]` table holds them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +104,8 @@ pub struct Preferences {
     pub vsync: bool,
     /// The window's size when it opens, pixels: width, height.
     pub window_size: [u32; 2],
+    /// How textures are sampled.
+    pub texture_filter: TextureFilter,
 }
 
 impl Default for Preferences {
@@ -57,6 +118,7 @@ impl Default for Preferences {
             run_factor: RUN_MULTIPLIER,
             vsync: true,
             window_size: DEFAULT_WINDOW_SIZE,
+            texture_filter: TextureFilter::default(),
         }
     }
 }
@@ -72,7 +134,7 @@ pub struct OutOfRange {
 
 impl Preferences {
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 7] = [
+    pub const KEYS: [&'static str; 8] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -80,6 +142,7 @@ impl Preferences {
         "run_factor",
         "vsync",
         "window_size",
+        "texture_filter",
     ];
 
     /// These settings with every number brought into its range (the nearest end; not a
@@ -147,6 +210,7 @@ impl Preferences {
             run_factor,
             vsync: self.vsync,
             window_size,
+            texture_filter: self.texture_filter,
         };
         (checked, out)
     }
@@ -189,6 +253,25 @@ mod tests {
                 .message
                 .contains("fov = 300 is outside 60 to 110: 110 is used")
         );
+    }
+
+    #[test]
+    fn texture_filters_read_back_from_their_names_and_refuse_others() {
+        for f in TextureFilter::ALL {
+            assert_eq!(f.name().parse::<TextureFilter>(), Ok(f));
+            assert_eq!(f.to_string().to_uppercase().parse::<TextureFilter>(), Ok(f));
+        }
+        let e = "anisotropic".parse::<TextureFilter>().unwrap_err();
+        assert_eq!(
+            e,
+            "'anisotropic' is no texture filter (one of trilinear, bilinear, nearest)"
+        );
+        let table = toml::Table::try_from(Preferences {
+            texture_filter: TextureFilter::Nearest,
+            ..Preferences::default()
+        })
+        .unwrap();
+        assert_eq!(table["texture_filter"].as_str(), Some("nearest"));
     }
 
     #[test]

@@ -101,6 +101,10 @@ fn bad_option_values_are_refused() {
         (vec!["--size", "10x10"], "between 64 and 16384"),
         (vec!["--bench-frames", "0"], "0 is not in 1.."),
         (
+            vec!["--texture-filter", "fancy"],
+            "'fancy' is no texture filter (one of trilinear, bilinear, nearest)",
+        ),
+        (
             vec!["sim", "--speed", "inf", "--script", "/dev/null"],
             "--speed inf must be a positive number",
         ),

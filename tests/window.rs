@@ -1485,3 +1485,110 @@ fn a_config_folder_that_cannot_be_written_is_a_warning_and_the_change_still_appl
     let apart = middle_difference(&before, &after);
     assert!(apart > 4.0, "the panel's change did not apply: {apart}");
 }
+
+/// A room of four metres whose walls each show a 2 x 2 checker texture (each texel two
+/// metres wide), for texture filtering: written into `dir`.
+fn checker_room(dir: &Path) -> PathBuf {
+    let mut img = image::RgbImage::new(2, 2);
+    for (x, y, px) in img.enumerate_pixels_mut() {
+        *px = if (x + y) % 2 == 0 {
+            image::Rgb([40, 40, 40])
+        } else {
+            image::Rgb([220, 220, 220])
+        };
+    }
+    img.save(dir.join("checker.png")).unwrap();
+    std::fs::write(
+        dir.join("room.mtl"),
+        "newmtl checker\nKd 1 1 1\nmap_Kd checker.png\n",
+    )
+    .unwrap();
+    // Corners of the box x, z in [-2, 2], y in [0, 3]; each face its own corners with
+    // texture coordinates 0 to 1 across it.
+    let mut obj = String::from("mtllib room.mtl\nusemtl checker\n");
+    let faces: [[[f32; 3]; 4]; 6] = [
+        [[-2., 0., -2.], [2., 0., -2.], [2., 3., -2.], [-2., 3., -2.]],
+        [[2., 0., 2.], [-2., 0., 2.], [-2., 3., 2.], [2., 3., 2.]],
+        [[-2., 0., 2.], [-2., 0., -2.], [-2., 3., -2.], [-2., 3., 2.]],
+        [[2., 0., -2.], [2., 0., 2.], [2., 3., 2.], [2., 3., -2.]],
+        [[-2., 0., 2.], [2., 0., 2.], [2., 0., -2.], [-2., 0., -2.]],
+        [[-2., 3., -2.], [2., 3., -2.], [2., 3., 2.], [-2., 3., 2.]],
+    ];
+    obj.push_str("vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n");
+    for (f, corners) in faces.iter().enumerate() {
+        for [x, y, z] in corners {
+            obj.push_str(&format!("v {x} {y} {z}\n"));
+        }
+        let v = 4 * f + 1;
+        obj.push_str(&format!("f {}/1 {}/2 {}/3 {}/4\n", v, v + 1, v + 2, v + 3));
+    }
+    let path = dir.join("room.obj");
+    std::fs::write(&path, obj).unwrap();
+    path
+}
+
+/// The largest brightness step between neighbouring pixels along a row below the centre
+/// (clear of the crosshair and the HUD), across the middle half of the picture: 0 to 255.
+fn largest_step(p: &Path) -> u32 {
+    let img = image::open(p).expect("a PNG").to_luma8();
+    let (w, h) = img.dimensions();
+    let y = h / 2 + h / 8;
+    (w / 4..3 * w / 4)
+        .map(|x| u32::from(img.get_pixel(x, y)[0].abs_diff(img.get_pixel(x + 1, y)[0])))
+        .max()
+        .unwrap()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn nearest_texture_filtering_draws_texels_sharp_from_the_flag_or_the_settings() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("texture-filter");
+    let room = checker_room(&dir);
+    let script = dir.join("still.txt");
+    std::fs::write(&script, "wait 0.2\n").unwrap();
+    // Facing the wall at z = -2 from the room's middle: its two texels meet at the
+    // picture's middle column.
+    let shot = |name: &str, extra: &[&str], cwd: &Path| {
+        let shot = dir.join(format!("{name}.png"));
+        let mut args = vec![
+            room.to_str().unwrap(),
+            "--up",
+            "y",
+            "--scale",
+            "1",
+            "--spawn",
+            "0,1.6,0",
+            "--yaw",
+            "0",
+            "--script",
+            script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        args.extend_from_slice(extra);
+        let err = wait_for_exit(spawn_in(&x, &args, cwd), "the window did not close");
+        assert!(!err.contains("texture could not"), "{err}");
+        shot
+    };
+    let smooth = largest_step(&shot("default", &[], &dir));
+    let sharp = largest_step(&shot("nearest", &["--texture-filter", "nearest"], &dir));
+    // A two-texel texture magnified over a wall: blended, it is a gradient of a few
+    // levels a pixel at most; nearest, one step from dark to light.
+    assert!(smooth < 12, "trilinear's largest step {smooth}");
+    assert!(sharp > 60, "nearest's largest step {sharp}");
+    // The same from the settings file.
+    let saved = dir.join("saved");
+    std::fs::create_dir_all(saved.join("walkthrough-config")).unwrap();
+    std::fs::write(
+        saved.join("walkthrough-config/settings.toml"),
+        "[settings]\ntexture_filter = \"nearest\"\n",
+    )
+    .unwrap();
+    let from_settings = largest_step(&shot("saved", &[], &saved));
+    assert!(
+        from_settings > 60,
+        "the saved filter's largest step {from_settings}"
+    );
+}

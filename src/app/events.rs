@@ -222,6 +222,7 @@ impl ApplicationHandler for App {
             upload.elapsed().as_secs_f64() * 1e3,
             renderer.clusters()
         );
+        renderer.set_texture_filter(self.prefs.live.texture_filter);
         renderer.count_fragments(self.config.bench_frames.is_some());
         renderer.cull = self.config.cull;
         let debug_draw = match DebugDraw::new(ctx.gl.clone()) {

@@ -18,11 +18,12 @@ use walkthrough::cull::{
     Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
+use walkthrough::preferences::TextureFilter;
 
 use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
-use super::texture::{max_anisotropy, upload_texture};
+use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
 
 // SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
 unsafe impl GpuVertex for Vertex {
@@ -111,8 +112,9 @@ pub struct Renderer {
     /// the lighting and fog are done in linear space. Without it (a driver with no sRGB
     /// framebuffer) colours are used as they are written.
     srgb: bool,
-    /// Anisotropic filtering for textures (1: none; the extension's maximum, up to 8).
-    anisotropy: f32,
+    /// How textures are sampled: the settings' filter, and anisotropic filtering (1:
+    /// none; the extension's maximum, up to 8).
+    sampling: Sampling,
     /// Draw only what the view may see, nearest first; false draws every cluster in
     /// material order (`--no-cull`).
     pub cull: bool,
@@ -129,9 +131,9 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Compile the shaders and upload the map. Textures are filtered with up to
-    /// `anisotropy` (1: trilinear only; the driver's maximum caps it), and are sRGB when
-    /// the framebuffer is (`srgb`).
+    /// Compile the shaders and upload the map. Textures are filtered trilinearly (see
+    /// [`Renderer::set_texture_filter`]) with up to `anisotropy` (1: none; the driver's
+    /// maximum caps it), and are sRGB when the framebuffer is (`srgb`).
     pub fn new(
         gl: Arc<glow::Context>,
         map: &Map,
@@ -177,7 +179,10 @@ impl Renderer {
             occlusion: (samples(&gl) <= 1).then(Occlusion::default),
             far: 100.0,
             srgb,
-            anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
+            sampling: Sampling {
+                filter: TextureFilter::default(),
+                anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
+            },
             cull: true,
             fov: FieldOfView::default(),
             invocations: None,
@@ -299,7 +304,7 @@ impl Renderer {
                 if let Some(t) = uploaded.get(&key) {
                     return Some(*t);
                 }
-                match upload_texture(&self.gl, img, self.srgb, self.anisotropy) {
+                match upload_texture(&self.gl, img, self.srgb, self.sampling) {
                     Ok(t) => {
                         self.textures.push(t);
                         uploaded.insert(key, t);
@@ -320,6 +325,18 @@ impl Renderer {
             });
         }
         self.materials = materials;
+    }
+
+    /// Sample the map's textures with `filter` (the settings' texture filter, changed
+    /// live).
+    pub fn set_texture_filter(&mut self, filter: TextureFilter) {
+        if self.sampling.filter == filter {
+            return;
+        }
+        self.sampling.filter = filter;
+        for &t in &self.textures {
+            set_sampling(&self.gl, t, self.sampling);
+        }
     }
 
     /// `color`, written as displayed (sRGB), in the space the shader works in.

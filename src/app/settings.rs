@@ -14,7 +14,8 @@ use winit::dpi::PhysicalSize;
 
 use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
-    Preferences, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
+    Preferences, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter, WALKING_SPEED_RANGE,
+    WINDOW_SIDE_RANGE,
 };
 
 use super::App;
@@ -38,6 +39,8 @@ pub struct Overrides {
     pub vsync: Option<bool>,
     /// `--size`.
     pub size: Option<(u32, u32)>,
+    /// `--texture-filter`.
+    pub texture_filter: Option<TextureFilter>,
 }
 
 /// The settings of this run, the saved ones, and the panel.
@@ -82,12 +85,14 @@ impl SettingsState {
         set("--speed", o.walking_speed.is_some());
         set("--no-vsync", o.vsync.is_some());
         set("--size", o.size.is_some());
+        set("--texture-filter", o.texture_filter.is_some());
         live.fov = o.fov.unwrap_or(live.fov);
         live.mouse_sensitivity = o.sensitivity.unwrap_or(live.mouse_sensitivity);
         live.invert_y = o.invert_y.unwrap_or(live.invert_y);
         live.walking_speed = o.walking_speed.unwrap_or(live.walking_speed);
         live.vsync = o.vsync.unwrap_or(live.vsync);
         live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
+        live.texture_filter = o.texture_filter.unwrap_or(live.texture_filter);
         SettingsState {
             open: false,
             focus_first: false,
@@ -167,7 +172,8 @@ impl App {
                 self.walk_as_set();
             }
         }
-        let Some(gpu) = &self.gpu else { return };
+        let Some(gpu) = &mut self.gpu else { return };
+        gpu.renderer.set_texture_filter(live.texture_filter);
         if live.vsync != before.vsync
             && let Err(e) = gpu.ctx.set_vsync(live.vsync)
         {
@@ -299,6 +305,18 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             });
             row(ui, "Vsync", &mut live.vsync, &mut saved.vsync, |ui, v| {
                 ui.checkbox(v, "").changed()
+            });
+            let (l, s) = (&mut live.texture_filter, &mut saved.texture_filter);
+            row(ui, "Texture filter", l, s, |ui, v| {
+                let before = *v;
+                egui::ComboBox::from_id_salt("texture_filter")
+                    .selected_text(v.name())
+                    .show_ui(ui, |ui| {
+                        for f in TextureFilter::ALL {
+                            ui.selectable_value(v, f, f.name());
+                        }
+                    });
+                *v != before
             });
             let (l, s) = (&mut live.window_size, &mut saved.window_size);
             row(ui, "Window size", l, s, |ui, v| {

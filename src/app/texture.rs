@@ -5,6 +5,7 @@
 use glow::HasContext;
 
 use walkthrough::map::TextureImage;
+use walkthrough::preferences::TextureFilter;
 
 use super::gl::check_gl;
 
@@ -25,13 +26,68 @@ pub(super) fn max_anisotropy(gl: &glow::Context) -> f32 {
     }
 }
 
-/// Upload an RGBA image with mipmaps (filtered trilinearly, and anisotropically up to
-/// `anisotropy`), as sRGB texels when `srgb`.
+/// How a texture is sampled: its filter, and the anisotropy its filter is drawn with
+/// (1: none; the driver's maximum caps it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Sampling {
+    pub filter: TextureFilter,
+    pub anisotropy: f32,
+}
+
+/// The GL's minifying and magnifying filters for a [`TextureFilter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GlFilters {
+    min: u32,
+    mag: u32,
+}
+
+impl GlFilters {
+    fn of(filter: TextureFilter) -> GlFilters {
+        match filter {
+            TextureFilter::Trilinear => GlFilters {
+                min: glow::LINEAR_MIPMAP_LINEAR,
+                mag: glow::LINEAR,
+            },
+            TextureFilter::Bilinear => GlFilters {
+                min: glow::LINEAR_MIPMAP_NEAREST,
+                mag: glow::LINEAR,
+            },
+            TextureFilter::Nearest => GlFilters {
+                min: glow::NEAREST_MIPMAP_NEAREST,
+                mag: glow::NEAREST,
+            },
+        }
+    }
+}
+
+/// Sample texture `t` as `sampling` says (it is bound, and left unbound).
+pub(super) fn set_sampling(gl: &glow::Context, t: glow::Texture, sampling: Sampling) {
+    let f = GlFilters::of(sampling.filter);
+    // Anisotropy blends texels along the view, which pixel art drawn nearest does not
+    // want.
+    let anisotropy = match sampling.filter {
+        TextureFilter::Nearest => 1.0,
+        _ => sampling.anisotropy,
+    };
+    // SAFETY: context current; `t` is a live texture of this context.
+    unsafe {
+        gl.bind_texture(glow::TEXTURE_2D, Some(t));
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, f.min as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, f.mag as i32);
+        if max_anisotropy(gl) > 1.0 {
+            gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_ANISOTROPY, anisotropy);
+        }
+        gl.bind_texture(glow::TEXTURE_2D, None);
+    }
+}
+
+/// Upload an RGBA image with mipmaps, sampled as `sampling` says, as sRGB texels when
+/// `srgb`.
 pub(super) fn upload_texture(
     gl: &glow::Context,
     img: &TextureImage,
     srgb: bool,
-    anisotropy: f32,
+    sampling: Sampling,
 ) -> Result<glow::Texture, String> {
     // SAFETY: context current; the pixel slice is the image's, width * height * 4 bytes.
     unsafe {
@@ -55,22 +111,29 @@ pub(super) fn upload_texture(
         );
         check_gl!(gl, "a texture upload");
         gl.generate_mipmap(glow::TEXTURE_2D);
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MIN_FILTER,
-            glow::LINEAR_MIPMAP_LINEAR as i32,
-        );
-        gl.tex_parameter_i32(
-            glow::TEXTURE_2D,
-            glow::TEXTURE_MAG_FILTER,
-            glow::LINEAR as i32,
-        );
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::REPEAT as i32);
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::REPEAT as i32);
-        if anisotropy > 1.0 {
-            gl.tex_parameter_f32(glow::TEXTURE_2D, glow::TEXTURE_MAX_ANISOTROPY, anisotropy);
-        }
-        gl.bind_texture(glow::TEXTURE_2D, None);
+        set_sampling(gl, t, sampling);
         Ok(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_filter_has_its_own_gl_filters_and_only_trilinear_blends_the_levels() {
+        let all = TextureFilter::ALL.map(GlFilters::of);
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        let blends_levels = |f: GlFilters| f.min == glow::LINEAR_MIPMAP_LINEAR;
+        assert!(blends_levels(GlFilters::of(TextureFilter::Trilinear)));
+        assert!(!blends_levels(GlFilters::of(TextureFilter::Bilinear)));
+        assert_eq!(GlFilters::of(TextureFilter::Nearest).mag, glow::NEAREST);
+        assert_eq!(GlFilters::of(TextureFilter::Bilinear).mag, glow::LINEAR);
     }
 }

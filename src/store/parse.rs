@@ -2,11 +2,12 @@
 //! tables (the valid ones), with a warning naming the line for each thing set right or
 //! left out.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{Stored, StoredFile};
 use crate::map::UpAxis;
-use crate::preferences::{OutOfRange, Preferences};
+use crate::preferences::{OutOfRange, Preferences, TextureFilter};
 
 /// A store file read: its settings (in range) and maps, and a line for each thing set right
 /// or skipped.
@@ -21,6 +22,8 @@ pub(super) struct Parsed {
 /// an error naming its line.
 pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))?;
+    let mut unknown_filter = None;
+    let text = &*without_unknown_filter(text, &mut unknown_filter);
     let file: StoredFile = toml::from_str(text).map_err(|e| {
         let line = e
             .span()
@@ -31,13 +34,50 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
         }
     })?;
     let (settings, out_of_range) = file.settings.checked();
-    let mut warnings = settings_warnings(text, out_of_range);
+    let mut warnings: Vec<String> = unknown_filter.into_iter().collect();
+    warnings.extend(settings_warnings(text, out_of_range));
     let maps = valid_maps(file.maps, &mut warnings);
     Ok(Parsed {
         settings,
         maps,
         warnings,
     })
+}
+
+/// `text` with its `texture_filter` line blanked when the value names no filter, and the
+/// warning that says so (with the line) in `warning`: one unknown word costs that setting
+/// (the default is used), not the whole file, as a number out of range does.
+fn without_unknown_filter<'a>(text: &'a str, warning: &mut Option<String>) -> Cow<'a, str> {
+    const KEY: &str = "texture_filter";
+    let Ok(table) = toml::from_str::<toml::Table>(text) else {
+        return Cow::Borrowed(text);
+    };
+    let Some(value) = table
+        .get("settings")
+        .and_then(|s| s.as_table())
+        .and_then(|s| s.get(KEY))
+    else {
+        return Cow::Borrowed(text);
+    };
+    let why = match value.as_str().map(str::parse::<TextureFilter>) {
+        Some(Ok(_)) => return Cow::Borrowed(text),
+        Some(Err(e)) => e,
+        None => format!("{value} is no texture filter"),
+    };
+    let Some(line) = line_of_setting(text, KEY) else {
+        return Cow::Borrowed(text);
+    };
+    *warning = Some(format!(
+        "line {line}: {KEY}: {why}: {} is used",
+        TextureFilter::default()
+    ));
+    // The line blanked, not removed: the lines after it keep their numbers.
+    let kept: Vec<&str> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| if i + 1 == line { "" } else { l })
+        .collect();
+    Cow::Owned(kept.join("\n"))
 }
 
 /// A line for each setting out of its range (`out_of_range`) and each name that is no setting, each with

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::map::UpAxis;
+use crate::preferences::TextureFilter;
 
 fn scratch(test: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("walkthrough-store-{}-{test}", std::process::id()));
@@ -199,6 +200,7 @@ fn settings_are_kept_beside_the_maps_and_read_back() {
         invert_y: true,
         mouse_sensitivity: 0.3,
         window_size: [800, 600],
+        texture_filter: TextureFilter::Bilinear,
         ..Preferences::default()
     };
     c.set_settings(&mine).unwrap();
@@ -228,6 +230,41 @@ fn a_setting_out_of_range_or_unknown_is_a_warning_with_its_line() {
     let s = loaded.store.settings();
     assert_eq!((s.fov, s.invert_y), (110.0, true), "the rest is kept");
     assert_eq!(loaded.store.len(), 1, "and the maps");
+}
+
+#[test]
+fn an_unknown_texture_filter_is_a_warning_with_its_line_not_the_loss_of_the_file() {
+    let dir = written(
+        "settings-filter",
+        "[settings]\nfov = 75\ntexture_filter = \"fancy\"\ninvert_y = true\n\n[maps.k]\nfile = \"k.obj\"\nup = \"z\"\nscale = 1.0\n",
+    );
+    let loaded = Store::load(Some(&dir));
+    let w = loaded.warnings.join("\n");
+    assert_eq!(loaded.warnings.len(), 1, "{w}");
+    assert!(
+        w.contains("line 3: texture_filter: 'fancy' is no texture filter (one of trilinear, bilinear, nearest): trilinear is used"),
+        "{w}"
+    );
+    let s = loaded.store.settings();
+    assert_eq!(s.texture_filter, TextureFilter::Trilinear);
+    assert_eq!((s.fov, s.invert_y), (75.0, true), "the rest is kept");
+    assert_eq!(loaded.store.len(), 1, "and the maps");
+    // A number where a name goes is refused the same way.
+    let dir = written("settings-filter-number", "[settings]\ntexture_filter = 3\n");
+    let loaded = Store::load(Some(&dir));
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.warnings[0].contains("line 2: texture_filter: 3 is no texture filter"));
+    // And a name that is one is read.
+    let dir = written(
+        "settings-filter-ok",
+        "[settings]\ntexture_filter = \"nearest\"\n",
+    );
+    let loaded = Store::load(Some(&dir));
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(
+        loaded.store.settings().texture_filter,
+        TextureFilter::Nearest
+    );
 }
 
 #[test]
