@@ -29,6 +29,7 @@ mod bench;
 mod context;
 pub mod controls;
 mod correction;
+mod counters;
 mod debug_draw;
 mod debug_view;
 mod detail;

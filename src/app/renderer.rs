@@ -20,6 +20,7 @@ use walkthrough::cull::{
 use walkthrough::map::{Map, TextureImage, Vertex};
 use walkthrough::preferences::TextureFilter;
 
+use super::counters::FragmentCounters;
 use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
@@ -43,13 +44,12 @@ struct GpuMaterial {
     texture: Option<glow::Texture>,
 }
 
-/// What is bound while a frame's draws are submitted: the program, the material,
-/// whether the samples query running counts cut-outs, and whether back faces are culled.
+/// What is bound while a frame's draws are submitted: the program, the material, and
+/// whether back faces are culled.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bound {
     program: Option<Variant>,
     material: Option<usize>,
-    cutout_run: Option<bool>,
     /// Back faces are culled (`begin_frame` leaves them drawn).
     cull_back_faces: bool,
 }
@@ -120,13 +120,8 @@ pub struct Renderer {
     pub cull: bool,
     /// The field of view (the settings' `fov`, changed live).
     pub fov: FieldOfView,
-    /// While counting, the query of the fragment shader's invocations.
-    invocations: Option<glow::Query>,
-    /// While counting, queries of the samples that pass the depth test: one for each run
-    /// of opaque or of cut-out draws, at most four a frame.
-    samples: Vec<glow::Query>,
-    /// This frame's runs: the query and whether its draws were cut-outs.
-    runs: Vec<(glow::Query, bool)>,
+    /// While counting (benchmarks), the queries that count each frame's fragments.
+    counters: FragmentCounters,
     stats: DrawStats,
 }
 
@@ -185,9 +180,7 @@ impl Renderer {
             },
             cull: true,
             fov: FieldOfView::default(),
-            invocations: None,
-            samples: Vec::new(),
-            runs: Vec::new(),
+            counters: FragmentCounters::default(),
             stats: DrawStats::default(),
         };
         r.upload(map, eye);
@@ -363,40 +356,8 @@ impl Renderer {
     /// driver counts them: GL 4.6 or ARB_pipeline_statistics_query; Mesa's llvmpipe does).
     /// Counting waits for the frame to finish, so it is for benchmarks.
     pub fn count_fragments(&mut self, on: bool) {
-        let gl = &self.gl;
-        for q in self
-            .invocations
-            .take()
-            .into_iter()
-            .chain(self.samples.drain(..))
-        {
-            // SAFETY: context current; the query was made by this renderer.
-            unsafe { gl.delete_query(q) };
-        }
-        if !on {
-            return;
-        }
-        let v = gl.version();
-        let statistics = gl
-            .supported_extensions()
-            .contains("GL_ARB_pipeline_statistics_query")
-            || (v.major, v.minor) >= (4, 6);
-        // SAFETY: context current; the queries are owned by self and deleted with it.
-        unsafe {
-            if statistics {
-                self.invocations = gl.create_query().ok();
-            }
-            // Two passes, each opaque then cut-out: four runs at most.
-            for _ in 0..4 {
-                match gl.create_query() {
-                    Ok(q) => self.samples.push(q),
-                    Err(_) => {
-                        self.samples.drain(..).for_each(|q| gl.delete_query(q));
-                        break;
-                    }
-                }
-            }
-        }
+        self.counters.delete(&self.gl);
+        self.counters = FragmentCounters::new(&self.gl, on);
     }
 
     /// The projection used for a viewport of `width` x `height` pixels.
@@ -524,11 +485,8 @@ impl Renderer {
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_vertex_array(Some(self.vao));
-            if let Some(q) = self.invocations {
-                gl.begin_query(glow::FRAGMENT_SHADER_INVOCATIONS, q);
-            }
         }
-        self.runs.clear();
+        self.counters.begin_frame(gl);
     }
 
     /// Upload a pass's indices and draw them.
@@ -584,21 +542,7 @@ impl Renderer {
                 bound.program = Some(variant);
                 bound.material = None;
             }
-            if bound.cutout_run != Some(d.cutout) {
-                bound.cutout_run = Some(d.cutout);
-                // SAFETY: context current; the queries are owned by self; one samples
-                // query is active at a time.
-                // (Past the fourth run, which two passes never reach, the last one goes on.)
-                unsafe {
-                    if let Some(&q) = self.samples.get(self.runs.len()) {
-                        if !self.runs.is_empty() {
-                            gl.end_query(glow::SAMPLES_PASSED);
-                        }
-                        gl.begin_query(glow::SAMPLES_PASSED, q);
-                        self.runs.push((q, d.cutout));
-                    }
-                }
-            }
+            self.counters.before_draw(gl, d.cutout);
             // SAFETY: context current; the index range lies within the index buffer.
             unsafe {
                 if bound.cull_back_faces != d.cull_back_faces {
@@ -630,27 +574,11 @@ impl Renderer {
     }
 
     /// End the frame's counters into `stats` and put the state back.
-    fn end_frame(&self, stats: &mut DrawStats) {
+    fn end_frame(&mut self, stats: &mut DrawStats) {
         let gl = &self.gl;
-        // SAFETY: context current; the queries ended here were begun in `begin_frame`
-        // and `submit`.
+        self.counters.end_frame(gl, stats);
+        // SAFETY: context current; plain state.
         unsafe {
-            if let Some(q) = self.invocations {
-                gl.end_query(glow::FRAGMENT_SHADER_INVOCATIONS);
-                stats.shaded = Some(u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT)));
-            }
-            if !self.runs.is_empty() {
-                gl.end_query(glow::SAMPLES_PASSED);
-            }
-            if !self.samples.is_empty() {
-                let (mut all, mut opaque) = (0, 0);
-                for &(q, cutout) in &self.runs {
-                    let n = u64::from(gl.get_query_parameter_u32(q, glow::QUERY_RESULT));
-                    all += n;
-                    opaque += if cutout { 0 } else { n };
-                }
-                (stats.passed, stats.passed_opaque) = (Some(all), Some(opaque));
-            }
             gl.bind_vertex_array(None);
             gl.use_program(None);
             gl.disable(glow::CULL_FACE);
@@ -711,14 +639,7 @@ impl Drop for Renderer {
             for t in self.textures.drain(..) {
                 self.gl.delete_texture(t);
             }
-            for q in self
-                .invocations
-                .take()
-                .into_iter()
-                .chain(self.samples.drain(..))
-            {
-                self.gl.delete_query(q);
-            }
+            self.counters.delete(&self.gl);
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);
