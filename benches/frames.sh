@@ -10,6 +10,9 @@
 # runs (a shared machine's frame times swing by a fifth from run to run; a ratio taken
 # within one run swings less). COMPARE_BIN=path runs that binary too, alternating with
 # WALKTHROUGH_BIN in every run, and sums it up the same way: an A/B comparison.
+# CACHE=warm opens each map once, untimed, before its timed run, so that its levels of
+# detail are read from the cache folder as on any later open; by default (CACHE=cold)
+# every run has an empty cache folder, as a map's first open.
 set -eu
 frames=${1:-150}
 maps=${2:-../shared/maps}
@@ -20,10 +23,17 @@ walk=$(dirname "$0")/frames-walk.txt
 WALKTHROUGH_CONFIG_DIR=$(mktemp -d)
 export WALKTHROUGH_CONFIG_DIR
 ratios=$(mktemp)
-trap 'rm -rf "$WALKTHROUGH_CONFIG_DIR" "$ratios"' EXIT
+caches=$(mktemp -d)
+trap 'rm -rf "$WALKTHROUGH_CONFIG_DIR" "$ratios" "$caches"' EXIT
 run() {
     b=$1
     shift
+    WALKTHROUGH_CACHE_DIR=$(mktemp -d -p "$caches")
+    export WALKTHROUGH_CACHE_DIR
+    if [ "${CACHE:-cold}" = warm ]; then
+        # Long enough for the levels to be made and kept.
+        "$b" "$@" --script "$walk" --bench-frames 150 --no-vsync --size 640x360 >/dev/null 2>&1
+    fi
     "$b" "$@" ${BENCH_ARGS:-} --script "$walk" --bench-frames "$frames" --no-vsync --size "${BENCH_SIZE:-1280x720}" 2>/dev/null |
         grep '^frames'
 }

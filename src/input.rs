@@ -26,6 +26,8 @@ pub enum FileKind {
     Script,
     /// One of walkthrough's own files in the config folder (settings.toml).
     Settings,
+    /// A map's levels of detail kept in the cache folder.
+    Cache,
 }
 
 /// Largest OBJ file read: 2 GiB (a million-triangle map is about 100 MiB of text).
@@ -41,6 +43,8 @@ pub const MAX_TEXTURE_BYTES: u64 = 256 << 20;
 pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
 /// Largest settings file read: 4 MiB (a thousand remembered maps is about 150 KiB).
 pub const MAX_SETTINGS_BYTES: u64 = 4 << 20;
+/// Largest levels-of-detail file read: 256 MiB (a million-triangle map's are about 10).
+pub const MAX_CACHE_BYTES: u64 = 256 << 20;
 
 impl FileKind {
     /// The most bytes read from a file of this kind.
@@ -52,6 +56,7 @@ impl FileKind {
             FileKind::Texture => MAX_TEXTURE_BYTES,
             FileKind::Script => MAX_SCRIPT_BYTES,
             FileKind::Settings => MAX_SETTINGS_BYTES,
+            FileKind::Cache => MAX_CACHE_BYTES,
         }
     }
 
@@ -64,6 +69,7 @@ impl FileKind {
             FileKind::Texture => "an image",
             FileKind::Script => "a script",
             FileKind::Settings => "a settings file",
+            FileKind::Cache => "a levels-of-detail file",
         }
     }
 }

@@ -459,8 +459,10 @@ fn spawn(x: &Xvfb, args: &[&str]) -> Child {
 fn spawn_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Child {
     let start = || {
         Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-            // Never the user's remembered corrections: a settings folder of the test's own.
+            // Never the user's remembered corrections: a settings folder of the test's own,
+            // and a cache folder likewise.
             .env("WALKTHROUGH_CONFIG_DIR", cwd.join("walkthrough-config"))
+            .env("WALKTHROUGH_CACHE_DIR", cwd.join("walkthrough-cache"))
             .args(args)
             .current_dir(cwd)
             .env("DISPLAY", &x.display)
@@ -1591,4 +1593,104 @@ fn nearest_texture_filtering_draws_texels_sharp_from_the_flag_or_the_settings() 
         from_settings > 60,
         "the saved filter's largest step {from_settings}"
     );
+}
+
+/// A room of 8 x 8 m whose floor is cut into 60 x 60 squares (7,200 triangles, which
+/// simplify to a few): written into `dir`.
+fn fine_floor_room(dir: &Path) -> PathBuf {
+    let mut obj = String::new();
+    let n = 60;
+    let at = |k: usize| -4.0 + 8.0 * k as f32 / n as f32;
+    for i in 0..=n {
+        for k in 0..=n {
+            obj.push_str(&format!("v {} 0 {}\n", at(i), at(k)));
+        }
+    }
+    let v = |i: usize, k: usize| i * (n + 1) + k + 1;
+    for i in 0..n {
+        for k in 0..n {
+            obj.push_str(&format!(
+                "f {} {} {} {}\n",
+                v(i, k),
+                v(i, k + 1),
+                v(i + 1, k + 1),
+                v(i + 1, k)
+            ));
+        }
+    }
+    // Four walls and a ceiling, 3 m high.
+    let base = (n + 1) * (n + 1);
+    for [x, y, z] in [
+        [-4., 0., -4.],
+        [4., 0., -4.],
+        [4., 0., 4.],
+        [-4., 0., 4.],
+        [-4., 3., -4.],
+        [4., 3., -4.],
+        [4., 3., 4.],
+        [-4., 3., 4.],
+    ] {
+        obj.push_str(&format!("v {x} {y} {z}\n"));
+    }
+    for f in [
+        [1, 2, 6, 5],
+        [2, 3, 7, 6],
+        [3, 4, 8, 7],
+        [4, 1, 5, 8],
+        [5, 6, 7, 8],
+    ] {
+        let f = f.map(|k| (base + k).to_string());
+        obj.push_str(&format!("f {}\n", f.join(" ")));
+    }
+    let path = dir.join("fine.obj");
+    std::fs::write(&path, obj).unwrap();
+    path
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn levels_of_detail_are_kept_and_read_back_on_the_next_open_with_the_same_picture() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("levels-cache");
+    let map = fine_floor_room(&dir);
+    let script = dir.join("still.txt");
+    // Long enough for the first open's levels to be made and kept.
+    std::fs::write(&script, "wait 1.5\n").unwrap();
+    let open = |name: &str| {
+        let shot = dir.join(format!("{name}.png"));
+        let args = [
+            map.to_str().unwrap(),
+            "--up",
+            "y",
+            "--scale",
+            "1",
+            "--spawn",
+            "0,1.6,3",
+            "--script",
+            script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        let err = wait_for_exit(spawn_in(&x, &args, &dir), "the window did not close");
+        (shot, err)
+    };
+    let (first, made) = open("first");
+    assert!(
+        made.contains("levels of detail: ") && made.contains(" made in "),
+        "{made}"
+    );
+    let kept: Vec<_> = std::fs::read_dir(dir.join("walkthrough-cache"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        kept.len() == 1 && kept[0].starts_with("levels-"),
+        "{kept:?}"
+    );
+    let (again, read) = open("again");
+    assert!(read.contains(" read from the cache in "), "{read}");
+    let d = middle_difference(&first, &again);
+    assert!(d < 1.0, "the two opens' pictures differ by {d:.3}");
 }

@@ -219,10 +219,15 @@ impl Renderer {
                 }
                 Arrival::Done(made) => {
                     eprintln!(
-                        "levels of detail: {} triangles for {} of {} clusters, made in {:.0} ms",
+                        "levels of detail: {} triangles for {} of {} clusters, {} in {:.0} ms",
                         made.triangles,
                         made.simplified,
                         self.mesh.originals(),
+                        if made.from_cache {
+                            "read from the cache"
+                        } else {
+                            "made"
+                        },
                         made.took.as_secs_f64() * 1000.0
                     );
                     break;

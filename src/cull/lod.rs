@@ -34,6 +34,8 @@ use glam::Vec3;
 use meshopt::SimplifyOptions;
 use rustc_hash::FxHashMap;
 
+pub mod cache;
+
 use super::View;
 use super::clusters::{Centred, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, median_split};
 use crate::collision::sweep::closest_point;
@@ -84,6 +86,24 @@ pub struct Levels {
 }
 
 impl Levels {
+    /// No levels yet, for a mesh of `originals` clusters: batches of its levels are
+    /// [`Levels::join`]ed to it.
+    pub fn none(originals: usize) -> Levels {
+        Levels {
+            part: ClusteredMesh {
+                levels: vec![Vec::new(); originals],
+                ..ClusteredMesh::default()
+            },
+        }
+    }
+
+    /// Add `batch` (levels of the same mesh, of clusters that have none here yet) to
+    /// these, as [`ClusteredMesh::add_levels`] adds them to the mesh; false (and nothing
+    /// added) for another mesh's or a batch twice.
+    pub fn join(&mut self, batch: Levels) -> bool {
+        self.part.add_levels(batch)
+    }
+
     /// Triangles in all the levels.
     pub fn triangles(&self) -> usize {
         self.part.indices.len() / 3

@@ -11,7 +11,11 @@ use crate::map::solids::{closed_solids, cube};
 /// triangles a quad wound counter-clockwise seen from +y, each corner its own vertex
 /// with its face's normal (faceted, as a file without normals is loaded) and texture
 /// coordinates `uv(u, v)`.
-fn grid(n: usize, at: impl Fn(f32, f32) -> Vec3, uv: impl Fn(f32, f32) -> [f32; 2]) -> Vec<Vertex> {
+pub(super) fn grid(
+    n: usize,
+    at: impl Fn(f32, f32) -> Vec3,
+    uv: impl Fn(f32, f32) -> [f32; 2],
+) -> Vec<Vertex> {
     let mut out = Vec::new();
     let step = 1.0 / n as f32;
     for i in 0..n {
@@ -41,7 +45,7 @@ fn flat(u: f32, v: f32) -> Vec3 {
     Vec3::new(u, 0.0, v)
 }
 
-fn no_uv(_: f32, _: f32) -> [f32; 2] {
+pub(super) fn no_uv(_: f32, _: f32) -> [f32; 2] {
     [0.0; 2]
 }
 
@@ -53,7 +57,7 @@ fn with_levels(mut mesh: ClusteredMesh, textured: &[bool]) -> ClusteredMesh {
 }
 
 /// Cluster `c`'s triangles, as corner positions.
-fn triangles(mesh: &ClusteredMesh, c: u32) -> Vec<[Vec3; 3]> {
+pub(super) fn triangles(mesh: &ClusteredMesh, c: u32) -> Vec<[Vec3; 3]> {
     let c = &mesh.clusters[c as usize];
     mesh.indices[c.first as usize..][..c.count as usize]
         .chunks_exact(3)
@@ -117,7 +121,7 @@ fn a_flat_grid_becomes_a_few_triangles_covering_the_same_square() {
 }
 
 /// A gently curved sheet 4 m across: what a chair's back is to a software rasterizer.
-fn bumpy(u: f32, v: f32) -> Vec3 {
+pub(super) fn bumpy(u: f32, v: f32) -> Vec3 {
     Vec3::new(4.0 * u, 0.2 * (3.0 * u).sin() * (2.0 * v).cos(), 4.0 * v)
 }
 

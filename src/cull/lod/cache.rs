@@ -1,0 +1,501 @@
+//! The levels of detail kept on disk between runs. Simplifying a big map's clusters
+//! takes most of a second (conference: 0.6 s on one core), and until its levels come
+//! every frame draws the clusters in full: conference's first 20 frames took 30 to 60 ms
+//! against 20 once they came. A map opened again finds its levels in the cache folder
+//! and draws them from the first frame; no thread takes a core from the frames.
+//!
+//! A file is named by the [`Fingerprint`] of what the levels are made from (the clustered
+//! mesh and which materials are textured) and of how ([`FORMAT`] and the simplifier's
+//! constants): any change to the map, its scale or up axis, or to this program's way of
+//! making levels, names another file. Reading one checks its length, a checksum and every
+//! index and range against the mesh before the levels are used: a damaged file is
+//! refused (and made again), never drawn. The folder is kept under
+//! [`MAX_FOLDER_BYTES`], the least recently used files going first.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use glam::Vec3;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+
+use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Level, Levels, MAX_LEVELS};
+use crate::cull::clusters::{Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet};
+use crate::geometry::Aabb;
+use crate::input::{FileKind, read_file};
+use crate::output::PartialFile;
+
+/// Environment variable naming the folder the levels are kept in (tests and benchmarks
+/// point it at a scratch folder; unset, the platform's cache folder is used).
+pub const CACHE_DIR_ENV: &str = "WALKTHROUGH_CACHE_DIR";
+
+/// The most the folder holds, bytes: past it the files used longest ago are removed.
+/// (Conference's levels are 3 MiB; a million-triangle map's about 10.)
+pub const MAX_FOLDER_BYTES: u64 = 512 << 20;
+
+/// The layout of a file; raised whenever it, or the way levels are made, changes.
+pub const FORMAT: u32 = 1;
+
+/// A file's first bytes.
+const MAGIC: [u8; 8] = *b"wtlevels";
+
+/// The folder the levels are kept in: [`CACHE_DIR_ENV`] if set, else the platform's
+/// (`~/.cache/walkthrough` on Linux); `None` when there is no home folder.
+pub fn cache_dir() -> Option<PathBuf> {
+    match std::env::var_os(CACHE_DIR_ENV) {
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
+        _ => directories::ProjectDirs::from("", "", "walkthrough")
+            .map(|p| p.cache_dir().to_path_buf()),
+    }
+}
+
+/// What a mesh's levels are made from and how, as a 128-bit digest (xxh3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fingerprint(u128);
+
+impl Fingerprint {
+    /// The fingerprint of the levels of `mesh` (its own clusters; levels it already has
+    /// do not count) made with `textured[m]` saying material `m` has a texture.
+    pub fn of(mesh: &ClusteredMesh, textured: &[bool]) -> Fingerprint {
+        let mut h = Xxh3::new();
+        let mut words = Words::default();
+        words.put(FORMAT);
+        words.put(MESHLET_TRIANGLES as u32);
+        words.put(MAX_LEVELS as u32);
+        for x in [FIRST_ERROR, ERROR_STEP, KEEP_AT_MOST] {
+            words.put(x.to_bits());
+        }
+        words.put(textured.len() as u32);
+        for &t in textured {
+            words.put(u32::from(t));
+        }
+        let originals = &mesh.clusters[..mesh.originals()];
+        words.put(originals.len() as u32);
+        for c in originals {
+            words.put_cluster(c);
+        }
+        let vertices: usize = originals
+            .iter()
+            .map(|c| (c.first_vertex + c.vertex_count) as usize)
+            .max()
+            .unwrap_or(0);
+        words.put(vertices as u32);
+        for v in &mesh.vertices[..vertices.min(mesh.vertices.len())] {
+            for x in v.position.iter().chain(&v.normal).chain(&v.uv) {
+                words.put(x.to_bits());
+            }
+            words.flush_if_full(&mut h);
+        }
+        let indices: usize = originals
+            .iter()
+            .map(|c| (c.first + c.count) as usize)
+            .max()
+            .unwrap_or(0);
+        for &i in &mesh.indices[..indices.min(mesh.indices.len())] {
+            words.put(i);
+            words.flush_if_full(&mut h);
+        }
+        let meshlets: usize = originals
+            .iter()
+            .map(|c| (c.first_meshlet + c.meshlet_count) as usize)
+            .max()
+            .unwrap_or(0);
+        for (m, s) in mesh.meshlets[..meshlets.min(mesh.meshlets.len())]
+            .iter()
+            .zip(
+                mesh.solids_bounds
+                    .iter()
+                    .chain(std::iter::repeat(&Aabb::EMPTY)),
+            )
+        {
+            words.put(m.first);
+            words.put(m.count);
+            words.put_box(m.bounds);
+            words.put_box(*s);
+            words.flush_if_full(&mut h);
+        }
+        words.flush(&mut h);
+        Fingerprint(h.digest128())
+    }
+
+    /// The name of its file in the cache folder.
+    pub fn file_name(self) -> String {
+        format!("levels-{:032x}.bin", self.0)
+    }
+}
+
+/// Words (little-endian) gathered into a buffer before they are hashed: one call for
+/// many words, not one a word.
+#[derive(Default)]
+struct Words {
+    bytes: Vec<u8>,
+}
+
+impl Words {
+    /// Bytes gathered before they are hashed.
+    const CHUNK: usize = 1 << 16;
+
+    fn put(&mut self, w: u32) {
+        self.bytes.extend_from_slice(&w.to_le_bytes());
+    }
+
+    fn put_f32(&mut self, x: f32) {
+        self.put(x.to_bits());
+    }
+
+    fn put_vec(&mut self, v: Vec3) {
+        for x in v.to_array() {
+            self.put_f32(x);
+        }
+    }
+
+    fn put_box(&mut self, b: Aabb) {
+        self.put_vec(b.min);
+        self.put_vec(b.max);
+    }
+
+    fn put_cluster(&mut self, c: &Cluster) {
+        for w in [
+            c.material as u32,
+            c.first,
+            c.count,
+            c.first_vertex,
+            c.vertex_count,
+            c.first_meshlet,
+            c.meshlet_count,
+            u32::from(c.cutout),
+            u32::from(c.closed.is_some()),
+        ] {
+            self.put(w);
+        }
+        self.put_box(c.bounds);
+        self.put_box(c.closed.unwrap_or(Aabb::EMPTY));
+    }
+
+    fn flush_if_full(&mut self, h: &mut Xxh3) {
+        if self.bytes.len() >= Self::CHUNK {
+            self.flush(h);
+        }
+    }
+
+    fn flush(&mut self, h: &mut Xxh3) {
+        h.update(&self.bytes);
+        self.bytes.clear();
+    }
+}
+
+/// The file of `levels` (all of a mesh's, made as `fingerprint` says): [`MAGIC`],
+/// [`FORMAT`], the fingerprint, the counts, the level clusters' indices, meshlets (each
+/// with the bounds of its solids), clusters (each naming the map's cluster it stands
+/// for) and each map cluster's list of levels, then an xxh3 checksum of all before it.
+pub fn encode(levels: &Levels, fingerprint: Fingerprint) -> Vec<u8> {
+    let part = &levels.part;
+    let mut w = Words::default();
+    w.bytes.extend_from_slice(&MAGIC);
+    w.put(FORMAT);
+    w.bytes.extend_from_slice(&fingerprint.0.to_le_bytes());
+    // Which map cluster each level cluster stands for.
+    let mut original = vec![u32::MAX; part.clusters.len()];
+    for (c, ls) in part.levels.iter().enumerate() {
+        for l in ls {
+            if let Some(o) = original.get_mut(l.cluster as usize) {
+                *o = c as u32;
+            }
+        }
+    }
+    for n in [
+        part.levels.len(),
+        part.indices.len(),
+        part.meshlets.len(),
+        part.clusters.len(),
+    ] {
+        w.put(n as u32);
+    }
+    for &i in &part.indices {
+        w.put(i);
+    }
+    for (m, s) in part.meshlets.iter().zip(&part.solids_bounds) {
+        w.put(m.first);
+        w.put(m.count);
+        w.put_box(m.bounds);
+        w.put_box(*s);
+    }
+    for (c, &o) in part.clusters.iter().zip(&original) {
+        for x in [o, c.first, c.count, c.first_meshlet, c.meshlet_count] {
+            w.put(x);
+        }
+        w.put_box(c.bounds);
+    }
+    for ls in &part.levels {
+        w.put(ls.len() as u32);
+        for l in ls {
+            w.put(l.cluster);
+            w.put_f32(l.error);
+        }
+    }
+    let sum = xxh3_64(&w.bytes);
+    w.bytes.extend_from_slice(&sum.to_le_bytes());
+    w.bytes
+}
+
+/// Reads a file's words in order; each read fails past the end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or("the file ends early")?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn word(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn f32(&mut self) -> Result<f32, String> {
+        self.word().map(f32::from_bits)
+    }
+
+    fn vec(&mut self) -> Result<Vec3, String> {
+        Ok(Vec3::new(self.f32()?, self.f32()?, self.f32()?))
+    }
+
+    /// A box whose corners are numbers (an empty one's are infinite).
+    fn bounds(&mut self) -> Result<Aabb, String> {
+        let b = Aabb {
+            min: self.vec()?,
+            max: self.vec()?,
+        };
+        if b.min.is_nan() || b.max.is_nan() {
+            return Err("a box is not a number".into());
+        }
+        Ok(b)
+    }
+
+    /// A count of items of `size` bytes each, no more than the bytes left could hold.
+    fn count(&mut self, size: usize) -> Result<usize, String> {
+        let n = self.word()? as usize;
+        if n.saturating_mul(size) > self.bytes.len() - self.at {
+            return Err("a count larger than the file".into());
+        }
+        Ok(n)
+    }
+}
+
+/// The levels in file `bytes`, for `mesh` (whose fingerprint is `fingerprint`), once
+/// every part of it is checked: its form, checksum and fingerprint, and that each index
+/// and range lies where the map cluster it stands for allows. An error says what is
+/// wrong.
+pub fn decode(
+    bytes: &[u8],
+    mesh: &ClusteredMesh,
+    fingerprint: Fingerprint,
+) -> Result<Levels, String> {
+    let body = bytes.len().checked_sub(8).ok_or("the file ends early")?;
+    let (body, sum) = bytes.split_at(body);
+    if body.len() < MAGIC.len() || body[..MAGIC.len()] != MAGIC {
+        return Err("not a levels-of-detail file".into());
+    }
+    if xxh3_64(body).to_le_bytes() != sum {
+        return Err("its checksum does not match (a damaged file)".into());
+    }
+    let mut r = Reader {
+        bytes: body,
+        at: MAGIC.len(),
+    };
+    if r.word()? != FORMAT {
+        return Err("made by another version".into());
+    }
+    let mut fp = [0u8; 16];
+    fp.copy_from_slice(r.take(16)?);
+    if u128::from_le_bytes(fp) != fingerprint.0 {
+        return Err("made for another map".into());
+    }
+    let originals = mesh.originals();
+    if r.word()? as usize != originals {
+        return Err("made for another number of clusters".into());
+    }
+    let indices = r.count(4)?;
+    let meshlets = r.count(4 * 14)?;
+    let clusters = r.count(4 * 11)?;
+    let mut part = ClusteredMesh {
+        levels: vec![Vec::new(); originals],
+        ..ClusteredMesh::default()
+    };
+    part.indices.reserve_exact(indices);
+    for _ in 0..indices {
+        part.indices.push(r.word()?);
+    }
+    for _ in 0..meshlets {
+        let (first, count) = (r.word()?, r.word()?);
+        let fits = (first as usize)
+            .checked_add(count as usize)
+            .is_some_and(|e| e <= indices);
+        if !fits || count % 3 != 0 || count as usize > 3 * MESHLET_TRIANGLES {
+            return Err("a meshlet out of range".into());
+        }
+        part.meshlets.push(Meshlet {
+            first,
+            count,
+            bounds: r.bounds()?,
+        });
+        part.solids_bounds.push(r.bounds()?);
+    }
+    let mut stands_for = Vec::with_capacity(clusters);
+    for _ in 0..clusters {
+        let o = r.word()? as usize;
+        let of = mesh.clusters[..originals]
+            .get(o)
+            .ok_or("a level of no cluster of the map")?;
+        let (first, count, first_meshlet, meshlet_count) =
+            (r.word()?, r.word()?, r.word()?, r.word()?);
+        let c = Cluster {
+            first,
+            count,
+            first_meshlet,
+            meshlet_count,
+            bounds: r.bounds()?,
+            ..*of
+        };
+        check_cluster(&c, of, &part)?;
+        part.clusters.push(c);
+        stands_for.push(o);
+    }
+    for (o, levels) in part.levels.iter_mut().enumerate() {
+        let n = r.count(8)?;
+        let mut last = 0.0f32;
+        for _ in 0..n {
+            let (cluster, error) = (r.word()?, r.f32()?);
+            if stands_for.get(cluster as usize) != Some(&o) {
+                return Err("a level listed for another cluster".into());
+            }
+            if !(error.is_finite() && error >= last) {
+                return Err("the levels' errors are not in order".into());
+            }
+            last = error;
+            levels.push(Level { cluster, error });
+        }
+    }
+    if r.at != body.len() {
+        return Err("bytes left over at the end".into());
+    }
+    Ok(Levels { part })
+}
+
+/// Whether level cluster `c` (of `part`'s meshlets and indices) may stand for the map's
+/// cluster `of`: its meshlets tile its indices, and every index is one of `of`'s
+/// vertices.
+fn check_cluster(c: &Cluster, of: &Cluster, part: &ClusteredMesh) -> Result<(), String> {
+    let meshlets = (c.first_meshlet as usize)
+        .checked_add(c.meshlet_count as usize)
+        .and_then(|end| part.meshlets.get(c.first_meshlet as usize..end))
+        .ok_or("a cluster's meshlets out of range")?;
+    let mut next = c.first;
+    for m in meshlets {
+        if m.first != next {
+            return Err("a cluster's meshlets do not tile it".into());
+        }
+        next = m.first + m.count;
+    }
+    if c.first.checked_add(c.count) != Some(next) || c.count == 0 {
+        return Err("a cluster's meshlets do not tile it".into());
+    }
+    let own = of.first_vertex..of.first_vertex + of.vertex_count;
+    let indices = &part.indices[c.first as usize..next as usize];
+    if indices.iter().any(|i| !own.contains(i)) {
+        return Err("an index of another cluster's vertices".into());
+    }
+    Ok(())
+}
+
+/// The levels of `mesh` kept in folder `dir` under `fingerprint`: `None` when there are
+/// none; an error (naming the file) when the file is there but unreadable or damaged
+/// (it is removed: the levels are made again and kept anew). A file read is marked as
+/// just used.
+pub fn load(
+    dir: &Path,
+    mesh: &ClusteredMesh,
+    fingerprint: Fingerprint,
+) -> Option<Result<Levels, String>> {
+    let path = dir.join(fingerprint.file_name());
+    if !path.exists() {
+        return None;
+    }
+    let read = read_file(&path, FileKind::Cache)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| {
+            decode(&bytes, mesh, fingerprint).map_err(|e| format!("{}: {e}", path.display()))
+        });
+    match &read {
+        Ok(_) => {
+            let _ = std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(SystemTime::now()));
+        }
+        Err(_) => {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    Some(read)
+}
+
+/// Keep `levels` in folder `dir` (made if missing) under `fingerprint`, written whole
+/// or not at all, then remove the files used longest ago while the folder holds more
+/// than `max_bytes`. An error names the file.
+pub fn store(
+    dir: &Path,
+    fingerprint: Fingerprint,
+    levels: &Levels,
+    max_bytes: u64,
+) -> Result<(), String> {
+    use std::io::Write;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+    let path = dir.join(fingerprint.file_name());
+    let mut out = PartialFile::create(&path, &[]).map_err(|e| e.to_string())?;
+    let bytes = encode(levels, fingerprint);
+    out.write_all(&bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", out.partial_path().display()))?;
+    out.commit().map_err(|e| e.to_string())?;
+    keep_under(dir, max_bytes, &path);
+    Ok(())
+}
+
+/// Remove the level files in `dir` used longest ago (by modification time) while they
+/// hold more than `max_bytes` together; `keep` stays whatever its size.
+fn keep_under(dir: &Path, max_bytes: u64, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("levels-") && name.ends_with(".bin")
+        })
+        .filter_map(|e| {
+            let meta = e.metadata().ok().filter(|m| m.is_file())?;
+            Some((meta.modified().ok()?, meta.len(), e.path()))
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    files.sort();
+    for (_, len, path) in files {
+        if total <= max_bytes {
+            break;
+        }
+        if path != keep && std::fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
