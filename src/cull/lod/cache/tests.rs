@@ -151,3 +151,33 @@ fn kept_in_a_folder_found_again_and_the_least_used_removed_past_the_limit() {
     let e = store(&file.join("sub"), fp, &levels, MAX_FOLDER_BYTES).unwrap_err();
     assert!(e.contains("cannot create the folder"), "{e}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_or_a_folder_where_the_file_goes_is_refused_without_blocking() {
+    let dir = scratch("hostile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mesh = sheet();
+    let fp = Fingerprint::of(&mesh, &[false]);
+    let path = dir.join(fp.file_name());
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Read, a pipe would wait for a writer for ever: it is refused and removed (a
+    // watchdog ends the test should it block).
+    let (send, answer) = std::sync::mpsc::channel();
+    let (d, m) = (dir.clone(), mesh.clone());
+    std::thread::spawn(move || send.send(load(&d, &m, fp).map(|r| r.err())));
+    let answer = answer.recv_timeout(std::time::Duration::from_secs(20));
+    let e = answer.expect("load returns").unwrap().expect("an error");
+    assert!(e.contains("not a regular file"), "{e}");
+    assert!(!path.exists());
+    // A folder by that name is refused too, and the levels are not kept over it.
+    std::fs::create_dir(&path).unwrap();
+    assert!(load(&dir, &mesh, fp).unwrap().is_err());
+    let levels = simplify_clusters(&mesh, &[false]);
+    assert!(store(&dir, fp, &levels, MAX_FOLDER_BYTES).is_err());
+    assert!(path.is_dir());
+}
