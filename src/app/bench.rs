@@ -91,9 +91,18 @@ impl Drop for Bench {
     }
 }
 
-/// Fragments a pixel: `None` (not counted) as NaN, printed as such.
+/// Fragments a pixel: `None` (not counted) as NaN (see [`shown`]).
 fn per_pixel(n: Option<u64>, pixels: f64) -> f64 {
     n.map_or(f64::NAN, |f| f as f64 / pixels.max(1.0))
+}
+
+/// A count a pixel as the summary prints it: "n/a" where the driver did not count.
+fn shown(x: f64) -> String {
+    if x.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{x:.2}")
+    }
 }
 
 /// The benchmark's line.
@@ -110,11 +119,11 @@ fn summary(times: &[Duration], stats: &[DrawStats], pixels: f64, peak_memory: &s
         v.sort_by(f64::total_cmp);
         v.get(v.len() / 2).copied().unwrap_or(0.0)
     };
-    let shaded = median_of(&|s| per_pixel(s.shaded, pixels));
-    let passed = median_of(&|s| per_pixel(s.passed, pixels));
-    let opaque = median_of(&|s| per_pixel(s.passed_opaque, pixels));
+    let shaded = shown(median_of(&|s| per_pixel(s.shaded, pixels)));
+    let passed = shown(median_of(&|s| per_pixel(s.passed, pixels)));
+    let opaque = shown(median_of(&|s| per_pixel(s.passed_opaque, pixels)));
     format!(
-        "frames {}  median {:.2} ms ({:.0} fps)  p95 {:.2} ms  worst {:.2} ms  triangles {:.0}  draw calls {:.0}  per pixel: rasterized {shaded:.2}, passed depth {passed:.2} (opaque {opaque:.2})  peak memory {peak_memory}",
+        "frames {}  median {:.2} ms ({:.0} fps)  p95 {:.2} ms  worst {:.2} ms  triangles {:.0}  draw calls {:.0}  per pixel: rasterized {shaded}, passed depth {passed} (opaque {opaque})  peak memory {peak_memory}",
         t.len(),
         at(0.5),
         1000.0 / at(0.5),
@@ -193,5 +202,12 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with("peak memory 9 MiB"), "{line}");
+        // A driver that counts nothing: said so, not "NaN".
+        let uncounted: Vec<DrawStats> = (0..20).map(|k| stats(k, None)).collect();
+        let line = summary(&times, &uncounted, 1000.0, "9 MiB");
+        assert!(
+            line.contains("per pixel: rasterized n/a, passed depth n/a (opaque n/a)"),
+            "{line}"
+        );
     }
 }
