@@ -22,7 +22,7 @@ use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Level, Levels, MAX_LEVELS};
 use crate::cull::clusters::{Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet};
 use crate::geometry::Aabb;
 use crate::input::{FileKind, read_file};
-use crate::output::PartialFile;
+use crate::output::{Replace, partial_path, write_file};
 
 /// Environment variable naming the folder the levels are kept in (tests and benchmarks
 /// point it at a scratch folder; unset, the platform's cache folder is used).
@@ -454,15 +454,15 @@ pub fn store(
     levels: &Levels,
     max_bytes: u64,
 ) -> Result<(), String> {
-    use std::io::Write;
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     let path = dir.join(fingerprint.file_name());
-    let mut out = PartialFile::create(&path, &[]).map_err(|e| e.to_string())?;
     let bytes = encode(levels, fingerprint);
-    out.write_all(&bytes)
-        .map_err(|e| format!("{}: cannot write: {e}", out.partial_path().display()))?;
-    out.commit().map_err(|e| e.to_string())?;
+    if let Err(e) = write_file(&path, &bytes, &[], Replace::Yes) {
+        // A full disk, say: no half file is left behind.
+        let _ = std::fs::remove_file(partial_path(&path));
+        return Err(e.to_string());
+    }
     keep_under(dir, max_bytes, &path);
     Ok(())
 }
