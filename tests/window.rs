@@ -1488,6 +1488,46 @@ fn a_config_folder_that_cannot_be_written_is_a_warning_and_the_change_still_appl
     assert!(apart > 4.0, "the panel's change did not apply: {apart}");
 }
 
+/// A generated map looked at standing still: opened Y up in metres with the eye at
+/// `spawn` facing -Z, held for `script`'s wait, a screenshot saved and the window closed.
+struct Still {
+    map: PathBuf,
+    spawn: &'static str,
+    script: PathBuf,
+}
+
+impl Still {
+    /// `map` seen from `spawn` for `secs` (the script is written into `dir`).
+    fn new(dir: &Path, map: PathBuf, spawn: &'static str, secs: f32) -> Still {
+        let script = dir.join(format!("still-{secs}.txt"));
+        std::fs::write(&script, format!("wait {secs}\n")).unwrap();
+        Still { map, spawn, script }
+    }
+
+    /// Its screenshot as `shot`, with `extra` arguments, run in folder `cwd` (whose
+    /// settings and cache folders it uses); returns what the app wrote to stderr.
+    fn shot(&self, x: &Xvfb, shot: &Path, extra: &[&str], cwd: &Path) -> String {
+        let mut args = vec![
+            self.map.to_str().unwrap(),
+            "--up",
+            "y",
+            "--scale",
+            "1",
+            "--spawn",
+            self.spawn,
+            "--yaw",
+            "0",
+            "--script",
+            self.script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        args.extend_from_slice(extra);
+        wait_for_exit(spawn_in(x, &args, cwd), "the window did not close")
+    }
+}
+
 /// A room of four metres whose walls each show a 2 x 2 checker texture (each texel two
 /// metres wide), for texture filtering: written into `dir`.
 fn checker_room(dir: &Path) -> PathBuf {
@@ -1546,31 +1586,12 @@ fn largest_step(p: &Path) -> u32 {
 fn nearest_texture_filtering_draws_texels_sharp_from_the_flag_or_the_settings() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("texture-filter");
-    let room = checker_room(&dir);
-    let script = dir.join("still.txt");
-    std::fs::write(&script, "wait 0.2\n").unwrap();
     // Facing the wall at z = -2 from the room's middle: its two texels meet at the
     // picture's middle column.
+    let still = Still::new(&dir, checker_room(&dir), "0,1.6,0", 0.2);
     let shot = |name: &str, extra: &[&str], cwd: &Path| {
         let shot = dir.join(format!("{name}.png"));
-        let mut args = vec![
-            room.to_str().unwrap(),
-            "--up",
-            "y",
-            "--scale",
-            "1",
-            "--spawn",
-            "0,1.6,0",
-            "--yaw",
-            "0",
-            "--script",
-            script.to_str().unwrap(),
-            "--screenshot",
-            shot.to_str().unwrap(),
-            "--exit-when-done",
-        ];
-        args.extend_from_slice(extra);
-        let err = wait_for_exit(spawn_in(&x, &args, cwd), "the window did not close");
+        let err = still.shot(&x, &shot, extra, cwd);
         assert!(!err.contains("texture could not"), "{err}");
         shot
     };
@@ -1652,27 +1673,11 @@ fn fine_floor_room(dir: &Path) -> PathBuf {
 fn levels_of_detail_are_kept_and_read_back_on_the_next_open_with_the_same_picture() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("levels-cache");
-    let map = fine_floor_room(&dir);
-    let script = dir.join("still.txt");
     // Long enough for the first open's levels to be made and kept.
-    std::fs::write(&script, "wait 1.5\n").unwrap();
+    let still = Still::new(&dir, fine_floor_room(&dir), "0,1.6,3", 1.5);
     let open = |name: &str| {
         let shot = dir.join(format!("{name}.png"));
-        let args = [
-            map.to_str().unwrap(),
-            "--up",
-            "y",
-            "--scale",
-            "1",
-            "--spawn",
-            "0,1.6,3",
-            "--script",
-            script.to_str().unwrap(),
-            "--screenshot",
-            shot.to_str().unwrap(),
-            "--exit-when-done",
-        ];
-        let err = wait_for_exit(spawn_in(&x, &args, &dir), "the window did not close");
+        let err = still.shot(&x, &shot, &[], &dir);
         (shot, err)
     };
     let (first, made) = open("first");

@@ -73,11 +73,15 @@ impl Fingerprint {
         for c in originals {
             words.put_cluster(c);
         }
-        let vertices: usize = originals
-            .iter()
-            .map(|c| (c.first_vertex + c.vertex_count) as usize)
-            .max()
-            .unwrap_or(0);
+        // How far into each list the map's own clusters reach (their levels come after).
+        let end = |last: fn(&Cluster) -> u32| {
+            originals
+                .iter()
+                .map(|c| last(c) as usize)
+                .max()
+                .unwrap_or(0)
+        };
+        let vertices = end(|c| c.first_vertex + c.vertex_count);
         words.put(vertices as u32);
         for v in &mesh.vertices[..vertices.min(mesh.vertices.len())] {
             for x in v.position.iter().chain(&v.normal).chain(&v.uv) {
@@ -85,20 +89,12 @@ impl Fingerprint {
             }
             words.flush_if_full(&mut h);
         }
-        let indices: usize = originals
-            .iter()
-            .map(|c| (c.first + c.count) as usize)
-            .max()
-            .unwrap_or(0);
+        let indices = end(|c| c.first + c.count);
         for &i in &mesh.indices[..indices.min(mesh.indices.len())] {
             words.put(i);
             words.flush_if_full(&mut h);
         }
-        let meshlets: usize = originals
-            .iter()
-            .map(|c| (c.first_meshlet + c.meshlet_count) as usize)
-            .max()
-            .unwrap_or(0);
+        let meshlets = end(|c| c.first_meshlet + c.meshlet_count);
         for (m, s) in mesh.meshlets[..meshlets.min(mesh.meshlets.len())]
             .iter()
             .zip(
