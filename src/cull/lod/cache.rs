@@ -5,9 +5,10 @@
 //! and draws them from the first frame; no thread takes a core from the frames.
 //!
 //! A file is named by the [`Fingerprint`] of what the levels are made from (the clustered
-//! mesh and which materials are textured) and of how ([`FORMAT`] and the simplifier's
-//! constants): any change to the map, its scale or up axis, or to this program's way of
-//! making levels, names another file. Reading one checks its length, a checksum and every
+//! mesh and which materials are textured) and of how ([`FORMAT`], the simplifier's
+//! constants, and the source of the code that makes them with its crates' versions): any
+//! change to the map, its scale or up axis, or to this program's way of making levels,
+//! names another file. Reading one checks its length, a checksum and every
 //! index and range against the mesh before the levels are used: a damaged file is
 //! refused (and made again), never drawn. The folder is kept under
 //! [`MAX_FOLDER_BYTES`], the least recently used files going first.
@@ -32,8 +33,18 @@ pub const CACHE_DIR_ENV: &str = "WALKTHROUGH_CACHE_DIR";
 /// (Conference's levels are 3 MiB; a million-triangle map's about 10.)
 pub const MAX_FOLDER_BYTES: u64 = 512 << 20;
 
-/// The layout of a file; raised whenever it, or the way levels are made, changes.
+/// The layout of a file; raised whenever it changes.
 pub const FORMAT: u32 = 1;
+
+/// The code that makes the levels (and splits them into meshlets), and the versions of
+/// the crates it uses (meshoptimizer's among them), as built: part of every fingerprint,
+/// so that a change to how levels are made names other files without anyone having to
+/// remember to raise [`FORMAT`].
+const MADE_BY: [&str; 3] = [
+    include_str!("../lod.rs"),
+    include_str!("../clusters.rs"),
+    include_str!("../../../Cargo.lock"),
+];
 
 /// A file's first bytes.
 const MAGIC: [u8; 8] = *b"wtlevels";
@@ -57,6 +68,9 @@ impl Fingerprint {
     /// do not count) made with `textured[m]` saying material `m` has a texture.
     pub fn of(mesh: &ClusteredMesh, textured: &[bool]) -> Fingerprint {
         let mut h = Xxh3::new();
+        for source in MADE_BY {
+            h.update(source.as_bytes());
+        }
         let mut words = Words::default();
         words.put(FORMAT);
         words.put(MESHLET_TRIANGLES as u32);
