@@ -1,7 +1,8 @@
 //! Map loading, stage by stage: tobj's parse alone, our whole load (parse, triangulate,
 //! materials), the collision world build, the free-space (pocket) survey and the frame
 //! survey (up axis and units), and the renderer's clustering (its closed-solid search
-//! alone, then all of it).
+//! alone, then all of it), its levels of detail, and reading them back from the cache
+//! (the fingerprint, the file checked).
 //!
 //! Also one polygon of 100,000 corners, convex (a circle) and concave (a star), loaded
 //! from OBJ text: the triangulation must stay near O(n log n).
@@ -12,6 +13,7 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
+use walkthrough::cull::lod::cache::{Fingerprint, decode, encode};
 use walkthrough::cull::lod::simplify_clusters;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough::map::solids::closed_solids;
@@ -101,6 +103,15 @@ fn load(c: &mut Criterion) {
         let textured: Vec<bool> = map.materials.iter().map(|m| m.texture.is_some()).collect();
         g.bench_function("simplify_clusters", |b| {
             b.iter(|| simplify_clusters(&mesh, &textured).triangles())
+        });
+        // A later open reads them instead: the fingerprint, then the file checked whole.
+        g.bench_function("levels_fingerprint", |b| {
+            b.iter(|| Fingerprint::of(&mesh, &textured))
+        });
+        let fingerprint = Fingerprint::of(&mesh, &textured);
+        let file = encode(&simplify_clusters(&mesh, &textured), fingerprint);
+        g.bench_function("levels_decode", |b| {
+            b.iter(|| decode(&file, &mesh, fingerprint).map(|l| l.triangles()))
         });
         g.finish();
     }

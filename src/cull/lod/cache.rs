@@ -98,14 +98,21 @@ impl Fingerprint {
         let vertices = end(|c| c.first_vertex + c.vertex_count);
         words.put(vertices as u32);
         for v in &mesh.vertices[..vertices.min(mesh.vertices.len())] {
-            for x in v.position.iter().chain(&v.normal).chain(&v.uv) {
-                words.put(x.to_bits());
+            // A vertex's 32 bytes at once (a word at a time, conference's fingerprint
+            // took 15 ms, not 5).
+            let mut b = [0u8; 32];
+            let floats = v.position.iter().chain(&v.normal).chain(&v.uv);
+            for (to, x) in b.chunks_exact_mut(4).zip(floats) {
+                to.copy_from_slice(&x.to_le_bytes());
             }
+            words.bytes.extend_from_slice(&b);
             words.flush_if_full(&mut h);
         }
         let indices = end(|c| c.first + c.count);
-        for &i in &mesh.indices[..indices.min(mesh.indices.len())] {
-            words.put(i);
+        for chunk in mesh.indices[..indices.min(mesh.indices.len())].chunks(1024) {
+            words
+                .bytes
+                .extend(chunk.iter().flat_map(|i| i.to_le_bytes()));
             words.flush_if_full(&mut h);
         }
         let meshlets = end(|c| c.first_meshlet + c.meshlet_count);
