@@ -224,26 +224,4 @@ pub(super) fn distance_of_depth(proj: Mat4, depth: f64) -> Option<f32> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_level_keeps_the_furthest_depth_of_the_texels_below() {
-        let mut p = DepthPyramid::default();
-        // 5 x 3: odd sides round up (3 x 2, 2 x 1, 1 x 1).
-        p.rebuild(5, 3, |d| {
-            for (i, v) in d.iter_mut().enumerate() {
-                *v = i as u32;
-            }
-        });
-        let sizes: Vec<(usize, usize)> = p.levels.iter().map(|l| (l.width, l.height)).collect();
-        assert_eq!(sizes, vec![(5, 3), (3, 2), (2, 1), (1, 1)]);
-        // Level 1, texel (2, 0) covers column 4 of rows 0 and 1: depths 4 and 9.
-        assert_eq!(p.levels[1].at(2, 0), 9);
-        assert_eq!(p.levels[1].at(0, 1), 11);
-        assert_eq!(p.levels[3].at(0, 0), 14);
-        // Rebuilt smaller, the old levels go.
-        p.rebuild(1, 1, |d| d[0] = 5);
-        assert_eq!(p.levels.len(), 1);
-    }
-}
+pub(crate) mod tests;
