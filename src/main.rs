@@ -118,8 +118,14 @@ struct WindowArgs {
     /// test), to see which frames are slow.
     #[arg(long, value_name = "FILE", requires = "bench_frames")]
     bench_out: Option<PathBuf>,
+    /// What each frame leaves out: occlusion (what the view's frustum holds, less what
+    /// is hidden behind what is drawn: the depth is read back mid-frame), frustum (what
+    /// the frustum holds, nearest first) or off (everything) [default: occlusion on a
+    /// software renderer, frustum on a GPU].
+    #[arg(long, value_name = "WAY", conflicts_with = "no_cull")]
+    culling: Option<app::Culling>,
     /// Draw every cluster of the map every frame, in material order, every triangle
-    /// two-sided (to compare with the culled picture and its cost).
+    /// two-sided (to compare with the culled picture and its cost): `--culling off`.
     #[arg(long)]
     no_cull: bool,
     /// Start in borderless fullscreen (F11 toggles it).
@@ -477,7 +483,11 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
         debug_view: args.debug_view,
         bench_frames: args.bench_frames,
         bench_out: args.bench_out.clone(),
-        cull: !args.no_cull,
+        culling: if args.no_cull {
+            Some(app::Culling::Off)
+        } else {
+            args.culling
+        },
         srgb: !args.no_srgb,
         fullscreen: args.fullscreen,
         record: args.record.clone(),

@@ -16,6 +16,7 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 
 use super::context::GlWindowContext;
 use super::controls::Action;
+use super::culling::Culling;
 use super::debug_draw::DebugDraw;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
@@ -224,7 +225,13 @@ impl ApplicationHandler for App {
         );
         renderer.set_texture_filter(self.prefs.live.texture_filter);
         renderer.count_fragments(self.config.bench_frames.is_some());
-        renderer.cull = self.config.cull;
+        renderer.culling = self.config.culling.unwrap_or_else(|| {
+            let c = Culling::default_for(ctx.software);
+            if c == Culling::Frustum {
+                eprintln!("culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)");
+            }
+            c
+        });
         let debug_draw = match DebugDraw::new(ctx.gl.clone()) {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),

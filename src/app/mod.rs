@@ -20,6 +20,8 @@
 //!   touched and tested, drawn over the scene.
 //! - `detail`: the map's levels of detail, made on a thread of their own and handed over
 //!   in batches, the farthest clusters' first.
+//! - `culling`: what each frame leaves out (occlusion culling on a software renderer,
+//!   the frustum alone on a GPU: measured).
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
 //!   view, nearest first, in two passes around a read of the depth buffer for occlusion
 //!   culling) and the GL helpers. These three and `debug_draw` are the only files with
@@ -30,6 +32,7 @@ mod context;
 pub mod controls;
 mod correction;
 mod counters;
+mod culling;
 mod debug_draw;
 mod debug_view;
 mod detail;
@@ -54,6 +57,7 @@ use std::time::Instant;
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
+pub use culling::Culling;
 pub use settings::Overrides;
 use settings::SettingsState;
 use walkthrough::camera::{Controller, Settings};
@@ -118,8 +122,9 @@ pub struct Config {
     /// Anisotropic filtering of textures (1: off); `None`: 8 on a GPU, off on a software
     /// renderer.
     pub anisotropy: Option<u8>,
-    /// Draw only the clusters the view may see, nearest first (`--no-cull` turns it off).
-    pub cull: bool,
+    /// What the renderer leaves out of each frame (`--culling`, `--no-cull`); `None`:
+    /// the renderer's default ([`Culling::default_for`]).
+    pub culling: Option<Culling>,
     /// Light in linear space into an sRGB framebuffer where the display has one
     /// (`--no-srgb` turns it off: display-space light, colours out as written).
     pub srgb: bool,

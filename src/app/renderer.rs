@@ -2,7 +2,8 @@
 //! cut-outs), less the meshlets and triangles hidden behind what is drawn (two passes
 //! around a read of the depth buffer: see [`walkthrough::cull::occlusion`]), from one
 //! vertex buffer and each pass's indices streamed ([`walkthrough::cull::batches`]; the
-//! map's own index buffer when drawing everything in view).
+//! map's own index buffer when drawing everything in view, as with frustum culling alone,
+//! a GPU's default: see [`Culling`]).
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ use walkthrough::map::{Map, TextureImage, Vertex};
 use walkthrough::preferences::TextureFilter;
 
 use super::counters::FragmentCounters;
+use super::culling::Culling;
 use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
@@ -115,9 +117,8 @@ pub struct Renderer {
     /// How textures are sampled: the settings' filter, and anisotropic filtering (1:
     /// none; the extension's maximum, up to 8).
     sampling: Sampling,
-    /// Draw only what the view may see, nearest first; false draws every cluster in
-    /// material order (`--no-cull`).
-    pub cull: bool,
+    /// What each frame leaves out (see [`Culling`]).
+    pub culling: Culling,
     /// The field of view (the settings' `fov`, changed live).
     pub fov: FieldOfView,
     /// While counting (benchmarks), the queries that count each frame's fragments.
@@ -178,7 +179,7 @@ impl Renderer {
                 filter: TextureFilter::default(),
                 anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
             },
-            cull: true,
+            culling: Culling::Occlusion,
             fov: FieldOfView::default(),
             counters: FragmentCounters::default(),
             stats: DrawStats::default(),
@@ -378,7 +379,7 @@ impl Renderer {
         let proj = self.projection(width, height);
         let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
         self.add_finished_levels();
-        if self.cull {
+        if self.culling != Culling::Off {
             draw_order(&self.mesh, &view, &mut self.order);
         } else {
             self.order.clear();
@@ -403,7 +404,11 @@ impl Renderer {
         let mut draws = std::mem::take(&mut self.draws);
         let mut batches = std::mem::take(&mut self.batches);
         let mut bound = Bound::default();
-        match self.occlusion.take().filter(|_| self.cull) {
+        match self
+            .occlusion
+            .take()
+            .filter(|_| self.culling == Culling::Occlusion)
+        {
             Some(mut o) => {
                 o.first_pass(&self.mesh, &self.order, &view, &mut batches);
                 self.submit_batches(&batches, &frame, &mut bound, &mut stats);
@@ -447,7 +452,8 @@ impl Renderer {
                         material: c.material as u32,
                         cutout: c.cutout,
                         // Everything drawn (`--no-cull`) is drawn two-sided too.
-                        cull_back_faces: self.cull && c.hides_back_faces(view.eye, view.near_reach),
+                        cull_back_faces: self.culling != Culling::Off
+                            && c.hides_back_faces(view.eye, view.near_reach),
                         first: c.first,
                         count: c.count,
                     }
