@@ -118,11 +118,9 @@ struct WindowArgs {
     /// test), to see which frames are slow.
     #[arg(long, value_name = "FILE", requires = "bench_frames")]
     bench_out: Option<PathBuf>,
-    /// What each frame leaves out: occlusion (what the view's frustum holds, less what
-    /// is hidden behind what is drawn: the depth is read back mid-frame), frustum (what
-    /// the frustum holds, nearest first) or off (everything) [default: occlusion on a
-    /// software renderer, frustum on a GPU].
-    #[arg(long, value_name = "WAY", conflicts_with = "no_cull")]
+    /// What each frame leaves out [default: occlusion on a software renderer, frustum
+    /// on a GPU].
+    #[arg(long, value_name = "WAY", value_enum, conflicts_with = "no_cull")]
     culling: Option<app::Culling>,
     /// Draw every cluster of the map every frame, in material order, every triangle
     /// two-sided (to compare with the culled picture and its cost): `--culling off`.

@@ -105,6 +105,11 @@ fn bad_option_values_are_refused() {
             "'fancy' is no texture filter (one of trilinear, bilinear, nearest)",
         ),
         (
+            vec!["--culling", "hierarchical"],
+            "[possible values: off, frustum, occlusion]",
+        ),
+        (vec!["--culling", "off", "--no-cull"], "cannot be used with"),
+        (
             vec!["sim", "--speed", "inf", "--script", "/dev/null"],
             "--speed inf must be a positive number",
         ),
