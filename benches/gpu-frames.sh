@@ -41,7 +41,7 @@ for i in 1 2; do
         for map in "" "$maps/conference/conference.obj" "$maps/lost_empire/lost_empire.obj"; do
             for culling in occlusion frustum off; do
                 echo "== run $i $size ${map:-built-in} $culling"
-                run $map --culling $culling --bench-frames 300 --size $size | grep '^frames'
+                run $map --culling $culling --msaa 0 --bench-frames 300 --size $size | grep '^frames'
             done
         done
     done

@@ -140,10 +140,11 @@ struct WindowArgs {
     /// Draw at most this many frames a second (the walk is the same at any rate).
     #[arg(long, value_parser = parse_fps)]
     max_fps: Option<f64>,
-    /// Multisample antialiasing, samples a pixel: 0 (off), 2, 4 or 8. Off by default: on
-    /// a software renderer (Mesa's llvmpipe) 4x costs about as much as drawing 4 times.
-    #[arg(long, default_value_t = 0, value_parser = parse_msaa)]
-    msaa: u8,
+    /// Multisample antialiasing, samples a pixel: 0 (off), 2, 4 or 8 [default: 4 on a
+    /// GPU; off on a software renderer (Mesa's llvmpipe), where 4x costs about as much as
+    /// drawing 4 times].
+    #[arg(long, value_parser = parse_msaa)]
+    msaa: Option<u8>,
     /// Anisotropic filtering of textures, 1 (off) to 16 (the driver may allow less).
     /// Default: 8 on a GPU, off on a software renderer, where 8x doubles a textured map's
     /// frame time.

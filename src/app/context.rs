@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use glutin::config::{ConfigTemplateBuilder, GlConfig};
 use glutin::context::{
-    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentGlContext, PossiblyCurrentContext,
-    Version,
+    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentContext, NotCurrentGlContext,
+    PossiblyCurrentContext, Version,
 };
 use glutin::display::{GetGlDisplay, GlDisplay};
 use glutin::surface::{GlSurface, Surface, SurfaceAttributesBuilder, SwapInterval, WindowSurface};
@@ -38,12 +38,14 @@ pub struct GlWindowContext {
 
 impl GlWindowContext {
     /// Create the window and a GL 3.3 core context with a depth buffer, sRGB-capable where
-    /// the driver offers it, with `msaa` samples a pixel (0: none).
+    /// the driver offers it, with `msaa` samples a pixel (0: none); a warning says so
+    /// when the display has no such framebuffer and the user asked for it (`msaa_asked`).
     pub fn new(
         event_loop: &ActiveEventLoop,
         attributes: WindowAttributes,
         vsync: bool,
         msaa: u8,
+        msaa_asked: bool,
     ) -> Result<GlWindowContext, String> {
         let mut template = ConfigTemplateBuilder::new().with_depth_size(24);
         if msaa > 0 {
@@ -74,7 +76,7 @@ impl GlWindowContext {
             .map_err(|e| format!("OpenGL 3.3 core is not available: {e}"))?;
         let srgb = config.srgb_capable();
         let samples = config.num_samples();
-        if samples != msaa {
+        if samples != msaa && msaa_asked {
             eprintln!(
                 "warning: no {msaa}x multisampled framebuffer here; drawing with {samples} samples a pixel"
             );
@@ -103,9 +105,7 @@ impl GlWindowContext {
             // SAFETY: a plain string query on the current context.
             unsafe { gl.get_parameter_string(glow::RENDERER) }
         };
-        let software = ["llvmpipe", "softpipe", "swrast", "software"]
-            .iter()
-            .any(|s| renderer.to_lowercase().contains(s));
+        let software = is_software(&renderer);
         let description = {
             use glow::HasContext;
             // SAFETY: plain string queries on the current context.
@@ -168,4 +168,56 @@ fn set_vsync(
     surface
         .set_swap_interval(context, interval)
         .map_err(|e| format!("cannot set vsync {}: {e}", if on { "on" } else { "off" }))
+}
+
+/// The words in a renderer's name (`GL_RENDERER`, lower case) that say it draws on the
+/// CPU: Mesa's llvmpipe, softpipe and swrast, and others that call themselves so.
+const SOFTWARE_RENDERERS: [&str; 4] = ["llvmpipe", "softpipe", "swrast", "software"];
+
+/// Whether the renderer called `renderer` (`GL_RENDERER`) draws on the CPU.
+fn is_software(renderer: &str) -> bool {
+    let renderer = renderer.to_lowercase();
+    SOFTWARE_RENDERERS.iter().any(|s| renderer.contains(s))
+}
+
+/// Whether the GL here draws on the CPU, asked before the window is made (whose
+/// framebuffer's samples must be chosen with it) of a context with no window, so that
+/// nothing shows; `None` where no such context can be made (then the caller assumes the
+/// cheaper choice).
+pub fn probe_software(event_loop: &ActiveEventLoop) -> Option<bool> {
+    let (_, config) = DisplayBuilder::new()
+        .build(event_loop, ConfigTemplateBuilder::new(), |mut configs| {
+            configs.next().expect("glutin offers at least one config")
+        })
+        .ok()?;
+    let display = config.display();
+    let attrs = ContextAttributesBuilder::new()
+        .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+        .with_profile(GlProfile::Core)
+        .build(None);
+    // SAFETY: a context with no window; it lives until the end of this function.
+    let not_current = unsafe { display.create_context(&config, &attrs) }.ok()?;
+    let _current = match not_current {
+        // (glutin's own conditions for each of its back ends)
+        #[cfg(not(any(target_vendor = "apple", target_family = "wasm")))]
+        NotCurrentContext::Egl(c) => {
+            PossiblyCurrentContext::Egl(c.make_current_surfaceless().ok()?)
+        }
+        #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+        NotCurrentContext::Glx(c) => {
+            PossiblyCurrentContext::Glx(c.make_current_surfaceless().ok()?)
+        }
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    };
+    // SAFETY: the context is current on this thread; the loader returns its functions.
+    let renderer = unsafe {
+        use glow::HasContext;
+        let gl = glow::Context::from_loader_function(|s| {
+            let s = CString::new(s).expect("GL function names have no NUL");
+            display.get_proc_address(&s)
+        });
+        gl.get_parameter_string(glow::RENDERER)
+    };
+    Some(is_software(&renderer))
 }

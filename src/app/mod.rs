@@ -117,8 +117,9 @@ pub struct Config {
     pub record: Option<PathBuf>,
     /// Cap the frame rate (`--max-fps`).
     pub max_fps: Option<f64>,
-    /// Multisample antialiasing samples a pixel (0: off).
-    pub msaa: u8,
+    /// Multisample antialiasing samples a pixel (0: off); `None`: 4 on a GPU, off on a
+    /// software renderer.
+    pub msaa: Option<u8>,
     /// Anisotropic filtering of textures (1: off); `None`: 8 on a GPU, off on a software
     /// renderer.
     pub anisotropy: Option<u8>,
