@@ -23,8 +23,8 @@
 //! - `culling`: what each frame leaves out (occlusion culling on a software renderer,
 //!   the frustum alone on a GPU: measured).
 //! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
-//!   view, nearest first, in two passes around a read of the depth buffer for occlusion
-//!   culling) and the GL helpers. These three and `debug_draw` are the only files with
+//!   view, nearest first; on a software renderer in two passes around a read of the depth
+//!   buffer for occlusion culling) and the GL helpers. These three and `debug_draw` are the only files with
 //!   `unsafe` (OpenGL calls, and creating the context).
 
 mod bench;
