@@ -1127,7 +1127,7 @@ fn f11_fills_the_screen_and_f11_again_gives_the_window_back() {
 
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
-fn msaa_softens_the_edges_and_the_frame_is_srgb() {
+fn msaa_softens_the_edges_the_frame_is_srgb_and_only_the_frustum_culls() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("msaa");
     let script = dir.join("still.txt");
@@ -1149,6 +1149,11 @@ fn msaa_softens_the_edges_and_the_frame_is_srgb() {
     let ((plain, log), (smooth, smooth_log)) = (shot("0"), shot("4"));
     assert!(log.contains("sRGB framebuffer"), "{log}");
     assert!(smooth_log.contains("4x MSAA"), "{smooth_log}");
+    // Occlusion culling reads a single-sampled depth: with MSAA the frustum culls, and
+    // says so.
+    let frustum = "culling: frustum (occlusion culling reads a depth of one sample a pixel";
+    assert!(smooth_log.contains(frustum), "{smooth_log}");
+    assert!(!log.contains(frustum), "{log}");
     // The same picture, but the edges' pixels blend the two sides.
     let d = middle_difference(&plain, &smooth);
     assert!(

@@ -244,13 +244,20 @@ impl ApplicationHandler for App {
         );
         renderer.set_texture_filter(self.prefs.live.texture_filter);
         renderer.count_fragments(self.config.bench_frames.is_some());
-        renderer.culling = self.config.culling.unwrap_or_else(|| {
-            let c = Culling::default_for(ctx.software);
-            if c == Culling::Frustum {
-                eprintln!("culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)");
-            }
-            c
-        });
+        let wanted = self
+            .config
+            .culling
+            .unwrap_or(Culling::default_for(ctx.software));
+        let used = renderer.set_culling(wanted);
+        if used != wanted {
+            eprintln!(
+                "culling: frustum (occlusion culling reads a depth of one sample a pixel, and this framebuffer is multisampled)"
+            );
+        } else if self.config.culling.is_none() && used == Culling::Frustum {
+            eprintln!(
+                "culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)"
+            );
+        }
         let debug_draw = match DebugDraw::new(ctx.gl.clone()) {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),

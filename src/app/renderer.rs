@@ -117,8 +117,8 @@ pub struct Renderer {
     /// How textures are sampled: the settings' filter, and anisotropic filtering (1:
     /// none; the extension's maximum, up to 8).
     sampling: Sampling,
-    /// What each frame leaves out (see [`Culling`]).
-    pub culling: Culling,
+    /// What each frame leaves out (see [`Culling`]; set by [`Renderer::set_culling`]).
+    culling: Culling,
     /// The field of view (the settings' `fov`, changed live).
     pub fov: FieldOfView,
     /// While counting (benchmarks), the queries that count each frame's fragments.
@@ -345,6 +345,17 @@ impl Renderer {
         } else {
             color
         }
+    }
+
+    /// Cull as `wanted` says where this framebuffer allows it, and return the culling in
+    /// use: occlusion culling reads back a depth buffer of one sample a pixel, so with
+    /// multisampling the frustum alone culls.
+    pub fn set_culling(&mut self, wanted: Culling) -> Culling {
+        self.culling = match wanted {
+            Culling::Occlusion if self.occlusion.is_none() => Culling::Frustum,
+            c => c,
+        };
+        self.culling
     }
 
     /// Clusters in the map (not counting their levels of detail).
