@@ -10,7 +10,7 @@
 set -eu
 maps=${1:-../shared/maps}
 kit=.gpukit
-grep -qx "/$kit/" .git/info/exclude 2>/dev/null || echo "/$kit/" >>.git/info/exclude
+# (.gitignore leaves it out of commits; the device tool carries it when asked to.)
 rm -rf "$kit" && mkdir -p "$kit"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
