@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use glutin::config::{ConfigTemplateBuilder, GlConfig};
 use glutin::context::{
-    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentContext, NotCurrentGlContext,
-    PossiblyCurrentContext, Version,
+    ContextApi, ContextAttributes, ContextAttributesBuilder, GlProfile, NotCurrentContext,
+    NotCurrentGlContext, PossiblyCurrentContext, Version,
 };
-use glutin::display::{GetGlDisplay, GlDisplay};
+use glutin::display::{Display, GetGlDisplay, GlDisplay};
 use glutin::surface::{GlSurface, Surface, SurfaceAttributesBuilder, SwapInterval, WindowSurface};
 use glutin_winit::{DisplayBuilder, GlWindow};
-use raw_window_handle::HasWindowHandle;
+use raw_window_handle::{HasWindowHandle, RawWindowHandle};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::{Window, WindowAttributes};
 
@@ -67,12 +67,8 @@ impl GlWindowContext {
             .map_err(|e| format!("no window handle: {e}"))?
             .as_raw();
         let display = config.display();
-        let attrs = ContextAttributesBuilder::new()
-            .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
-            .with_profile(GlProfile::Core)
-            .build(Some(raw));
         // SAFETY: the raw window handle comes from the live `window` owned by this struct.
-        let not_current = unsafe { display.create_context(&config, &attrs) }
+        let not_current = unsafe { display.create_context(&config, &core_context(Some(raw))) }
             .map_err(|e| format!("OpenGL 3.3 core is not available: {e}"))?;
         let srgb = config.srgb_capable();
         let samples = config.num_samples();
@@ -93,13 +89,8 @@ impl GlWindowContext {
         if let Err(e) = set_vsync(&surface, &context, vsync) {
             eprintln!("warning: {e}");
         }
-        // SAFETY: the context is current on this thread; the loader returns its functions.
-        let gl = unsafe {
-            glow::Context::from_loader_function(|s| {
-                let s = CString::new(s).expect("GL function names have no NUL");
-                display.get_proc_address(&s)
-            })
-        };
+        // SAFETY: the context is current on this thread.
+        let gl = unsafe { load_gl(&display) };
         let renderer = {
             use glow::HasContext;
             // SAFETY: a plain string query on the current context.
@@ -170,6 +161,29 @@ fn set_vsync(
         .map_err(|e| format!("cannot set vsync {}: {e}", if on { "on" } else { "off" }))
 }
 
+/// The attributes of the context every window asks for: OpenGL 3.3 core, for the window
+/// `raw` (none: a context with no window).
+fn core_context(raw: Option<RawWindowHandle>) -> ContextAttributes {
+    ContextAttributesBuilder::new()
+        .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+        .with_profile(GlProfile::Core)
+        .build(raw)
+}
+
+/// The glow function table of `display`'s current context.
+///
+/// # Safety
+/// A context of `display` must be current on this thread.
+unsafe fn load_gl(display: &Display) -> glow::Context {
+    // SAFETY: the caller's; the loader returns the current context's functions.
+    unsafe {
+        glow::Context::from_loader_function(|s| {
+            let s = CString::new(s).expect("GL function names have no NUL");
+            display.get_proc_address(&s)
+        })
+    }
+}
+
 /// The words in a renderer's name (`GL_RENDERER`, lower case) that say it draws on the
 /// CPU: Mesa's llvmpipe, softpipe and swrast, and others that call themselves so.
 const SOFTWARE_RENDERERS: [&str; 4] = ["llvmpipe", "softpipe", "swrast", "software"];
@@ -191,12 +205,8 @@ pub fn probe_software(event_loop: &ActiveEventLoop) -> Option<bool> {
         })
         .ok()?;
     let display = config.display();
-    let attrs = ContextAttributesBuilder::new()
-        .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
-        .with_profile(GlProfile::Core)
-        .build(None);
     // SAFETY: a context with no window; it lives until the end of this function.
-    let not_current = unsafe { display.create_context(&config, &attrs) }.ok()?;
+    let not_current = unsafe { display.create_context(&config, &core_context(None)) }.ok()?;
     let _current = match not_current {
         // (glutin's own conditions for each of its back ends)
         #[cfg(not(any(target_vendor = "apple", target_family = "wasm")))]
@@ -210,14 +220,10 @@ pub fn probe_software(event_loop: &ActiveEventLoop) -> Option<bool> {
         #[allow(unreachable_patterns)]
         _ => return None,
     };
-    // SAFETY: the context is current on this thread; the loader returns its functions.
+    // SAFETY: the context is current on this thread.
     let renderer = unsafe {
         use glow::HasContext;
-        let gl = glow::Context::from_loader_function(|s| {
-            let s = CString::new(s).expect("GL function names have no NUL");
-            display.get_proc_address(&s)
-        });
-        gl.get_parameter_string(glow::RENDERER)
+        load_gl(&display).get_parameter_string(glow::RENDERER)
     };
     Some(is_software(&renderer))
 }
