@@ -1100,29 +1100,56 @@ fn window_size(x: &Xvfb, win: &str) -> (u32, u32) {
     (w.parse().unwrap(), h.parse().unwrap())
 }
 
+/// Wait (up to 10 s) for the window to have the size `want`; returns the size it has.
+fn wait_for_size(x: &Xvfb, win: &str, want: (u32, u32)) -> (u32, u32) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while window_size(x, win) != want && Instant::now() < deadline {
+        sleep(Duration::from_millis(100));
+    }
+    window_size(x, win)
+}
+
 #[test]
 #[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
 fn f11_fills_the_screen_and_f11_again_gives_the_window_back() {
     let (x, _one) = Xvfb::start();
     let _wm = WindowManager::start(&x);
-    let (child, win) = launch(&x, &["--size", "640x360", "--exit-after", "30"]);
+    let dir = out_dir("fullscreen");
+    let (child, win) = launch_in(&x, &["--size", "640x360", "--exit-after", "30"], &dir);
     assert_eq!(window_size(&x, &win), (640, 360));
-    let wait_for = |want: (u32, u32)| {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while window_size(&x, &win) != want && Instant::now() < deadline {
-            sleep(Duration::from_millis(100));
-        }
-        window_size(&x, &win)
-    };
     x.xdotool(&["key", "F11"]);
     // Xvfb's screen is 1280x800.
-    assert_eq!(wait_for((1280, 800)), (1280, 800));
+    assert_eq!(wait_for_size(&x, &win, (1280, 800)), (1280, 800));
     x.xdotool(&["key", "F11"]);
-    assert_eq!(wait_for((640, 360)), (640, 360));
+    assert_eq!(wait_for_size(&x, &win, (640, 360)), (640, 360));
     x.xdotool(&["key", "Escape"]);
     x.xdotool(&["key", "Escape"]);
     let log = finish(&x, child);
     assert!(!log.contains("panicked"), "{log}");
+    // The screen's size is not a size chosen for the window: nothing was saved.
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"));
+    assert!(
+        saved.as_ref().map_or(true, |s| !s.contains("window_size")),
+        "{saved:?}"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_window_resized_by_hand_opens_at_that_size_next_time() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("resized");
+    let (child, win) = launch_in(&x, &["--size", "640x360", "--exit-after", "30"], &dir);
+    x.xdotool(&["windowsize", &win, "800", "500"]);
+    assert_eq!(wait_for_size(&x, &win, (800, 500)), (800, 500));
+    sleep(Duration::from_millis(300));
+    finish(&x, child);
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(saved.contains("window_size = [800, 500]"), "{saved}");
+    // The next run, without --size, opens at the size the window was left at.
+    let (child, win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    assert_eq!(window_size(&x, &win), (800, 500));
+    finish(&x, child);
 }
 
 #[test]

@@ -288,6 +288,7 @@ impl ApplicationHandler for App {
                 if let Some(gpu) = &self.gpu {
                     gpu.ctx.resize(size.width, size.height);
                 }
+                self.window_resized(size);
             }
             WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key(),
             WindowEvent::Focused(false) => {

@@ -186,6 +186,27 @@ impl App {
         }
     }
 
+    /// The window now has `size` (resized by hand, by the window manager, or as the panel
+    /// asked). A size the user chose for a window (not fullscreen, not maximized: those are
+    /// the screen's) becomes this run's and the saved setting, as the panel's field would,
+    /// so the next run opens as the window was left.
+    pub(super) fn window_resized(&mut self, size: PhysicalSize<u32>) {
+        let Some(gpu) = &self.gpu else { return };
+        let window = &gpu.ctx.window;
+        let chosen = [size.width, size.height];
+        if window.fullscreen().is_some()
+            || window.is_maximized()
+            || chosen == self.prefs.live.window_size
+            // A minimized window can report 0 x 0.
+            || !chosen.iter().all(|side| WINDOW_SIDE_RANGE.contains(side))
+        {
+            return;
+        }
+        self.prefs.live.window_size = chosen;
+        self.prefs.saved.window_size = chosen;
+        self.prefs.changed_at = Some(Instant::now());
+    }
+
     /// Walk at this run's walking speed and run factor from the next step (a recording
     /// writes them).
     fn walk_as_set(&mut self) {
