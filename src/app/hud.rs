@@ -133,6 +133,9 @@ const HIT_FLASH_SECS: f32 = 0.3;
 const NOTICE_WIDTH: f32 = 620.0;
 /// Width of the HUD box, points: wide enough for every line, so it never changes size.
 const HUD_WIDTH: f32 = 440.0;
+/// Where the HUD box ends, points from the window's left edge: its 8-point offset, its
+/// width and its panel's margins (what the minimap keeps clear of).
+pub(super) const HUD_RIGHT: f32 = 8.0 + HUD_WIDTH + 2.0 * 8.0;
 
 /// The unit of positions in a file whose unit is `scale` metres: "m", or
 /// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.

@@ -11,10 +11,22 @@ use glam::Vec3;
 
 use walkthrough::map::minimap::TopDown;
 
+use super::hud::HUD_RIGHT;
+
 /// Longer side of the map image, pixels.
 pub const IMAGE_SIDE: u32 = 256;
-/// Longer side of the minimap on screen, points.
+/// Longer side of the minimap on screen, points, where the window has room for it beside
+/// the HUD.
 const SHOWN_SIDE: f32 = 200.0;
+/// The least it shrinks to in a narrow window (then it overlaps the HUD), points.
+const SMALLEST_SIDE: f32 = 96.0;
+
+/// The minimap's longer side in a window `screen_width` points wide: [`SHOWN_SIDE`], or
+/// what is left beside the HUD box (with an 8-point gap either side), at least
+/// [`SMALLEST_SIDE`].
+fn shown_side(screen_width: f32) -> f32 {
+    (screen_width - HUD_RIGHT - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
+}
 /// How much trail is kept, and how often a point is added to it.
 const TRAIL_AGE: Duration = Duration::from_secs(60);
 const TRAIL_EVERY: Duration = Duration::from_millis(100);
@@ -108,7 +120,7 @@ impl Minimap {
             ctx.load_texture("minimap", pixels, egui::TextureOptions::NEAREST)
         });
         let (w, h) = (image.size[0] as f32, image.size[1] as f32);
-        let scale = SHOWN_SIDE / w.max(h);
+        let scale = shown_side(ctx.content_rect().width()) / w.max(h);
         let shown = Vec2::new(w * scale, h * scale);
         let to_screen = |origin: Pos2, p: Vec3| {
             let q = image.to_pixel(p) * scale;
@@ -154,5 +166,20 @@ impl Minimap {
                     painter.line_segment([centre, centre + heading(edge) * CONE_LENGTH], cone);
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_minimap_keeps_its_size_in_a_wide_window_and_clear_of_the_hud_in_a_narrow_one() {
+        assert_eq!(shown_side(1280.0), SHOWN_SIDE);
+        let side = shown_side(640.0);
+        assert!(side < SHOWN_SIDE, "{side}");
+        // It starts 8 points right of the HUD box and ends 8 points from the edge.
+        assert_eq!(640.0 - 8.0 - side, HUD_RIGHT + 8.0);
+        assert_eq!(shown_side(320.0), SMALLEST_SIDE);
     }
 }
