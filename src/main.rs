@@ -18,7 +18,9 @@ use walkthrough::geometry::InsideMethod;
 use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::output::PartialFile;
-use walkthrough::preferences::{SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE};
+use walkthrough::preferences::{
+    RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE,
+};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{self, Command, TraceWriter, parse_script};
 
@@ -156,6 +158,12 @@ struct WindowArgs {
     /// changed)].
     #[arg(long, value_name = "FILTER")]
     texture_filter: Option<TextureFilter>,
+    /// Draw the scene with this fraction of the window's pixels a side, 0.25 to 1,
+    /// stretched over the window (the HUD stays sharp): 0.5 draws a quarter of the
+    /// pixels, much faster on a software renderer, softer [default: the settings' (1
+    /// unless changed)]. Not with multisampling.
+    #[arg(long, value_parser = parse_render_scale, value_name = "SCALE")]
+    render_scale: Option<f32>,
     /// Window size, WIDTHxHEIGHT [default: the settings' window size, 1280x720 unless
     /// changed].
     #[arg(long, value_parser = parse_size)]
@@ -260,6 +268,14 @@ fn parse_sensitivity(s: &str) -> Result<f32, String> {
         s,
         &SENSITIVITY_RANGE,
         "the mouse sensitivity (degrees a pixel)",
+    )
+}
+
+fn parse_render_scale(s: &str) -> Result<f32, String> {
+    number_in(
+        s,
+        &RENDER_SCALE_RANGE,
+        "the render scale (the scene's pixels a side, a fraction of the window's)",
     )
 }
 
@@ -501,6 +517,7 @@ fn run_window(args: WindowArgs) -> Result<(), String> {
             vsync: args.no_vsync.then_some(false),
             size: args.size,
             texture_filter: args.texture_filter,
+            render_scale: args.render_scale,
         },
     };
     app::run(config)

@@ -27,6 +27,9 @@ pub const RUN_FACTOR_RANGE: RangeInclusive<f32> = 1.0..=10.0;
 pub const WINDOW_SIDE_RANGE: RangeInclusive<u32> = 64..=16384;
 /// Default window size, pixels.
 pub const DEFAULT_WINDOW_SIZE: [u32; 2] = [1280, 720];
+/// Render scales the settings allow: the scene's pixels a side, a fraction of the
+/// window's (0.25: a sixteenth of the pixels; the HUD is always at the window's own).
+pub const RENDER_SCALE_RANGE: RangeInclusive<f32> = 0.25..=1.0;
 
 /// How a texture is sampled between its texels and between its mipmap levels (the
 /// settings' `texture_filter`, `--texture-filter`).
@@ -106,6 +109,9 @@ pub struct Preferences {
     pub window_size: [u32; 2],
     /// How textures are sampled.
     pub texture_filter: TextureFilter,
+    /// The scene's pixels a side, a fraction of the window's (1: every pixel; less draws
+    /// fewer, stretched over the window: faster on a software renderer, softer).
+    pub render_scale: f32,
 }
 
 impl Default for Preferences {
@@ -119,6 +125,7 @@ impl Default for Preferences {
             vsync: true,
             window_size: DEFAULT_WINDOW_SIZE,
             texture_filter: TextureFilter::default(),
+            render_scale: 1.0,
         }
     }
 }
@@ -134,7 +141,7 @@ pub struct OutOfRange {
 
 impl Preferences {
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 8] = [
+    pub const KEYS: [&'static str; 9] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -143,6 +150,7 @@ impl Preferences {
         "vsync",
         "window_size",
         "texture_filter",
+        "render_scale",
     ];
 
     /// These settings with every number brought into its range (the nearest end; not a
@@ -187,6 +195,12 @@ impl Preferences {
             &RUN_FACTOR_RANGE,
             d.run_factor,
         );
+        let render_scale = fit(
+            "render_scale",
+            self.render_scale,
+            &RENDER_SCALE_RANGE,
+            d.render_scale,
+        );
         let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
         let window_size = self.window_size.map(side);
         if window_size != self.window_size {
@@ -211,6 +225,7 @@ impl Preferences {
             vsync: self.vsync,
             window_size,
             texture_filter: self.texture_filter,
+            render_scale,
         };
         (checked, out)
     }
@@ -235,6 +250,7 @@ mod tests {
             walking_speed: -1.0,
             run_factor: 1.5,
             window_size: [10, 720],
+            render_scale: 0.1,
             ..Preferences::default()
         };
         let (c, out) = p.checked();
@@ -243,10 +259,17 @@ mod tests {
         assert_eq!(c.walking_speed, 0.1);
         assert_eq!(c.run_factor, 1.5, "in range: kept");
         assert_eq!(c.window_size, [64, 720]);
+        assert_eq!(c.render_scale, 0.25);
         let keys: Vec<_> = out.iter().map(|o| o.key).collect();
         assert_eq!(
             keys,
-            ["mouse_sensitivity", "fov", "walking_speed", "window_size"]
+            [
+                "mouse_sensitivity",
+                "fov",
+                "walking_speed",
+                "render_scale",
+                "window_size"
+            ]
         );
         assert!(
             out[1]

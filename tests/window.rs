@@ -1191,6 +1191,69 @@ fn msaa_softens_the_edges_the_frame_is_srgb_and_only_the_frustum_culls() {
 
 /// Walk with keys held together, the mouse moved while walking, a jump, Tab and a crouch,
 /// recording (`--record`) and tracing; quit. Returns the recording and the trace.
+/// Of the middle half of a screenshot, the share of neighbouring pixels (across) that
+/// differ by more than 48 of 255 in some channel: sharp edges.
+fn sharp_edges(p: &Path) -> f32 {
+    let img = image::open(p).expect("a PNG").to_rgb8();
+    let (w, h) = img.dimensions();
+    let (mut sharp, mut n) = (0u32, 0u32);
+    for y in h / 4..3 * h / 4 {
+        for x in w / 4..3 * w / 4 {
+            let (a, b) = (img.get_pixel(x, y), img.get_pixel(x + 1, y));
+            sharp += u32::from((0..3).any(|c| a[c].abs_diff(b[c]) > 48));
+            n += 1;
+        }
+    }
+    sharp as f32 / n as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn render_scale_half_draws_the_same_picture_softer_and_not_with_msaa() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("render-scale");
+    let script = dir.join("still.txt");
+    std::fs::write(&script, "wait 0.2\n").unwrap();
+    let shot = |name: &str, extra: &[&str]| {
+        let shot = dir.join(format!("{name}.png"));
+        let mut args = vec![
+            "--script",
+            script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        args.extend_from_slice(extra);
+        let err = wait_for_exit(spawn(&x, &args), "the window did not close");
+        (shot, err)
+    };
+    // (Llvmpipe has no multisampling by default; a GPU has, so it is turned off here.)
+    let (full, _) = shot("full", &["--msaa", "0"]);
+    let (half, log) = shot("half", &["--render-scale", "0.5", "--msaa", "0"]);
+    let (msaa, msaa_log) = shot("msaa", &["--render-scale", "0.5", "--msaa", "4"]);
+    let notice = "render scale: this window is multisampled (--msaa)";
+    assert!(!log.contains(notice), "{log}");
+    assert!(msaa_log.contains(notice), "{msaa_log}");
+    // The same picture, drawn with a quarter of the pixels and stretched: softer edges.
+    let d = middle_difference(&full, &half);
+    assert!(
+        d > 0.05 && d < 4.0,
+        "the half scale changed the picture by {d:.3}"
+    );
+    let (sharp_full, sharp_half) = (sharp_edges(&full), sharp_edges(&half));
+    assert!(
+        sharp_half < 0.8 * sharp_full,
+        "edges as sharp at half scale: {sharp_half:.4} against {sharp_full:.4}"
+    );
+    // Multisampled, the scene is drawn at the window's size: MSAA's picture, not the
+    // stretched one.
+    let (m, h) = (middle_difference(&full, &msaa), d);
+    assert!(
+        m < h,
+        "MSAA at half scale {m:.3} from full, the stretched {h:.3}"
+    );
+}
+
 fn record_a_walk(x: &Xvfb, dir: &Path, fps: &str) -> (PathBuf, PathBuf) {
     let (rec, trace) = (
         dir.join(format!("walk-{fps}.txt")),

@@ -85,7 +85,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "F2",
-        does: "settings: field of view, mouse sensitivity, invert Y, walking speed, run factor, vsync, window size, texture filter (saved as you change them)",
+        does: "settings: field of view, mouse sensitivity and invert Y, walking speed and run factor, vsync, texture filter, render scale, window size (saved as you change them)",
     },
     Control {
         keys: "Ctrl+1..9 / 1..9",

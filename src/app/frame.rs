@@ -116,6 +116,9 @@ impl App {
             gpu.debug_draw.draw(view_proj, &overlay);
         }
         self.debug.geometry = overlay;
+        if let Some(gpu) = &self.gpu {
+            gpu.renderer.present();
+        }
         true
     }
 
@@ -213,10 +216,8 @@ impl App {
         self.overlay.since_hit += frame.as_secs_f32();
         if let Some(bench) = &mut self.bench {
             let gpu = self.gpu.as_ref();
-            let pixels = gpu.map_or(1.0, |g| {
-                let s = g.ctx.window.inner_size();
-                f64::from(s.width) * f64::from(s.height)
-            });
+            // The scene's pixels (fewer than the window's at a render scale under 1).
+            let pixels = gpu.map_or(1.0, |g| g.renderer.scene_pixels());
             let stats = gpu.map(|g| g.renderer.stats()).unwrap_or_default();
             if bench.record(frame, stats, pixels) {
                 let memory = crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into());

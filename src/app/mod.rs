@@ -46,6 +46,7 @@ mod loading;
 mod minimap;
 mod recording;
 mod renderer;
+mod scaled;
 mod scene_program;
 mod settings;
 mod simulation;

@@ -14,11 +14,14 @@ use winit::dpi::PhysicalSize;
 
 use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
-    Preferences, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter, WALKING_SPEED_RANGE,
-    WINDOW_SIDE_RANGE,
+    Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter,
+    WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
 };
 
 use super::App;
+
+/// Why a render scale under 1 does not apply.
+pub(super) const MULTISAMPLED_SCALE: &str = "render scale: this window is multisampled (--msaa), so the scene is drawn at its full size (--msaa 0 lets it scale)";
 
 /// How long the settings rest unchanged before they are written: a slider's drag is one
 /// write, not one a frame.
@@ -41,6 +44,8 @@ pub struct Overrides {
     pub size: Option<(u32, u32)>,
     /// `--texture-filter`.
     pub texture_filter: Option<TextureFilter>,
+    /// `--render-scale`.
+    pub render_scale: Option<f32>,
 }
 
 /// The settings of this run, the saved ones, and the panel.
@@ -86,6 +91,7 @@ impl SettingsState {
         set("--no-vsync", o.vsync.is_some());
         set("--size", o.size.is_some());
         set("--texture-filter", o.texture_filter.is_some());
+        set("--render-scale", o.render_scale.is_some());
         live.fov = o.fov.unwrap_or(live.fov);
         live.mouse_sensitivity = o.sensitivity.unwrap_or(live.mouse_sensitivity);
         live.invert_y = o.invert_y.unwrap_or(live.invert_y);
@@ -93,6 +99,7 @@ impl SettingsState {
         live.vsync = o.vsync.unwrap_or(live.vsync);
         live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
         live.texture_filter = o.texture_filter.unwrap_or(live.texture_filter);
+        live.render_scale = o.render_scale.unwrap_or(live.render_scale);
         SettingsState {
             open: false,
             focus_first: false,
@@ -174,6 +181,11 @@ impl App {
         }
         let Some(gpu) = &mut self.gpu else { return };
         gpu.renderer.set_texture_filter(live.texture_filter);
+        if live.render_scale != before.render_scale
+            && !gpu.renderer.set_render_scale(live.render_scale)
+        {
+            self.overlay.notify(MULTISAMPLED_SCALE.into());
+        }
         if live.vsync != before.vsync
             && let Err(e) = gpu.ctx.set_vsync(live.vsync)
         {
@@ -338,6 +350,11 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
                         }
                     });
                 *v != before
+            });
+            let (l, s) = (&mut live.render_scale, &mut saved.render_scale);
+            row(ui, "Render scale", l, s, |ui, v| {
+                let s = egui::Slider::new(v, RENDER_SCALE_RANGE).step_by(0.05);
+                ui.add(s.max_decimals(2).suffix("× a side")).changed()
             });
             let (l, s) = (&mut live.window_size, &mut saved.window_size);
             row(ui, "Window size", l, s, |ui, v| {
