@@ -220,7 +220,7 @@ impl ApplicationHandler for App {
             Some(a) => f32::from(a),
             None if ctx.software => {
                 eprintln!(
-                    "software rendering: anisotropic filtering off (--anisotropy 8 turns it on), no antialiasing unless --msaa"
+                    "software rendering: anisotropic filtering off (--anisotropy 8 turns it on), no antialiasing unless --msaa; a render scale under 1 (F2, --render-scale) draws fewer pixels, faster"
                 );
                 1.0
             }
