@@ -129,6 +129,9 @@ pub struct Renderer {
     render_scale: f32,
     /// Where the scene is drawn at a render scale under 1 (made when first needed).
     scaled: Option<ScaledTarget>,
+    /// The window's framebuffer has several samples a pixel (asked once: it never
+    /// changes for a window).
+    multisampled: bool,
     /// The window's size and the scene's at the last frame, pixels.
     window: [u32; 2],
     scene: [u32; 2],
@@ -193,6 +196,7 @@ impl Renderer {
             stats: DrawStats::default(),
             render_scale: 1.0,
             scaled: None,
+            multisampled: samples(&gl) > 1,
             window: [1, 1],
             scene: [1, 1],
         };
@@ -376,7 +380,7 @@ impl Renderer {
     /// render scale would).
     pub fn set_render_scale(&mut self, scale: f32) -> bool {
         self.render_scale = scale;
-        scale >= 1.0 || samples(&self.gl) <= 1
+        scale >= 1.0 || !self.multisampled
     }
 
     /// The scene's pixels at the last frame (fewer than the window's at a render scale
@@ -391,7 +395,7 @@ impl Renderer {
         self.window = window;
         let size = scene_size(window, self.render_scale);
         let gl = &self.gl;
-        if size == window || samples(gl) > 1 {
+        if size == window || self.multisampled {
             if let Some(t) = self.scaled.take() {
                 t.delete(gl);
             }
