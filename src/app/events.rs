@@ -243,9 +243,7 @@ impl ApplicationHandler for App {
             renderer.clusters()
         );
         renderer.set_texture_filter(self.prefs.live.texture_filter);
-        if !renderer.set_render_scale(self.prefs.live.render_scale) {
-            eprintln!("{}", super::settings::MULTISAMPLED_SCALE);
-        }
+        renderer.set_render_scale(self.prefs.live.render_scale);
         renderer.count_fragments(self.config.bench_frames.is_some());
         let wanted = self
             .config

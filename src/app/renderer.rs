@@ -129,9 +129,9 @@ pub struct Renderer {
     render_scale: f32,
     /// Where the scene is drawn at a render scale under 1 (made when first needed).
     scaled: Option<ScaledTarget>,
-    /// The window's framebuffer has several samples a pixel (asked once: it never
+    /// The window's framebuffer's samples a pixel, 0 or 1 for one (asked once: it never
     /// changes for a window).
-    multisampled: bool,
+    samples: i32,
     /// The window's size and the scene's at the last frame, pixels.
     window: [u32; 2],
     scene: [u32; 2],
@@ -196,7 +196,7 @@ impl Renderer {
             stats: DrawStats::default(),
             render_scale: 1.0,
             scaled: None,
-            multisampled: samples(&gl) > 1,
+            samples: samples(&gl),
             window: [1, 1],
             scene: [1, 1],
         };
@@ -375,12 +375,9 @@ impl Renderer {
     }
 
     /// Draw the scene with `scale` of the window's pixels a side from the next frame
-    /// (see [`super::scaled`]); true where it applies. A multisampled window is drawn at
-    /// its own size: its samples cannot be stretched into (and it softens the edges the
-    /// render scale would).
-    pub fn set_render_scale(&mut self, scale: f32) -> bool {
+    /// (see [`super::scaled`]).
+    pub fn set_render_scale(&mut self, scale: f32) {
         self.render_scale = scale;
-        scale >= 1.0 || !self.multisampled
     }
 
     /// The scene's pixels at the last frame (fewer than the window's at a render scale
@@ -395,7 +392,7 @@ impl Renderer {
         self.window = window;
         let size = scene_size(window, self.render_scale);
         let gl = &self.gl;
-        if size == window || self.multisampled {
+        if size == window {
             if let Some(t) = self.scaled.take() {
                 t.delete(gl);
             }
@@ -406,7 +403,7 @@ impl Renderer {
             t.delete(gl);
         }
         if self.scaled.is_none() {
-            match ScaledTarget::new(gl, size, self.srgb) {
+            match ScaledTarget::new(gl, size, self.samples, self.srgb) {
                 Ok(t) => self.scaled = Some(t),
                 Err(e) => {
                     // Drawn at the window's size; not asked again until the scale changes.

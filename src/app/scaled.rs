@@ -4,15 +4,25 @@
 //!
 //! On a software renderer a frame costs about its pixels (README, Performance: "Where a
 //! frame's time goes now"), so a scale of 0.5 draws a quarter of them; games offer the
-//! same trade as "resolution scale". The scene, its depth read for occlusion culling and
-//! the collision view are drawn at the smaller size; the HUD, the minimap and the
-//! notices stay sharp.
+//! same trade as "resolution scale", and a GPU driving a large screen needs it too. The
+//! scene, its depth read for occlusion culling and the collision view are drawn at the
+//! smaller size; the HUD, the minimap and the notices stay sharp.
+//!
+//! A window of one sample a pixel is stretched into by a blit. A multisampled window
+//! (a GPU's default) cannot be: a blit into one must keep the size. There the scene is
+//! drawn into a multisampled target of the window's samples, resolved into a texture of
+//! the same size, and that texture drawn over the window as one triangle.
 
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use glow::HasContext;
 
 use walkthrough::preferences::RENDER_SCALE_RANGE;
+
+use super::gl::{self, check_gl};
+
+const STRETCH_VERTEX: &str = include_str!("../../shaders/stretch.vert");
+const STRETCH_FRAGMENT: &str = include_str!("../../shaders/stretch.frag");
 
 /// The scene's size, pixels, in a window of `window` pixels at render scale `scale`
 /// (brought into [`RENDER_SCALE_RANGE`]): each side scaled, rounded to the nearest pixel,
@@ -26,55 +36,113 @@ pub fn scene_size(window: [u32; 2], scale: f32) -> [u32; 2] {
     window.map(|side| ((side as f32 * scale).round() as u32).clamp(1, side.max(1)))
 }
 
-/// An offscreen framebuffer the scene is drawn into: a colour buffer (sRGB where the
-/// window's is) and a depth buffer, of one size.
-pub struct ScaledTarget {
+/// A framebuffer with a colour and a depth attachment of one size.
+struct Target {
     framebuffer: glow::Framebuffer,
-    color: glow::Renderbuffer,
+    /// A texture where it is single-sampled (the stretch samples it), else a renderbuffer.
+    color: Color,
     depth: glow::Renderbuffer,
-    /// Its size, pixels.
-    pub size: [u32; 2],
 }
 
-impl ScaledTarget {
-    /// A target of `size` pixels; its colour is sRGB-encoded when `srgb` (as the window's
-    /// framebuffer is then), so the stretch copies encoded values as they are.
-    pub fn new(gl: &glow::Context, size: [u32; 2], srgb: bool) -> Result<ScaledTarget, String> {
-        let [w, h] = size.map(|s| s as i32);
+enum Color {
+    Texture(glow::Texture),
+    Renderbuffer(glow::Renderbuffer),
+}
+
+impl Target {
+    /// A target of `size` with `samples` a pixel (0: one), its colour sRGB-encoded when
+    /// `srgb` (as the window's framebuffer is then).
+    fn new(
+        gl: &glow::Context,
+        [w, h]: [i32; 2],
+        samples: i32,
+        srgb: bool,
+    ) -> Result<Target, String> {
         let color_format = if srgb {
             glow::SRGB8_ALPHA8
         } else {
             glow::RGBA8
         };
-        // SAFETY: context current; each object made here is deleted if a later step fails,
-        // else owned by the returned value (deleted by `delete`).
+        // SAFETY: context current; each object made here is owned by the returned value
+        // (deleted by `delete`), or deleted before an error returns.
         unsafe {
             let framebuffer = gl.create_framebuffer()?;
-            let color = gl.create_renderbuffer().inspect_err(|_| {
-                gl.delete_framebuffer(framebuffer);
-            })?;
             let depth = gl.create_renderbuffer().inspect_err(|_| {
-                gl.delete_renderbuffer(color);
                 gl.delete_framebuffer(framebuffer);
             })?;
-            let target = ScaledTarget {
+            let color = if samples > 1 {
+                gl.create_renderbuffer().map(Color::Renderbuffer)
+            } else {
+                gl.create_texture().map(Color::Texture)
+            };
+            let color = color.inspect_err(|_| {
+                gl.delete_renderbuffer(depth);
+                gl.delete_framebuffer(framebuffer);
+            })?;
+            let target = Target {
                 framebuffer,
                 color,
                 depth,
-                size,
             };
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(color));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, color_format, w, h);
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, w, h);
-            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                glow::COLOR_ATTACHMENT0,
+            match target.color {
+                Color::Renderbuffer(rb) => {
+                    gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
+                    gl.renderbuffer_storage_multisample(
+                        glow::RENDERBUFFER,
+                        samples,
+                        color_format,
+                        w,
+                        h,
+                    );
+                    gl.framebuffer_renderbuffer(
+                        glow::FRAMEBUFFER,
+                        glow::COLOR_ATTACHMENT0,
+                        glow::RENDERBUFFER,
+                        Some(rb),
+                    );
+                }
+                Color::Texture(t) => {
+                    gl.bind_texture(glow::TEXTURE_2D, Some(t));
+                    gl.tex_image_2d(
+                        glow::TEXTURE_2D,
+                        0,
+                        color_format as i32,
+                        w,
+                        h,
+                        0,
+                        glow::RGBA,
+                        glow::UNSIGNED_BYTE,
+                        glow::PixelUnpackData::Slice(None),
+                    );
+                    for (name, value) in [
+                        (glow::TEXTURE_MAX_LEVEL, 0),
+                        (glow::TEXTURE_MIN_FILTER, glow::LINEAR),
+                        (glow::TEXTURE_MAG_FILTER, glow::LINEAR),
+                        (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
+                        (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
+                    ] {
+                        gl.tex_parameter_i32(glow::TEXTURE_2D, name, value as i32);
+                    }
+                    gl.bind_texture(glow::TEXTURE_2D, None);
+                    gl.framebuffer_texture_2d(
+                        glow::FRAMEBUFFER,
+                        glow::COLOR_ATTACHMENT0,
+                        glow::TEXTURE_2D,
+                        Some(t),
+                        0,
+                    );
+                }
+            }
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+            gl.renderbuffer_storage_multisample(
                 glow::RENDERBUFFER,
-                Some(color),
+                samples.max(0),
+                glow::DEPTH_COMPONENT24,
+                w,
+                h,
             );
+            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
             gl.framebuffer_renderbuffer(
                 glow::FRAMEBUFFER,
                 glow::DEPTH_ATTACHMENT,
@@ -86,29 +154,143 @@ impl ScaledTarget {
             if status != glow::FRAMEBUFFER_COMPLETE {
                 target.delete(gl);
                 return Err(format!(
-                    "the driver cannot draw into a {w}x{h} offscreen framebuffer (status {status:#x})"
+                    "the driver cannot draw into a {w}x{h} offscreen framebuffer of {samples} samples (status {status:#x})"
                 ));
             }
             Ok(target)
         }
     }
 
+    fn delete(self, gl: &glow::Context) {
+        // SAFETY: context current; the objects are owned by self, which is consumed.
+        unsafe {
+            gl.delete_framebuffer(self.framebuffer);
+            match self.color {
+                Color::Texture(t) => gl.delete_texture(t),
+                Color::Renderbuffer(rb) => gl.delete_renderbuffer(rb),
+            }
+            gl.delete_renderbuffer(self.depth);
+        }
+    }
+}
+
+/// The program and (empty) vertex array that draw a texture over a multisampled window.
+struct Stretch {
+    program: glow::Program,
+    vao: glow::VertexArray,
+}
+
+impl Stretch {
+    fn new(gl: &glow::Context) -> Result<Stretch, String> {
+        let program = gl::program(
+            gl,
+            ("shaders/stretch.vert", STRETCH_VERTEX),
+            ("shaders/stretch.frag", STRETCH_FRAGMENT),
+        )?;
+        // SAFETY: context current; the program is deleted if the array cannot be made.
+        let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| {
+            unsafe { gl.delete_program(program) };
+        })?;
+        Ok(Stretch { program, vao })
+    }
+
+    fn delete(self, gl: &glow::Context) {
+        // SAFETY: context current; the objects are owned by self, which is consumed.
+        unsafe {
+            gl.delete_program(self.program);
+            gl.delete_vertex_array(self.vao);
+        }
+    }
+}
+
+/// Where the scene is drawn at a render scale under 1.
+pub struct ScaledTarget {
+    /// Single-sampled: drawn into in a window of one sample a pixel; the resolve of
+    /// `multisampled` in a multisampled one.
+    single: Target,
+    /// Of the window's samples, in a multisampled window.
+    multisampled: Option<Target>,
+    /// Draws `single` over a multisampled window.
+    stretch: Option<Stretch>,
+    /// Its size, pixels.
+    pub size: [u32; 2],
+    srgb: bool,
+}
+
+impl ScaledTarget {
+    /// A target of `size` pixels for a window of `samples` a pixel (0 or 1: one); its
+    /// colour is sRGB-encoded when `srgb`, as the window's framebuffer is then.
+    pub fn new(
+        gl: &glow::Context,
+        size: [u32; 2],
+        samples: i32,
+        srgb: bool,
+    ) -> Result<ScaledTarget, String> {
+        let side = size.map(|s| s as i32);
+        let single = Target::new(gl, side, 0, srgb)?;
+        let rest = (samples > 1)
+            .then(|| Ok((Target::new(gl, side, samples, srgb)?, Stretch::new(gl)?)))
+            .transpose();
+        match rest {
+            Ok(rest) => {
+                let (multisampled, stretch) = rest.unzip();
+                Ok(ScaledTarget {
+                    single,
+                    multisampled,
+                    stretch,
+                    size,
+                    srgb,
+                })
+            }
+            Err(e) => {
+                single.delete(gl);
+                Err(e)
+            }
+        }
+    }
+
     /// Draw into it (and read its depth) from now on.
     pub fn bind(&self, gl: &glow::Context) {
+        let target = self.multisampled.as_ref().unwrap_or(&self.single);
         // SAFETY: context current; the framebuffer is owned by self and complete.
-        unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.framebuffer)) };
+        unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.framebuffer)) };
     }
 
     /// Stretch it over the window's framebuffer (`window` pixels), filtered linearly, and
-    /// draw into the window from now on. The copy is of the encoded values (sRGB
-    /// encoding is off outside the scene's pass), so it neither decodes nor encodes.
+    /// draw into the window from now on. A blit copies the encoded values (sRGB encoding
+    /// is off outside the scene's pass); the stretch into a multisampled window samples
+    /// the sRGB texture as light and encodes it again.
     pub fn present(&self, gl: &glow::Context, window: [u32; 2]) {
         let [w, h] = self.size.map(|s| s as i32);
         let [ww, wh] = window.map(|s| s as i32);
-        // SAFETY: context current; the framebuffer is owned by self; 0 is the window's.
+        // SAFETY: context current; the framebuffers, texture, program and array are owned
+        // by self; 0 is the window's framebuffer. State changed here is put back.
         unsafe {
-            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.framebuffer));
-            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, None);
+            let (Some(ms), Some(stretch), Color::Texture(texture)) =
+                (&self.multisampled, &self.stretch, &self.single.color)
+            else {
+                gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.single.framebuffer));
+                gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, None);
+                gl.blit_framebuffer(
+                    0,
+                    0,
+                    w,
+                    h,
+                    0,
+                    0,
+                    ww,
+                    wh,
+                    glow::COLOR_BUFFER_BIT,
+                    glow::LINEAR,
+                );
+                gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+                gl.viewport(0, 0, ww, wh);
+                check_gl!(gl, "the render scale's stretch");
+                return;
+            };
+            // Resolve the samples (same size), then draw the texture over the window.
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(ms.framebuffer));
+            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, Some(self.single.framebuffer));
             gl.blit_framebuffer(
                 0,
                 0,
@@ -116,23 +298,39 @@ impl ScaledTarget {
                 h,
                 0,
                 0,
-                ww,
-                wh,
+                w,
+                h,
                 glow::COLOR_BUFFER_BIT,
-                glow::LINEAR,
+                glow::NEAREST,
             );
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
             gl.viewport(0, 0, ww, wh);
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::BLEND);
+            if self.srgb {
+                gl.enable(glow::FRAMEBUFFER_SRGB);
+            }
+            gl.use_program(Some(stretch.program));
+            gl.bind_vertex_array(Some(stretch.vao));
+            gl.active_texture(glow::TEXTURE0);
+            gl.bind_texture(glow::TEXTURE_2D, Some(*texture));
+            gl.draw_arrays(glow::TRIANGLES, 0, 3);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+            gl.disable(glow::FRAMEBUFFER_SRGB);
+            check_gl!(gl, "the render scale's stretch");
         }
     }
 
     /// Give its GL objects back (the context current).
     pub fn delete(self, gl: &glow::Context) {
-        // SAFETY: context current; the objects are owned by self, which is consumed.
-        unsafe {
-            gl.delete_framebuffer(self.framebuffer);
-            gl.delete_renderbuffer(self.color);
-            gl.delete_renderbuffer(self.depth);
+        self.single.delete(gl);
+        if let Some(t) = self.multisampled {
+            t.delete(gl);
+        }
+        if let Some(s) = self.stretch {
+            s.delete(gl);
         }
     }
 }

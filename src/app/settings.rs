@@ -20,9 +20,6 @@ use walkthrough::preferences::{
 
 use super::App;
 
-/// Why a render scale under 1 does not apply.
-pub(super) const MULTISAMPLED_SCALE: &str = "render scale: this window is multisampled (--msaa), so the scene is drawn at its full size (--msaa 0 lets it scale)";
-
 /// How long the settings rest unchanged before they are written: a slider's drag is one
 /// write, not one a frame.
 const SAVE_AFTER: Duration = Duration::from_millis(500);
@@ -181,11 +178,7 @@ impl App {
         }
         let Some(gpu) = &mut self.gpu else { return };
         gpu.renderer.set_texture_filter(live.texture_filter);
-        if live.render_scale != before.render_scale
-            && !gpu.renderer.set_render_scale(live.render_scale)
-        {
-            self.overlay.notify(MULTISAMPLED_SCALE.into());
-        }
+        gpu.renderer.set_render_scale(live.render_scale);
         if live.vsync != before.vsync
             && let Err(e) = gpu.ctx.set_vsync(live.vsync)
         {
