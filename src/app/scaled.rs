@@ -227,26 +227,26 @@ impl ScaledTarget {
         srgb: bool,
     ) -> Result<ScaledTarget, String> {
         let side = size.map(|s| s as i32);
-        let single = Target::new(gl, side, 0, srgb)?;
-        let rest = (samples > 1)
-            .then(|| Ok((Target::new(gl, side, samples, srgb)?, Stretch::new(gl)?)))
-            .transpose();
-        match rest {
-            Ok(rest) => {
-                let (multisampled, stretch) = rest.unzip();
-                Ok(ScaledTarget {
-                    single,
-                    multisampled,
-                    stretch,
-                    size,
-                    srgb,
-                })
-            }
-            Err(e) => {
-                single.delete(gl);
-                Err(e)
+        let mut target = ScaledTarget {
+            single: Target::new(gl, side, 0, srgb)?,
+            multisampled: None,
+            stretch: None,
+            size,
+            srgb,
+        };
+        if samples > 1 {
+            // Each part is owned by `target` as soon as it is made: an error gives back
+            // what was made.
+            let parts = Target::new(gl, side, samples, srgb)
+                .map(|t| target.multisampled = Some(t))
+                .and_then(|()| Stretch::new(gl))
+                .map(|s| target.stretch = Some(s));
+            if let Err(e) = parts {
+                target.delete(gl);
+                return Err(e);
             }
         }
+        Ok(target)
     }
 
     /// Draw into it (and read its depth) from now on.
