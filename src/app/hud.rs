@@ -111,6 +111,22 @@ pub struct HudState<'a> {
     pub detached: bool,
     /// The debug view's counters, when it is on.
     pub debug: Option<DebugLine>,
+    /// The settings' render scale (shown when under 1: the picture is softer for it).
+    pub render_scale: f32,
+}
+
+/// " (scale 0.50)" after the frame rate at a render scale under 1, nothing at 1 (written
+/// into the HUD's kept buffer: no string made per frame).
+struct ScaleNote(f32);
+
+impl std::fmt::Display for ScaleNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 < 1.0 {
+            write!(f, " (scale {:.2})", self.0)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// The debug view's line of the HUD.
@@ -249,7 +265,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps\n{}\n{}  (U, [ ] correct it)",
+        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}  (U, [ ] correct it)",
         s.response.to_string().to_uppercase(),
         s.mode,
         s.method,
@@ -276,6 +292,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
         o.moving_at,
         s.speed,
         o.fps,
+        ScaleNote(s.render_scale),
         o.map_label,
         o.flags
     );
@@ -383,6 +400,13 @@ mod tests {
         let tiny = help_fit(200.0, 150.0);
         assert_eq!(tiny.font_size, 8.0);
         assert_eq!(tiny.does_width, 120.0);
+    }
+
+    #[test]
+    fn the_render_scale_shows_after_the_frame_rate_only_under_1() {
+        assert_eq!(ScaleNote(1.0).to_string(), "");
+        assert_eq!(ScaleNote(0.5).to_string(), " (scale 0.50)");
+        assert_eq!(ScaleNote(0.75).to_string(), " (scale 0.75)");
     }
 
     #[test]
