@@ -192,6 +192,24 @@ impl App {
         self.save_settings(false);
     }
 
+    /// On a software renderer whose frames stay slow at full scale, say once that a
+    /// render scale under 1 draws faster (not while a script or benchmark runs: their
+    /// frames are not the user's to tune).
+    fn suggest_render_scale(&mut self) {
+        let software = self.gpu.as_ref().is_some_and(|g| g.ctx.software);
+        if software
+            && self.prefs.live.render_scale >= 1.0
+            && self.bench.is_none()
+            && !self.sim.scripted()
+            && self.prefs.scale_hint.tell(self.overlay.fps, Instant::now())
+        {
+            self.overlay.notify(format!(
+                "frames are slow here ({:.0} a second): a render scale under 1 (F2) draws fewer pixels, faster",
+                self.overlay.fps
+            ));
+        }
+    }
+
     /// After the frame is drawn: the screenshot (it shows what the user sees, HUD and
     /// all), the swap, the frame's time, and quitting when it is time.
     fn after_frame(&mut self, event_loop: &ActiveEventLoop, frame_start: Instant) {
@@ -214,6 +232,7 @@ impl App {
         }
         let frame = frame_start.elapsed();
         self.overlay.count_frame(frame.as_secs_f32());
+        self.suggest_render_scale();
         self.overlay.since_hit += frame.as_secs_f32();
         if let Some(bench) = &mut self.bench {
             let gpu = self.gpu.as_ref();

@@ -20,6 +20,34 @@ use walkthrough::preferences::{
 
 use super::App;
 
+/// A software renderer's frame rate under which the render scale is suggested.
+const SLOW_FPS: f32 = 30.0;
+/// How long the frames must stay that slow first (not a load's or a turn's few).
+const SLOW_FOR: Duration = Duration::from_secs(2);
+
+/// Watches for frames slow enough, for long enough, to suggest a render scale under 1:
+/// once a run, since the user may want every pixel.
+#[derive(Debug, Default)]
+pub(super) struct ScaleHint {
+    /// The frames have been slow since then.
+    slow_since: Option<Instant>,
+    told: bool,
+}
+
+impl ScaleHint {
+    /// A frame ended at `now` with the smoothed rate `fps`: true (once) when the frames
+    /// have been under [`SLOW_FPS`] for [`SLOW_FOR`].
+    pub fn tell(&mut self, fps: f32, now: Instant) -> bool {
+        if self.told || fps >= SLOW_FPS {
+            self.slow_since = None;
+            return false;
+        }
+        let since = *self.slow_since.get_or_insert(now);
+        self.told = now.duration_since(since) >= SLOW_FOR;
+        self.told
+    }
+}
+
 /// How long the settings rest unchanged before they are written: a slider's drag is one
 /// write, not one a frame.
 const SAVE_AFTER: Duration = Duration::from_millis(500);
@@ -69,6 +97,8 @@ pub(super) struct SettingsState {
     /// The walking speed or run factor changed while a script played: they apply when it
     /// ends.
     walk_pending: bool,
+    /// Suggests the render scale when a software renderer's frames are slow.
+    pub scale_hint: ScaleHint,
 }
 
 impl SettingsState {
@@ -106,6 +136,7 @@ impl SettingsState {
             changed_at: None,
             save_error: None,
             walk_pending: false,
+            scale_hint: ScaleHint::default(),
             file: file.map_or_else(
                 || "not saved: there is no config folder".into(),
                 |f| format!("saved as you change them, in {}", f.display()),
@@ -385,4 +416,26 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
         close = ui.button("Close (F2)").clicked();
     });
     close
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_render_scale_is_suggested_once_after_two_seconds_of_slow_frames() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut hint = ScaleHint::default();
+        // Slow for a moment (a load, a turn), then fast: nothing.
+        assert!(!hint.tell(12.0, at(0)));
+        assert!(!hint.tell(12.0, at(1500)));
+        assert!(!hint.tell(45.0, at(1600)));
+        // Slow again: the two seconds count from here.
+        assert!(!hint.tell(20.0, at(1700)));
+        assert!(!hint.tell(20.0, at(3600)));
+        assert!(hint.tell(20.0, at(3700)));
+        // Once a run.
+        assert!(!hint.tell(20.0, at(9000)));
+    }
 }
