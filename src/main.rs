@@ -161,7 +161,7 @@ struct WindowArgs {
     /// Draw the scene with this fraction of the window's pixels a side, 0.25 to 1,
     /// stretched over the window (the HUD stays sharp): 0.5 draws a quarter of the
     /// pixels, much faster on a software renderer, softer [default: the settings' (1
-    /// unless changed)]. Not with multisampling.
+    /// unless changed)].
     #[arg(long, value_parser = parse_render_scale, value_name = "SCALE")]
     render_scale: Option<f32>,
     /// Window size, WIDTHxHEIGHT [default: the settings' window size, 1280x720 unless
