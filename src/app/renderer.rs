@@ -25,7 +25,7 @@ use super::counters::FragmentCounters;
 use super::culling::Culling;
 use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::scaled::{ScaledTarget, scene_size};
+use super::scaled::RenderScale;
 use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
 use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
 
@@ -125,16 +125,8 @@ pub struct Renderer {
     /// While counting (benchmarks), the queries that count each frame's fragments.
     counters: FragmentCounters,
     stats: DrawStats,
-    /// The settings' render scale (see [`Renderer::set_render_scale`]).
-    render_scale: f32,
-    /// Where the scene is drawn at a render scale under 1 (made when first needed).
-    scaled: Option<ScaledTarget>,
-    /// The window's framebuffer's samples a pixel, 0 or 1 for one (asked once: it never
-    /// changes for a window).
-    samples: i32,
-    /// The window's size and the scene's at the last frame, pixels.
-    window: [u32; 2],
-    scene: [u32; 2],
+    /// Where the scene is drawn: the window, or fewer pixels stretched over it.
+    render_scale: RenderScale,
 }
 
 impl Renderer {
@@ -194,11 +186,7 @@ impl Renderer {
             fov: FieldOfView::default(),
             counters: FragmentCounters::default(),
             stats: DrawStats::default(),
-            render_scale: 1.0,
-            scaled: None,
-            samples: samples(&gl),
-            window: [1, 1],
-            scene: [1, 1],
+            render_scale: RenderScale::new(samples(&gl), srgb),
         };
         r.upload(map, eye);
         Ok(r)
@@ -377,56 +365,20 @@ impl Renderer {
     /// Draw the scene with `scale` of the window's pixels a side from the next frame
     /// (see [`super::scaled`]).
     pub fn set_render_scale(&mut self, scale: f32) {
-        self.render_scale = scale;
+        self.render_scale.set(scale);
     }
 
     /// The scene's pixels at the last frame (fewer than the window's at a render scale
     /// under 1).
     pub fn scene_pixels(&self) -> f64 {
-        f64::from(self.scene[0]) * f64::from(self.scene[1])
-    }
-
-    /// Bind what the scene of a `window`-sized frame is drawn into, and return its size:
-    /// the window's framebuffer, or a smaller one at a render scale under 1.
-    fn bind_scene(&mut self, window: [u32; 2]) -> [u32; 2] {
-        self.window = window;
-        let size = scene_size(window, self.render_scale);
-        let gl = &self.gl;
-        if size == window {
-            if let Some(t) = self.scaled.take() {
-                t.delete(gl);
-            }
-            self.scene = window;
-            return window;
-        }
-        if let Some(t) = self.scaled.take_if(|t| t.size != size) {
-            t.delete(gl);
-        }
-        if self.scaled.is_none() {
-            match ScaledTarget::new(gl, size, self.samples, self.srgb) {
-                Ok(t) => self.scaled = Some(t),
-                Err(e) => {
-                    // Drawn at the window's size; not asked again until the scale changes.
-                    eprintln!("warning: render scale {}: {e}", self.render_scale);
-                    self.render_scale = 1.0;
-                    self.scene = window;
-                    return window;
-                }
-            }
-        }
-        let target = self.scaled.as_ref().expect("made above");
-        target.bind(gl);
-        self.scene = size;
-        size
+        self.render_scale.scene_pixels()
     }
 
     /// Show the scene drawn since [`Renderer::draw`] (and the overlays drawn after it) in
     /// the window: at a render scale under 1, stretch it over the window. The window's
     /// framebuffer is bound after it either way.
     pub fn present(&self) {
-        if let Some(t) = &self.scaled {
-            t.present(&self.gl, self.window);
-        }
+        self.render_scale.present(&self.gl);
     }
 
     /// Clusters in the map (not counting their levels of detail).
@@ -460,7 +412,7 @@ impl Renderer {
     /// At a render scale under 1 the scene is drawn smaller, offscreen, and stays bound
     /// until [`Renderer::present`].
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
-        let [width, height] = self.bind_scene([width, height]);
+        let [width, height] = self.render_scale.bind(&self.gl, [width, height]);
         let proj = self.projection(width, height);
         let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
         self.add_finished_levels();
@@ -736,9 +688,7 @@ impl Drop for Renderer {
                 self.gl.delete_texture(t);
             }
             self.counters.delete(&self.gl);
-            if let Some(t) = self.scaled.take() {
-                t.delete(&self.gl);
-            }
+            self.render_scale.delete(&self.gl);
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);

@@ -27,13 +27,101 @@ const STRETCH_FRAGMENT: &str = include_str!("../../shaders/stretch.frag");
 /// The scene's size, pixels, in a window of `window` pixels at render scale `scale`
 /// (brought into [`RENDER_SCALE_RANGE`]): each side scaled, rounded to the nearest pixel,
 /// at least one.
-pub fn scene_size(window: [u32; 2], scale: f32) -> [u32; 2] {
+fn scene_size(window: [u32; 2], scale: f32) -> [u32; 2] {
     let scale = if scale.is_nan() {
         1.0
     } else {
         scale.clamp(*RENDER_SCALE_RANGE.start(), *RENDER_SCALE_RANGE.end())
     };
     window.map(|side| ((side as f32 * scale).round() as u32).clamp(1, side.max(1)))
+}
+
+/// Where the scene is drawn: the window's framebuffer at a render scale of 1, else a
+/// [`ScaledTarget`] made when first needed (and again when the window's size changes).
+pub struct RenderScale {
+    /// The settings' render scale.
+    scale: f32,
+    /// The window's framebuffer's samples a pixel, 0 or 1 for one (asked once: it never
+    /// changes for a window).
+    samples: i32,
+    /// The window's framebuffer encodes to sRGB.
+    srgb: bool,
+    target: Option<ScaledTarget>,
+    /// The window's size and the scene's at the last frame, pixels.
+    window: [u32; 2],
+    scene: [u32; 2],
+}
+
+impl RenderScale {
+    /// Every pixel drawn, in a window of `samples` a pixel whose framebuffer is sRGB when
+    /// `srgb`.
+    pub fn new(samples: i32, srgb: bool) -> RenderScale {
+        RenderScale {
+            scale: 1.0,
+            samples,
+            srgb,
+            target: None,
+            window: [1, 1],
+            scene: [1, 1],
+        }
+    }
+
+    /// Draw `scale` of the window's pixels a side from the next frame.
+    pub fn set(&mut self, scale: f32) {
+        self.scale = scale;
+    }
+
+    /// The scene's pixels at the last frame.
+    pub fn scene_pixels(&self) -> f64 {
+        f64::from(self.scene[0]) * f64::from(self.scene[1])
+    }
+
+    /// Bind what the scene of a `window`-sized frame is drawn into, and return its size:
+    /// the window's framebuffer, or a smaller one at a render scale under 1.
+    pub fn bind(&mut self, gl: &glow::Context, window: [u32; 2]) -> [u32; 2] {
+        self.window = window;
+        self.scene = window;
+        let size = scene_size(window, self.scale);
+        if size == window {
+            if let Some(t) = self.target.take() {
+                t.delete(gl);
+            }
+            return window;
+        }
+        if let Some(t) = self.target.take_if(|t| t.size != size) {
+            t.delete(gl);
+        }
+        if self.target.is_none() {
+            match ScaledTarget::new(gl, size, self.samples, self.srgb) {
+                Ok(t) => self.target = Some(t),
+                Err(e) => {
+                    // Drawn at the window's size; not asked again until the scale changes.
+                    eprintln!("warning: render scale {}: {e}", self.scale);
+                    self.scale = 1.0;
+                    return window;
+                }
+            }
+        }
+        let target = self.target.as_ref().expect("made above");
+        target.bind(gl);
+        self.scene = size;
+        size
+    }
+
+    /// At a render scale under 1, stretch the scene over the window; the window's
+    /// framebuffer is bound after it either way.
+    pub fn present(&self, gl: &glow::Context) {
+        if let Some(t) = &self.target {
+            t.present(gl, self.window);
+        }
+    }
+
+    /// Give the target's GL objects back (the context current).
+    pub fn delete(&mut self, gl: &glow::Context) {
+        if let Some(t) = self.target.take() {
+            t.delete(gl);
+        }
+    }
 }
 
 /// A framebuffer with a colour and a depth attachment of one size.
@@ -204,7 +292,7 @@ impl Stretch {
 }
 
 /// Where the scene is drawn at a render scale under 1.
-pub struct ScaledTarget {
+struct ScaledTarget {
     /// Single-sampled: drawn into in a window of one sample a pixel; the resolve of
     /// `multisampled` in a multisampled one.
     single: Target,
@@ -213,14 +301,14 @@ pub struct ScaledTarget {
     /// Draws `single` over a multisampled window.
     stretch: Option<Stretch>,
     /// Its size, pixels.
-    pub size: [u32; 2],
+    size: [u32; 2],
     srgb: bool,
 }
 
 impl ScaledTarget {
     /// A target of `size` pixels for a window of `samples` a pixel (0 or 1: one); its
     /// colour is sRGB-encoded when `srgb`, as the window's framebuffer is then.
-    pub fn new(
+    fn new(
         gl: &glow::Context,
         size: [u32; 2],
         samples: i32,
@@ -250,7 +338,7 @@ impl ScaledTarget {
     }
 
     /// Draw into it (and read its depth) from now on.
-    pub fn bind(&self, gl: &glow::Context) {
+    fn bind(&self, gl: &glow::Context) {
         let target = self.multisampled.as_ref().unwrap_or(&self.single);
         // SAFETY: context current; the framebuffer is owned by self and complete.
         unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.framebuffer)) };
@@ -260,7 +348,7 @@ impl ScaledTarget {
     /// draw into the window from now on. A blit copies the encoded values (sRGB encoding
     /// is off outside the scene's pass); the stretch into a multisampled window samples
     /// the sRGB texture as light and encodes it again.
-    pub fn present(&self, gl: &glow::Context, window: [u32; 2]) {
+    fn present(&self, gl: &glow::Context, window: [u32; 2]) {
         let [w, h] = self.size.map(|s| s as i32);
         let [ww, wh] = window.map(|s| s as i32);
         // SAFETY: context current; the framebuffers, texture, program and array are owned
@@ -324,7 +412,7 @@ impl ScaledTarget {
     }
 
     /// Give its GL objects back (the context current).
-    pub fn delete(self, gl: &glow::Context) {
+    fn delete(self, gl: &glow::Context) {
         self.single.delete(gl);
         if let Some(t) = self.multisampled {
             t.delete(gl);
