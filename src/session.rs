@@ -15,8 +15,10 @@ use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
+use crate::survey::units::Unit;
 use crate::survey::{
-    FrameGuess, FreeSpace, Given, MainPart, SpawnChoice, choose_spawn, infer_frame, main_part,
+    FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,
+    main_part,
 };
 
 /// How to open a map and where to start in it.
@@ -85,6 +87,12 @@ pub struct Session {
     pub scale_reason: String,
     /// Why the map has the up axis it has.
     pub up_reason: String,
+    /// How sure the survey is of the up axis, and the next most likely one (`None`: the
+    /// up axis was given, remembered, or is the built-in map's or a scene's).
+    pub up_guess: Option<Inferred<UpAxis>>,
+    /// How sure the survey is of the scale, and the next most likely unit (`None`: given,
+    /// remembered, the built-in map's or a scene's).
+    pub scale_guess: Option<Inferred<Unit>>,
     /// Stage timings.
     pub timings: LoadTimings,
 }
@@ -167,11 +175,18 @@ impl Session {
             opts.spawn,
             opts.yaw_deg,
         );
+        let (up_guess, scale_guess) = if path.is_some() {
+            (guess.up, guess.scale)
+        } else {
+            (None, None)
+        };
         Ok(Session {
             map,
             world,
             placed: None,
             spawn,
+            up_guess,
+            scale_guess,
             scale_reason: match (opts.scale, path, remembered) {
                 (None, None, _) => "the built-in map is in metres".to_string(),
                 (_, _, Some(r)) => format!(
@@ -221,6 +236,8 @@ impl Session {
             world,
             placed: Some(scene.world),
             spawn,
+            up_guess: None,
+            scale_guess: None,
             scale_reason: format!("scene of {placements} placed models, in its own units"),
             up_reason: "up axes as the scene file gives them".to_string(),
             timings: LoadTimings {

@@ -1,24 +1,33 @@
 //! A level's frame inferred from evidence: which axis of the file is up, what unit it is
 //! written in, and where the player starts. The loader ([`crate::map`]) only loads; the
 //! survey reads the map as the file has it (its own axes, its own units), then says how
-//! to turn it into the world (Y up, metres). Every rule here is judged on generated
-//! buildings of many shapes, axes and units (`tests/levels.rs`), never fitted to a few
-//! real maps; and the user can always correct it (`--up`, `--scale`, or live in the
-//! window).
+//! to turn it into the world (Y up, metres), and how sure it is of each half. Every rule
+//! here is judged on real levels made by seven tools (`tests/real_levels.rs`, from
+//! `../shared/levels`) and on generated buildings of many shapes, axes and units
+//! (`tests/levels.rs`), never on one set alone; and the user can always correct it
+//! (`--up`, `--scale`, or live in the window).
 //!
 //! - [`extent`]: the main part of the map, without a stray few triangles far away.
 //! - [`pockets`]: the free space on a voxel grid, flood-filled: open space and the
 //!   sealed hollows of closed solids.
 //! - [`samples`]: floor samples, each with the free run above it.
 //! - [`up`]: the up axis, from gravity's evidence (things rest on floors, the sky is up).
-//! - [`scale`]: the unit, from cues at a person's scale that agree.
+//! - [`grid`]: the grid the coordinates lie on: a game level's editor's fingerprint.
+//! - [`units`]: the units a file may be in, with their priors (common units; game
+//!   engines' units when the file is on an editor's grid).
+//! - [`scale`]: the unit, from cues at a person's (or the game's player's) scale that
+//!   agree.
+//! - [`fit`]: where the walker fits at a unit (under the ceilings, between the walls).
 //! - [`spawn`]: where to start, and which way to face.
 
 pub mod extent;
+pub mod fit;
+pub mod grid;
 pub mod pockets;
 pub mod samples;
 pub mod scale;
 pub mod spawn;
+pub mod units;
 pub mod up;
 
 pub use extent::{MainPart, main_part};
@@ -30,8 +39,64 @@ pub use up::AxisEvidence;
 use crate::collision::CollisionWorld;
 use crate::map::{MapFrame, UpAxis};
 
-/// Floor samples each reading of the map is measured from.
+/// Floor samples each reading of the map is measured from ...
 const SCALE_SAMPLES: usize = 3000;
+/// ... and samples one a level surface, among which stairs are looked for.
+const STAIR_SAMPLES: usize = 1000;
+/// Triangles whose corners the editor's grid is looked for among (evenly strided).
+const GRID_TRIANGLES: usize = 50_000;
+
+/// How sure the survey is of one half of a frame: the margin (natural log) between its
+/// answer and the next most likely one, in words. Calibrated on the real levels and the
+/// generated ones together (README: the reliability table): "high" was wrong on none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Confidence {
+    /// The next answer is nearly as likely.
+    Low,
+    /// Likelier than the next, not by much.
+    Fair,
+    /// Far likelier than the next.
+    High,
+}
+
+/// Margins (natural log) above which a guess is "fair", and "high".
+pub const CONFIDENCE_MARGINS: (f32, f32) = (1.0, 3.0);
+
+impl Confidence {
+    /// The confidence a margin of `margin` (natural log) gives.
+    pub fn of(margin: f32) -> Confidence {
+        if margin > CONFIDENCE_MARGINS.1 {
+            Confidence::High
+        } else if margin > CONFIDENCE_MARGINS.0 {
+            Confidence::Fair
+        } else {
+            Confidence::Low
+        }
+    }
+}
+
+impl std::fmt::Display for Confidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Confidence::Low => "low",
+            Confidence::Fair => "fair",
+            Confidence::High => "high",
+        })
+    }
+}
+
+/// One half of a frame the survey inferred: how sure it is, and the next most likely
+/// answer (the one the window offers when it is not sure).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inferred<T> {
+    /// How sure.
+    pub confidence: Confidence,
+    /// How much likelier the answer is than the next (natural log; what the confidence
+    /// is read from).
+    pub margin: f32,
+    /// The next most likely answer.
+    pub next: T,
+}
 
 /// A map's frame, and why each half of it is what it is.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +107,11 @@ pub struct FrameGuess {
     pub up_reason: String,
     /// Why the scale.
     pub scale_reason: String,
+    /// The up axis's confidence and next answer, when inferred (`None`: given).
+    pub up: Option<Inferred<UpAxis>>,
+    /// The scale's confidence and next answer (metres per file unit, and its unit's
+    /// name), when inferred.
+    pub scale: Option<Inferred<units::Unit>>,
     /// Every cue and every reading's score, a line each (for `--verbose`).
     pub details: Vec<String>,
 }
@@ -56,10 +126,13 @@ pub struct Given {
     pub scale: Option<f32>,
 }
 
-/// Up axes the survey weighs: what exporters write. Any other is the user's to set.
-const CANDIDATE_UPS: [UpAxis; 2] = [UpAxis::Y, UpAxis::Z];
-/// Y up's head start over Z up (OBJ's convention), in the units of the up score.
-pub const Y_PRIOR: f32 = 0.5;
+/// Up axes the survey weighs (the winner either way: see [`SKY_FLIP`]), with the prior of each
+/// (natural log): Y is OBJ's convention and what Blender, Maya and 3ds Max write; Z is
+/// what CAD, IFC converters and game-level tools write; X is rare.
+const CANDIDATE_UPS: [(UpAxis, f32); 3] = [(UpAxis::Y, 0.5), (UpAxis::Z, 0.0), (UpAxis::X, -3.0)];
+/// An axis whose sky cue is below minus this (rays up meet the map, rays down escape)
+/// is up the other way: the file is upside down.
+pub const SKY_FLIP: f32 = 0.3;
 /// Weight of the sky cue (-1 to 1: rays down meet the map, rays up escape) in the up score.
 pub const SKY_WEIGHT: f32 = 6.0;
 /// Weight of the layering cue (0 to about 1: floors cover the footprint at few levels).
@@ -67,109 +140,178 @@ pub const LAYERING_WEIGHT: f32 = 3.0;
 /// Weight of the share of the surface facing along the axis (0 to 1): weakest, as tall
 /// walls give it too; it speaks for a terrain, whose floors are no levels.
 pub const FACING_WEIGHT: f32 = 1.0;
-
 /// How well `e` speaks for its axis pointing up.
 fn up_score(e: &up::AxisEvidence) -> f32 {
     SKY_WEIGHT * e.sky + LAYERING_WEIGHT * e.layering + FACING_WEIGHT * e.facing
 }
 
+/// One up axis weighed: its evidence and its score.
+struct Weighed {
+    up: UpAxis,
+    evidence: up::AxisEvidence,
+    score: f32,
+}
+
+/// Weigh `up` for `world`, with its prior (natural log).
+fn weigh(world: &CollisionWorld, free: Option<&FreeSpace>, up: UpAxis, prior: f32) -> Weighed {
+    let evidence = up::evidence(world, free, up);
+    Weighed {
+        up,
+        evidence,
+        score: prior + up_score(&evidence),
+    }
+}
+
+/// `up` the other way.
+fn flipped(up: UpAxis) -> UpAxis {
+    match up {
+        UpAxis::Y => UpAxis::NegY,
+        UpAxis::Z => UpAxis::NegZ,
+        UpAxis::X => UpAxis::NegX,
+        UpAxis::NegY => UpAxis::Y,
+        UpAxis::NegZ => UpAxis::Z,
+        UpAxis::NegX => UpAxis::X,
+    }
+}
+
 /// Infer what `given` leaves open of the frame of `world`, a map in the file's own
 /// coordinates, with `free` its free-space survey in the same coordinates.
 ///
-/// The up axis first, from evidence walls cannot give alone (see [`up`]): the axis along
-/// which the sky is above and the floors lie in few levels; Y, OBJ's convention, keeps
-/// [`Y_PRIOR`]'s head start. Then the unit, from cues at a person's scale measured along
-/// it (see [`scale`]).
+/// Each candidate up axis is weighed by evidence walls cannot give alone (see [`up`]):
+/// the sky above, floors in few levels, the surface facing along it. Y, OBJ's
+/// convention, has a head start. Then the unit along the chosen axis, among the
+/// hypotheses the file's grid allows (see [`grid`], [`units`]).
 pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Given) -> FrameGuess {
-    let evidence: Vec<(UpAxis, up::AxisEvidence, f32)> = CANDIDATE_UPS
-        .iter()
-        .map(|&up| {
-            let e = up::evidence(world, free, up);
-            let prior = if up == UpAxis::Y { Y_PRIOR } else { 0.0 };
-            (up, e, up_score(&e) + prior)
-        })
-        .collect();
-    let (up, up_reason) = match given.up {
-        Some(up) => (up, format!("up axis {up} given (--up, or U in the window)")),
-        None => {
-            let mut ranked = evidence.clone();
-            ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
-            let (best, next) = (&ranked[0], &ranked[1]);
-            let (b, n) = (best.1, next.1);
-            let why = if best.0 == UpAxis::Y && best.2 - next.2 < 1.0 {
-                "OBJ's convention; no strong evidence for Z".to_string()
-            } else {
-                let mut cues = Vec::new();
-                if b.sky - n.sky > 0.1 {
-                    cues.push("the sky is above");
-                }
-                if b.layering - n.layering > 0.1 {
-                    cues.push("floors lie in few levels");
-                }
-                if b.facing - n.facing > 0.1 {
-                    cues.push("most of the surface faces along it");
-                }
-                if cues.is_empty() {
-                    cues.push("the cues together");
-                }
-                cues.join(", ")
-            };
-            (
-                best.0,
-                format!(
-                    "up axis {}: {why} (sky {:+.2} vs {:+.2}, levels {:.2} vs {:.2}, facing {:.0}% vs {:.0}% along {}; confidence {})",
-                    best.0,
-                    b.sky,
-                    n.sky,
-                    b.layering,
-                    n.layering,
-                    100.0 * b.facing,
-                    100.0 * n.facing,
-                    next.0,
-                    scale::confidence(2.0 * (best.2 - next.2))
-                ),
-            )
-        }
+    // The corners of at most GRID_TRIANGLES triangles, spread over the file.
+    let tris = world.triangles();
+    let stride = tris.len().div_ceil(GRID_TRIANGLES).max(1);
+    let grid = grid::engine_grid(tris.iter().step_by(stride).flat_map(|t| t.vertices()));
+    let mut weighed: Vec<Weighed> = match given.up {
+        Some(up) => vec![weigh(world, free, up, 0.0)],
+        None => CANDIDATE_UPS
+            .iter()
+            .map(|&(up, prior)| weigh(world, free, up, prior))
+            .collect(),
     };
-    let dir = up.direction();
-    let runs = samples::floor_runs(world, free, dir, SCALE_SAMPLES);
-    let (across, along) = scale::extents(world.bounds().size(), dir);
-    let measures = scale::measure(world, free, &runs, dir, across, along);
-    let (scale, scale_reason) = match given.scale {
-        Some(s) => (s, format!("scale {s} given")),
-        None => {
-            let guess = scale::infer_scale(&measures);
-            (
-                guess.scale,
-                format!("scale {}: {}", guess.scale, guess.reason),
-            )
-        }
-    };
+    weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
+    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
+    if given.up.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
+        let w = &mut weighed[0];
+        w.up = flipped(w.up);
+        w.evidence.sky = -w.evidence.sky;
+        w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
+    }
     // Every cue, for `--verbose`.
-    let mut details: Vec<String> = evidence
+    let mut details: Vec<String> = weighed
         .iter()
-        .map(|(up, e, score)| {
+        .map(|w| {
             format!(
-                "survey: {up} up: sky {:+.2}, levels {:.2}, facing {:.0}%: score {score:.2}",
-                e.sky,
-                e.layering,
-                100.0 * e.facing
+                "survey: {} up: sky {:+.2}, levels {:.2}, facing {:.0}%: score {:.2}",
+                w.up,
+                w.evidence.sky,
+                w.evidence.layering,
+                100.0 * w.evidence.facing,
+                w.score
             )
         })
         .collect();
-    details.extend(scale::ranked(&measures).iter().map(|s| {
+    if let Some(g) = grid {
+        details.push(format!(
+            "survey: on a level editor's grid of {} file units ({:.0}% of coordinates)",
+            grid::EDITOR_GRID * g.import,
+            100.0 * g.share
+        ));
+    }
+    let best = &weighed[0];
+    let (up_reason, up) = match given.up {
+        Some(up) => (
+            format!("up axis {up} given (--up, or U in the window)"),
+            None,
+        ),
+        None => {
+            let next = &weighed[1];
+            let margin = best.score - next.score;
+            let confidence = Confidence::of(margin);
+            (
+                up_reason(best, next, confidence),
+                Some(Inferred {
+                    confidence,
+                    margin,
+                    next: next.up,
+                }),
+            )
+        }
+    };
+    let dir = best.up.direction();
+    let runs = samples::floor_runs(world, free, dir, SCALE_SAMPLES, STAIR_SAMPLES);
+    let (across, along) = scale::extents(world.bounds().size(), dir);
+    let m = scale::measure(world, free, &runs, dir, across, along);
+    details.extend(scale::ranked(&m, grid).iter().map(|s| {
         format!(
             "survey: {} ({} per unit): score {:.2} ({})",
             s.unit.name,
             s.unit.metres,
             s.total,
-            scale::describe(&measures, s)
+            scale::describe(&m, s)
         )
     }));
+    let (scale, scale_reason, scale_inferred) = match given.scale {
+        Some(s) => (s, format!("scale {s} given"), None),
+        None => {
+            let g = scale::infer_scale(&m, grid);
+            let confidence = Confidence::of(g.margin);
+            (
+                g.scale,
+                format!("scale {}: {}", g.scale, g.reason),
+                Some(Inferred {
+                    confidence,
+                    margin: g.margin,
+                    next: g.next,
+                }),
+            )
+        }
+    };
     FrameGuess {
-        frame: MapFrame { scale, up },
+        frame: MapFrame { scale, up: best.up },
         up_reason,
         scale_reason,
+        up,
+        scale: scale_inferred,
         details,
     }
+}
+
+/// Why `best` is up rather than `next`, in a sentence.
+fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence) -> String {
+    let (b, n) = (best.evidence, next.evidence);
+    let why = if best.up == UpAxis::Y && best.score - next.score < 1.0 {
+        "OBJ's convention; no strong evidence for another".to_string()
+    } else {
+        let mut cues = Vec::new();
+        if b.sky - n.sky > 0.1 {
+            cues.push("the sky is above");
+        }
+        if b.layering - n.layering > 0.1 {
+            cues.push("floors lie in few levels");
+        }
+        if b.facing - n.facing > 0.1 {
+            cues.push("most of the surface faces along it");
+        }
+        if cues.is_empty() {
+            cues.push("the cues together");
+        }
+        cues.join(", ")
+    };
+    format!(
+        "up axis {}: {why} (sky {:+.2} vs {:+.2}, levels {:.2} vs {:.2}, facing {:.0}% vs {:.0}% along {}; confidence {confidence})",
+        best.up,
+        b.sky,
+        n.sky,
+        b.layering,
+        n.layering,
+        100.0 * b.facing,
+        100.0 * n.facing,
+        next.up,
+    )
 }

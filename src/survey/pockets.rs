@@ -31,8 +31,18 @@ pub const POCKET_SHARE: f32 = 0.01;
 pub const MIN_ROOM_CELLS: u32 = 2;
 /// A sealed region whose smallest extent is under this share of its largest is a pocket:
 /// the hollow of a slab, a wall or a thick game-level brush (a floor 1 m thick across a
-/// 40 m hall), not a room (rooms are at most a few times longer than high).
+/// 40 m hall), not a room (rooms are at most a few times longer than high) ...
 pub const FLAT_SHARE: f32 = 0.1;
+/// ... unless along its thin axis it spans at least this share of the map: then the map is
+/// flat, and the region is the level. A sealed game level is flat as a whole (Doom's E1M1
+/// is 4,576 units across and 400 high, its rooms from top to bottom of that), while a
+/// slab's hollow is thin within a map that is not (1 m of a 10 m hall).
+pub const LEVEL_SHARE: f32 = 0.5;
+/// Surface cells facing sealed rooms, over those facing the outside, at which a map is a
+/// sealed level (see [`FreeSpace::is_sealed`]): about 1 for a level that is all hull (a
+/// Doom level's one-sided walls and flats), more with things in its rooms; an open map's
+/// surfaces mostly face out, so that its few closed rooms make it well under a half.
+pub const SEALED_FACES: f32 = 0.5;
 
 /// What the survey says of a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +73,9 @@ pub struct FreeSpace {
     pocket: Vec<bool>,
     /// How many cells are in pockets.
     pocket_cells: usize,
+    /// Whether the map is a sealed level, whose outside is nobody's space (see
+    /// [`FreeSpace::is_sealed`]).
+    sealed: bool,
 }
 
 impl FreeSpace {
@@ -88,6 +101,7 @@ impl FreeSpace {
             region: vec![u32::MAX; (dims.x * dims.y * dims.z) as usize],
             pocket: vec![false],
             pocket_cells: 0,
+            sealed: false,
         };
         space.mark_solid(world)?;
         space.flood();
@@ -132,6 +146,20 @@ impl FreeSpace {
             .is_some_and(|c| self.kind(self.region[self.flat(c.x, c.y, c.z)]) == Space::Open)
     }
 
+    /// Is `p` in a free cell of the space people are in: the sealed rooms of a sealed
+    /// level (see [`SEALED_SHARE`]), else any open space?
+    pub fn is_playable_cell(&self, p: Vec3) -> bool {
+        self.cell_of(self.frame.to_file(p)).is_some_and(|c| {
+            let r = self.region[self.flat(c.x, c.y, c.z)];
+            self.kind(r) == Space::Open && !(self.sealed && r == 1)
+        })
+    }
+
+    /// Whether the map is a sealed level (see [`SEALED_SHARE`]).
+    pub fn is_sealed(&self) -> bool {
+        self.sealed
+    }
+
     /// Is `p` in (or touching) a sealed pocket?
     pub fn is_pocket(&self, p: Vec3) -> bool {
         self.space_at(p) == Space::Pocket
@@ -158,8 +186,9 @@ impl FreeSpace {
         self.cell * self.frame.scale
     }
 
-    /// Up to `n` points of open space inside the map's bounds (not the padding), in file
-    /// coordinates, spread by a fixed sequence so that every survey of a map is the same.
+    /// Up to `n` points of the space people are in (see [`FreeSpace::is_playable_cell`])
+    /// inside the map's bounds (not the padding), in file coordinates, spread by a fixed
+    /// sequence so that every survey of a map is the same.
     pub fn open_points(&self, n: usize) -> Vec<Vec3> {
         let d = self.dims;
         let inner = (d - UVec3::splat(2)).max(UVec3::ONE);
@@ -176,7 +205,8 @@ impl FreeSpace {
             let k = (rng % cells) as u32;
             let c = UVec3::new(k % inner.x, k / inner.x % inner.y, k / (inner.x * inner.y))
                 + UVec3::ONE;
-            if self.kind(self.region[self.flat(c.x, c.y, c.z)]) == Space::Open {
+            let r = self.region[self.flat(c.x, c.y, c.z)];
+            if self.kind(r) == Space::Open && !(self.sealed && r == 1) {
                 out.push(self.min + (c.as_vec3() + 0.5) * self.cell);
             }
         }
@@ -257,6 +287,40 @@ impl FreeSpace {
         Some(())
     }
 
+    /// Do the map's surfaces face its sealed rooms at least [`SEALED_FACES`] as often as
+    /// its outside? Then it is a sealed level (a game level, a closed building): people
+    /// are in the rooms, and the space around it (as much under and beside it as over it)
+    /// is nobody's. A level's hull faces both ways, what stands in its rooms (stairs,
+    /// crates, furniture) only inward; a town's closed houses face the town's open space
+    /// with their hulls, and its streets, terrain and closed blocks face only outward.
+    fn surfaces_face_rooms(&self) -> bool {
+        let d = self.dims;
+        let (mut rooms, mut outside) = (0usize, 0usize);
+        for z in 1..d.z - 1 {
+            for y in 1..d.y - 1 {
+                for x in 1..d.x - 1 {
+                    let k = self.flat(x, y, z);
+                    if self.region[k] != 0 {
+                        continue;
+                    }
+                    let (dx, dy) = (1, d.x as usize);
+                    let dz = dy * d.y as usize;
+                    let (mut room, mut out) = (false, false);
+                    for n in [k - dx, k + dx, k - dy, k + dy, k - dz, k + dz] {
+                        match self.region[n] {
+                            0 => {}
+                            1 => out = true,
+                            r => room |= !self.pocket[r as usize],
+                        }
+                    }
+                    rooms += usize::from(room);
+                    outside += usize::from(out);
+                }
+            }
+        }
+        rooms > 0 && rooms as f32 >= SEALED_FACES * outside as f32
+    }
+
     /// Number the free regions (6-connected), then decide which are pockets.
     fn flood(&mut self) {
         let mut sizes = vec![0usize]; // region 0: solid
@@ -305,11 +369,15 @@ impl FreeSpace {
             .enumerate()
             .map(|(id, (&n, &(lo, hi)))| {
                 let extent = hi - lo;
-                let thin = extent.min_element() < MIN_ROOM_CELLS
-                    || (extent.min_element() as f32) < FLAT_SHARE * extent.max_element() as f32;
-                id > 1 && ((n as f32) < POCKET_SHARE * free as f32 || thin)
+                let share = n as f32 / free as f32;
+                let axis = extent.min_position();
+                let flat = (extent.min_element() as f32) < FLAT_SHARE * extent.max_element() as f32
+                    && (extent[axis] as f32) < LEVEL_SHARE * (d[axis] - 2) as f32;
+                let thin = extent.min_element() < MIN_ROOM_CELLS || flat;
+                id > 1 && (share < POCKET_SHARE || thin)
             })
             .collect();
+        self.sealed = self.surfaces_face_rooms();
         self.pocket_cells = sizes
             .iter()
             .zip(&self.pocket)

@@ -25,7 +25,17 @@ pub struct Run {
     pub level: f32,
     /// Free distance straight up to the next surface; `None`: nothing above (the sky).
     pub height: Option<f32>,
+    /// Whether the surface is level (within [`LEVEL_COS`]): a stair's tread is, a
+    /// ramp's or a terrain's slope is not.
+    pub level_surface: bool,
+    /// Whether it was drawn by area (what the floors measure), or one a surface (what the
+    /// stairs are found among: see [`floor_runs`]).
+    pub by_area: bool,
 }
+
+/// A surface is level when its normal's component along the up axis exceeds this (a
+/// degree and a half).
+pub const LEVEL_COS: f32 = 0.9997;
 
 impl Run {
     /// The height of whatever is over the run (`level + height`), if anything is.
@@ -48,36 +58,50 @@ impl Rng {
 
 /// Up to `n` floor samples of `world` for the up direction `up` (a unit axis): points
 /// spread by area over the surfaces facing along `up` (either way: winding is not
-/// trusted), each with its free run above. With a free-space survey `free` (its points
-/// in `world`'s coordinates), only runs through open space are kept: a run that passes
-/// through no free cell of open space (near its middle) lies inside a solid (a slab, a
-/// table top) or in a sealed hollow; one thinner than a cell cannot be told from either.
+/// trusted), each with its free run above; and up to `per_surface` more, one at a time on
+/// level surfaces picked alike whatever their size (marked `by_area: false`), so that a
+/// stair's narrow treads are seen among a hall's floor. With a free-space survey `free`
+/// (its points in `world`'s coordinates), only runs through open space are kept: a run
+/// that passes through no free cell of open space (near its middle) lies inside a solid
+/// (a slab, a table top) or in a sealed hollow; one thinner than a cell cannot be told
+/// from either.
 pub fn floor_runs(
     world: &CollisionWorld,
     free: Option<&FreeSpace>,
     up: Vec3,
     n: usize,
+    per_surface: usize,
 ) -> Vec<Run> {
     let tris = world.triangles();
     let mut cumulative = Vec::new();
     let mut index = Vec::new();
+    let mut level_surfaces = Vec::new();
     let mut total = 0.0f64;
     for (i, t) in tris.iter().enumerate() {
-        if t.plane.normal.dot(up).abs() > FLOOR_COS {
+        let c = t.plane.normal.dot(up).abs();
+        if c > FLOOR_COS {
             total += f64::from(t.e1().cross(t.e2()).length() * 0.5);
             cumulative.push(total);
             index.push(i);
+            if c > LEVEL_COS {
+                level_surfaces.push(i);
+            }
         }
     }
     if total <= 0.0 {
         return Vec::new();
     }
     let b = world.bounds();
-    let reach = b.size().length() * 2.0 + 1.0;
-    // Off the surface by a hair of the map's size, so the ray does not meet it again.
-    let hair = b.size().max_element() * 1e-5 + 1e-6;
+    let probe = Probe {
+        world,
+        free,
+        up,
+        reach: b.size().length() * 2.0 + 1.0,
+        // Off the surface by a hair of the map's size, so the ray does not meet it again.
+        hair: b.size().max_element() * 1e-5 + 1e-6,
+    };
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let mut runs = Vec::with_capacity(n);
+    let mut runs = Vec::with_capacity(n + per_surface);
     // Floors under a ceiling (rooms) are what the scale is read from; on a terrain with a
     // few houses they are a sliver of the floor area, so while they are scarce, more
     // samples are drawn and only those under a ceiling kept, up to a bound.
@@ -89,18 +113,46 @@ pub fn floor_runs(
         let k = cumulative
             .partition_point(|&c| c < pick)
             .min(index.len() - 1);
-        let t = &tris[index[k]];
+        let Some(run) = probe.run(&tris[index[k]], &mut rng, true) else {
+            continue;
+        };
+        if drawn > n && run.height.is_none() {
+            continue; // past the first `n`, only floors under a ceiling are wanted
+        }
+        covered += usize::from(run.height.is_some());
+        runs.push(run);
+    }
+    if !level_surfaces.is_empty() {
+        for _ in 0..per_surface {
+            let k =
+                ((rng.unit() * level_surfaces.len() as f32) as usize).min(level_surfaces.len() - 1);
+            runs.extend(probe.run(&tris[level_surfaces[k]], &mut rng, false));
+        }
+    }
+    runs
+}
+
+/// How [`floor_runs`] looks up from a floor.
+struct Probe<'a> {
+    world: &'a CollisionWorld,
+    free: Option<&'a FreeSpace>,
+    up: Vec3,
+    reach: f32,
+    hair: f32,
+}
+
+impl Probe<'_> {
+    /// The run up from a random point of `t`, if it is kept (see [`floor_runs`]).
+    fn run(&self, t: &crate::geometry::Triangle, rng: &mut Rng, by_area: bool) -> Option<Run> {
+        let up = self.up;
         let (mut u, mut v) = (rng.unit(), rng.unit());
         if u + v > 1.0 {
             (u, v) = (1.0 - u, 1.0 - v);
         }
         let point = t.a + t.e1() * u + t.e2() * v;
-        let hit = world.ray_cast(point + up * hair, up, reach);
-        let height = hit.map(|h| h.distance + hair);
-        if drawn > n && height.is_none() {
-            continue; // past the first `n`, only floors under a ceiling are wanted
-        }
-        if let Some(f) = free {
+        let hit = self.world.ray_cast(point + up * self.hair, up, self.reach);
+        let height = hit.map(|h| h.distance + self.hair);
+        if let Some(f) = self.free {
             let cell = f.cell_size();
             let middle = point + up * height.map_or(cell, |h| h * 0.5);
             let keep = match height {
@@ -117,17 +169,17 @@ pub fn floor_runs(
                     .any(|d| f.is_open_cell(middle + up * (d * cell))),
             };
             if !keep {
-                continue;
+                return None;
             }
         }
-        covered += usize::from(height.is_some());
-        runs.push(Run {
+        Some(Run {
             point,
             level: point.dot(up),
             height,
-        });
+            level_surface: t.plane.normal.dot(up).abs() > LEVEL_COS,
+            by_area,
+        })
     }
-    runs
 }
 
 /// How high the surface under `r` stands over the floor below it, when it is a thing on
@@ -185,11 +237,42 @@ pub struct Sideways {
     pub rises: Vec<f32>,
     /// Tops of openings.
     pub drops: Vec<f32>,
+    /// Over each floor looked along, how wide the free space is at each height looked at.
+    pub profiles: Vec<Profile>,
+}
+
+/// The free width over one floor sample, by height: at each height, the narrowest of the
+/// four lines through it (each direction's free distance plus the opposite one's), so
+/// that a body fits there when it is narrower than that (a corridor's width; a street's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// Heights over the floor, rising.
+    pub heights: [f32; PROFILE_HEIGHTS],
+    /// The free width at each.
+    pub widths: [f32; PROFILE_HEIGHTS],
+}
+
+impl Profile {
+    /// Whether a body `width` wide fits over this floor at every height looked at from
+    /// `low` (what it steps over) to `high` (its height); `None` when no height looked at
+    /// lies between them.
+    pub fn fits(&self, width: f32, low: f32, high: f32) -> Option<bool> {
+        let mut looked = false;
+        for (h, w) in self.heights.iter().zip(&self.widths) {
+            if (low..=high).contains(h) {
+                looked = true;
+                if *w < width {
+                    return Some(false);
+                }
+            }
+        }
+        looked.then_some(true)
+    }
 }
 
 /// Heights looked at over each floor sample, spread evenly in log from a hundredth of its
 /// height to nearly all of it (rooms), or of the map's height (under the sky).
-const PROFILE_HEIGHTS: usize = 16;
+pub const PROFILE_HEIGHTS: usize = 16;
 /// Halvings of an interval that holds a change.
 const BISECTIONS: usize = 5;
 /// From one height to the next, the free distance sideways changes by this factor at
@@ -225,15 +308,18 @@ pub fn sideways(world: &CollisionWorld, runs: &[Run], up: Vec3, height: f32, n: 
             continue;
         }
         let at = |k: usize| top * 0.01f32.powf(1.0 - k as f32 / (PROFILE_HEIGHTS - 1) as f32);
-        for d in dirs {
+        let mut free_at = [[0.0f32; PROFILE_HEIGHTS]; 8];
+        for (d, seen) in dirs.into_iter().zip(free_at.iter_mut()) {
             let free = |z: f32| {
                 world
                     .ray_cast(r.point + up * z, d, reach)
                     .map_or(reach, |hit| hit.distance)
             };
             let mut below = free(at(0));
-            for k in 1..PROFILE_HEIGHTS {
+            seen[0] = below;
+            for (k, seen_k) in seen.iter_mut().enumerate().skip(1) {
                 let above = free(at(k));
+                *seen_k = above;
                 let enough = (below - above).abs() > EDGE_SHARE * at(k);
                 let closes = below > EDGE_FACTOR * above && enough;
                 let opens = above > EDGE_FACTOR * below && enough;
@@ -264,6 +350,17 @@ pub fn sideways(world: &CollisionWorld, runs: &[Run], up: Vec3, height: f32, n: 
                 below = above;
             }
         }
+        // Opposite directions in `dirs`: the four lines through the point.
+        const LINES: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 7), (5, 6)];
+        out.profiles.push(Profile {
+            heights: std::array::from_fn(at),
+            widths: std::array::from_fn(|k| {
+                LINES
+                    .iter()
+                    .map(|&(a, b)| free_at[a][k] + free_at[b][k])
+                    .fold(f32::INFINITY, f32::min)
+            }),
+        });
     }
     out
 }

@@ -122,7 +122,7 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
             .min(Vec3::new(b.size().x, 0.0, b.size().z).length())
             .max(1.0),
     };
-    let runs = floor_runs(world, free, Vec3::Y, SPAWN_SAMPLES);
+    let runs = floor_runs(world, free, Vec3::Y, SPAWN_SAMPLES, 0);
     let level_of = |y: f32| (y / LEVEL_BIN).round() as i64;
     let mut level_area: std::collections::BTreeMap<i64, usize> = Default::default();
     for r in &runs {

@@ -599,6 +599,29 @@ pub fn town() -> Level {
     level("town of blocks", b)
 }
 
+/// A town of closed boxes: blocks 8 to 24 m high along streets 10 to 16 m wide on a flat
+/// ground 300 m square, with kerbs and nothing inside (no rooms, doors or furniture: the
+/// only human measures are the streets' width and the kerbs). Read in metres it once
+/// opened in inches.
+pub fn town_of_closed_boxes() -> Level {
+    let mut b = Builder::default();
+    b.plane(-150.0, -150.0, 150.0, 150.0, 0.0);
+    for i in 0..9 {
+        for j in 0..9 {
+            let street = 10.0 + ((i + 2 * j) % 4) as f32 * 2.0;
+            let (x, z) = (-140.0 + i as f32 * 31.0, -140.0 + j as f32 * 31.0);
+            let (w, d) = (31.0 - street, 18.0 + ((i * 5 + j) % 3) as f32 * 2.0);
+            let h = 8.0 + ((i * 7 + j * 3) % 9) as f32 * 2.0;
+            b.solid(Vec3::new(x, 0.0, z), Vec3::new(x + w, h, z + d));
+            b.solid(
+                Vec3::new(x - 1.5, 0.0, z - 1.5),
+                Vec3::new(x + w + 1.5, 0.15, z - 0.5),
+            );
+        }
+    }
+    level("town of closed boxes", b)
+}
+
 /// Rolling open terrain 400 m square with four small houses (rooms, doors, tables).
 pub fn terrain_with_houses() -> Level {
     let mut b = Builder::default();

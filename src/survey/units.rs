@@ -1,0 +1,219 @@
+//! The units a file may be written in: the hypotheses the scale is chosen among, each with
+//! its prior.
+//!
+//! Real files come from a few kinds of tool, each with its convention: architecture and
+//! modelling tools write metres, centimetres, millimetres, inches or feet; game editors
+//! write their engine's units. Those are the hypotheses, and the evidence that tells a
+//! game level (see [`super::grid`]) changes their priors: a level on an editor's grid is
+//! most likely in its engine's units (scaled as its importer scaled it), which are:
+//!
+//! - Quake, Half-Life and Source units, about an inch: Half-Life's player hull is 72
+//!   units high, 1.83 m (Quake's 56-unit player and Source's 0.75-inch reading are within
+//!   the same reach of the eye's height);
+//! - Doom units, about 3.2 cm: the player is 56 units high, about 1.8 m, in a level of
+//!   flat floors and vertical walls, never one room over another (the engine draws no
+//!   more: see [`DOOM_SECTIONS`]);
+//! - Unreal units, a centimetre.
+
+use super::grid::EngineGrid;
+
+/// A unit of length a file may use.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unit {
+    /// Its name, plural.
+    pub name: &'static str,
+    /// Metres per unit.
+    pub metres: f32,
+    /// Prior weight among the hypotheses.
+    pub prior: f32,
+    /// The highest step its level's player climbs, metres: a person's for the common
+    /// units; a game's own for its engine's (Half-Life's 18 units, Doom's 24).
+    pub step: f32,
+    /// Its levels' stairs: the typical rise of a step (metres) and its spread (natural
+    /// log). A building's stairs rise about 17 cm; a game's are built for its player's
+    /// step, not a person's (Counter-Strike's 8 to 18 units, 0.2 to 0.46 m; Doom's 8 to
+    /// 24, 0.26 to 0.77 m).
+    pub stair: (f32, f32),
+}
+
+/// A game level's stairs, in its engine's units: editors' grids make steps of 8 and 16
+/// units, up to the player's step (18 for Quake and Half-Life, 24 for Doom) ...
+const EDITOR_STAIR: f32 = 16.0;
+/// ... so their rise spreads wider than a building's (natural log).
+const ENGINE_STAIR_SPREAD: f32 = 0.4;
+
+/// A building's stairs: about 17 cm a step (see [`Unit::stair`]).
+pub const PERSON_STAIR: (f32, f32) = (0.17, 0.15);
+
+/// The highest step a person climbs, metres (the walker's: see
+/// [`crate::walk::WalkSettings::max_step`]).
+pub const PERSON_STEP: f32 = 0.45;
+
+/// The common units, with their metres per unit and the prior weight of each (metres most
+/// likely; then centimetres, which game engines write; then millimetres, inches and feet,
+/// which CAD and architecture tools write, alike). The window's Shift+[ and Shift+] step
+/// between them.
+pub const UNITS: [Unit; 5] = [
+    Unit {
+        name: "metres",
+        metres: 1.0,
+        prior: 0.55,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+    Unit {
+        name: "centimetres",
+        metres: 0.01,
+        prior: 0.2,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+    Unit {
+        name: "millimetres",
+        metres: 0.001,
+        prior: 0.1,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+    Unit {
+        name: "inches",
+        metres: 0.0254,
+        prior: 0.1,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+    Unit {
+        name: "feet",
+        metres: 0.3048,
+        prior: 0.1,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+];
+
+/// Game engines' units, with their metres per unit, their priors among levels on an
+/// editor's grid and their players' steps. Quake-family levels (Quake, Half-Life,
+/// Counter-Strike, Source) are the most exported; Doom's are drawn in a way of their own,
+/// and [`DOOM_SECTIONS`] weighs for or against them; Unreal's editors snap to a
+/// power-of-two grid only in the old UnrealEd (today's snap to 10 cm: a decimal grid, so
+/// today's Unreal levels are read as centimetres among the common units).
+pub const ENGINE_UNITS: [Unit; 3] = [
+    Unit {
+        name: "Quake and Half-Life units (about an inch)",
+        metres: 0.0254,
+        prior: 0.75,
+        step: 18.0 * 0.0254,
+        stair: (EDITOR_STAIR * 0.0254, ENGINE_STAIR_SPREAD),
+    },
+    Unit {
+        name: "Doom units (about 3.2 cm)",
+        metres: 0.032,
+        prior: 0.15,
+        step: 24.0 * 0.032,
+        stair: (EDITOR_STAIR * 0.032, ENGINE_STAIR_SPREAD),
+    },
+    Unit {
+        name: "Unreal units (centimetres)",
+        metres: 0.01,
+        prior: 0.1,
+        step: PERSON_STEP,
+        stair: PERSON_STAIR,
+    },
+];
+
+/// The share of the prior that the engines' units take when the file is on an editor's
+/// grid (the common units keep the rest: a building drawn in inches on a 16-inch grid).
+const ENGINE_SHARE: f32 = 0.85;
+/// How much more (or less) likely Doom's units are when the level is (or is not) drawn
+/// as Doom draws: flat floors, vertical walls, no room over another.
+pub const DOOM_SECTIONS: f32 = 20.0;
+
+/// The hypotheses for a file on `grid` (if any), whose floors and walls look like Doom's
+/// sections (`doom_like`) or not.
+pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
+    let Some(g) = grid else {
+        return UNITS.to_vec();
+    };
+    let mut out: Vec<Unit> = UNITS
+        .iter()
+        .map(|u| Unit {
+            prior: u.prior * (1.0 - ENGINE_SHARE),
+            ..*u
+        })
+        .collect();
+    for e in ENGINE_UNITS {
+        let doom = if e.metres == ENGINE_UNITS[1].metres {
+            if doom_like {
+                DOOM_SECTIONS
+            } else {
+                1.0 / DOOM_SECTIONS
+            }
+        } else {
+            1.0
+        };
+        let unit = Unit {
+            name: e.name,
+            // File units per engine unit: a tenth of the grid, ten times the metres.
+            metres: e.metres / g.import,
+            prior: e.prior * ENGINE_SHARE * doom,
+            step: e.step,
+            stair: e.stair,
+        };
+        // An engine's unit that is a common one (the inch, the centimetre) is one
+        // hypothesis, by the engine's name.
+        match out
+            .iter_mut()
+            .find(|u| (u.metres - unit.metres).abs() <= unit.metres * 1e-4)
+        {
+            Some(u) => {
+                *u = Unit {
+                    prior: u.prior + unit.prior,
+                    ..unit
+                }
+            }
+            None => out.push(unit),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn off_a_grid_the_common_units_alone() {
+        assert_eq!(hypotheses(None, true), UNITS.to_vec());
+    }
+
+    #[test]
+    fn on_an_editors_grid_the_engines_units_lead_scaled_as_imported() {
+        let raw = hypotheses(
+            Some(EngineGrid {
+                import: 1.0,
+                share: 1.0,
+            }),
+            false,
+        );
+        // The inch and the centimetre are one hypothesis each, by the engine's name.
+        assert_eq!(raw.len(), 6);
+        let best = raw
+            .iter()
+            .max_by(|a, b| a.prior.total_cmp(&b.prior))
+            .unwrap();
+        assert_eq!(best.metres, 0.0254);
+        assert!(best.name.starts_with("Quake"));
+        let tenth = hypotheses(
+            Some(EngineGrid {
+                import: 0.1,
+                share: 1.0,
+            }),
+            true,
+        );
+        let best = tenth
+            .iter()
+            .max_by(|a, b| a.prior.total_cmp(&b.prior))
+            .unwrap();
+        assert!((best.metres - 0.32).abs() < 1e-6, "{best:?}");
+    }
+}
