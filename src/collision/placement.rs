@@ -145,18 +145,21 @@ pub fn free_anchor<C: Collider + ?Sized>(world: &C, probe: &Probe, eye: Vec3) ->
     }
 }
 
-/// How far from an anchor on a surface the points around it are looked at, in radii of
-/// the anchor's probe: far enough that a point a diagonal step away is clear of every
-/// plane the anchor touches (more than 2 x sqrt(3) radii).
-const AROUND_STEP: f32 = 4.0;
+/// How far from an anchor on a surface the points around it are looked at, along each
+/// axis, in radii of the anchor's probe: three rings of the 26 neighbours of a cube. The
+/// nearest (1.5: clear of an axis-aligned plane through the anchor by more than a radius
+/// and the contact gap) finds a free point in a gap a few centimetres wide (a corner
+/// between two walls and a box beside them); the farther ones, where the surface is
+/// slanted or the anchor just off it.
+const AROUND_STEPS: [f32; 3] = [1.5, 3.0, 5.0];
 
 /// The anchor `at`, which the thin probe `thin` overlaps (`contact`: its nearest touch),
 /// moved off the surface to the inside. The points looked at: where the probe pushed out
 /// of it lands, the same across the nearest surface (pushed out too: in a gap a few
 /// centimetres high it may be the only free point on that side), and the 26 points
-/// around it (a step of [`AROUND_STEP`] probe radii along each axis and diagonal: at a
-/// corner, the point inside all three planes is among them, where pushing off one plane
-/// at a time went out through the next). Of those the probe fits at, the one from which
+/// around it at each of [`AROUND_STEPS`] (along each axis and diagonal: at a corner, the
+/// point inside all three planes is among them, where pushing off one plane at a time
+/// went out through the next). Of those the probe fits at, the one from which
 /// it meets the map in the most of [`ENCLOSURE_DIRECTIONS`] wins; on a tie (a wall inside
 /// a room, both of whose sides are enclosed) the pushed-out point, then the nearest.
 fn off_surface<C: Collider + ?Sized>(world: &C, thin: &Probe, at: Vec3, contact: &Contact) -> Vec3 {
@@ -166,13 +169,14 @@ fn off_surface<C: Collider + ?Sized>(world: &C, thin: &Probe, at: Vec3, contact:
         &thin.body,
         contact.point - contact.normal * thin.body.rest_distance(contact.normal),
     );
-    let step = AROUND_STEP * ANCHOR_PROBE_RADIUS;
-    let around = (0..27).filter(|&k| k != 13).map(|k| {
-        at + Vec3::new(
-            (k % 3) as f32 - 1.0,
-            (k / 3 % 3) as f32 - 1.0,
-            (k / 9) as f32 - 1.0,
-        ) * step
+    let around = AROUND_STEPS.iter().flat_map(|&step| {
+        (0..27).filter(|&k| k != 13).map(move |k| {
+            at + Vec3::new(
+                (k % 3) as f32 - 1.0,
+                (k / 3 % 3) as f32 - 1.0,
+                (k / 9) as f32 - 1.0,
+            ) * (step * ANCHOR_PROBE_RADIUS)
+        })
     });
     let enclosure = |p: Vec3| {
         ENCLOSURE_DIRECTIONS
