@@ -143,6 +143,19 @@ pub fn folder_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// The 1-based line of byte `offset` of a file's `text`, for a message naming the line
+/// a parser stopped at (an error at the very end, after the last line's newline, is on
+/// the last line: there is no line after it).
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    let line = text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    line.min(text.lines().count().max(1))
+}
+
 /// Read a whole file of `kind`, refusing directories, FIFOs, devices and files over the
 /// kind's limit.
 pub fn read_file(path: &Path, kind: FileKind) -> Result<Vec<u8>, ReadError> {

@@ -28,7 +28,7 @@ use super::{
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, folder_of, read_file};
+use crate::input::{FileKind, folder_of, line_at, read_file};
 use crate::quote::{escape, quote};
 
 #[derive(Deserialize)]
@@ -104,16 +104,6 @@ fn count_tables(text: &str) -> usize {
         })
         .count();
     headers + text.matches('{').count()
-}
-
-/// The 1-based line of byte `offset` of `text`.
-fn line_at(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// Where the outermost array still open at byte `end` of `text` starts, if one is: an

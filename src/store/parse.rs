@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{Stored, StoredFile};
+use crate::input::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{OutOfRange, Preferences, TextureFilter};
 use crate::quote::{escape, quote};
@@ -28,9 +29,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let mut unknown_filter = None;
     let text = &*without_unknown_filter(text, &mut unknown_filter);
     let file: StoredFile = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        let line = e.span().map(|s| line_at(text, s.start));
         match line {
             Some(l) => format!("line {l}: {}", escape(e.message())),
             None => escape(e.message()).into_owned(),

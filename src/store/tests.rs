@@ -332,3 +332,12 @@ fn an_unknown_setting_named_with_control_bytes_is_escaped() {
     assert!(w.contains("has no setting '\\x1b[2J'"), "{w}");
     assert!(!w.chars().any(char::is_control), "{w:?}");
 }
+
+/// The settings fuzz (20 times the CI run): an error at the very end of the file (a
+/// multi-line string never closed) was blamed on a line after the last. It names the last.
+#[test]
+fn an_error_at_the_end_of_the_file_names_its_last_line() {
+    let dir = written("end", "[settings]\nfov = 90.0\nname = \"\"\"never closed\n");
+    let w = Store::load(Some(&dir)).warnings.join("\n");
+    assert!(w.contains("settings.toml: line 3: "), "{w}");
+}
