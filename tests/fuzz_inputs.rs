@@ -236,7 +236,11 @@ fn scene_line(rng: &mut Rng) -> String {
         _ => {
             let count = rng.next_u64() % 6;
             let nums: Vec<&str> = (0..count).map(|_| num(rng)).collect();
-            let close = if rng.next_u64().is_multiple_of(8) { "" } else { "]" };
+            let close = if rng.next_u64().is_multiple_of(8) {
+                ""
+            } else {
+                "]"
+            };
             if count == 1 && rng.next_u64().is_multiple_of(2) {
                 format!("{field} = {}", nums[0])
             } else {
@@ -503,7 +507,12 @@ fn mutated_settings_files_load_with_warnings_save_and_read_back_clean() {
                 assert_eq!(std::fs::read_to_string(&bad).unwrap(), text);
             }
             let again = Store::load(Some(&dir));
-            assert!(again.warnings.is_empty(), "{:?}\n{text}", again.warnings);
+            assert!(
+                again.warnings.is_empty(),
+                "{:?}\n{text:?}\nsaved as:\n{}",
+                again.warnings,
+                std::fs::read_to_string(&path).unwrap_or_default()
+            );
             assert_eq!(
                 format!("{:?}", again.store.settings()),
                 format!("{settings:?}")
