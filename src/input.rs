@@ -11,6 +11,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::quote::shown_path;
+
 /// What a file is read as; each kind has its own size limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
@@ -123,7 +125,7 @@ impl fmt::Display for Suggestions<'_> {
         if self.0.is_empty() {
             return Ok(());
         }
-        let names: Vec<String> = self.0.iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = self.0.iter().map(|p| shown_path(p)).collect();
         write!(f, " (did you mean {}?)", names.join(" or "))
     }
 }
@@ -139,6 +141,19 @@ pub fn folder_of(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
+}
+
+/// The 1-based line of byte `offset` of a file's `text`, for a message naming the line
+/// a parser stopped at (an error at the very end, after the last line's newline, is on
+/// the last line: there is no line after it).
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    let line = text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    line.min(text.lines().count().max(1))
 }
 
 /// Read a whole file of `kind`, refusing directories, FIFOs, devices and files over the
@@ -159,7 +174,7 @@ fn check_file_limited(
     kind: FileKind,
     limit: u64,
 ) -> Result<std::fs::Metadata, ReadError> {
-    let shown = || path.display().to_string();
+    let shown = || shown_path(path);
     let meta = std::fs::metadata(path).map_err(|source| ReadError::Io {
         path: shown(),
         source,
@@ -199,12 +214,12 @@ pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|source| ReadError::Io {
-            path: path.display().to_string(),
+            path: shown_path(path),
             source,
         })?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge {
-            path: path.display().to_string(),
+            path: shown_path(path),
             kind,
             limit,
         });
@@ -228,7 +243,7 @@ pub fn open_file(path: &Path, kind: FileKind) -> Result<Opened, ReadError> {
 
 fn open_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Opened, ReadError> {
     let io_err = |source| ReadError::Io {
-        path: path.display().to_string(),
+        path: shown_path(path),
         source,
     };
     let meta = check_file_limited(path, kind, limit)?;
@@ -236,7 +251,7 @@ fn open_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Opened, ReadE
     // The path may have been swapped for a FIFO between the two looks.
     if !file.metadata().map_err(io_err)?.is_file() {
         return Err(ReadError::NotRegular {
-            path: path.display().to_string(),
+            path: shown_path(path),
             kind,
         });
     }

@@ -22,6 +22,8 @@
 //! - [`preferences`]: the user's settings (mouse, field of view, speed, window).
 //! - [`store`]: what walkthrough keeps between runs in one file: the settings, and per map
 //!   (by content) the up axis and scale the user set and the saved views.
+//! - [`quote`]: a piece of the user's file in a message, escaped and cut (never raw
+//!   control bytes on the terminal).
 //! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.
 //! - [`tolerance`]: the collision tolerances, named and documented in one place.
 //!
@@ -64,6 +66,7 @@ pub mod map;
 pub mod names;
 pub mod output;
 pub mod preferences;
+pub mod quote;
 pub mod session;
 pub mod sim;
 pub mod store;

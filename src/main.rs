@@ -21,8 +21,9 @@ use walkthrough::output::PartialFile;
 use walkthrough::preferences::{
     RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE,
 };
+use walkthrough::quote::escape_lines;
 use walkthrough::session::OpenOptions;
-use walkthrough::sim::{self, Command, TraceWriter, parse_script};
+use walkthrough::sim::{self, Script, TraceWriter, read_script};
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
 ///
@@ -338,14 +339,14 @@ impl Common {
         })
     }
 
-    fn script(&self) -> Result<Option<Vec<Command>>, String> {
+    fn script(&self) -> Result<Option<Script>, String> {
         let Some(path) = &self.script else {
             return Ok(None);
         };
         let bytes = read_file(path, FileKind::Script).map_err(|e| e.to_string())?;
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| format!("{}: not a text file ({e})", path.display()))?;
-        parse_script(&path.display().to_string(), text)
+        read_script(&path.display().to_string(), text)
             .map(Some)
             .map_err(|e| e.to_string())
     }
@@ -367,7 +368,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;
-    let steps = sim::total_steps(&script, args.dt as f32);
+    let steps = sim::total_steps(&script.commands, args.dt as f32);
     if steps > args.max_steps {
         return Err(format!(
             "the script is {steps} steps of {} s, over the limit of {} (--max-steps N raises it)",
@@ -376,20 +377,25 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         ));
     }
     let session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
+    terminal::warn_starts(&session, script.starts(), c.script.as_deref());
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
     let inputs = terminal::inputs(&session, c.script.as_ref());
     let out = match &c.trace {
         Some(p) => TraceOut::File(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
         None => TraceOut::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let write_error = |e: std::io::Error| format!("cannot write the trace: {e}");
+    // The error names where the trace was going (a full disk left no clue which file).
+    let to = c.trace.as_ref().map_or("standard output".into(), |p| {
+        walkthrough::quote::shown_path(p)
+    });
+    let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
     let mut trace = TraceWriter::new(out).map_err(write_error)?;
     let started = Instant::now();
     let run = sim::run(
         session.collider(),
         &session.map.frame,
         &mut controller,
-        &script,
+        &script.commands,
         args.dt,
         |step| {
             if terminal::interrupted() {
@@ -475,7 +481,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("walkthrough: error: {e}");
+            // A message may quote a user's file: never raw control bytes on the terminal.
+            eprintln!("walkthrough: error: {}", escape_lines(&e));
             ExitCode::FAILURE
         }
     }
@@ -483,11 +490,16 @@ fn main() -> ExitCode {
 
 fn run_window(args: WindowArgs) -> Result<(), String> {
     let c = &args.common;
+    let script = c.script()?;
     let config = app::Config {
         map: args.map.clone(),
         open: c.open_options()?,
         settings: c.settings()?,
-        script: c.script()?,
+        script_starts: script
+            .as_ref()
+            .map(|s| s.starts().collect())
+            .unwrap_or_default(),
+        script: script.map(|s| s.commands),
         script_path: c.script.clone(),
         trace: c.trace.clone(),
         screenshot: args.screenshot.clone(),

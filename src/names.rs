@@ -23,7 +23,7 @@ pub trait Named: Copy + PartialEq + 'static {
 
 /// A name that is none of an enum's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} '{given}' (expected {})", Expected(.expected))]
+#[error("unknown {what} {} (expected {})", crate::quote::quote(.given), Expected(.expected))]
 pub struct UnknownName {
     /// What was asked for ("mode").
     pub what: &'static str,

@@ -3,11 +3,20 @@
 //! device (a `--trace` FIFO with no reader blocked for ever), and a file is replaced only
 //! once its new contents are whole: they are written next to it as `NAME.partial` and
 //! renamed over it at the end, so a run that is killed leaves the old file as it was (and
-//! the rows it wrote in the `.partial` file).
+//! the rows it wrote in the `.partial` file). A write that fails (a full disk, a file
+//! made read-only) removes its `.partial` file and leaves the old file as it was.
+//!
+//! The program's own files are inputs too: the settings file and the folder of cached
+//! levels of detail (an output onto `settings.toml` replaced the user's views and
+//! corrections with a trace). The window checks every output before it opens
+//! ([`check_writable`]), as `sim` does, so that no walk is lost to a path that was wrong
+//! from the start.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+use crate::quote::shown_path;
 
 /// Why an output file was refused or could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -19,6 +28,24 @@ pub enum OutputError {
         path: String,
         /// The input it is (as given).
         input: String,
+    },
+    /// The output is in a folder the program reads from (its cache).
+    #[error("{path}: is in {folder}, a folder this program keeps and reads; write somewhere else")]
+    InInputFolder {
+        /// The output asked for.
+        path: String,
+        /// The folder.
+        folder: String,
+    },
+    /// The output's folder is not there, or is not a folder.
+    #[error("{path}: cannot write: {folder} {why}")]
+    NoFolder {
+        /// The output asked for.
+        path: String,
+        /// Its folder.
+        folder: String,
+        /// "does not exist" or "is not a folder".
+        why: &'static str,
     },
     /// The output exists and is not a regular file.
     #[error(
@@ -56,14 +83,13 @@ pub enum Replace {
 }
 
 /// Refuse `target` when it is one of `inputs` (the same file by device and inode, so a
-/// link or another spelling of the path is caught too) or exists as anything but a
+/// link or another spelling of the path is caught too; one not made yet by its folder's
+/// real path and its name) or lies in one that is a folder, or exists as anything but a
 /// regular file.
 pub fn check_output(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError> {
-    let path = target.display().to_string();
-    let Ok(meta) = fs::metadata(target) else {
-        return Ok(()); // not there yet (or unreadable: creating it will say why)
-    };
-    if !meta.is_file() {
+    let path = shown_path(target);
+    let meta = fs::metadata(target).ok();
+    if let Some(meta) = meta.as_ref().filter(|m| !m.is_file()) {
         let kind = if meta.is_dir() {
             "a directory"
         } else {
@@ -71,15 +97,77 @@ pub fn check_output(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError
         };
         return Err(OutputError::NotRegular { path, kind });
     }
+    let real = real_path(target);
     for input in inputs {
-        if fs::metadata(input).is_ok_and(|m| same_file(&meta, &m)) {
+        let input_meta = fs::metadata(input).ok();
+        if input_meta.as_ref().is_some_and(fs::Metadata::is_dir) {
+            if let (Some(r), Ok(folder)) = (&real, fs::canonicalize(input))
+                && r.starts_with(&folder)
+            {
+                return Err(OutputError::InInputFolder {
+                    path,
+                    folder: shown_path(input),
+                });
+            }
+            continue;
+        }
+        let same = match (&meta, &input_meta) {
+            (Some(a), Some(b)) => same_file(a, b),
+            _ => real.is_some() && real == real_path(input),
+        };
+        if same {
             return Err(OutputError::IsInput {
                 path,
-                input: input.display().to_string(),
+                input: shown_path(input),
             });
         }
     }
     Ok(())
+}
+
+/// [`check_output`], and that the file can be made: its folder is there, and its
+/// `.partial` file can be created (it is removed again if this made it). The window asks
+/// this of every output before it opens.
+pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError> {
+    check_output(target, inputs)?;
+    let partial = partial_path(target);
+    check_output(&partial, inputs)?;
+    let folder = crate::input::folder_of(target);
+    if !folder.is_dir() {
+        return Err(OutputError::NoFolder {
+            path: shown_path(target),
+            folder: shown_path(folder),
+            why: if folder.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            },
+        });
+    }
+    let existed = partial.exists();
+    fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&partial)
+        .map_err(|source| OutputError::Io {
+            path: shown_path(target),
+            source,
+        })?;
+    if !existed {
+        let _ = fs::remove_file(&partial);
+    }
+    Ok(())
+}
+
+/// The real path of `p` whether or not it exists yet: its folder's, resolved, and its
+/// name. `None` when the folder cannot be resolved (it is not there).
+fn real_path(p: &Path) -> Option<PathBuf> {
+    let name = p.file_name()?;
+    let folder = fs::canonicalize(crate::input::folder_of(p)).ok()?;
+    let joined = folder.join(name);
+    // A link resolves to what it points at.
+    Some(fs::canonicalize(&joined).unwrap_or(joined))
 }
 
 #[cfg(unix)]
@@ -101,12 +189,14 @@ pub fn partial_path(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-/// A file written as `NAME.partial` and renamed to `NAME` by [`PartialFile::commit`].
+/// A file written as `NAME.partial` and renamed to `NAME` by [`PartialFile::commit`]; one
+/// dropped without a commit, or whose commit fails, takes its `.partial` file with it.
 #[derive(Debug)]
 pub struct PartialFile {
     out: BufWriter<File>,
     partial: PathBuf,
     target: PathBuf,
+    committed: bool,
 }
 
 impl PartialFile {
@@ -115,14 +205,16 @@ impl PartialFile {
         check_output(target, inputs)?;
         let partial = partial_path(target);
         check_output(&partial, inputs)?;
+        // The error names the file asked for (its `.partial` name is ours).
         let file = File::create(&partial).map_err(|source| OutputError::Io {
-            path: partial.display().to_string(),
+            path: shown_path(target),
             source,
         })?;
         Ok(PartialFile {
             out: BufWriter::new(file),
             partial,
             target: target.to_path_buf(),
+            committed: false,
         })
     }
 
@@ -136,10 +228,23 @@ impl PartialFile {
         &self.partial
     }
 
-    /// Flush everything and put the file in place of the target.
+    /// Flush everything and put the file in place of the target. On failure the
+    /// `.partial` file is removed and the target left as it was.
     pub fn commit(mut self) -> io::Result<()> {
         self.out.flush()?;
-        fs::rename(&self.partial, &self.target)
+        fs::rename(&self.partial, &self.target)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for PartialFile {
+    /// Not committed (a write failed, or the run gave up): the half-written file goes.
+    /// (A run killed outright runs no drop: its `.partial` file keeps the rows it wrote.)
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.partial);
+        }
     }
 }
 
@@ -166,7 +271,7 @@ pub fn write_file(
     replace: Replace,
 ) -> Result<(), OutputError> {
     let io = |source| OutputError::Io {
-        path: target.display().to_string(),
+        path: shown_path(target),
         source,
     };
     match replace {
@@ -182,11 +287,15 @@ pub fn write_file(
                 .open(target)
                 .map_err(|e| match e.kind() {
                     io::ErrorKind::AlreadyExists => OutputError::Exists {
-                        path: target.display().to_string(),
+                        path: shown_path(target),
                     },
                     _ => io(e),
                 })?;
-            f.write_all(bytes).map_err(io)
+            // The name was claimed here: a write that fails takes the half-written file.
+            f.write_all(bytes).map_err(|e| {
+                let _ = fs::remove_file(target);
+                io(e)
+            })
         }
     }
 }
@@ -250,6 +359,59 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
         assert!(!d.join("trace.csv.partial").exists());
+    }
+
+    /// The reliability issue: a write that failed at the end (a full disk, a file that
+    /// cannot be replaced) left a truncated `.partial` file. A commit that fails takes it
+    /// away and leaves the old file as it was; so does a file dropped unfinished.
+    #[test]
+    fn a_failed_write_removes_its_partial_file() {
+        let d = scratch("failed");
+        let target = d.join("trace.csv");
+        fs::write(&target, "old\n").unwrap();
+        let mut f = PartialFile::create(&target, &[]).unwrap();
+        f.write_all(b"new\n").unwrap();
+        // The rename cannot happen: the target became a folder that is not empty.
+        fs::remove_file(&target).unwrap();
+        fs::create_dir_all(target.join("inside")).unwrap();
+        assert!(f.commit().is_err());
+        assert!(!partial_path(&target).exists());
+        assert!(target.join("inside").is_dir());
+        fs::remove_dir_all(&target).unwrap();
+        fs::write(&target, "old\n").unwrap();
+        let mut f = PartialFile::create(&target, &[]).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
+        assert!(!partial_path(&target).exists());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
+    }
+
+    /// The program's own files are inputs too: an output onto the settings file (even
+    /// one not made yet, or by another spelling) or into the cache folder is refused.
+    #[test]
+    fn an_output_onto_the_settings_file_or_into_the_cache_folder_is_refused() {
+        let d = scratch("own");
+        let settings = d.join("config").join("settings.toml");
+        let cache = d.join("cache");
+        fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        fs::create_dir_all(&cache).unwrap();
+        let inputs = [settings.clone(), cache.clone()];
+        let e = check_output(&d.join("config/../config/settings.toml"), &inputs).unwrap_err();
+        assert!(matches!(e, OutputError::IsInput { .. }), "{e}");
+        fs::write(&settings, "[settings]\n").unwrap();
+        let e = check_output(&settings, &inputs).unwrap_err();
+        assert!(matches!(e, OutputError::IsInput { .. }), "{e}");
+        let e = check_writable(&cache.join("trace.csv"), &inputs).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("a folder this program keeps and reads; write somewhere else"),
+            "{e}"
+        );
+        assert!(check_writable(&d.join("trace.csv"), &inputs).is_ok());
+        assert!(!d.join("trace.csv.partial").exists());
+        let e = check_writable(&d.join("missing/trace.csv"), &inputs).unwrap_err();
+        assert!(e.to_string().ends_with("does not exist"), "{e}");
+        assert_eq!(fs::read_to_string(&settings).unwrap(), "[settings]\n");
     }
 
     #[test]

@@ -83,7 +83,11 @@ impl FromStr for TextureFilter {
             .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
                 let names: Vec<_> = TextureFilter::ALL.iter().map(|f| f.name()).collect();
-                format!("'{s}' is no texture filter (one of {})", names.join(", "))
+                format!(
+                    "{} is no texture filter (one of {})",
+                    crate::quote::quote(s),
+                    names.join(", ")
+                )
             })
     }
 }

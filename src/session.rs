@@ -8,6 +8,7 @@ use glam::Vec3;
 
 use crate::camera::Pose;
 use crate::collision::body::EYE_HEIGHT;
+use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::solids::closed_solids;
@@ -18,7 +19,7 @@ use crate::map::{
 use crate::survey::units::Unit;
 use crate::survey::{
     FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,
-    main_part,
+    main_part, start_warning,
 };
 
 /// How to open a map and where to start in it.
@@ -168,6 +169,7 @@ impl Session {
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
         usable(&map, &world)?;
+        given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(
             &mut map,
             main.as_ref().unwrap_or(&world),
@@ -229,6 +231,7 @@ impl Session {
         let world_time = t1.elapsed();
         let mut map = scene.map;
         usable(&map, &world)?;
+        given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
         let placements = scene.world.instances.len();
         Ok(Session {
@@ -289,6 +292,13 @@ impl Session {
             Some(p) => p,
             None => &self.world,
         }
+    }
+
+    /// What is wrong with starting at the eye `eye` (world coordinates; a script's `start`
+    /// line), as `--spawn` is warned about: outside the map, or where a walk leaves an open
+    /// map. `None` when neither.
+    pub fn start_warning(&self, eye: Vec3) -> Option<String> {
+        start_warning(&self.map.frame, &self.world, eye, "the start")
     }
 
     /// The pose to start from.
@@ -359,6 +369,21 @@ fn given_frame(file: bool, opts: &OpenOptions) -> (Given, Option<MapFrame>) {
         },
     };
     (given, remembered)
+}
+
+/// Refuse a `--spawn` (file coordinates) that the map's frame puts out of range (see
+/// [`out_of_range`]): a walker placed at 1e30 never moves again.
+fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> {
+    let Some(why) = spawn.and_then(|p| out_of_range(map.frame.to_world(p))) else {
+        return Ok(());
+    };
+    Err(MapError::Invalid {
+        path: map
+            .source
+            .as_ref()
+            .map_or(map.name.clone(), |p| p.display().to_string()),
+        reason: format!("--spawn {why} (in world coordinates): nothing can stand there"),
+    })
 }
 
 /// What the survey made of a map in its file's coordinates.

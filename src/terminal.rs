@@ -6,8 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::path::{Path, PathBuf};
 
+use walkthrough::cull::lod::cache::cache_dir;
+use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::store::{self, ContentKey, Store, recall};
+use walkthrough::sim::StartLine;
+use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall};
 
 /// A map opened as the user asked (see [`open_map`]).
 pub struct Opened {
@@ -31,7 +34,7 @@ pub fn open_map(
     let mut store = load_store();
     let recalled = recall(&mut store, map, &mut open, forget);
     if let Some(note) = recalled.note {
-        eprintln!("{note}");
+        say(&note);
     }
     let session = Session::open(map, &open).map_err(|e| e.to_string())?;
     report_loaded(&session, verbose);
@@ -42,9 +45,44 @@ pub fn open_map(
     })
 }
 
-/// The files a run reads (the map's, and the script), which no output may overwrite.
+/// The files a run reads, which no output may overwrite: the map's, the script, and the
+/// program's own (the settings file, the one earlier versions kept, and the folder of
+/// cached levels of detail: an output there would be read back as one of them).
 pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
-    session.map.inputs.iter().chain(script).cloned().collect()
+    let own = store::config_dir()
+        .into_iter()
+        .flat_map(|d| [d.join(STORE_FILE), d.join(LEGACY_FILE)])
+        .chain(cache_dir());
+    session
+        .map
+        .inputs
+        .iter()
+        .chain(script)
+        .cloned()
+        .chain(own)
+        .collect()
+}
+
+/// Warn about each `start` line of the script at `path` that puts the eye outside the
+/// map, or where a walk leaves an open map, as `--spawn` is warned about (the file and
+/// line named).
+pub fn warn_starts(
+    session: &Session,
+    starts: impl IntoIterator<Item = StartLine>,
+    path: Option<&Path>,
+) {
+    let name = path.map_or(String::from("script"), |p| p.display().to_string());
+    for s in starts {
+        if let Some(w) = session.start_warning(s.pose.position) {
+            say(&format!("warning: {name}:{}: {w}", s.line));
+        }
+    }
+}
+
+/// Print a line (or lines) of a message to the terminal, its control bytes escaped: what
+/// it quotes of a user's file never reaches the terminal raw.
+pub fn say(message: &str) {
+    eprintln!("{}", escape_lines(message));
 }
 
 /// Peak resident memory of this process (Linux), e.g. "152 MiB".
@@ -65,7 +103,7 @@ pub fn peak_memory() -> Option<String> {
 pub fn load_store() -> Store {
     let loaded = Store::load(store::config_dir().as_deref());
     for w in &loaded.warnings {
-        eprintln!("warning: {w}");
+        say(&format!("warning: {w}"));
     }
     loaded.store
 }
@@ -75,14 +113,14 @@ pub fn load_store() -> Store {
 pub fn report_loaded(session: &Session, verbose: bool) {
     let map = &session.map;
     for w in &map.warnings {
-        eprintln!("warning: {w}");
+        say(&format!("warning: {w}"));
     }
     if verbose {
         for d in &map.details {
-            eprintln!("  {d}");
+            say(&format!("  {d}"));
         }
     }
-    eprintln!("{}", session.describe());
+    say(&session.describe());
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP: finish the trace's rows and quit.

@@ -299,3 +299,87 @@ fn a_corrupt_legacy_corrections_file_is_a_warning_not_a_failure() {
         "{err}"
     );
 }
+
+/// The reliability issue: a script's or a recording's `start` line was never checked:
+/// `start 70,1.6,7 0 0` (outside the map) or one under the floor fell out of the map
+/// silently (where `--spawn` warns), and `start 1e30,1e30,1e30 0 0` froze the walker for
+/// the run with exit 0; `--spawn 1e30,...` froze it too. A start outside is warned about
+/// at its file and line as `--spawn` is; one out of range is refused at its line, and so
+/// is such a `--spawn`.
+#[test]
+fn start_lines_outside_the_map_are_warned_at_their_line_and_out_of_range_refused() {
+    let room = tmp(
+        "start-room.obj",
+        "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nv 0 4 0\nv 10 4 0\nv 10 4 10\nv 0 4 10\nf 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n",
+    );
+    let room = room.to_str().unwrap();
+    let script = tmp(
+        "starts.txt",
+        "# recorded\nstart 70,1.6,7 0 0\nwait 0.1\nstart 5,-1,5 0 0\nwait 0.1\nstart 5,1.6,5 0 0\nwait 0.1\n",
+    );
+    let o = walkthrough(&["sim", room, "--script", script.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let shown = script.display();
+    assert!(
+        err.contains(&format!(
+            "warning: {shown}:2: the start is outside the map (which spans 0.0,0.0,0.0 to 10.0,4.0,10.0 in file coordinates)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "warning: {shown}:4: the map is open: from the start nothing stops a walk"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&format!("{shown}:6:")), "{err}");
+    let far = tmp("far-start.txt", "wait 0.1\nstart 1e30,1e30,1e30 0 0\n");
+    let o = walkthrough(&["sim", room, "--script", far.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(&format!(
+            "walkthrough: error: {}:2: the start 1e30,1e30,1e30 is 1e30 m from the origin",
+            far.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let o = walkthrough(&[
+        "sim",
+        room,
+        "--script",
+        far.to_str().unwrap(),
+        "--spawn",
+        "1e30,1e30,1e30",
+    ]);
+    assert!(!o.status.success());
+    let w = tmp("wait.txt", "wait 0.1\n");
+    let o = walkthrough(&[
+        "sim",
+        room,
+        "--script",
+        w.to_str().unwrap(),
+        "--spawn",
+        "1e30,0,0",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--spawn 1e30,0.0,0.0 is 1e30 m from the origin, beyond the 1e6 m any map may reach (in world coordinates)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The reliability issue: a script beginning with a UTF-8 byte order mark was refused
+/// ("unknown command"); OBJ files with one load.
+#[test]
+fn a_script_with_a_byte_order_mark_runs() {
+    let s = tmp("bom.txt", "\u{feff}forward 0.5\n");
+    let o = walkthrough(&["sim", "--script", s.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).lines().count(),
+        1 + 1 + 60
+    );
+}

@@ -1,9 +1,11 @@
 //! Fuzzing the OBJ reader: the shared corpus of tricky files (a loader's bug reports),
 //! mutated as a fuzzer would (lines duplicated many times, huge and negative indices,
-//! very long faces, flipped bytes, NaN vertices, lines deleted and swapped). Every mutant
-//! loads or is refused with a message naming the file (and a line that exists), never
-//! panics, never lets a NaN into the world, and ends: the whole run is watched, and a run
-//! that does not end in time fails (a watchdog, not a timing assertion).
+//! very long faces, flipped bytes, NaN vertices, lines deleted and swapped, terminal
+//! control sequences and lone carriage returns, a byte order mark). Every mutant loads or
+//! is refused with a message naming the file (and a line that exists), never panics,
+//! never lets a NaN into the world, never puts a raw control byte in a message, and ends:
+//! the whole run is watched, and a run that does not end in time fails (a watchdog, not a
+//! timing assertion). `WALKTHROUGH_FUZZ_SCALE=N` runs N times as many mutants.
 
 mod common;
 
@@ -15,8 +17,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::map::{LoadOptions, MapError, load_obj_str};
+use walkthrough::quote::quote;
 
-/// Mutants tried per run.
+/// Mutants tried per run (times [`common::fuzz_scale`]).
 const CASES: u32 = 1000;
 /// The run fails if it has not ended in this long (it takes seconds).
 const WATCHDOG: Duration = Duration::from_secs(300);
@@ -53,7 +56,21 @@ enum Mutation {
     Swap(usize, usize),
     /// Repeat line `at`'s text on one line this many times.
     Widen(usize, usize),
+    /// Put a terminal's control sequence (title, clear screen, a lone CR, a bell) into line
+    /// `at`, at byte `b` (the fuzz run's 66 mutants whose messages cleared the screen).
+    Control(usize, usize, usize),
+    /// Start the file with a UTF-8 byte order mark.
+    Bom,
 }
+
+/// What [`Mutation::Control`] puts in a line.
+const CONTROLS: [&str; 5] = [
+    "\u{1b}]0;owned\u{7}",
+    "\u{1b}[2J",
+    "\r",
+    "\u{7}\u{8}\u{8}",
+    "\u{202e}\u{9b}",
+];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
@@ -77,16 +94,32 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         at.prop_map(Mutation::Delete),
         (at, any::<usize>()).prop_map(|(a, b)| Mutation::Swap(a, b)),
         (at, prop_oneof![Just(10usize), Just(5_000)]).prop_map(|(a, n)| Mutation::Widen(a, n)),
+        (at, any::<usize>(), 0..CONTROLS.len()).prop_map(|(a, b, c)| Mutation::Control(a, b, c)),
+        Just(Mutation::Bom),
     ]
 }
 
+/// Largest mutant made: a repeat or a widening that would make a bigger file is left out
+/// (a 20,000-corner face widened 5,000 times and repeated 10,000 times is 6 GB of text,
+/// which tests the test machine, not the reader; the size limits have tests of their own).
+const MAX_MUTANT_BYTES: usize = 64 << 20;
+
 fn apply(text: &str, mutations: &[Mutation]) -> String {
     let mut lines: Vec<Vec<u8>> = text.split('\n').map(|l| l.as_bytes().to_vec()).collect();
+    let mut size = text.len();
     for m in mutations {
         if lines.is_empty() {
             lines.push(b"v 0 0 0".to_vec());
         }
         let n = lines.len();
+        let grows = match *m {
+            Mutation::Repeat(a, k) | Mutation::Widen(a, k) => (lines[a % n].len() + 1) * k,
+            _ => 0,
+        };
+        if size + grows > MAX_MUTANT_BYTES {
+            continue;
+        }
+        size += grows;
         match *m {
             Mutation::Repeat(a, k) => {
                 let l = lines[a % n].clone();
@@ -117,6 +150,12 @@ fn apply(text: &str, mutations: &[Mutation]) -> String {
             }
             Mutation::Swap(a, b) => lines.swap(a % n, b % n),
             Mutation::Widen(a, k) => lines[a % n] = lines[a % n].repeat(k),
+            Mutation::Control(a, b, c) => {
+                let l = &mut lines[a % n];
+                let at = b % (l.len() + 1);
+                l.splice(at..at, CONTROLS[c].bytes());
+            }
+            Mutation::Bom => lines[0].splice(0..0, "\u{feff}".bytes()).for_each(drop),
         }
     }
     String::from_utf8_lossy(&lines.join(&b'\n')).into_owned()
@@ -128,18 +167,29 @@ fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
     let (done_tx, done_rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut runner = TestRunner::new(Config {
-            cases: CASES,
+            cases: CASES * common::fuzz_scale(),
             rng_seed: RngSeed::Fixed(20_261_123),
             failure_persistence: None,
             ..Config::default()
         });
         let strategy = (0..files.len(), prop::collection::vec(mutation(), 1..5));
+        let (loaded, refused) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
         let result = runner.run(&strategy, |(file, mutations)| {
             let (name, text) = &files[file];
             let mutant = apply(text, &mutations);
-            let lines = mutant.lines().count();
+            // Lines as the reader sees them: a file whose lines end in CR alone (classic Mac
+            // OS; a lone CR put in a one-line file makes one) is split at its CRs, and tabs
+            // are spaces.
+            let read_as = if mutant.contains('\r') && !mutant.contains('\n') {
+                mutant.replace('\r', "\n")
+            } else {
+                mutant.clone()
+            }
+            .replace('\t', " ");
+            let lines = read_as.lines().count();
             match load_obj_str(name, &mutant, &[], &LoadOptions::default()) {
                 Ok(map) => {
+                    loaded.set(loaded.get() + 1);
                     prop_assert!(map.triangle_count() > 0);
                     let finite = map.vertices.iter().all(|v| {
                         v.position
@@ -156,8 +206,13 @@ fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
                     );
                 }
                 Err(e) => {
+                    refused.set(refused.get() + 1);
                     let message = e.to_string();
                     prop_assert!(message.starts_with(&format!("{name}:")), "{message}");
+                    prop_assert!(
+                        !message.chars().any(char::is_control),
+                        "raw control bytes: {message:?}"
+                    );
                     if let MapError::Parse { line, reason, .. } = e {
                         prop_assert!(
                             (1..=lines.max(1)).contains(&line),
@@ -166,10 +221,11 @@ fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
                         // The line named is the one quoted, and a face's index is blamed
                         // on a face (the fuzz run found them blamed on the `o` that
                         // closed the face's object).
-                        let named = mutant.lines().nth(line - 1).unwrap_or("").trim();
+                        let named = read_as.lines().nth(line - 1).unwrap_or("").trim();
+                        let quoted = quote(named).to_string();
                         prop_assert!(
-                            reason.ends_with(&format!("'{named}'")) || !reason.ends_with('\''),
-                            "line {line} is '{named}': {message}"
+                            reason.ends_with(&quoted) || !reason.contains(" '"),
+                            "line {line} is {quoted}: {message}"
                         );
                         if reason.contains(" index ") {
                             let key = named.split_whitespace().next().unwrap_or("");
@@ -180,10 +236,16 @@ fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
             }
             Ok(())
         });
+        eprintln!(
+            "{} OBJ mutants: {} loaded, {} refused",
+            loaded.get() + refused.get(),
+            loaded.get(),
+            refused.get()
+        );
         let _ = done_tx.send(result.map_err(|e| e.to_string()));
     });
     match done_rx.recv_timeout(WATCHDOG) {
         Ok(result) => result.unwrap(),
-        Err(_) => panic!("fuzzing {CASES} mutants did not end within {WATCHDOG:?}"),
+        Err(_) => panic!("fuzzing the mutants did not end within {WATCHDOG:?}"),
     }
 }

@@ -463,3 +463,30 @@ fn sim_decodes_no_textures() {
     assert!(!stderr(&o).contains("texture"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The reliability issue: a 24 MB file of three vertices, `f 1 2 3` three million times
+/// and then a bad vertex line was refused at its last line at 328 MiB, over the 200 MiB a
+/// refused input may cost: tobj kept every face before it reached the line. Every line is
+/// checked before any face is kept: refused at that line within 200 MiB of address space.
+#[test]
+fn a_bad_last_line_after_three_million_faces_is_refused_within_200_mib() {
+    let dir = scratch("faces");
+    let map = dir.join("faces.obj");
+    let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+    text.push_str(&"f 1 2 3\n".repeat(3_000_000));
+    text.push_str("v 1 2\n");
+    std::fs::write(&map, text).unwrap();
+    let script = dir.join("w.txt");
+    std::fs::write(&script, "wait 0.1\n").unwrap();
+    let o = run_capped(200, &["sim", s(&map), "--script", s(&script)]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).ends_with(&format!(
+            "walkthrough: error: {}:3000004: a vertex needs three numbers: 'v 1 2'\n",
+            map.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

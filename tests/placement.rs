@@ -13,7 +13,7 @@ use proptest::test_runner::RngSeed;
 use walkthrough::camera::{Controller, Mode, MoveIntent, Pose, Refusal, Settings};
 use walkthrough::collision::{Collider, CollisionWorld, InstancedWorld, Response};
 use walkthrough::map::MapFrame;
-use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
+use walkthrough::sim::{ScriptPlayer, TraceRow, parse_script, run_to_rows};
 
 /// The issue's room: a closed box 20 x 6 x 20 m, floor at y = 0.
 fn closed_box() -> Vec<[Vec3; 3]> {
@@ -289,5 +289,202 @@ proptest! {
                 prop_assert!(gap >= 1.0 - 1e-4, "step {step}: {centre} overlaps: {gap} ({:?})", c.settings.mode);
             }
         }
+    }
+}
+
+/// The reliability issue's room: a closed box 10 x 4 x 10 m from the origin, its faces
+/// wound outward (as modellers write a box) or inward.
+fn issue_box(outward: bool) -> Vec<[Vec3; 3]> {
+    let tris = cube(Vec3::ZERO, Vec3::new(10.0, 4.0, 10.0));
+    let inward = CollisionWorld::new(tris.iter().copied());
+    // Which way `cube` winds: its floor's normal points up into the room, or down.
+    let floor_up = inward.triangles().iter().any(|t| {
+        let [a, ..] = t.vertices();
+        a.y == 0.0 && t.plane.normal.y > 0.5
+    });
+    if floor_up != outward {
+        tris
+    } else {
+        tris.into_iter().map(|[a, b, c]| [a, c, b]).collect()
+    }
+}
+
+/// The reliability issue: `--spawn 10,1.601,7.11` (the eye on a wall's plane) placed the
+/// body at x = 10.30, outside the room, falling for ever with exit 0; the same as a
+/// script's `start` line, never checked. Both walk inside, on the floor, whichever way
+/// the walls face.
+#[test]
+fn a_spawn_or_start_on_a_wall_plane_stands_inside_the_room() {
+    for outward in [true, false] {
+        let world = CollisionWorld::new(issue_box(outward));
+        let eye = Vec3::new(10.0, 1.601, 7.11);
+        let spawned = {
+            let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
+            run_to_rows(&world, &MapFrame::default(), &mut c, &[], 1.0 / 120.0);
+            let script = parse_script("w.txt", "wait 1\n").unwrap();
+            run_to_rows(&world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0)
+        };
+        let script = parse_script("s.txt", "start 10,1.601,7.11 0 0\nwait 1\n").unwrap();
+        let mut c = Controller::new(
+            Pose::new(Vec3::new(5.0, 1.6, 5.0), 0.0, 0.0),
+            Settings::default(),
+        );
+        let started = run_to_rows(&world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0);
+        for (how, rows) in [("--spawn", spawned), ("start", started)] {
+            let end = rows.last().unwrap();
+            let [x, y, _] = end.position;
+            assert!(
+                x > 9.6 && x < 9.75 && (y - 1.6).abs() < 0.01 && end.ground,
+                "{how}, walls outward {outward}: ended at {:?}",
+                end.position
+            );
+        }
+    }
+}
+
+/// Where on a surface of the room a spawn is put: one of the room's six faces or the
+/// box's, a point on its plane (some at its edges and corners), then moved off it by
+/// `offset` (exactly on it, within the placement probe of it on either side, or inside).
+#[derive(Clone, Debug)]
+struct OnPlane {
+    /// 0..6: the room's faces; 6..12: the box's.
+    face: usize,
+    /// Where on the face, 0..1 along its two axes (0 and 1: its edges).
+    u: f32,
+    v: f32,
+    /// Along the face's axis, toward the room's inside (negative: outside the face).
+    offset: f32,
+}
+
+fn on_plane() -> impl Strategy<Value = OnPlane> {
+    let along = prop_oneof![Just(0.0f32), Just(1.0), 0.0f32..1.0, 0.0f32..1.0];
+    let offset = prop_oneof![
+        Just(0.0f32),
+        Just(1e-6),
+        Just(-1e-6),
+        -0.012f32..0.012,
+        0.0f32..0.5,
+    ];
+    (0usize..12, along.clone(), along, offset).prop_map(|(face, u, v, offset)| OnPlane {
+        face,
+        u,
+        v,
+        offset,
+    })
+}
+
+/// The eye `p` asks for in room `r`: on the plane of its face, moved by its offset into
+/// the room (for the box's faces: out of the box, but not out of the room).
+fn eye_on_plane(r: &Room, p: &OnPlane) -> Vec3 {
+    let (lo, hi, sign) = if p.face < 6 {
+        (-r.half, r.half, 1.0)
+    } else {
+        (r.block.0, r.block.1, -1.0)
+    };
+    let axis = (p.face % 6) / 2;
+    let at_max = p.face % 2 == 1;
+    let mut eye = lo + (hi - lo) * Vec3::new(p.u, p.v, p.u.mul_add(0.7, 0.1).fract());
+    let (others, plane) = (
+        [(axis + 1) % 3, (axis + 2) % 3],
+        if at_max { hi } else { lo },
+    );
+    eye[others[0]] = lo[others[0]] + (hi[others[0]] - lo[others[0]]) * p.u;
+    eye[others[1]] = lo[others[1]] + (hi[others[1]] - lo[others[1]]) * p.v;
+    let inward = if at_max { -1.0 } else { 1.0 } * sign;
+    eye[axis] = plane[axis] + inward * p.offset;
+    // Off a box's face, never past the room's own planes (on them at most).
+    eye.clamp(-r.half, r.half)
+}
+
+proptest! {
+    #![proptest_config(config(1024))]
+
+    /// The reliability issue's placements as a property: random rooms (some lower than a
+    /// person) with walls and a closed box, faces wound either way, spawns and `start`
+    /// lines on the planes of the room's and the box's faces, at their edges and corners,
+    /// within the placement probe of them on either side, or near them inside, walking or
+    /// flying, then a short random walk: the body's centre never leaves the room, and where
+    /// the body fits it never overlaps a triangle nor reaches out of the room.
+    #[test]
+    fn spawns_and_start_lines_on_and_near_planes_never_leave_the_room(
+        r in room(),
+        at in on_plane(),
+        outward in any::<bool>(),
+        by_start in any::<bool>(),
+        fly in prop::bool::weighted(0.25),
+        keys in prop::collection::vec((-1i8..=1, -1i8..=1, -180.0f32..180.0, 1usize..60), 1..4),
+    ) {
+        let mut tris = room_triangles(&r);
+        if outward {
+            tris.iter_mut().for_each(|t| t.swap(1, 2));
+        }
+        let world = CollisionWorld::new(tris.iter().copied());
+        let eye = eye_on_plane(&r, &at);
+        prop_assume!(eye.is_finite());
+        let settings = Settings {
+            mode: if fly { Mode::Fly } else { Mode::Walk },
+            ..Settings::default()
+        };
+        let mut script = String::new();
+        let start = if by_start {
+            script += &format!("start {},{},{} 0 0\n", eye.x, eye.y, eye.z);
+            Vec3::new(0.01, 0.02, 0.03)
+        } else {
+            eye
+        };
+        for (f, s, turn, steps) in &keys {
+            script += &format!("turn {turn}\nkeys {} {}\n", keys_word(*f, *s), *steps as f32 / 120.0);
+        }
+        let script = parse_script("p.txt", &script).unwrap();
+        let mut c = Controller::new(Pose::new(start, 0.0, 0.0), settings);
+        let mut player = ScriptPlayer::new(script, 1.0 / 120.0);
+        let mut step = 0;
+        // Where even the flying sphere does not fit (an eye asked for in a gap narrower
+        // than it), the body is pushed out as far as it goes and may still touch: it must
+        // stay in the room all the same.
+        let mut jammed = None;
+        while let Some(intent) = player.next_step(&mut c) {
+            step += 1;
+            let report = c.step(&world, &intent, 1.0 / 120.0);
+            let body = c.body();
+            let centre = body.centre_of(c.pose.position);
+            prop_assert!(centre.is_finite());
+            prop_assert!(
+                centre.abs().cmplt(r.half).all(),
+                "step {step}: left the room: eye asked at {eye}, centre {centre} (half {}, {:?}, refused {:?})",
+                r.half, c.settings.mode, report.refused
+            );
+            let gap = nearest_ellipsoid_distance(&body, centre, &tris);
+            let jam = *jammed.get_or_insert(gap < 1.0 - 1e-4);
+            if !jam {
+                prop_assert!(
+                    centre.abs().cmple(r.half - body.radii + 1e-4).all(),
+                    "step {step}: reaches out of the room: eye asked at {eye}, centre {centre} (half {})",
+                    r.half
+                );
+                prop_assert!(gap >= 1.0 - 1e-4, "step {step}: {centre} overlaps: {gap}");
+            }
+        }
+        prop_assert!(step > 0);
+    }
+}
+
+/// The `keys` word for forward `f` and strafe `s` (-1, 0 or 1 each).
+fn keys_word(f: i8, s: i8) -> String {
+    let mut k = Vec::new();
+    match f {
+        1 => k.push("forward"),
+        -1 => k.push("back"),
+        _ => {}
+    }
+    match s {
+        1 => k.push("right"),
+        -1 => k.push("left"),
+        _ => {}
+    }
+    if k.is_empty() {
+        "none".into()
+    } else {
+        k.join("+")
     }
 }

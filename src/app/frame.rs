@@ -296,7 +296,15 @@ impl App {
                 "screenshot saved to {}",
                 std::path::absolute(&p).unwrap_or(p).display()
             ),
-            Err(e) => e,
+            Err(e) => {
+                let msg = format!("the screenshot was not saved: {e}");
+                crate::terminal::say(&msg);
+                // `--screenshot`'s file was asked for: the run ends with an error.
+                if path.is_some() {
+                    self.error.get_or_insert_with(|| msg.clone());
+                }
+                msg
+            }
         };
         self.overlay.notify(msg);
     }

@@ -64,11 +64,12 @@ use settings::SettingsState;
 use walkthrough::camera::{Controller, Settings};
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
+use walkthrough::output::check_writable;
 use walkthrough::session::OpenOptions;
-use walkthrough::sim::{Command, TraceWriter};
+use walkthrough::sim::{Command, StartLine, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
-use crate::terminal::{Opened, inputs, open_map};
+use crate::terminal::{Opened, inputs, open_map, warn_starts};
 use bench::Bench;
 use context::GlWindowContext;
 use debug_draw::DebugDraw;
@@ -92,6 +93,8 @@ pub struct Config {
     pub settings: Settings,
     /// Script driving the controller instead of the keyboard.
     pub script: Option<Vec<Command>>,
+    /// The script's `start` lines (checked against the map once it is open).
+    pub script_starts: Vec<StartLine>,
     /// The script's file (an input: no output may replace it).
     pub script_path: Option<PathBuf>,
     /// Trace CSV output.
@@ -147,9 +150,20 @@ pub fn run(config: Config) -> Result<(), String> {
         config.forget,
         config.verbose,
     )?;
+    warn_starts(
+        &session,
+        config.script_starts.iter().copied(),
+        config.script_path.as_deref(),
+    );
+    let inputs = inputs(&session, config.script_path.as_ref());
+    // Every output is checked before the window opens, as `sim` checks its trace: a
+    // recording onto the map, into a folder that is not there or onto a device was found
+    // only when the walk ended, and lost.
+    for p in [&config.screenshot, &config.record].into_iter().flatten() {
+        check_writable(p, &inputs).map_err(|e| e.to_string())?;
+    }
     let trace = match &config.trace {
         Some(p) => {
-            let inputs = inputs(&session, config.script_path.as_ref());
             let f = PartialFile::create(p, &inputs).map_err(|e| e.to_string())?;
             Some(
                 TraceWriter::new(f)
@@ -161,10 +175,7 @@ pub fn run(config: Config) -> Result<(), String> {
     let bench = match config.bench_frames {
         Some(frames) => {
             let out = match &config.bench_out {
-                Some(p) => {
-                    let inputs = inputs(&session, config.script_path.as_ref());
-                    Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?)
-                }
+                Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
                 None => None,
             };
             Some(Bench::new(frames, out))
@@ -217,13 +228,22 @@ pub fn run(config: Config) -> Result<(), String> {
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("event loop failed: {e}"))?;
+    let trace = config_trace_name(&app.config);
     app.sim
         .finish()
-        .map_err(|e| format!("cannot write the trace: {e}"))?;
+        .map_err(|e| format!("{trace}: cannot write the trace: {e}"))?;
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The trace's file as messages name it.
+fn config_trace_name(config: &Config) -> String {
+    config
+        .trace
+        .as_deref()
+        .map_or_else(|| "the trace".into(), walkthrough::quote::shown_path)
 }
 
 /// The window, its GL objects and egui. Drop order matters: GL objects before the

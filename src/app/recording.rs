@@ -48,22 +48,23 @@ impl App {
         let Some((script, secs)) = self.sim.stop_recording() else {
             return;
         };
+        let inputs = crate::terminal::inputs(&self.sim.session, self.config.script_path.as_ref());
         let saved = match self.config.record.clone() {
-            Some(p) => write_file(
-                &p,
-                script.as_bytes(),
-                &self.sim.session.map.inputs,
-                Replace::Yes,
-            )
-            .map(|()| p)
-            .map_err(|e| e.to_string()),
+            Some(p) => write_file(&p, script.as_bytes(), &inputs, Replace::Yes)
+                .map(|()| p)
+                .map_err(|e| e.to_string()),
             None => save_new(script.as_bytes(), "txt"),
         };
         let msg = match saved {
             Ok(p) => format!("{why}recorded {secs:.1} s to {}", p.display()),
-            Err(e) => format!("{why}the recording was not saved: {e}"),
+            Err(e) => {
+                let msg = format!("{why}the recording was not saved: {e}");
+                // The walk is lost: the run ends with an error (its first, if several).
+                self.error.get_or_insert_with(|| msg.clone());
+                msg
+            }
         };
-        eprintln!("{msg}");
+        crate::terminal::say(&msg);
         self.overlay.notify(msg);
         // `--record` names one file: F5 afterwards saves new ones.
         self.config.record = None;

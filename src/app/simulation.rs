@@ -39,6 +39,8 @@ pub struct Simulation {
     stepper: Stepper,
     script: Option<ScriptPlayer>,
     trace: Option<TraceFile>,
+    /// Why the trace stopped before its end (a full disk): the run's exit says so.
+    trace_failed: Option<io::Error>,
     /// Real time not yet simulated (less than one step).
     accumulator: Duration,
     last_frame: Option<Instant>,
@@ -85,6 +87,7 @@ impl Simulation {
             stepper: Stepper::new(DEFAULT_DT),
             script: script.map(|s| ScriptPlayer::new(s, DEFAULT_DT as f32)),
             trace,
+            trace_failed: None,
             accumulator: Duration::ZERO,
             last_frame: None,
             recording: None,
@@ -264,6 +267,9 @@ impl Simulation {
 
     /// Flush and close the trace, at exit.
     pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(e) = self.trace_failed.take() {
+            return Err(e);
+        }
         match self.trace.take() {
             Some(w) => w.finish()?.commit(),
             None => Ok(()),
@@ -271,10 +277,11 @@ impl Simulation {
     }
 
     /// Close the trace (the script ended): the file is put in place; a failure is
-    /// reported, and the walk goes on.
+    /// reported, the walk goes on, and the run's exit says it.
     fn close_trace(&mut self) {
         if let Err(e) = self.finish() {
             eprintln!("warning: cannot write the trace ({e})");
+            self.trace_failed = Some(e);
         }
     }
 
@@ -301,7 +308,9 @@ impl Simulation {
             && let Err(e) = op(w)
         {
             eprintln!("warning: cannot write the trace ({e}); the trace stops here");
+            // Dropped uncommitted: its `.partial` file goes, the old trace stays.
             self.trace = None;
+            self.trace_failed = Some(e);
         }
     }
 }

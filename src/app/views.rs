@@ -2,6 +2,7 @@
 //! map file (by its content) with its corrections in settings.toml.
 
 use walkthrough::camera::Pose;
+use walkthrough::collision::placement::out_of_range;
 use walkthrough::store::{ContentKey, SavedView};
 
 use super::App;
@@ -44,8 +45,10 @@ impl App {
         self.overlay.notify(msg);
     }
 
-    /// `slot`: go back to the view kept there. The walker is placed afresh: where its
-    /// body does not fit, the next step pushes it out to the nearest free spot.
+    /// `slot`: go back to the view kept there. The walker is placed afresh, by the one
+    /// placement rule (see [`walkthrough::collision::placement`]): where its body does not
+    /// fit, the next step moves it to the nearest free spot on the eye's side of every
+    /// surface.
     pub(super) fn go_to_view(&mut self, slot: u8) {
         let view = self.views_key().and_then(|k| self.store.view(&k, slot));
         let Some(v) = view else {
@@ -54,6 +57,12 @@ impl App {
                 .notify(format!("no view {slot} yet (Ctrl+{slot} keeps one)"));
         };
         let position = self.sim.session.map.frame.to_world(v.position);
+        // The settings file is the user's to edit: a view at 1e30 is refused, not taken.
+        if let Some(why) = out_of_range(position) {
+            return self
+                .overlay
+                .notify(format!("view {slot} is not taken: it is at {why}"));
+        }
         self.sim
             .controller
             .place(Pose::new(position, v.yaw_deg, v.pitch_deg));

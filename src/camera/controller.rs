@@ -7,6 +7,7 @@ use crate::names::named;
 use glam::Vec3;
 
 use super::{MoveIntent, Pose};
+use crate::collision::placement::free_anchor;
 use crate::collision::{
     Body, Collider, Contact, MoveRules, Placement, Probe, Response, place, push_out, resolve_move,
 };
@@ -319,7 +320,10 @@ impl Controller {
         match fits(body) {
             Some(p) => Settled::at(p),
             None => {
-                let out = push_out(world, &body, body.centre_of(eye));
+                // Pushed out from the eye's own side of any surface it is on (pushed
+                // from a wall's plane, it went out of the room).
+                let anchor = free_anchor(world, &Probe::new(body, method), eye);
+                let out = push_out(world, &body, body.centre_of(anchor));
                 Settled {
                     centre: out.centre,
                     pushed: out.pushed,

@@ -103,16 +103,21 @@ impl InstancedWorld {
     }
 
     /// Place `model` with `to_world`. Returns `None` when the transform is not invertible
-    /// (a zero scale) or not finite.
+    /// (a zero scale) or not finite, or its inverse is not (a scale so small that its
+    /// inverse overflows). A model scaled by 0.001 (millimetres to metres) is placed: its
+    /// determinant, 1e-9, was under the `f32::EPSILON` this once asked for.
     pub fn place(&mut self, model: usize, to_world: Affine3A) -> Option<()> {
         let world = self.models.get(model)?;
         let linear = Mat3::from(to_world.matrix3);
         let det = linear.determinant();
-        if !(det.is_finite() && det.abs() > f32::EPSILON && to_world.translation.is_finite()) {
+        if !(det.is_finite() && det != 0.0 && to_world.translation.is_finite()) {
             return None;
         }
         let to_model = to_world.inverse();
         let inverse = linear.inverse();
+        if !(inverse.is_finite() && to_model.is_finite()) {
+            return None;
+        }
         let abs_to_model = Mat3::from_cols(
             inverse.x_axis.abs(),
             inverse.y_axis.abs(),

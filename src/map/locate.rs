@@ -1,12 +1,15 @@
 //! Turning tobj's errors, which carry neither file nor line, into `file:line: reason`.
 //!
-//! tobj reads its input line by line through [`LineCounter`], so when it stops on a line
-//! we know which: [`explain`] then says what that line should have been. An index out of
-//! range is only found when tobj closes an object (at the next `o`, `g`, `usemtl` or the
-//! end), and then blamed on the line that closed it, so every face is checked before
-//! tobj reads the file, with tobj's own rules, at its own line ([`first_bad_face`]).
+//! Every line tobj would refuse is found before tobj reads the file, with tobj's own
+//! rules, at its own line ([`first_bad_line`]): tobj finds an index out of range only as
+//! it closes an object (at the next `o`, `g`, `usemtl` or the end) and blames the line that
+//! closed it, and it keeps every face read until it stops. tobj still reads through
+//! [`LineCounter`], so that if it stops on a line after all we know which: [`explain`] then
+//! says what that line should have been.
 
 use std::io::{self, BufRead, Read};
+
+use crate::quote::quote;
 
 /// A reader that counts the lines handed out through it.
 pub(super) struct LineCounter<R> {
@@ -62,10 +65,12 @@ impl<R: BufRead> BufRead for LineCounter<R> {
 }
 
 /// What is wrong with `line`, on which tobj stopped with `err`, in words a person can act
-/// on: what the statement should look like.
+/// on: what the statement should look like. The line is quoted escaped and cut
+/// ([`quote`]).
 pub(super) fn explain(line: &str, err: &tobj::LoadError) -> String {
     use tobj::LoadError as E;
     let shown = line.trim();
+    let q = quote(shown);
     let mut words = shown.split_whitespace();
     let key = words.next().unwrap_or("");
     let words: Vec<&str> = words.collect();
@@ -75,41 +80,43 @@ pub(super) fn explain(line: &str, err: &tobj::LoadError) -> String {
         .count();
     match (key, err) {
         ("v", E::ScalingByZeroError) => {
-            format!("the fourth number of a vertex is its weight w and must not be 0: '{shown}'")
+            format!("the fourth number of a vertex is its weight w and must not be 0: {q}")
         }
-        ("v", _) if numbers < 3 => format!("a vertex needs three numbers: '{shown}'"),
+        ("v", _) if numbers < 3 => format!("a vertex needs three numbers: {q}"),
         ("v", _) => format!(
-            "a vertex is 'v x y z', 'v x y z w' (w not 0) or 'v x y z r g b', not {} numbers: '{shown}'",
+            "a vertex is 'v x y z', 'v x y z w' (w not 0) or 'v x y z r g b', not {} numbers: {q}",
             words.len()
         ),
-        ("vt", _) => format!("a texture coordinate needs two numbers: '{shown}'"),
-        ("vn", _) => format!("a normal needs three numbers: '{shown}'"),
+        ("vt", _) => format!("a texture coordinate needs two numbers: {q}"),
+        ("vn", _) => format!("a normal needs three numbers: {q}"),
         ("f" | "l", _) => face_problem(&words, shown).unwrap_or_else(|| {
-            format!("a face is 'f' and three or more corners v, v/vt, v//vn or v/vt/vn: '{shown}'")
+            format!("a face is 'f' and three or more corners v, v/vt, v//vn or v/vt/vn: {q}")
         }),
-        ("usemtl", _) => format!("'usemtl' needs a material name: '{shown}'"),
-        ("o" | "g", _) => format!("'{key}' needs a name: '{shown}'"),
-        _ => format!("cannot read '{shown}' ({err})"),
+        ("usemtl", _) => format!("'usemtl' needs a material name: {q}"),
+        ("o" | "g", _) => format!("{} needs a name: {q}", quote(key)),
+        _ => format!("cannot read {q} ({err})"),
     }
 }
 
 /// What is wrong with one face's corners, reading them alone (indices are checked against
 /// nothing but their own form): `None` when each corner looks right.
 fn face_problem(words: &[&str], shown: &str) -> Option<String> {
+    let q = quote(shown);
     words.iter().find_map(|w| {
         let parts: Vec<&str> = w.split('/').collect();
         if parts.len() > 3 {
             return Some(format!(
-                "'{w}' is not a face corner (v, v/vt, v//vn or v/vt/vn): '{shown}'"
+                "{} is not a face corner (v, v/vt, v//vn or v/vt/vn): {q}",
+                quote(w)
             ));
         }
         parts.iter().enumerate().find_map(|(k, p)| {
             let what = INDEX_NAMES[k];
             match p.parse::<isize>() {
                 _ if p.is_empty() && k > 0 => None,
-                Err(_) => Some(format!("'{p}' is not a {what} index: '{shown}'")),
+                Err(_) => Some(format!("{} is not a {what} index: {q}", quote(p))),
                 Ok(0) => Some(format!(
-                    "{what} index 0 is invalid (OBJ indices start at 1): '{shown}'"
+                    "{what} index 0 is invalid (OBJ indices start at 1): {q}"
                 )),
                 Ok(_) => None,
             }
@@ -121,6 +128,9 @@ fn face_problem(words: &[&str], shown: &str) -> Option<String> {
 const INDEX_NAMES: [&str; 3] = ["vertex", "texture coordinate", "normal"];
 /// [`INDEX_NAMES`], more than one.
 const PLURAL_NAMES: [&str; 3] = ["vertices", "texture coordinates", "normals"];
+/// What [`Forward`] follows: the three kinds of index, and (as a fourth) the vertex a
+/// corner uses, which needs a colour once any vertex has one.
+const COLOURED: usize = 3;
 
 /// A line of the file, and what is wrong with it.
 pub(super) struct BadLine {
@@ -130,93 +140,231 @@ pub(super) struct BadLine {
     pub(super) reason: String,
 }
 
-/// The first face (or line) that tobj would refuse, named at its own line with its own
-/// reason, read as tobj reads the file: a relative index counts back from the elements
-/// defined so far; an absolute one must be defined by the time the face's object closes
-/// (at the next `o`, `g` or change of `usemtl`, or the end of the file), which is when tobj checks
-/// it and then blames whatever line closed the object. Index 0 is refused for vertices,
-/// texture coordinates and normals alike, and every corner needs its vertex index.
-pub(super) fn first_bad_face(text: &str) -> Option<BadLine> {
-    let mut defined = [0usize; 3];
-    let mut material = "";
-    // The open object's faces: their line and highest absolute index of each kind.
-    let mut open: Vec<(usize, [usize; 3])> = Vec::new();
-    let close = |open: &mut Vec<(usize, [usize; 3])>, defined: &[usize; 3]| {
-        let bad = open.iter().find_map(|&(line, highest)| {
-            (0..3)
-                .find(|&k| highest[k] > defined[k])
-                .map(|k| (line, k, highest[k]))
-        });
-        open.clear();
-        bad.map(|(line, k, x)| {
-            let what = INDEX_NAMES[k];
-            BadLine {
-                line,
-                reason: format!(
-                    "{what} index {x} is out of range ({} {} defined by the end of its object): '{}'",
-                    defined[k],
-                    PLURAL_NAMES[k],
-                    text.lines().nth(line - 1).unwrap_or("").trim()
-                ),
+/// What is wrong with a vertex line's numbers after `v`, by tobj's rules (three numbers,
+/// then nothing, a weight w that is not 0, or three colour numbers), as tobj's error;
+/// a vertex with a colour adds the colour numbers tobj keeps (up to the first that does
+/// not read) to `colours`.
+fn vertex_problem<'a>(
+    mut words: impl Iterator<Item = &'a str>,
+    colours: &mut usize,
+) -> Option<tobj::LoadError> {
+    use tobj::LoadError as E;
+    if !floats(&mut words, 3) {
+        return Some(E::PositionParseError);
+    }
+    let first = words.next()?;
+    match (words.next(), words.next()) {
+        (None, _) => match first.parse::<f32>() {
+            Err(_) => Some(E::PositionParseError),
+            Ok(0.0) => Some(E::ScalingByZeroError),
+            Ok(_) => None,
+        },
+        (Some(_), None) => Some(E::ColorParseError),
+        (Some(second), Some(third)) => {
+            if words.next().is_some() {
+                return Some(E::ColorParseError);
             }
-        })
+            *colours += [first, second, third]
+                .iter()
+                .take_while(|w| w.parse::<f32>().is_ok())
+                .count();
+            None
+        }
+    }
+}
+
+/// Whether the next `n` words are there and are numbers (tobj's `parse_floatn`).
+fn floats<'a>(words: &mut impl Iterator<Item = &'a str>, n: usize) -> bool {
+    let mut read = 0;
+    for w in words.take(n) {
+        if w.parse::<f32>().is_err() {
+            return false;
+        }
+        read += 1;
+    }
+    read == n
+}
+
+/// The faces of the object being read that use an index not defined yet when they were
+/// read (tobj checks them only as the object closes), kept compactly: per kind, only a
+/// face whose index beats every earlier one's. The first face past what the object ends
+/// with is bigger than all before it, so it is kept; a file of three million faces that
+/// use defined vertices keeps none (it kept all of them, 96 MB, before).
+#[derive(Default)]
+struct Forward {
+    /// Per kind (vertex, texture coordinate, normal, coloured vertex): `(line, index)`,
+    /// indices rising.
+    records: [Vec<(usize, usize)>; 4],
+}
+
+impl Forward {
+    /// A face at `line` uses `index` (1-based) of `kind`, which `known` covers so far.
+    fn note(&mut self, kind: usize, line: usize, index: usize, known: usize) {
+        let records = &mut self.records[kind];
+        if index > known && records.last().is_none_or(|&(_, top)| index > top) {
+            records.push((line, index));
+        }
+    }
+
+    /// The object closes with `limits` of each kind: the first face past one (and its
+    /// kind and index), and nothing kept.
+    fn close(&mut self, limits: [usize; 4]) -> Option<(usize, usize, usize)> {
+        let bad = (0..4)
+            .filter_map(|k| {
+                let r = &self.records[k];
+                r.get(r.partition_point(|&(_, i)| i <= limits[k]))
+                    .map(|&(line, index)| (line, k, index))
+            })
+            .min();
+        self.records.iter_mut().for_each(Vec::clear);
+        bad
+    }
+}
+
+/// The first line that tobj would refuse, named at its own line with its own reason, found
+/// before tobj reads the file (and keeps every face of it: a 24 MB file of three million
+/// faces cost 328 MiB to refuse at its last line). Read as tobj reads it: vertex, texture
+/// coordinate and normal lines by tobj's rules; a relative index counts back from the
+/// elements defined so far; an absolute one must be defined by the time the face's object
+/// closes (at the next `o`, `g` or change of `usemtl`, or the end of the file), which is when
+/// tobj checks it and then blames whatever line closed the object; index 0 is refused for
+/// vertices, texture coordinates and normals alike, and every corner needs its vertex
+/// index; once any vertex has a colour, a vertex a face uses needs one too.
+pub(super) fn first_bad_line(text: &str) -> Option<BadLine> {
+    let mut defined = [0usize; 3];
+    let mut colours = 0usize;
+    let mut material = "";
+    let mut forward = Forward::default();
+    let close = |forward: &mut Forward, defined: &[usize; 3], colours: usize| {
+        let coloured = if colours > 0 { colours / 3 } else { usize::MAX };
+        let (line, k, x) = forward.close([defined[0], defined[1], defined[2], coloured])?;
+        let shown = quote(text.lines().nth(line - 1).unwrap_or("").trim());
+        let reason = if k == COLOURED {
+            format!(
+                "vertex {x} has no colour, but the first {coloured} vertices have one ('v x y z r g b'): give every vertex a colour or none: {shown}"
+            )
+        } else {
+            format!(
+                "{} index {x} is out of range ({} {} defined by the end of its object): {shown}",
+                INDEX_NAMES[k], defined[k], PLURAL_NAMES[k],
+            )
+        };
+        Some(BadLine { line, reason })
     };
     for (i, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
-        match words.next().unwrap_or("") {
-            "v" => defined[0] += 1,
-            "vt" => defined[1] += 1,
-            "vn" => defined[2] += 1,
-            "usemtl" if line.trim_start()["usemtl".len()..].trim() == material => {}
-            key @ ("o" | "g" | "usemtl") => {
-                if key == "usemtl" {
-                    material = line.trim_start()["usemtl".len()..].trim();
+        let key = words.next().unwrap_or("");
+        let refused = |e: tobj::LoadError| BadLine {
+            line: i + 1,
+            reason: explain(line, &e),
+        };
+        match key {
+            "v" => match vertex_problem(words, &mut colours) {
+                Some(e) => return Some(refused(e)),
+                None => defined[0] += 1,
+            },
+            "vt" | "vn" => {
+                let (n, k, e) = if key == "vt" {
+                    (2, 1, tobj::LoadError::TexcoordParseError)
+                } else {
+                    (3, 2, tobj::LoadError::NormalParseError)
+                };
+                if !floats(&mut words, n) {
+                    return Some(refused(e));
                 }
-                if let Some(bad) = close(&mut open, &defined) {
+                defined[k] += 1;
+            }
+            "usemtl" => {
+                // tobj reads the name after the first space.
+                let name = line.split_once(' ').map_or("", |(_, n)| n.trim());
+                if name.is_empty() {
+                    return Some(refused(tobj::LoadError::MaterialParseError));
+                }
+                if name != material {
+                    material = name;
+                    if let Some(bad) = close(&mut forward, &defined, colours) {
+                        return Some(bad);
+                    }
+                }
+            }
+            "o" | "g" => {
+                if let Some(bad) = close(&mut forward, &defined, colours) {
                     return Some(bad);
                 }
             }
             "f" | "l" => {
-                let shown = line.trim();
-                let mut highest = [0usize; 3];
-                for w in words {
-                    if w.split('/').next() == Some("") {
-                        return Some(BadLine {
-                            line: i + 1,
-                            reason: format!(
-                                "the corner '{w}' has no vertex index (a corner is v, v/vt, v//vn or v/vt/vn): '{shown}'"
-                            ),
-                        });
-                    }
-                    for (k, p) in w.split('/').take(3).enumerate() {
-                        let what = INDEX_NAMES[k];
-                        let Ok(x) = p.parse::<isize>() else { continue };
-                        if x == 0 {
-                            return Some(BadLine {
-                                line: i + 1,
-                                reason: format!(
-                                    "{what} index 0 is invalid (OBJ indices start at 1): '{shown}'"
-                                ),
-                            });
-                        }
-                        if x < 0 && x.unsigned_abs() > defined[k] {
-                            return Some(BadLine {
-                                line: i + 1,
-                                reason: format!(
-                                    "relative {what} index {x} reaches before the first {what} ({} defined so far): '{shown}'",
-                                    defined[k]
-                                ),
-                            });
-                        }
-                        highest[k] = highest[k].max(usize::try_from(x).unwrap_or(0));
-                    }
+                if let Some(reason) = corners_problem(words, line.trim(), &defined, |k, x| {
+                    let known = if k == COLOURED {
+                        if colours > 0 { colours / 3 } else { 0 }
+                    } else {
+                        defined[k]
+                    };
+                    forward.note(k, i + 1, x, known);
+                }) {
+                    return Some(BadLine {
+                        line: i + 1,
+                        reason,
+                    });
                 }
-                open.push((i + 1, highest));
             }
             _ => {}
         }
     }
-    close(&mut open, &defined)
+    close(&mut forward, &defined, colours)
+}
+
+/// What is wrong with a face's corners read against `defined` (a corner with no vertex
+/// index, a part that is no index, index 0, a relative index before the first), or `None`;
+/// each index used is handed to `used(kind, index)` (1-based; the vertex a second time,
+/// resolved, as [`COLOURED`]).
+fn corners_problem<'a>(
+    words: impl Iterator<Item = &'a str>,
+    shown: &str,
+    defined: &[usize; 3],
+    mut used: impl FnMut(usize, usize),
+) -> Option<String> {
+    let q = quote(shown);
+    for w in words {
+        if w.split('/').next() == Some("") {
+            return Some(format!(
+                "the corner {} has no vertex index (a corner is v, v/vt, v//vn or v/vt/vn): {q}",
+                quote(w)
+            ));
+        }
+        let parts: Vec<&str> = w.split('/').collect();
+        for (k, p) in parts.iter().enumerate() {
+            if p.is_empty() {
+                continue;
+            }
+            let (Some(what), Ok(x)) = (INDEX_NAMES.get(k), p.parse::<isize>()) else {
+                // More than three parts, or a part that is no number.
+                return face_problem(&[w], shown);
+            };
+            if x == 0 {
+                return Some(format!(
+                    "{what} index 0 is invalid (OBJ indices start at 1): {q}"
+                ));
+            }
+            if x < 0 && x.unsigned_abs() > defined[k] {
+                return Some(format!(
+                    "relative {what} index {x} reaches before the first {what} ({} defined so far): {q}",
+                    defined[k]
+                ));
+            }
+            let index = if x < 0 {
+                defined[k] - x.unsigned_abs() + 1
+            } else {
+                x.unsigned_abs()
+            };
+            if x > 0 {
+                used(k, index);
+            }
+            if k == 0 {
+                used(COLOURED, index);
+            }
+        }
+    }
+    None
 }
 
 /// The statements an OBJ file is made of (comments aside: a Markdown heading starts with

@@ -6,6 +6,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use crate::input::{FileKind, ReadError, read_file};
+use crate::quote::quote;
 
 /// Where MTL files come from.
 pub(super) enum Source<'a> {
@@ -75,7 +76,8 @@ pub(super) fn read_libraries(
     );
     if found.is_empty() && !any_refused {
         warnings.push(format!(
-            "{obj}: material library '{value}' not found; its materials are grey"
+            "{obj}: material library {} not found; its materials are grey",
+            quote(value)
         ));
     }
     found
@@ -130,9 +132,9 @@ pub(super) fn sanitize_mtl(name: &str, text: &str, warnings: &mut Vec<String>) -
                 Some([x, y]) => out.push_str(&format!("{key} {x} {y} {y}")),
                 _ => {
                     warnings.push(format!(
-                        "{name}:{}: ignored '{}': expected three numbers",
+                        "{name}:{}: ignored {}: expected three numbers",
                         i + 1,
-                        line.trim()
+                        quote(line.trim())
                     ));
                     continue;
                 }

@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 
-use super::locate::{BadLine, LineCounter, explain, first_bad_face, not_obj};
+use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
 use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
 use crate::geometry::Aabb;
 use crate::input::{FileKind, folder_of, read_file};
+use crate::quote::quote;
 
 /// How to turn the file's coordinates into world coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -211,9 +212,10 @@ fn read_with_tobj(
         }
         parse_libraries(&libraries, &mut w)
     };
-    // Faces are checked here, so that the line named is the face's own (tobj finds a bad
-    // index only as the face's object closes, and blames the line that closed it).
-    if let Some(BadLine { line, reason }) = first_bad_face(text) {
+    // Every line is checked here, so that the line named is the face's own (tobj finds a
+    // bad index only as the face's object closes, and blames the line that closed it), and
+    // before tobj keeps every face it reads.
+    if let Some(BadLine { line, reason }) = first_bad_line(text) {
         return Err(MapError::Parse {
             path: shown.to_string(),
             line,
@@ -274,8 +276,9 @@ fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::M
             .unwrap_or((0, "material library"));
         let text = clean.lines().nth(line - 1).unwrap_or("").trim();
         warnings.push(format!(
-            "{name}:{}: cannot read '{text}' ({e}); its materials are grey",
-            line - first
+            "{name}:{}: cannot read {} ({e}); its materials are grey",
+            line - first,
+            quote(text)
         ));
     })
 }
@@ -487,6 +490,58 @@ mod tests {
         assert_eq!(m.triangle_count(), 2);
     }
 
+    /// The reliability issue: an OBJ line holding `ESC ]0;...BEL ESC[2J` cleared the
+    /// screen and set the window's title when an error quoted it, and a lone CR sent the
+    /// cursor back over the start of the message (66 OBJ mutants of the fuzz run).
+    #[test]
+    fn an_obj_line_of_terminal_sequences_is_quoted_escaped() {
+        let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        for (text, want) in [
+            (
+                format!("{tri}f 1 2 \u{1b}]0;owned\u{7}\u{1b}[2J\n"),
+                "test.obj:4: '\\x1b]0;owned\\x07\\x1b[2J' is not a vertex index: 'f 1 2 \\x1b]0;owned\\x07\\x1b[2J'",
+            ),
+            (
+                format!("{tri}v 1 2\r\u{1b}[2J\nf 1 2 3\n"),
+                "test.obj:4: a vertex needs three numbers: 'v 1 2\\r\\x1b[2J'",
+            ),
+        ] {
+            let e = load(&text).unwrap_err().to_string();
+            assert_eq!(e, want);
+            assert!(!e.chars().any(char::is_control), "{e:?}");
+        }
+    }
+
+    /// The reliability issue: a file of three vertices, `f 1 2 3` three million times
+    /// and then a bad vertex line was refused at its last line only after tobj had kept
+    /// every face (328 MiB). Every line is checked before tobj reads the file; faces whose
+    /// indices are already defined are not kept at all, and of the rest only those that
+    /// beat every earlier index (whose first past the end is the first bad face).
+    #[test]
+    fn a_bad_last_line_is_found_before_any_face_is_kept() {
+        let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+        text += &"f 1 2 3\n".repeat(1000);
+        text += "v 1 2\n";
+        let e = load(&text).unwrap_err().to_string();
+        assert_eq!(e, "test.obj:1004: a vertex needs three numbers: 'v 1 2'");
+        // Forward indices, the first past the end among many: the earliest bad face.
+        let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        let text = format!("{tri}f 1 2 4\nf 1 2 9\nf 1 2 5\nf 1 2 7\nv 1 1 1\nv 2 2 2\n");
+        let e = load(&text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "test.obj:5: vertex index 9 is out of range (5 vertices defined by the end of its object): 'f 1 2 9'"
+        );
+        // Once any vertex has a colour, a face's vertex without one is named at the face.
+        let text = "v 0 0 0 1 0 0\nv 1 0 0 1 0 0\nv 0 1 0\nf 1 2 3\n";
+        let e = load(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("test.obj:4: vertex 3 has no colour, but the first 2 vertices have one"),
+            "{e}"
+        );
+        assert!(load("v 0 0 0 1 0 0\nv 1 0 0 1 0 0\nv 0 1 0 1 0 0\nf 1 2 3\n").is_ok());
+    }
+
     #[test]
     fn nan_vertices_never_reach_the_map() {
         let m = load("v 0 0 0\nv 1 0 0\nv 0 1 0\nv nan 0 0\nf 1 2 3\nf 1 2 4\n").unwrap();
@@ -614,7 +669,7 @@ mod tests {
             ),
             (
                 format!("{tri}f 1 2\r3x\n"),
-                "test.obj:4: '3x' is not a vertex index: 'f 1 2\r3x'",
+                "test.obj:4: '3x' is not a vertex index: 'f 1 2\\r3x'",
             ),
             (
                 format!("{tri}vt 0.5\nf 1 2 3\n"),

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
 use serde::Deserialize;
+use toml::Spanned;
 
 use super::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, Vertex,
@@ -27,13 +28,14 @@ use super::{
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, folder_of, read_file};
+use crate::input::{FileKind, folder_of, line_at, read_file};
+use crate::quote::{escape, quote};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SceneFile {
     #[serde(default)]
-    up: Option<String>,
+    up: Option<Spanned<String>>,
     #[serde(default, rename = "model")]
     models: Vec<Placement>,
 }
@@ -42,20 +44,28 @@ struct SceneFile {
 #[serde(untagged)]
 enum ScaleSpec {
     Uniform(f32),
-    PerAxis([f32; 3]),
+    PerAxis(Vec<f32>),
 }
 
+/// A `[[model]]` table as written, each field with where it is in the file (for the
+/// line a message names). Arrays are read whole, so that one of the wrong length is
+/// refused (a fourth number of a position was dropped silently).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Placement {
-    file: String,
+    file: Spanned<String>,
     #[serde(default)]
-    position: [f32; 3],
+    position: Option<Spanned<Vec<f32>>>,
     #[serde(default)]
-    rotation: [f32; 3],
+    rotation: Option<Spanned<Vec<f32>>>,
     #[serde(default)]
-    scale: Option<ScaleSpec>,
+    scale: Option<Spanned<ScaleSpec>>,
 }
+
+/// The scale a placement may have on each axis: within 1e-4 to 1e4. Beyond them a
+/// model is no longer a thing to walk among (a 1 m crate 10 km wide, or a tenth of a
+/// millimetre), and at 1e30 or 1e-7 its transform cannot be inverted in `f32` at all.
+pub const MODEL_SCALE_RANGE: std::ops::RangeInclusive<f32> = 1e-4..=1e4;
 
 /// Most placements a scene may hold. Each costs a transform and its baked triangles; a
 /// million is a typo or an attack, not a level.
@@ -96,46 +106,137 @@ fn count_tables(text: &str) -> usize {
     headers + text.matches('{').count()
 }
 
+/// Where the outermost array still open at byte `end` of `text` starts, if one is: an
+/// unclosed array is reported where the reader gave up (the next line), but the fault is
+/// on the line it starts on. Strings and comments are stepped over.
+fn open_array_at(text: &str, end: usize) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut chars = text.get(..end).unwrap_or(text).char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
+            '"' | '\'' => {
+                let mut escaped = false;
+                for (_, d) in chars.by_ref() {
+                    if d == c && !escaped {
+                        break;
+                    }
+                    escaped = c == '"' && d == '\\' && !escaped;
+                }
+            }
+            '[' => open.push(i),
+            ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
+}
+
 /// The scene file's tables, or its first TOML error at its own line.
 fn parse_scene(shown: &str, text: &str) -> Result<SceneFile, MapError> {
     toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        let start = span.start.min(text.len());
-        let mut reason = e.message().to_string();
-        if reason == "duplicate key"
+        let mut start = span.start.min(text.len());
+        let message = escape(e.message()).into_owned();
+        let mut reason = message.clone();
+        if message == "duplicate key"
             && let Some(key) = text.get(start..span.end.min(text.len()))
         {
-            reason = format!("duplicate key '{}': give each field once", key.trim());
+            reason = format!("duplicate key {}: give each field once", quote(key.trim()));
+        }
+        if message.contains("array")
+            && let Some(open) = open_array_at(text, start)
+        {
+            start = open;
+            reason = format!("{message} (the array that starts here is not closed with ']')");
         }
         MapError::Parse {
             path: shown.to_string(),
             // The line the span starts on (a span at a line's start is on that line).
-            line: text[..start].matches('\n').count() + 1,
+            line: line_at(text, start),
             reason: format!("not a walkthrough scene: {reason}"),
         }
     })
 }
 
-/// A placement's model-to-world transform and its scale, or why its numbers are refused.
-fn placement_transform(p: &Placement) -> Result<(Affine3A, Vec3), String> {
-    let scale = match p.scale {
-        None => Vec3::ONE,
-        Some(ScaleSpec::Uniform(s)) => Vec3::splat(s),
-        Some(ScaleSpec::PerAxis(s)) => Vec3::from(s),
+/// Three numbers from `field`'s array, or why not (the wrong count, or not finite).
+fn three(field: &str, v: &[f32]) -> Result<Vec3, String> {
+    match *v {
+        [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok(Vec3::new(x, y, z)),
+        [_, _, _] => Err(format!("{field} {v:?} must be three finite numbers")),
+        _ => Err(format!(
+            "{field} {v:?} must be three numbers [x, y, z], not {}",
+            v.len()
+        )),
+    }
+}
+
+/// A placement's fields read: where each is, and the transform they give.
+struct Numbers {
+    /// Model to world.
+    to_world: Affine3A,
+    /// The scale on each axis.
+    scale: Vec3,
+    /// The position.
+    position: Vec3,
+}
+
+/// A placement's model-to-world transform, or the field whose numbers are refused (its
+/// byte offset in the file) and why.
+fn placement_transform(p: &Placement) -> Result<Numbers, (usize, String)> {
+    let at =
+        |s: &Option<Spanned<Vec<f32>>>| s.as_ref().map_or(p.file.span().start, |v| v.span().start);
+    let field = |name: &str, s: &Option<Spanned<Vec<f32>>>| match s {
+        None => Ok(Vec3::ZERO),
+        Some(v) => three(name, v.get_ref()).map_err(|e| (at(s), e)),
     };
-    for (field, v) in [("position", p.position), ("rotation", p.rotation)] {
-        if !v.iter().all(|x| x.is_finite()) {
-            return Err(format!("{field} {v:?} must be three finite numbers"));
-        }
-    }
+    let position = field("position", &p.position)?;
+    let rotation = field("rotation", &p.rotation)?;
+    let scale_at = p
+        .scale
+        .as_ref()
+        .map_or(p.file.span().start, |s| s.span().start);
+    let scale = match p.scale.as_ref().map(Spanned::get_ref) {
+        None => Vec3::ONE,
+        Some(ScaleSpec::Uniform(s)) => Vec3::splat(*s),
+        Some(ScaleSpec::PerAxis(s)) => three("scale", s).map_err(|e| (scale_at, e))?,
+    };
     if !(scale.is_finite() && scale.cmpgt(Vec3::ZERO).all()) {
-        return Err(format!("scale {scale} must be positive numbers"));
+        return Err((
+            scale_at,
+            format!("scale {:?} must be positive numbers", scale.to_array()),
+        ));
     }
-    let [rx, ry, rz] = p.rotation.map(f32::to_radians);
+    if !scale
+        .to_array()
+        .iter()
+        .all(|s| MODEL_SCALE_RANGE.contains(s))
+    {
+        return Err((
+            scale_at,
+            format!(
+                "scale {:?} is out of range ({:e} to {:e} on each axis): {}",
+                scale.to_array(),
+                MODEL_SCALE_RANGE.start(),
+                MODEL_SCALE_RANGE.end(),
+                if scale.max_element() > *MODEL_SCALE_RANGE.end() {
+                    "a model made that large has no place in a walk (and past about 1e12 its transform overflows)"
+                } else {
+                    "a model made that small rounds its triangles away (and its transform cannot be inverted)"
+                }
+            ),
+        ));
+    }
+    let [rx, ry, rz] = rotation.to_array().map(f32::to_radians);
     // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
-    let rotation = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
-    let m = Affine3A::from_scale_rotation_translation(scale, rotation, Vec3::from(p.position));
-    Ok((m, scale))
+    let turn = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
+    Ok(Numbers {
+        to_world: Affine3A::from_scale_rotation_translation(scale, turn, position),
+        scale,
+        position,
+    })
 }
 
 /// True when `path` looks like a scene file (`.toml`).
@@ -159,10 +260,11 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         });
     }
     let file = parse_scene(&shown, &text)?;
-    let up = match file.up.as_deref() {
-        Some(u) => u.parse().map_err(|e| MapError::Invalid {
+    let up = match &file.up {
+        Some(u) => u.get_ref().parse().map_err(|e| MapError::Parse {
             path: shown.clone(),
-            reason: format!("{e}"),
+            line: line_at(&text, u.span().start),
+            reason: format!("up: {e}"),
         })?,
         None => up,
     };
@@ -185,7 +287,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         placements,
         warnings,
         details,
-    } = place_models(&shown, dir, &opts, &file.models)?;
+    } = place_models(&shown, &text, dir, &opts, &file.models)?;
     let baked: usize = placements
         .iter()
         .map(|&(model, _)| models[model].triangle_count())
@@ -242,9 +344,11 @@ struct Placed {
 }
 
 /// Load the models `entries` name (relative to `dir`; each file once) and place them,
-/// refusing a placement with bad numbers or one that reaches too far, by its model.
+/// refusing a model that cannot be loaded, a placement with bad numbers or one that
+/// reaches too far, at the line of the scene (`text`) at fault and by its model.
 fn place_models(
     shown: &str,
+    text: &str,
     dir: &Path,
     opts: &LoadOptions,
     entries: &[Placement],
@@ -255,12 +359,22 @@ fn place_models(
     let (mut warnings, mut details) = (Vec::new(), Vec::new());
     let mut placements = Vec::new();
     for (k, p) in entries.iter().enumerate() {
-        let what = format!("model {} ({})", k + 1, p.file);
-        let file_path = dir.join(&p.file);
+        let what = format!("model {} ({})", k + 1, escape(p.file.get_ref()));
+        let refused = |offset: usize, reason: String| MapError::Parse {
+            path: shown.to_string(),
+            line: line_at(text, offset),
+            reason: format!("{what}: {reason}"),
+        };
+        // The placement's own numbers first: they need no file read.
+        let placed = placement_transform(p).map_err(|(at, why)| refused(at, why))?;
+        let file_path = dir.join(p.file.get_ref());
         let model = match loaded.get(&file_path) {
             Some(&m) => m,
             None => {
-                let map = load_obj_file(&file_path, opts)?;
+                // The model's own message names its file (and its line, where one is at
+                // fault); the scene's line says which placement asked for it.
+                let map = load_obj_file(&file_path, opts)
+                    .map_err(|e| refused(p.file.span().start, e.to_string()))?;
                 warnings.extend(map.warnings.iter().cloned());
                 details.extend(map.details.iter().cloned());
                 world.models.push(CollisionWorld::new(map.triangles()));
@@ -269,29 +383,33 @@ fn place_models(
                 models.len() - 1
             }
         };
-        let invalid = |reason: String| MapError::Invalid {
-            path: shown.to_string(),
-            reason: format!("{what}: {reason}"),
-        };
-        let (m, scale) = placement_transform(p).map_err(invalid)?;
-        if world.place(model, m).is_none() {
-            return Err(invalid("the placement cannot be inverted".into()));
+        let scale_at = p
+            .scale
+            .as_ref()
+            .map_or(p.file.span().start, |s| s.span().start);
+        if world.place(model, placed.to_world).is_none() {
+            return Err(refused(
+                scale_at,
+                format!(
+                    "scale {:?} and rotation give a transform that cannot be inverted in 32-bit numbers",
+                    placed.scale.to_array()
+                ),
+            ));
         }
         // Far out, the placed triangles would lose their area and be dropped before the
         // world's own reach is checked: the placement that puts them there is named.
         let b = world.instances.last().map_or(Aabb::EMPTY, |i| i.bounds);
         let reach = b.min.abs().max(b.max.abs()).max_element();
         if reach.is_nan() || reach > MAX_WORLD_EXTENT {
-            let field = if Vec3::from(p.position).abs().max_element() > MAX_WORLD_EXTENT {
-                format!("position {:?}", p.position)
-            } else {
-                format!("scale {scale}")
-            };
-            return Err(invalid(format!(
-                "{field} puts the model {reach:e} m from the origin, beyond the {MAX_WORLD_EXTENT:e} m where positions are too coarse to walk"
-            )));
+            let (at, field) = far_field(p, &placed, b);
+            return Err(refused(
+                at,
+                format!(
+                    "{field} puts the model {reach:e} m from the origin, beyond the {MAX_WORLD_EXTENT:e} m where positions are too coarse to walk"
+                ),
+            ));
         }
-        placements.push((model, m));
+        placements.push((model, placed.to_world));
     }
     Ok(Placed {
         models,
@@ -300,6 +418,31 @@ fn place_models(
         warnings,
         details,
     })
+}
+
+/// Which field carries a placement whose world box `b` reaches too far: the position,
+/// when it alone is past the limit; the scale, when the model scaled about its own origin
+/// is; both, when neither alone is (a far position with a small scale was blamed on the
+/// scale). With the byte offset of the field named.
+fn far_field(p: &Placement, placed: &Numbers, b: Aabb) -> (usize, String) {
+    let pos = placed.position;
+    let position_at = p
+        .position
+        .as_ref()
+        .map_or(p.file.span().start, |v| v.span().start);
+    let scale_at = p.scale.as_ref().map_or(position_at, |s| s.span().start);
+    let position = format!("position {:?}", pos.to_array());
+    let model_reach = (b.min - pos).abs().max((b.max - pos).abs()).max_element();
+    if pos.abs().max_element() > MAX_WORLD_EXTENT {
+        (position_at, position)
+    } else if model_reach > MAX_WORLD_EXTENT {
+        (scale_at, format!("scale {:?}", placed.scale.to_array()))
+    } else {
+        (
+            position_at,
+            format!("{position} (with scale {:?})", placed.scale.to_array()),
+        )
+    }
 }
 
 /// A scene's placements baked into one drawable map's parts.

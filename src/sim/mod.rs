@@ -9,7 +9,8 @@ mod trace;
 
 pub use recorder::ScriptRecorder;
 pub use script::{
-    Command, KEY_NAMES, ScriptError, ScriptPlayer, parse_script, start_pose, total_steps,
+    Command, KEY_NAMES, Script, ScriptError, ScriptPlayer, StartLine, parse_script, read_script,
+    start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};

@@ -14,13 +14,19 @@
 //! start X,Y,Z YAW PITCH                  the eye's pose, world coordinates (first line:
 //!                                        where the walk starts)
 //! ```
+//!
+//! A UTF-8 byte order mark before the first line is skipped (an editor's, as OBJ files
+//! with one load). A `start` farther out than any map may reach is refused at its line;
+//! one outside the map opened is a warning at its line (see [`Script::starts`]).
 
 use glam::Vec3;
 
 use crate::camera::{Controller, Mode, MoveIntent, Pose};
 use crate::collision::Response;
+use crate::collision::placement::out_of_range;
 use crate::geometry::InsideMethod;
 use crate::preferences::RUN_FACTOR_RANGE;
+use crate::quote::quote;
 
 /// Longest duration one command may hold, seconds (a typo like `forward 1e9` would
 /// otherwise run for ever).
@@ -87,9 +93,47 @@ pub struct ScriptError {
     pub reason: String,
 }
 
+/// A script read: its commands, and the line each came from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Script {
+    /// The commands, in order.
+    pub commands: Vec<Command>,
+    /// The 1-based line of each command.
+    pub lines: Vec<usize>,
+}
+
+/// A `start` line of a script: where it puts the eye, and its line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StartLine {
+    /// The 1-based line.
+    pub line: usize,
+    /// The pose it asks for (world coordinates).
+    pub pose: Pose,
+}
+
+impl Script {
+    /// Its `start` lines (to be checked against the map once it is open).
+    pub fn starts(&self) -> impl Iterator<Item = StartLine> + '_ {
+        self.commands
+            .iter()
+            .zip(&self.lines)
+            .filter_map(|(c, &line)| match *c {
+                Command::Start(pose) => Some(StartLine { line, pose }),
+                _ => None,
+            })
+    }
+}
+
 /// Parse a script. `source_name` is used in error messages.
 pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, ScriptError> {
-    let mut out = Vec::new();
+    read_script(source_name, text).map(|s| s.commands)
+}
+
+/// Parse a script, keeping the line of each command. `source_name` is used in error
+/// messages; a piece of a line they quote is escaped and cut ([`quote`]).
+pub fn read_script(source_name: &str, text: &str) -> Result<Script, ScriptError> {
+    let mut out = Script::default();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -100,90 +144,86 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
             line: i + 1,
             reason,
         };
-        let mut words = line.split_whitespace();
-        let verb = words.next().unwrap_or("").to_ascii_lowercase();
-        // `keys` and `start` take more than one argument.
-        if verb == "keys" || verb == "start" {
-            let args: Vec<&str> = words.collect();
-            out.push(if verb == "keys" {
-                parse_keys(&args).map_err(err)?
-            } else {
-                parse_start(&args).map_err(err)?
-            });
-            continue;
-        }
-        let arg = words.next();
-        if let Some(extra) = words.next() {
-            return Err(err(format!("unexpected '{extra}' after '{verb}'")));
-        }
-        let need = |what: &str| arg.ok_or_else(|| err(format!("'{verb}' needs {what}")));
-        let number = |what: &str| -> Result<f32, ScriptError> {
-            let a = need(what)?;
-            a.parse::<f32>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| err(format!("'{a}' is not a number ({verb} needs {what})")))
-        };
-        let seconds = || -> Result<f32, ScriptError> {
-            let s = number("seconds")?;
-            if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
-                return Err(err(format!(
-                    "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
-                )));
-            }
-            Ok(s)
-        };
-        let hold = |f: f32, s: f32, v: f32| -> Result<Command, ScriptError> {
-            let intent = MoveIntent {
-                forward: f,
-                strafe: s,
-                vertical: v,
-                ..MoveIntent::default()
-            };
-            Ok(Command::Hold(intent, seconds()?))
-        };
-        let cmd = match verb.as_str() {
-            "forward" => hold(1.0, 0.0, 0.0)?,
-            "back" | "backward" => hold(-1.0, 0.0, 0.0)?,
-            "left" => hold(0.0, -1.0, 0.0)?,
-            "right" => hold(0.0, 1.0, 0.0)?,
-            "up" => hold(0.0, 0.0, 1.0)?,
-            "down" => hold(0.0, 0.0, -1.0)?,
-            "wait" => Command::Wait(seconds()?),
-            "turn" => Command::Turn(number("degrees")?, 0.0),
-            "look" => Command::Turn(0.0, number("degrees")?),
-            "response" => Command::Response(
-                need("stop or slide")?
-                    .parse()
-                    .map_err(|e| err(format!("{e}")))?,
-            ),
-            "mode" => Command::Mode(
-                need("walk or fly")?
-                    .parse()
-                    .map_err(|e| err(format!("{e}")))?,
-            ),
-            "method" => Command::Method(
-                need("a method name")?
-                    .parse()
-                    .map_err(|e| err(format!("{e}")))?,
-            ),
-            "run" => Command::Run(on_off(need("on or off")?).map_err(err)?),
-            "crouch" => Command::Crouch(on_off(need("on or off")?).map_err(err)?),
-            "speed" => speed_setting(&verb, number("metres a second")?).map_err(err)?,
-            "run-factor" => speed_setting(&verb, number("a factor")?).map_err(err)?,
-            "jump" => match arg {
-                None => Command::Jump,
-                Some(extra) => return Err(err(format!("unexpected '{extra}' after 'jump'"))),
-            },
-            _ => {
-                return Err(err(format!(
-                    "unknown command '{verb}' (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode or method)"
-                )));
-            }
-        };
-        out.push(cmd);
+        out.commands.push(parse_line(line).map_err(err)?);
+        out.lines.push(i + 1);
     }
     Ok(out)
+}
+
+/// One command from a `line` with its comment and spaces trimmed off; the reason for the
+/// message when it is not one.
+fn parse_line(line: &str) -> Result<Command, String> {
+    let mut words = line.split_whitespace();
+    let verb = words.next().unwrap_or("").to_ascii_lowercase();
+    // `keys` and `start` take more than one argument.
+    if verb == "keys" || verb == "start" {
+        let args: Vec<&str> = words.collect();
+        return if verb == "keys" {
+            parse_keys(&args)
+        } else {
+            parse_start(&args)
+        };
+    }
+    let v = quote(&verb);
+    let arg = words.next();
+    if let Some(extra) = words.next() {
+        return Err(format!("unexpected {} after {v}", quote(extra)));
+    }
+    let need = |what: &str| arg.ok_or_else(|| format!("{v} needs {what}"));
+    let number = |what: &str| -> Result<f32, String> {
+        let a = need(what)?;
+        a.parse::<f32>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{} is not a number ({verb} needs {what})", quote(a)))
+    };
+    let seconds = || -> Result<f32, String> {
+        let s = number("seconds")?;
+        if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
+            return Err(format!(
+                "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
+            ));
+        }
+        Ok(s)
+    };
+    let hold = |f: f32, s: f32, v: f32| -> Result<Command, String> {
+        let intent = MoveIntent {
+            forward: f,
+            strafe: s,
+            vertical: v,
+            ..MoveIntent::default()
+        };
+        Ok(Command::Hold(intent, seconds()?))
+    };
+    Ok(match verb.as_str() {
+        "forward" => hold(1.0, 0.0, 0.0)?,
+        "back" | "backward" => hold(-1.0, 0.0, 0.0)?,
+        "left" => hold(0.0, -1.0, 0.0)?,
+        "right" => hold(0.0, 1.0, 0.0)?,
+        "up" => hold(0.0, 0.0, 1.0)?,
+        "down" => hold(0.0, 0.0, -1.0)?,
+        "wait" => Command::Wait(seconds()?),
+        "turn" => Command::Turn(number("degrees")?, 0.0),
+        "look" => Command::Turn(0.0, number("degrees")?),
+        "response" => {
+            Command::Response(need("stop or slide")?.parse().map_err(|e| format!("{e}"))?)
+        }
+        "mode" => Command::Mode(need("walk or fly")?.parse().map_err(|e| format!("{e}"))?),
+        "method" => Command::Method(need("a method name")?.parse().map_err(|e| format!("{e}"))?),
+        "run" => Command::Run(on_off(need("on or off")?)?),
+        "crouch" => Command::Crouch(on_off(need("on or off")?)?),
+        "speed" => speed_setting(&verb, number("metres a second")?)?,
+        "run-factor" => speed_setting(&verb, number("a factor")?)?,
+        "jump" => match arg {
+            None => Command::Jump,
+            Some(extra) => return Err(format!("unexpected {} after 'jump'", quote(extra))),
+        },
+        _ => {
+            return Err(format!(
+                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode or method)"
+            ));
+        }
+    })
 }
 
 /// `speed M_PER_S` (any positive speed, as `--speed`) or `run-factor X` (within
@@ -212,7 +252,7 @@ fn finite(word: &str) -> Result<f32, String> {
     word.parse::<f32>()
         .ok()
         .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("'{word}' is not a number"))
+        .ok_or_else(|| format!("{} is not a number", quote(word)))
 }
 
 /// `keys forward+right SECS`: the keys held together (`none`: no key) for SECS.
@@ -225,7 +265,8 @@ fn parse_keys(args: &[&str]) -> Result<Command, String> {
         for k in keys.split('+') {
             let Some((_, [f, s, v])) = KEY_NAMES.iter().find(|(n, _)| *n == k) else {
                 return Err(format!(
-                    "'{k}' is not a key (forward, back, left, right, up, down, or none)"
+                    "{} is not a key (forward, back, left, right, up, down, or none)",
+                    quote(k)
                 ));
             };
             intent.forward += f;
@@ -249,8 +290,12 @@ fn parse_start(args: &[&str]) -> Result<Command, String> {
     };
     let xyz: Vec<f32> = at.split(',').map(finite).collect::<Result<_, _>>()?;
     let [x, y, z] = xyz[..] else {
-        return Err(format!("'{at}' is not X,Y,Z"));
+        return Err(format!("{} is not X,Y,Z", quote(at)));
     };
+    let position = Vec3::new(x, y, z);
+    if let Some(why) = out_of_range(position) {
+        return Err(format!("the start {why}: nothing can stand there"));
+    }
     let (yaw, pitch) = (finite(yaw)?, finite(pitch)?);
     if !(-180.0..=180.0).contains(&yaw) || !(-90.0..=90.0).contains(&pitch) {
         return Err(format!(
@@ -258,7 +303,7 @@ fn parse_start(args: &[&str]) -> Result<Command, String> {
         ));
     }
     Ok(Command::Start(Pose {
-        position: Vec3::new(x, y, z),
+        position,
         yaw_deg: yaw,
         pitch_deg: pitch,
     }))
@@ -269,7 +314,7 @@ fn on_off(word: &str) -> Result<bool, String> {
     match word {
         "on" => Ok(true),
         "off" => Ok(false),
-        a => Err(format!("'{a}' is not on or off")),
+        a => Err(format!("{} is not on or off", quote(a))),
     }
 }
 
@@ -396,6 +441,59 @@ mod tests {
             assert_eq!(e.line, 1);
             assert!(e.reason.contains(why), "{bad}: {}", e.reason);
         }
+    }
+
+    /// The reliability issue: a script that began with a UTF-8 byte order mark was refused
+    /// ("unknown command"), where an OBJ file with one loads.
+    #[test]
+    fn a_script_with_a_byte_order_mark_is_read() {
+        let s = read_script("bom.txt", "\u{feff}forward 1\nturn 90\n").unwrap();
+        assert_eq!(s.commands.len(), 2);
+        assert_eq!(s.lines, vec![1, 2]);
+        // Only at the start: one inside a line is what it is, and quoted escaped.
+        let e = parse_script("bom.txt", "forward 1\n\u{feff}turn 90\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(
+            e.reason.starts_with("unknown command '\\u{feff}turn'"),
+            "{}",
+            e.reason
+        );
+    }
+
+    /// The reliability issue: `start 1e30,1e30,1e30 0 0` froze the walker for the run with
+    /// exit 0. A start farther out than any map may reach is refused at its line; the
+    /// `start` lines of a script are kept with their lines (to be checked against the map).
+    #[test]
+    fn a_start_line_too_far_out_is_refused_at_its_line() {
+        let e = parse_script("far.txt", "wait 1\nstart 1e30,1e30,1e30 0 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "far.txt:2: the start 1e30,1e30,1e30 is 1e30 m from the origin, beyond the 1e6 m any map may reach: nothing can stand there"
+        );
+        let s = read_script(
+            "ok.txt",
+            "# rec\nstart 70,1.6,7 0 0\nwait 1\nstart 1,2,3 90 0\n",
+        )
+        .unwrap();
+        let starts: Vec<_> = s.starts().map(|l| (l.line, l.pose.position.x)).collect();
+        assert_eq!(starts, vec![(2, 70.0), (4, 1.0)]);
+    }
+
+    /// The reliability issue: a script line of terminal sequences was quoted raw in the
+    /// error (47 script lines of the fuzz run cleared the screen or set the title).
+    #[test]
+    fn a_script_line_of_terminal_sequences_is_quoted_escaped() {
+        let e = parse_script("t.txt", "\u{1b}]0;owned\u{7}\u{1b}[2J 1\n").unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.starts_with("t.txt:1: unknown command '\\x1b]0;owned\\x07\\x1b[2j'"),
+            "{m}"
+        );
+        assert!(!m.chars().any(char::is_control), "{m:?}");
+        let e = parse_script("t.txt", "wait 1\u{1b}[2J\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'1\\x1b[2J' is not a number"), "{e}");
     }
 
     #[test]

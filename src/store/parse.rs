@@ -6,8 +6,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{Stored, StoredFile};
+use crate::input::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{OutOfRange, Preferences, TextureFilter};
+use crate::quote::{escape, quote};
 
 /// A store file read: its settings (in range) and maps, and a line for each thing set right
 /// or skipped.
@@ -22,15 +24,15 @@ pub(super) struct Parsed {
 /// an error naming its line.
 pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"))?;
+    // An editor's byte order mark is no part of the first line (its header is looked for).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut unknown_filter = None;
     let text = &*without_unknown_filter(text, &mut unknown_filter);
     let file: StoredFile = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        let line = e.span().map(|s| line_at(text, s.start));
         match line {
-            Some(l) => format!("line {l}: {}", e.message()),
-            None => e.message().to_string(),
+            Some(l) => format!("line {l}: {}", escape(e.message())),
+            None => escape(e.message()).into_owned(),
         }
     })?;
     let (settings, out_of_range) = file.settings.checked();
@@ -91,28 +93,42 @@ fn settings_warnings(text: &str, out_of_range: Vec<OutOfRange>) -> Vec<String> {
         .into_iter()
         .map(|o| format!("{}{}", at(o.key), o.message))
         .collect();
-    // The file parsed as the store's shape, so it parses as a table.
-    if let Ok(table) = toml::from_str::<toml::Table>(text)
-        && let Some(toml::Value::Table(s)) = table.get("settings")
+    for key in setting_names(text)
+        .into_iter()
+        .filter(|k| !Preferences::KEYS.contains(&k.as_str()))
     {
-        for key in s
-            .keys()
-            .filter(|k| !Preferences::KEYS.contains(&k.as_str()))
-        {
-            out.push(format!(
-                "{}[settings] has no setting '{key}' (ignored; the settings are {})",
-                at(key),
-                Preferences::KEYS.join(", ")
-            ));
-        }
+        out.push(format!(
+            "{}[settings] has no setting {} (ignored; the settings are {})",
+            at(&key),
+            quote(&key),
+            Preferences::KEYS.join(", ")
+        ));
     }
     out
 }
 
-/// The line (from 1) on which `key` is set in the `[settings]` table of `text`.
-fn line_of_setting(text: &str, key: &str) -> Option<usize> {
+/// The names set in the `[settings]` table of `text`. The file parsed as the store's shape,
+/// whose unknown settings are skipped unread; read as a plain table it may not parse (an
+/// unknown setting's number too large for any type: `x = 99999999999999999999` was no
+/// warning at all), and then the names are read line by line.
+fn setting_names(text: &str) -> Vec<String> {
+    match toml::from_str::<toml::Table>(text) {
+        Ok(table) => match table.get("settings") {
+            Some(toml::Value::Table(s)) => s.keys().cloned().collect(),
+            _ => Vec::new(),
+        },
+        Err(_) => settings_lines(text)
+            .filter_map(|(_, line)| line.split_once('=').map(|(k, _)| k))
+            .map(|k| k.trim().trim_matches('"').to_string())
+            .collect(),
+    }
+}
+
+/// The lines (numbered from 1) of the `[settings]` table of `text`, trimmed, headers left
+/// out.
+fn settings_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut in_settings = false;
-    for (i, line) in text.lines().enumerate() {
+    text.lines().enumerate().filter_map(move |(i, line)| {
         let t = line.trim();
         if t.starts_with('[') {
             in_settings = t
@@ -120,14 +136,20 @@ fn line_of_setting(text: &str, key: &str) -> Option<usize> {
                 .trim_start()
                 .starts_with("settings")
                 && t.trim_end_matches(']').trim_end().ends_with("settings");
-        } else if in_settings
-            && let Some((k, _)) = t.split_once('=')
-            && k.trim().trim_matches('"') == key
-        {
-            return Some(i + 1);
+            return None;
         }
-    }
-    None
+        in_settings.then_some((i + 1, t))
+    })
+}
+
+/// The line (from 1) on which `key` is set in the `[settings]` table of `text`.
+fn line_of_setting(text: &str, key: &str) -> Option<usize> {
+    settings_lines(text)
+        .find(|(_, t)| {
+            t.split_once('=')
+                .is_some_and(|(k, _)| k.trim().trim_matches('"') == key)
+        })
+        .map(|(line, _)| line)
 }
 
 /// The map tables that are valid; a line into `warnings` for each skipped.
@@ -139,7 +161,7 @@ fn valid_maps(
     maps.into_iter()
         .filter(|(key, s)| {
             let bad = if let Some(up) = s.up.as_ref().filter(|u| u.parse::<UpAxis>().is_err()) {
-                Some(format!("up = \"{up}\" is no axis"))
+                Some(format!("up = \"{}\" is no axis", escape(up)))
             } else if let Some(scale) = s.scale.filter(|x| !(x.is_finite() && *x > 0.0)) {
                 Some(format!("scale = {scale} is not a positive number"))
             } else if s.up.is_some() != s.scale.is_some() {
@@ -150,7 +172,7 @@ fn valid_maps(
                 None
             };
             if let Some(why) = &bad {
-                skipped.push(format!("[maps.{key}] skipped: {why}"));
+                skipped.push(format!("[maps.{}] skipped: {why}", escape(key)));
             }
             bad.is_none()
         })

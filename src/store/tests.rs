@@ -301,3 +301,43 @@ fn a_folder_that_cannot_be_written_is_an_error_to_report_not_a_panic() {
     assert!(e.contains("cannot create the folder"), "{e}");
     assert_eq!(c.settings(), &Preferences::default(), "kept in memory");
 }
+
+/// The reliability issue: an unknown setting whose number is too large for any type
+/// (`x = 99999999999999999999`) made the file unreadable as a plain table, and no unknown
+/// setting was warned about. Each is named at its line, and a file with a byte order mark
+/// reads as one without.
+#[test]
+fn an_unknown_setting_with_a_huge_number_is_warned_at_its_line() {
+    let dir = written(
+        "huge-unknown",
+        "\u{feff}[settings]\nfov = 75\nbig = 99999999999999999999\nhuge = -99999999999999999999\ninvert_y = true\n",
+    );
+    let loaded = Store::load(Some(&dir));
+    let w = loaded.warnings.join("\n");
+    assert!(w.contains("line 3: [settings] has no setting 'big'"), "{w}");
+    assert!(
+        w.contains("line 4: [settings] has no setting 'huge'"),
+        "{w}"
+    );
+    assert_eq!(loaded.warnings.len(), 2, "{w}");
+    assert_eq!(loaded.store.settings().fov, 75.0);
+    assert!(loaded.store.settings().invert_y);
+}
+
+/// A name from the file in a warning is escaped: it reaches the terminal as text.
+#[test]
+fn an_unknown_setting_named_with_control_bytes_is_escaped() {
+    let dir = written("escape", "[settings]\n\"\\u001b[2J\" = 1\n");
+    let w = Store::load(Some(&dir)).warnings.join("\n");
+    assert!(w.contains("has no setting '\\x1b[2J'"), "{w}");
+    assert!(!w.chars().any(char::is_control), "{w:?}");
+}
+
+/// The settings fuzz (20 times the CI run): an error at the very end of the file (a
+/// multi-line string never closed) was blamed on a line after the last. It names the last.
+#[test]
+fn an_error_at_the_end_of_the_file_names_its_last_line() {
+    let dir = written("end", "[settings]\nfov = 90.0\nname = \"\"\"never closed\n");
+    let w = Store::load(Some(&dir)).warnings.join("\n");
+    assert!(w.contains("settings.toml: line 3: "), "{w}");
+}

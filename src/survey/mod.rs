@@ -33,7 +33,7 @@ pub mod up;
 pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
-pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings};
+pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings, start_warning};
 pub use up::AxisEvidence;
 
 use crate::collision::CollisionWorld;

@@ -10,7 +10,7 @@ use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::place;
 use crate::collision::{Body, CollisionWorld, Probe};
 use crate::geometry::InsideMethod;
-use crate::map::Map;
+use crate::map::{Map, MapFrame};
 use crate::tolerance::CONTACT_GAP;
 
 /// Floor samples the spawn is chosen among (spread by area over every floor: a map whose
@@ -62,7 +62,7 @@ const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
 
 /// The spawn: `given` (`--spawn`, file coordinates) if any, else one found in the map; `yaw_deg`
 /// (`--yaw`) overrides the heading either way. A spawn outside the map, or one from which a walk
-/// leaves an open map, adds a warning to the map's.
+/// leaves an open map, adds a warning to the map's (see [`start_warning`]).
 pub fn choose_spawn(
     map: &mut Map,
     world: &CollisionWorld,
@@ -81,24 +81,39 @@ pub fn choose_spawn(
     if let Some(y) = yaw_deg {
         spawn.yaw_deg = y;
     }
-    let b = world.bounds();
-    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(spawn.position);
-    if !inside {
-        let (lo, hi) = (map.frame.to_file(b.min), map.frame.to_file(b.max));
-        map.warnings.push(format!(
-            "the spawn is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
-            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
-        ));
-    } else {
-        let open = open_headings(world, spawn.position);
-        if let Some(first) = open.first() {
-            map.warnings.push(format!(
-                "the map is open: from the spawn nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
-                open.len()
-            ));
-        }
+    if let Some(w) = start_warning(&map.frame, world, spawn.position, "the spawn") {
+        map.warnings.push(w);
     }
     spawn
+}
+
+/// What is wrong with starting at the eye `eye` (world coordinates) in `world` (framed by
+/// `frame`), for `what` ("the spawn", "the start"): outside the map's bounds, there is
+/// nothing to stand on; in them, a way out of an open map along which a walk falls off.
+/// `None` when neither. (`--spawn`, a script's `start` lines and the survey's own spawn
+/// are all checked by this.)
+pub fn start_warning(
+    frame: &MapFrame,
+    world: &CollisionWorld,
+    eye: Vec3,
+    what: &str,
+) -> Option<String> {
+    let b = world.bounds();
+    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(eye);
+    if !inside {
+        let (lo, hi) = (frame.to_file(b.min), frame.to_file(b.max));
+        return Some(format!(
+            "{what} is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
+            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+        ));
+    }
+    let open = open_headings(world, eye);
+    open.first().map(|first| {
+        format!(
+            "the map is open: from {what} nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
+            open.len()
+        )
+    })
 }
 
 /// Choose where the player starts: the map's marked spawn, else the best open floor spot

@@ -183,3 +183,92 @@ pub fn corpus_files() -> Option<Vec<std::path::PathBuf>> {
     files.sort();
     Some(files)
 }
+
+/// How many times its default number of cases a fuzz test runs: `WALKTHROUGH_FUZZ_SCALE`
+/// (a whole number, at least 1), else 1. CI runs the default; a larger run is asked for by
+/// hand and its figures kept in the README.
+pub fn fuzz_scale() -> u32 {
+    std::env::var("WALKTHROUGH_FUZZ_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Where writes fail for want of room, for the tests of failed writes: a 64 KiB tmpfs,
+/// filled to its last byte by [`FullDisk::fill`], when this process may mount one (root,
+/// as CI runs); else a folder on the disk, and the binary run by [`FullDisk::command`]
+/// has its file sizes capped at 512 bytes (`ulimit -f 1`, with SIGXFSZ ignored), so its
+/// writes past them fail as on a full disk (EFBIG instead of ENOSPC). Unmounted and
+/// removed on drop.
+pub struct FullDisk {
+    /// The folder to write in.
+    pub dir: std::path::PathBuf,
+    mounted: bool,
+}
+
+impl FullDisk {
+    /// A fresh one for `test`.
+    pub fn new(test: &str) -> FullDisk {
+        let dir =
+            std::env::temp_dir().join(format!("walkthrough-full-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        eprintln!(
+            "failed writes in {}: {}",
+            dir.display(),
+            if mounted {
+                "a full 64 KiB tmpfs"
+            } else {
+                "files capped at 512 bytes (no tmpfs could be mounted)"
+            }
+        );
+        FullDisk { dir, mounted }
+    }
+
+    /// Fill it: nothing more can be written (on the tmpfs; the cap needs no filling).
+    /// Call it once the files the test wants kept are written.
+    pub fn fill(&self) {
+        if !self.mounted {
+            return;
+        }
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.dir.join("filler")).unwrap();
+        let block = [0u8; 4096];
+        // Whole blocks, then single bytes, until the disk says no.
+        while f.write_all(&block).is_ok() {}
+        while f.write_all(&[0]).is_ok() {}
+        let _ = f.flush();
+    }
+
+    /// The binary with `args`, under the file-size cap when there is no tmpfs.
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
+        let bin = env!("CARGO_BIN_EXE_walkthrough");
+        let mut c = if self.mounted {
+            std::process::Command::new(bin)
+        } else {
+            let mut c = std::process::Command::new("sh");
+            c.arg("-c")
+                .arg("trap '' XFSZ; ulimit -f 1 && exec \"$0\" \"$@\"")
+                .arg(bin);
+            c
+        };
+        c.args(args);
+        c
+    }
+}
+
+impl Drop for FullDisk {
+    fn drop(&mut self) {
+        if self.mounted {
+            let _ = std::process::Command::new("umount").arg(&self.dir).status();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
