@@ -7,7 +7,7 @@ use glam::{Vec3, Vec3A};
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
 use super::{Body, Collider, Contact, Probe};
-use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
+use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
 /// slab test never drops a candidate the triangle test would accept (world units).
@@ -194,8 +194,11 @@ impl CollisionWorld {
             triangles: &self.triangles,
             origin,
             dir,
-            o: Vec3A::from(origin),
-            inv: Vec3A::from(safe_recip(dir)),
+            ray: SlabRay::new(
+                origin.into(),
+                safe_recip(dir).into(),
+                Vec3A::splat(BOX_MARGIN),
+            ),
             max_dist,
             best: None,
         };
@@ -261,9 +264,10 @@ struct SweepQuery<'a> {
     /// The contact radius rounded up a little: this early test may only let more through.
     contact_radius: f32,
     /// The swept box: the centre's path, boxes inflated by the reach.
-    o: Vec3A,
-    inv: Vec3A,
-    margin: Vec3A,
+    ray: SlabRay,
+    /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
+    /// kept up to date as leaves find contacts (not worked out again for every box).
+    bound: f32,
     /// Where to record the triangles tested, for the debug view.
     seen: Option<&'a mut Vec<u32>>,
 }
@@ -285,9 +289,12 @@ impl<'a> SweepQuery<'a> {
             centre,
             delta,
             body_radii: body.radii,
-            o: Vec3A::from(centre),
-            inv: Vec3A::from(safe_recip(delta)),
-            margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
+            ray: SlabRay::new(
+                centre.into(),
+                safe_recip(delta).into(),
+                Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
+            ),
+            bound: prune_bound(None),
             seen: None,
         })
     }
@@ -308,7 +315,7 @@ impl<'a> SweepQuery<'a> {
 impl Visitor for SweepQuery<'_> {
     #[inline]
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, prune_bound(self.finder.best), self.margin)
+        node.ray_entry(&self.ray, self.bound)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -321,6 +328,7 @@ impl Visitor for SweepQuery<'_> {
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
+        self.bound = prune_bound(self.finder.best);
     }
 }
 
@@ -350,8 +358,7 @@ struct RayQuery<'a> {
     triangles: &'a [Triangle],
     origin: Vec3,
     dir: Vec3,
-    o: Vec3A,
-    inv: Vec3A,
+    ray: SlabRay,
     max_dist: f32,
     best: Option<RayHit>,
 }
@@ -359,7 +366,7 @@ struct RayQuery<'a> {
 impl Visitor for RayQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
         let t_max = self.best.map_or(self.max_dist, |b| b.distance);
-        node.ray_entry(self.o, self.inv, t_max, Vec3A::splat(BOX_MARGIN))
+        node.ray_entry(&self.ray, t_max)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
