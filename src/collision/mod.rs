@@ -16,6 +16,7 @@ pub mod placement;
 pub mod record;
 pub mod response;
 pub mod sweep;
+pub mod work;
 mod world;
 
 pub use body::{Body, SKIN};
@@ -25,6 +26,7 @@ pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
 pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
 pub use sweep::Feature;
+pub use work::{Watch, Work};
 pub use world::{CollisionWorld, RayHit, WorldStats};
 
 /// A square wall in the plane z = 0, `half` from its centre to each side: the unit tests'

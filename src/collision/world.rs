@@ -6,6 +6,7 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 
@@ -174,8 +175,36 @@ impl CollisionWorld {
     /// The same answer as [`Collider::sweep`], by testing every triangle (the
     /// tutorial's loop). For tests and benchmarks.
     pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, ())?;
         query.visit_leaf(0..self.triangles.len() as u32);
+        query.finder.best
+    }
+
+    /// [`Collider::sweep`], telling `watch` what it does (see [`super::work`]): the same
+    /// traversal and the same answer whatever the watch.
+    pub fn sweep_watched(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        watch: &mut impl Watch,
+    ) -> Option<Contact> {
+        self.sweep_with(probe, centre, delta, watch)
+    }
+
+    /// The sweep, its watch taken by value: `()` (a sweep watched by nothing) is then no
+    /// field at all. Not inlined into its callers, so that each watch gets its own tight
+    /// copy of the traversal.
+    #[inline(never)]
+    fn sweep_with<W: Watch>(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        watch: W,
+    ) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, watch)?;
+        self.bvh.traverse(&mut query);
         query.finder.best
     }
 
@@ -217,10 +246,10 @@ impl Collider for CollisionWorld {
         delta: Vec3,
         seen: Option<&mut Vec<u32>>,
     ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
-        query.seen = seen;
-        self.bvh.traverse(&mut query);
-        query.finder.best
+        match seen {
+            Some(seen) => self.sweep_watched(probe, centre, delta, seen),
+            None => self.sweep_with(probe, centre, delta, ()),
+        }
     }
 
     fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
@@ -252,8 +281,9 @@ pub struct RayHit {
     pub triangle: u32,
 }
 
-/// A body's sweep through the world's triangles, as a BVH visitor.
-struct SweepQuery<'a> {
+/// A body's sweep through the world's triangles, as a BVH visitor, telling `watch` what
+/// it does.
+struct SweepQuery<'a, W: Watch> {
     triangles: &'a [Triangle],
     finder: SweepFinder,
     /// Step 1 in world space, cheaply in `f32`: the centre's plane distance at start and
@@ -268,18 +298,19 @@ struct SweepQuery<'a> {
     /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
     /// kept up to date as leaves find contacts (not worked out again for every box).
     bound: f32,
-    /// Where to record the triangles tested, for the debug view.
-    seen: Option<&'a mut Vec<u32>>,
+    /// Told of the work (`()` in the app: nothing).
+    watch: W,
 }
 
-impl<'a> SweepQuery<'a> {
+impl<'a, W: Watch> SweepQuery<'a, W> {
     /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
     fn new(
         triangles: &'a [Triangle],
         probe: &Probe,
         centre: Vec3,
         delta: Vec3,
-    ) -> Option<SweepQuery<'a>> {
+        watch: W,
+    ) -> Option<SweepQuery<'a, W>> {
         let finder = SweepFinder::new(probe, centre, delta)?;
         let body = &probe.body;
         Some(SweepQuery {
@@ -295,7 +326,7 @@ impl<'a> SweepQuery<'a> {
                 Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
             ),
             bound: prune_bound(None),
-            seen: None,
+            watch,
         })
     }
 
@@ -312,19 +343,19 @@ impl<'a> SweepQuery<'a> {
     }
 }
 
-impl Visitor for SweepQuery<'_> {
+impl<W: Watch> Visitor for SweepQuery<'_, W> {
     #[inline]
     fn enter(&mut self, node: &Node) -> Option<f32> {
+        self.watch.node();
         node.ray_entry(&self.ray, self.bound)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
             let tri = &self.triangles[i as usize];
-            if let Some(seen) = self.seen.as_deref_mut() {
-                seen.push(i);
-            }
+            self.watch.candidate(i);
             if self.may_touch(tri) {
+                self.watch.swept();
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod buildings;
+pub mod city;
 
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
