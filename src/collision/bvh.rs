@@ -40,9 +40,23 @@ pub struct Node {
     pub index: u32,
     /// Number of triangles of a leaf; 0 for an interior node.
     pub count: u32,
+    /// The sum of the box's three extents: its size at a glance (a query that looks
+    /// closer only at small boxes asks it first). In what was padding.
+    pub span: f32,
 }
 
 impl Node {
+    /// A node with bounds `min` to `max` (see the fields for `index` and `count`).
+    pub fn new(min: Vec3A, max: Vec3A, index: u32, count: u32) -> Node {
+        Node {
+            min,
+            max,
+            index,
+            count,
+            span: (max - min).element_sum(),
+        }
+    }
+
     /// The node's bounds as an [`Aabb`].
     pub fn bounds(&self) -> Aabb {
         Aabb {
@@ -217,8 +231,8 @@ impl Bvh {
                     .bounds()
                     .union(self.nodes[n.children()[1]].bounds())
             };
-            self.nodes[i].min = b.min.into();
-            self.nodes[i].max = b.max.into();
+            let n = &mut self.nodes[i];
+            *n = Node::new(b.min.into(), b.max.into(), n.index, n.count);
         }
     }
 
@@ -338,12 +352,7 @@ const PARALLEL_MIN: usize = 50_000;
 /// whole build. Node 0 of the result is the subtree's root; child links are local.
 fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node> {
     let mut nodes = Vec::with_capacity(2 * prims.len() / MIN_SPLIT + 1);
-    nodes.push(Node {
-        min: rb.min,
-        max: rb.max,
-        index: offset as u32,
-        count: prims.len() as u32,
-    });
+    nodes.push(Node::new(rb.min, rb.max, offset as u32, prims.len() as u32));
     // Explicit work list instead of recursion: deep trees never overflow the stack.
     let mut work = vec![(0usize, rb)];
     while let Some((ni, rb)) = work.pop() {
@@ -356,18 +365,13 @@ fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node
             continue;
         };
         let l = nodes.len();
-        nodes.push(Node {
-            min: left.min,
-            max: left.max,
-            index: first as u32,
-            count: mid as u32,
-        });
-        nodes.push(Node {
-            min: right.min,
-            max: right.max,
-            index: (first + mid) as u32,
-            count: (count - mid) as u32,
-        });
+        nodes.push(Node::new(left.min, left.max, first as u32, mid as u32));
+        nodes.push(Node::new(
+            right.min,
+            right.max,
+            (first + mid) as u32,
+            (count - mid) as u32,
+        ));
         nodes[ni].index = l as u32;
         nodes[ni].count = 0;
         work.push((l + 1, right));
@@ -397,15 +401,7 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Vec<Node> {
     // New positions of local node i of each subtree.
     let place_l = |i: usize| if i == 0 { 1 } else { 3 + i - 1 };
     let place_r = |i: usize| if i == 0 { 2 } else { 3 + (nl - 1) + i - 1 };
-    let mut nodes = vec![
-        Node {
-            min: root.min,
-            max: root.max,
-            index: 1,
-            count: 0
-        };
-        3 + nl - 1 + nr - 1
-    ];
+    let mut nodes = vec![Node::new(root.min, root.max, 1, 0); 3 + nl - 1 + nr - 1];
     for (i, mut n) in left.into_iter().enumerate() {
         if !n.is_leaf() {
             n.index = place_l(n.index as usize) as u32;
@@ -642,20 +638,15 @@ mod tests {
     #[test]
     fn a_tree_deeper_than_the_inline_stack_is_walked_whole() {
         let depth = 300u32;
-        let leaf = |k: u32| Node {
-            min: Vec3A::splat(k as f32),
-            max: Vec3A::splat(k as f32 + 1.0),
-            index: k,
-            count: 1,
-        };
+        let leaf = |k: u32| Node::new(Vec3A::splat(k as f32), Vec3A::splat(k as f32 + 1.0), k, 1);
         let mut nodes = Vec::new();
         for k in 0..depth {
-            nodes.push(Node {
-                min: Vec3A::splat(k as f32),
-                max: Vec3A::splat(depth as f32 + 1.0),
-                index: 2 * k + 1,
-                count: 0,
-            });
+            nodes.push(Node::new(
+                Vec3A::splat(k as f32),
+                Vec3A::splat(depth as f32 + 1.0),
+                2 * k + 1,
+                0,
+            ));
             nodes.push(leaf(k));
         }
         nodes.push(leaf(depth));

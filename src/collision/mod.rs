@@ -13,6 +13,7 @@ pub mod collider;
 pub mod instances;
 mod narrow;
 pub mod placement;
+mod reach;
 pub mod record;
 pub mod response;
 pub mod sweep;

@@ -6,6 +6,7 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::reach::Reach;
 use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
@@ -173,10 +174,19 @@ impl CollisionWorld {
     }
 
     /// The same answer as [`Collider::sweep`], by testing every triangle (the
-    /// tutorial's loop). For tests and benchmarks.
+    /// tutorial's loop): the oracle the BVH's pruning is checked against. For tests and
+    /// benchmarks.
     pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
+        // Every triangle, with only the plane test of step 1 before the exact one: none of
+        // the BVH's pruning (its boxes, and the body's reach) has a say.
         let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, ())?;
-        query.visit_leaf(0..self.triangles.len() as u32);
+        for (i, tri) in self.triangles.iter().enumerate() {
+            if query.may_touch(tri) {
+                query
+                    .finder
+                    .consider(tri.vertices(), i as u32, || Some(tri));
+            }
+        }
         query.finder.best
     }
 
@@ -295,6 +305,9 @@ struct SweepQuery<'a, W: Watch> {
     contact_radius: f32,
     /// The swept box: the centre's path, boxes inflated by the reach.
     ray: SlabRay,
+    /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
+    /// a box can be touched.
+    reach: Reach,
     /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
     /// kept up to date as leaves find contacts (not worked out again for every box).
     bound: f32,
@@ -304,6 +317,8 @@ struct SweepQuery<'a, W: Watch> {
 
 impl<'a, W: Watch> SweepQuery<'a, W> {
     /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
+    /// (Always inlined: the query is large, and built where it is used it is not copied.)
+    #[inline(always)]
     fn new(
         triangles: &'a [Triangle],
         probe: &Probe,
@@ -313,6 +328,12 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
     ) -> Option<SweepQuery<'a, W>> {
         let finder = SweepFinder::new(probe, centre, delta)?;
         let body = &probe.body;
+        let reach = Reach::new(
+            &finder.sweep,
+            body.radii,
+            finder.inv_radii.as_vec3(),
+            centre,
+        );
         Some(SweepQuery {
             triangles,
             contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
@@ -325,6 +346,7 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
                 safe_recip(delta).into(),
                 Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
             ),
+            reach,
             bound: prune_bound(None),
             watch,
         })
@@ -344,22 +366,36 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
 }
 
 impl<W: Watch> Visitor for SweepQuery<'_, W> {
-    #[inline]
+    /// The swept box first (the slab test), then, for a box small enough that the
+    /// body's roundness matters, its reach: the later of the two entry times.
+    #[inline(always)]
     fn enter(&mut self, node: &Node) -> Option<f32> {
         self.watch.node();
-        node.ray_entry(&self.ray, self.bound)
+        let t = node.ray_entry(&self.ray, self.bound)?;
+        if !self.reach.worth_asking(node.span) {
+            return Some(t);
+        }
+        let t = t.max(self.reach.entry(node.min, node.max)?);
+        (t <= self.bound).then_some(t)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
             let tri = &self.triangles[i as usize];
             self.watch.candidate(i);
-            if self.may_touch(tri) {
+            // The plane test, then the body's reach, in `f32`; the exact sweep in `f64`
+            // for what is left.
+            if self.may_touch(tri) && self.reach.meets_triangle(tri.vertices()) {
                 self.watch.swept();
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
-        self.bound = prune_bound(self.finder.best);
+        let bound = prune_bound(self.finder.best);
+        if bound < self.bound {
+            // A contact: only the path up to it (and a rounding) is still searched.
+            self.bound = bound;
+            self.reach.until(bound);
+        }
     }
 }
 

@@ -1,0 +1,319 @@
+//! Where a sweep can reach, for the broad phase: a box that a swept ellipsoid cannot touch
+//! is skipped whole (a BVH node), one it can is given the earliest time it could, and a
+//! triangle out of reach never gets the exact test.
+//!
+//! The swept box (the slab test) is the centre's path grown by the body's half-extents;
+//! an ellipsoid is round, and what lies in the corners of that box is out of its reach.
+//! A person standing on a floor has every object on the floor within 30 cm of its centre
+//! line in its box, while its rounded bottom reaches a few centimetres around the feet: on
+//! conference a 9 cm object of 80,000 tiny triangles lay in that corner beside a table,
+//! and every sweep of a step pressed into the table tested all of them; beside a chair of
+//! millimetre triangles and long thin ones, a step-up's sweeps tested 1,900 triangles of
+//! which 13 came within reach (issue 37).
+//!
+//! In ellipsoid space the body is a sphere of radius `R` whose centre moves from `s` by
+//! `v`, and touches a point `x` at time `t` only if `|s + v t - x| <= R`. For a box:
+//!
+//! - It lies in a ball about its centre `c` whose radius `r` is the sum of its
+//!   half-extents (no less than its half-diagonal): out of reach when the path never
+//!   comes within `R + r` of `c`, and in reach no sooner than it first does.
+//! - Its distances `d_s`, `d_e` from the path's two ends (up to the time still searched,
+//!   `b`) add to at most `2 R + b |v|` if the body can touch it (it came no farther than
+//!   `t |v|` and has `(b - t) |v|` to go), and it is in reach no sooner than
+//!   `(d_s - R) / |v|`.
+//!
+//! Both are bounds on the contact time as the slab test's entry is, often later ones:
+//! nearer boxes are searched first, and farther ones pruned once a contact is found. A
+//! triangle is seen along the move (see [`Reach::meets_triangle`]). All of it is `f32`,
+//! rounded so that it only ever lets more through than the exact test would take.
+
+use glam::{Vec3, Vec3A};
+
+use super::sweep::EllipsoidSweep;
+use super::world::BOX_MARGIN;
+
+/// Relative room left for rounding: these bounds are `f32`, the exact sweep `f64`; they
+/// may only let more through.
+const ROUNDING: f32 = 1e-4;
+
+/// Moves and scales beyond which the bounds stay out of it (ellipsoid-space lengths, and
+/// inverse radii): their squares must stay well inside `f32`. A 1e28 m move of a person
+/// is still swept exactly; only the BVH's boxes choose its candidates.
+const TAME: f32 = 1e12;
+
+/// The reach of one sweep, up to a fraction of its move.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    /// The centre at the start (world space).
+    start: Vec3A,
+    /// World to ellipsoid space: the inverse radii.
+    inv_radii: Vec3A,
+    /// Half the inverse radii: a box's extent dotted with it is its ball's radius.
+    half_inv_radii: Vec3A,
+    /// Boxes whose extents add to more than this (world units) are left to the slab test:
+    /// see [`Reach::worth_asking`].
+    span_gate: f32,
+    /// The move `v`, in ellipsoid space.
+    path: Vec3A,
+    /// `|v|`.
+    speed: f32,
+    /// `1 / |v|`.
+    inv_speed: f32,
+    /// The contact radius `R` (ellipsoid space), rounded up.
+    radius: f32,
+    /// The fraction of the move still searched: a contact was found there.
+    until: f32,
+    /// The frame of [`Reach::meets_triangle`], made when first asked (most sweeps on
+    /// open ground never ask).
+    frame: Option<Frame>,
+    /// False for a move or body too large or small for these bounds in `f32` (see
+    /// [`TAME`]): they then prune nothing.
+    tame: bool,
+}
+
+/// The move's direction in ellipsoid space, and two directions square to it and to each
+/// other.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    along: Vec3A,
+    across: [Vec3A; 2],
+}
+
+impl Frame {
+    fn of(path: Vec3A) -> Frame {
+        // A move too short to have a direction: any frame bounds a point.
+        let along = path.try_normalize().unwrap_or(Vec3A::X);
+        let (e1, e2) = along.any_orthonormal_pair();
+        Frame {
+            along,
+            across: [e1, e2],
+        }
+    }
+}
+
+impl Reach {
+    /// The reach of `sweep`, the sweep of a body of `radii` (`inv_radii` their inverses)
+    /// whose centre starts at `centre` (world space).
+    pub(super) fn new(sweep: &EllipsoidSweep, radii: Vec3, inv_radii: Vec3, centre: Vec3) -> Reach {
+        let inv_radii = Vec3A::from(inv_radii);
+        let inv_speed = (1.0 / sweep.speed()) as f32;
+        let path = Vec3A::from(sweep.velocity.as_vec3());
+        let tame = sweep.speed() < f64::from(TAME)
+            && inv_speed < TAME
+            && inv_radii.max_element() < TAME
+            && centre.abs().max_element() < TAME;
+        Reach {
+            start: centre.into(),
+            inv_radii,
+            half_inv_radii: inv_radii * 0.5,
+            // A box that spans more than the body's narrowest width (never, untamed).
+            span_gate: if tame {
+                2.0 * sweep.radius as f32 * radii.min_element()
+            } else {
+                f32::NEG_INFINITY
+            },
+            path,
+            speed: sweep.speed() as f32,
+            inv_speed,
+            radius: sweep.radius as f32 * (1.0 + ROUNDING),
+            until: 1.0,
+            frame: None,
+            tame,
+        }
+    }
+
+    /// Search only up to fraction `until` of the move from now on (a contact was found
+    /// there).
+    pub(super) fn until(&mut self, until: f32) {
+        self.until = self.until.min(until);
+    }
+
+    /// Whether to ask [`entry`](Self::entry) about a box whose extents add to `span`:
+    /// around a box wider than the body its ball is too loose to prune much that the
+    /// swept box lets through, and on open ground, where the nodes a sweep meets are
+    /// large, asking would cost more than it saves. Not asking only lets more through.
+    #[inline(always)]
+    pub(super) fn worth_asking(&self, span: f32) -> bool {
+        span <= self.span_gate
+    }
+
+    /// The earliest fraction of the move at which the body can touch something in the box
+    /// from `min` to `max` (grown by [`BOX_MARGIN`] against rounding), or `None` when it
+    /// cannot touch it at all before the time searched. (Not inlined: asked of few boxes,
+    /// it would crowd the traversal's loop.)
+    #[inline(never)]
+    pub(super) fn entry(&self, min: Vec3A, max: Vec3A) -> Option<f32> {
+        let margin = Vec3A::splat(BOX_MARGIN);
+        let (min, max) = (min - margin, max + margin);
+        // The box's ball, about its centre `c` (from the start, in ellipsoid space).
+        let size = (max - min).dot(self.half_inv_radii);
+        let reach = (self.radius + size) * (1.0 + ROUNDING);
+        let reach2 = reach * reach;
+        let c = ((min + max) * 0.5 - self.start) * self.inv_radii;
+        // The time the path passes nearest to `c`, and whether it comes within reach.
+        let nearest = c.dot(self.path) * self.inv_speed * self.inv_speed;
+        let passes = c - self.path * nearest.clamp(0.0, self.until);
+        if passes.length_squared() > reach2 {
+            return None;
+        }
+        // The box itself, from both ends of the path searched.
+        let d_start = self.distance(Vec3A::ZERO, min, max);
+        let d_end = self.distance(self.path * self.until, min, max);
+        if d_start + d_end > (2.0 * self.radius + self.until * self.speed) * (1.0 + ROUNDING) {
+            return None;
+        }
+        // Not before the path comes within `reach` of `c`, nor before it has come
+        // within `R` of the box.
+        let aside2 = (c - self.path * nearest).length_squared();
+        let w = (reach2 - aside2).max(0.0).sqrt() * self.inv_speed;
+        let by_ball = nearest - w;
+        let by_box = (d_start - self.radius) * self.inv_speed;
+        Some(by_ball.max(by_box).max(0.0))
+    }
+
+    /// Can the body touch the triangle with world-space corners `corners` before the time
+    /// searched? A cheap and tight `f32` bound before the exact test in `f64`: seen along
+    /// the move (in ellipsoid space), every point of the path lies on one line, and a
+    /// point `x` of the triangle is at least as far from the path as the distance of its
+    /// shadow across the line from the line, and of its place along the line from the
+    /// part of it travelled, put together. So the triangle is out of reach when its
+    /// shadow's distance from the line (a point in the plane square to the move, and a
+    /// flat triangle there) and its span along the line's gap from `[0, |v|]` add, as
+    /// squares, to more than `R^2`. Beside a long move it is the distance from the line,
+    /// around a short one nearly the distance from the start.
+    #[inline(always)]
+    pub(super) fn meets_triangle(&mut self, corners: [Vec3; 3]) -> bool {
+        if !self.tame {
+            return true;
+        }
+        let path = self.path;
+        let frame = *self.frame.get_or_insert_with(|| Frame::of(path));
+        let p = corners.map(|v| (Vec3A::from(v) - self.start) * self.inv_radii);
+        let s = p.map(|q| q.dot(frame.along));
+        let travelled = self.until * self.speed;
+        let beyond = (s[0].min(s[1]).min(s[2]) - travelled).max(-s[0].max(s[1]).max(s[2]));
+        let gap = beyond.max(0.0);
+        let flat = p.map(|q| glam::Vec2::new(q.dot(frame.across[0]), q.dot(frame.across[1])));
+        let radius = self.radius * (1.0 + ROUNDING) + ROUNDING;
+        gap * gap + distance2_to_origin(flat) <= radius * radius
+    }
+
+    /// Distance in ellipsoid space from `p` (ellipsoid space, from the start) to the box
+    /// from `min` to `max` (world space).
+    #[inline(always)]
+    fn distance(&self, p: Vec3A, min: Vec3A, max: Vec3A) -> f32 {
+        let lo = (min - self.start) * self.inv_radii - p;
+        let hi = p - (max - self.start) * self.inv_radii;
+        // Per axis, how far `p` lies beyond the box (0 within its extent).
+        (lo.max(Vec3A::ZERO) + hi.max(Vec3A::ZERO)).length()
+    }
+}
+
+/// The squared distance from the origin to the flat triangle `t` (0 inside it).
+#[inline(always)]
+fn distance2_to_origin(t: [glam::Vec2; 3]) -> f32 {
+    let edges = [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
+    // The origin's side of each edge: inside when it is on the same side of all three
+    // (either winding; a triangle seen edge-on has no inside, and its edges decide).
+    let sides = edges.map(|(a, b)| (b - a).perp_dot(-a));
+    if sides.iter().all(|&x| x >= 0.0) || sides.iter().all(|&x| x <= 0.0) {
+        return 0.0;
+    }
+    edges
+        .map(|(a, b)| {
+            let e = b - a;
+            let t = (-a).dot(e) / e.length_squared().max(f32::MIN_POSITIVE);
+            (a + e * t.clamp(0.0, 1.0)).length_squared()
+        })
+        .into_iter()
+        .fold(f32::INFINITY, f32::min)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{Body, Collider, CollisionWorld, Probe};
+    use crate::geometry::InsideMethod;
+
+    /// xorshift: the same numbers everywhere.
+    fn rng(seed: &mut u64) -> f32 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        (*seed >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Whatever a sweep touches lies in a box the reach lets through, no earlier than the
+    /// reach says: random small triangles (each its own box) and random moves of both
+    /// bodies, long and short, checked one triangle at a time.
+    #[test]
+    fn every_triangle_a_sweep_touches_is_within_its_reach_no_sooner_than_it_says() {
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        let mut touched = 0;
+        for k in 0..20_000 {
+            let mut r = || rng(&mut seed);
+            let at = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
+            let size = if k % 2 == 0 { 0.01 } else { 0.5 };
+            let tri = [0, 1, 2].map(|_| at + Vec3::new(r(), r(), r()) * size);
+            let world = CollisionWorld::new([tri]);
+            if world.triangles().is_empty() {
+                continue; // degenerate
+            }
+            let body = if k % 3 == 0 {
+                Body::FLYER
+            } else {
+                Body::WALKER
+            };
+            let centre = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
+            let length = [0.01, 0.45, 3.0][k % 3];
+            let delta = (Vec3::new(r(), r(), r()) - 0.5).normalize_or(Vec3::X) * length;
+            let probe = Probe::new(body, InsideMethod::Barycentric);
+            let Some(hit) = world.sweep(&probe, centre, delta) else {
+                continue;
+            };
+            touched += 1;
+            let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
+            let reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
+            let b = world.triangles()[0].bounds();
+            let entry = reach.entry(b.min.into(), b.max.into());
+            assert!(
+                entry.is_some_and(|t| f64::from(t) <= hit.t + 1e-6),
+                "{k}: {tri:?} {centre} {delta}: hit at {} but reach {entry:?}",
+                hit.t
+            );
+        }
+        assert!(touched > 500, "{touched}");
+    }
+
+    /// `speed_of_1e30_metres_a_second_still_stops_at_the_wall`: in `f32` the squares of
+    /// such a move overflow, and the bounds then prune nothing.
+    #[test]
+    fn a_move_too_long_for_f32_bounds_prunes_nothing() {
+        let body = Body::WALKER;
+        let (centre, delta) = (Vec3::ZERO, Vec3::new(1e28, 0.0, 3e27));
+        let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
+        let mut reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
+        assert!(!reach.worth_asking(0.0));
+        let wall = [
+            Vec3::new(4.0, -1.0, -1.0),
+            Vec3::new(4.0, 1.0, -1.0),
+            Vec3::new(4.0, 0.0, 1.0),
+        ];
+        assert!(reach.meets_triangle(wall));
+    }
+
+    #[test]
+    fn a_box_beside_the_round_bottom_of_a_standing_walker_is_out_of_reach() {
+        // A walker on a floor at y = 0, and a 2 cm box on the floor 25 cm to its side:
+        // inside its swept box, out of its reach.
+        let body = Body::WALKER;
+        let centre = Vec3::new(0.0, 0.901, 0.0);
+        let sweep = EllipsoidSweep::of_body(&body, centre, Vec3::X * 0.01).expect("a move");
+        let reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
+        let (min, max) = (Vec3A::new(0.25, 0.0, 0.0), Vec3A::new(0.27, 0.02, 0.02));
+        assert_eq!(reach.entry(min, max), None);
+        // Right under the feet it is in reach at once.
+        let (min, max) = (Vec3A::new(-0.01, 0.0, -0.01), Vec3A::new(0.01, 0.001, 0.01));
+        assert_eq!(reach.entry(min, max), Some(0.0));
+    }
+}
