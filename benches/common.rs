@@ -10,8 +10,6 @@ use walkthrough::collision::CollisionWorld;
 #[path = "../tests/common/mod.rs"]
 pub mod test_common;
 
-pub use test_common::city::{generated_city, segments};
-
 /// `../shared/maps/NAME/NAME.obj`, when the shared folder is there.
 pub fn shared_map(name: &str) -> Option<PathBuf> {
     let p =

@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use common::city::{generated_city, segments};
-use common::{Rng, cube, floor, wall};
+use common::corner::{corner, fine_object};
 use glam::Vec3;
 use walkthrough::camera::{Controller, MoveIntent, Pose, Settings};
 use walkthrough::collision::{Body, Collider, CollisionWorld, Contact, Probe, Work};
@@ -197,33 +197,6 @@ impl Collider for Counted<'_> {
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
         self.world.nearest_overlap(body, centre)
     }
-}
-
-/// A room's corner: a floor and two walls meeting at x = 1, z = -1, and a box beside
-/// them.
-fn corner() -> Vec<[Vec3; 3]> {
-    let mut tris = floor(4.0);
-    tris.extend(wall(1.0, -4.0, 1.0, 4.0, 3.0));
-    tris.extend(wall(-4.0, -1.0, 4.0, -1.0, 3.0));
-    tris.extend(cube(Vec3::new(0.2, 0.0, -1.0), Vec3::new(0.5, 0.75, -0.95)));
-    tris
-}
-
-/// Issue 37: a 9 cm object of 20,000 millimetre triangles on the floor, 30 cm from a
-/// walker pressed into a corner: inside the box its sweeps swept (the walker's rounded
-/// bottom does not reach it), as a detailed object lay beside a table on conference.
-fn fine_object() -> Vec<[Vec3; 3]> {
-    let mut rng = Rng(0x37);
-    (0..20_000)
-        .map(|_| {
-            let at = Vec3::new(
-                0.42 + rng.f() * 0.09,
-                rng.f() * 0.005,
-                -0.43 + rng.f() * 0.01,
-            );
-            [at, at + rng.v(0.001), at + rng.v(0.001)]
-        })
-        .collect()
 }
 
 /// Two seconds of walking diagonally into the corner (forward and right: toward +x, -z):

@@ -6,7 +6,7 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
-use super::reach::Reach;
+use super::reach::{Reach, Rest};
 use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
@@ -276,6 +276,7 @@ impl Collider for CollisionWorld {
             finder: OverlapFinder::new(body, centre),
             min: Vec3A::from(centre) - reach,
             max: Vec3A::from(centre) + reach,
+            rest: Rest::new(body.radii, body.contact_radius(), centre),
         };
         self.bvh.traverse(&mut query);
         query.finder.best
@@ -399,17 +400,21 @@ impl<W: Watch> Visitor for SweepQuery<'_, W> {
     }
 }
 
-/// Every triangle whose box meets the body's box, as a BVH visitor.
+/// Every triangle whose box meets the body's box (and, for a small box, comes within
+/// the body's reach), as a BVH visitor.
 struct OverlapQuery<'a> {
     triangles: &'a [Triangle],
     finder: OverlapFinder,
     min: Vec3A,
     max: Vec3A,
+    rest: Rest,
 }
 
 impl Visitor for OverlapQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.overlaps(self.min, self.max).then_some(0.0)
+        let near = node.overlaps(self.min, self.max)
+            && (!self.rest.worth_asking(node.span) || self.rest.meets(node.min, node.max));
+        near.then_some(0.0)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {

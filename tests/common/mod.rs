@@ -3,6 +3,7 @@
 
 pub mod buildings;
 pub mod city;
+pub mod corner;
 
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
