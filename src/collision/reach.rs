@@ -41,7 +41,29 @@ const ROUNDING: f32 = 1e-4;
 /// is still swept exactly; only the BVH's boxes choose its candidates.
 const TAME: f32 = 1e12;
 
-/// The reach of one sweep, up to a fraction of its move.
+/// Which boxes are worth asking the reach about at all: those whose extents add to no
+/// more than the body's narrowest width. Around a box wider than the body its ball is too
+/// loose to prune much that the swept box lets through, and on open ground, where the
+/// nodes a sweep meets are large, asking would cost more than it saves. Not asking only
+/// lets more through. Made for every sweep (the [`Reach`] itself only when first asked).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Gate(f32);
+
+impl Gate {
+    /// The gate of a body of `radii` with the contact radius `radius` (ellipsoid space).
+    #[inline(always)]
+    pub(super) fn new(radius: f64, radii: Vec3) -> Gate {
+        Gate(2.0 * radius as f32 * radii.min_element())
+    }
+
+    /// Ask about a box whose extents add to `span`?
+    #[inline(always)]
+    pub(super) fn worth_asking(self, span: f32) -> bool {
+        span <= self.0
+    }
+}
+
+/// The reach of one sweep.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Reach {
     /// The centre at the start (world space).
@@ -50,9 +72,6 @@ pub(super) struct Reach {
     inv_radii: Vec3A,
     /// Half the inverse radii: a box's extent dotted with it is its ball's radius.
     half_inv_radii: Vec3A,
-    /// Boxes whose extents add to more than this (world units) are left to the slab test:
-    /// see [`Reach::worth_asking`].
-    span_gate: f32,
     /// The move `v`, in ellipsoid space.
     path: Vec3A,
     /// `|v|`.
@@ -61,8 +80,6 @@ pub(super) struct Reach {
     inv_speed: f32,
     /// The contact radius `R` (ellipsoid space), rounded up.
     radius: f32,
-    /// The fraction of the move still searched: a contact was found there.
-    until: f32,
     /// The frame of [`Reach::meets_triangle`], made when first asked (most sweeps on
     /// open ground never ask).
     frame: Option<Frame>,
@@ -90,9 +107,9 @@ impl Frame {
 }
 
 impl Reach {
-    /// The reach of `sweep`, the sweep of a body of `radii` (`inv_radii` their inverses)
+    /// The reach of `sweep`, the sweep of a body whose inverse radii are `inv_radii` and
     /// whose centre starts at `centre` (world space).
-    pub(super) fn new(sweep: &EllipsoidSweep, radii: Vec3, inv_radii: Vec3, centre: Vec3) -> Reach {
+    pub(super) fn new(sweep: &EllipsoidSweep, inv_radii: Vec3, centre: Vec3) -> Reach {
         let inv_radii = Vec3A::from(inv_radii);
         let inv_speed = (1.0 / sweep.speed()) as f32;
         let path = Vec3A::from(sweep.velocity.as_vec3());
@@ -104,43 +121,25 @@ impl Reach {
             start: centre.into(),
             inv_radii,
             half_inv_radii: inv_radii * 0.5,
-            // A box that spans more than the body's narrowest width (never, untamed).
-            span_gate: if tame {
-                2.0 * sweep.radius as f32 * radii.min_element()
-            } else {
-                f32::NEG_INFINITY
-            },
             path,
             speed: sweep.speed() as f32,
             inv_speed,
             radius: sweep.radius as f32 * (1.0 + ROUNDING),
-            until: 1.0,
             frame: None,
             tame,
         }
     }
 
-    /// Search only up to fraction `until` of the move from now on (a contact was found
-    /// there).
-    pub(super) fn until(&mut self, until: f32) {
-        self.until = self.until.min(until);
-    }
-
-    /// Whether to ask [`entry`](Self::entry) about a box whose extents add to `span`:
-    /// around a box wider than the body its ball is too loose to prune much that the
-    /// swept box lets through, and on open ground, where the nodes a sweep meets are
-    /// large, asking would cost more than it saves. Not asking only lets more through.
-    #[inline(always)]
-    pub(super) fn worth_asking(&self, span: f32) -> bool {
-        span <= self.span_gate
-    }
-
     /// The earliest fraction of the move at which the body can touch something in the box
     /// from `min` to `max` (grown by [`BOX_MARGIN`] against rounding), or `None` when it
-    /// cannot touch it at all before the time searched. (Not inlined: asked of few boxes,
-    /// it would crowd the traversal's loop.)
+    /// cannot touch it at all up to fraction `until` of the move (the search ends there:
+    /// a contact was found). (Not inlined: asked of few boxes, it would crowd the
+    /// traversal's loop.)
     #[inline(never)]
-    pub(super) fn entry(&self, min: Vec3A, max: Vec3A) -> Option<f32> {
+    pub(super) fn entry(&self, min: Vec3A, max: Vec3A, until: f32) -> Option<f32> {
+        if !self.tame {
+            return Some(0.0);
+        }
         // The box's ball (grown by the margin), about its centre `c` (from the start, in
         // ellipsoid space).
         let size = (max - min + Vec3A::splat(2.0 * BOX_MARGIN)).dot(self.half_inv_radii);
@@ -149,14 +148,14 @@ impl Reach {
         let c = ((min + max) * 0.5 - self.start) * self.inv_radii;
         // The time the path passes nearest to `c`, and whether it comes within reach.
         let nearest = c.dot(self.path) * self.inv_speed * self.inv_speed;
-        let passes = c - self.path * nearest.clamp(0.0, self.until);
+        let passes = c - self.path * nearest.clamp(0.0, until);
         if passes.length_squared() > reach2 {
             return None;
         }
         // The box itself, from both ends of the path searched.
         let d_start = distance(self.start, Vec3A::ZERO, min, max, self.inv_radii);
-        let d_end = distance(self.start, self.path * self.until, min, max, self.inv_radii);
-        if d_start + d_end > (2.0 * self.radius + self.until * self.speed) * (1.0 + ROUNDING) {
+        let d_end = distance(self.start, self.path * until, min, max, self.inv_radii);
+        if d_start + d_end > (2.0 * self.radius + until * self.speed) * (1.0 + ROUNDING) {
             return None;
         }
         // Not before the path comes within `reach` of `c`, nor before it has come
@@ -168,8 +167,8 @@ impl Reach {
         Some(by_ball.max(by_box).max(0.0))
     }
 
-    /// Can the body touch the triangle with world-space corners `corners` before the time
-    /// searched? A cheap and tight `f32` bound before the exact test in `f64`: seen along
+    /// Can the body touch the triangle with world-space corners `corners` up to fraction
+    /// `until` of the move? A cheap and tight `f32` bound before the exact test in `f64`: seen along
     /// the move (in ellipsoid space), every point of the path lies on one line, and a
     /// point `x` of the triangle is at least as far from the path as the distance of its
     /// shadow across the line from the line, and of its place along the line from the
@@ -178,8 +177,8 @@ impl Reach {
     /// flat triangle there) and its span along the line's gap from `[0, |v|]` add, as
     /// squares, to more than `R^2`. Beside a long move it is the distance from the line,
     /// around a short one nearly the distance from the start.
-    #[inline(always)]
-    pub(super) fn meets_triangle(&mut self, corners: [Vec3; 3]) -> bool {
+    #[inline(never)]
+    pub(super) fn meets_triangle(&mut self, corners: [Vec3; 3], until: f32) -> bool {
         if !self.tame {
             return true;
         }
@@ -195,7 +194,7 @@ impl Reach {
         let radius = self.radius * (1.0 + ROUNDING) + ROUNDING;
         // First the triangle's box in that frame against the path, then (for what is
         // near) the triangle's own shadow.
-        let travelled = Vec3A::new(self.until * self.speed, 0.0, 0.0);
+        let travelled = Vec3A::new(until * self.speed, 0.0, 0.0);
         let gaps = (lo - travelled).max(Vec3A::ZERO) + (-hi).max(Vec3A::ZERO);
         if gaps.length_squared() > radius * radius {
             return false;
@@ -215,8 +214,8 @@ pub(super) struct Rest {
     inv_radii: Vec3A,
     /// The contact radius, rounded up.
     radius: f32,
-    /// As [`Reach::worth_asking`]'s.
-    span_gate: f32,
+    /// Which boxes to ask about.
+    gate: Gate,
 }
 
 impl Rest {
@@ -227,15 +226,15 @@ impl Rest {
             centre: centre.into(),
             inv_radii: radii.recip().into(),
             radius,
-            span_gate: 2.0 * radius * radii.min_element(),
+            gate: Gate::new(f64::from(radius), radii),
         }
     }
 
     /// Whether to ask [`meets`](Self::meets) about a box whose extents add to `span`
-    /// (see [`Reach::worth_asking`]).
+    /// (see [`Gate`]).
     #[inline(always)]
     pub(super) fn worth_asking(&self, span: f32) -> bool {
-        span <= self.span_gate
+        self.gate.worth_asking(span)
     }
 
     /// Can the body at rest overlap something in the box from `min` to `max`?
@@ -321,17 +320,22 @@ mod tests {
             };
             touched += 1;
             let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
-            let mut reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
+            let mut reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
             let b = world.triangles()[0].bounds();
-            let entry = reach.entry(b.min.into(), b.max.into());
+            let entry = reach.entry(b.min.into(), b.max.into(), 1.0);
             assert!(
                 entry.is_some_and(|t| f64::from(t) <= hit.t + 1e-6),
                 "{k}: {tri:?} {centre} {delta}: hit at {} but reach {entry:?}",
                 hit.t
             );
             // And searched only up to the contact (as the world does), it is still in reach.
-            reach.until(crate::collision::narrow::prune_bound(Some(hit)));
-            assert!(reach.meets_triangle(world.triangles()[0].vertices()), "{k}");
+            let until = crate::collision::narrow::prune_bound(Some(hit));
+            assert!(
+                reach.meets_triangle(world.triangles()[0].vertices(), until),
+                "{k}"
+            );
+            let entry = reach.entry(b.min.into(), b.max.into(), until);
+            assert!(entry.is_some_and(|t| f64::from(t) <= hit.t + 1e-6), "{k}");
         }
         assert!(touched > 500, "{touched}");
     }
@@ -378,14 +382,16 @@ mod tests {
         let body = Body::WALKER;
         let (centre, delta) = (Vec3::ZERO, Vec3::new(1e28, 0.0, 3e27));
         let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
-        let mut reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
-        assert!(!reach.worth_asking(0.0));
+        let mut reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
+        // A box a kilometre aside, and a triangle behind the start.
+        let far = (Vec3A::new(0.0, 1000.0, 0.0), Vec3A::new(1.0, 1001.0, 1.0));
+        assert_eq!(reach.entry(far.0, far.1, 1.0), Some(0.0));
         let wall = [
             Vec3::new(4.0, -1.0, -1.0),
             Vec3::new(4.0, 1.0, -1.0),
             Vec3::new(4.0, 0.0, 1.0),
         ];
-        assert!(reach.meets_triangle(wall));
+        assert!(reach.meets_triangle(wall.map(|v| -v), 1.0));
     }
 
     #[test]
@@ -395,11 +401,11 @@ mod tests {
         let body = Body::WALKER;
         let centre = Vec3::new(0.0, 0.901, 0.0);
         let sweep = EllipsoidSweep::of_body(&body, centre, Vec3::X * 0.01).expect("a move");
-        let reach = Reach::new(&sweep, body.radii, body.inverse_radii().as_vec3(), centre);
+        let reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
         let (min, max) = (Vec3A::new(0.25, 0.0, 0.0), Vec3A::new(0.27, 0.02, 0.02));
-        assert_eq!(reach.entry(min, max), None);
+        assert_eq!(reach.entry(min, max, 1.0), None);
         // Right under the feet it is in reach at once.
         let (min, max) = (Vec3A::new(-0.01, 0.0, -0.01), Vec3A::new(0.01, 0.001, 0.01));
-        assert_eq!(reach.entry(min, max), Some(0.0));
+        assert_eq!(reach.entry(min, max, 1.0), Some(0.0));
     }
 }

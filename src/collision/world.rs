@@ -6,7 +6,7 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
-use super::reach::{Reach, Rest};
+use super::reach::{Gate, Reach, Rest};
 use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
@@ -306,9 +306,11 @@ struct SweepQuery<'a, W: Watch> {
     contact_radius: f32,
     /// The swept box: the centre's path, boxes inflated by the reach.
     ray: SlabRay,
+    /// Which boxes to ask the reach about.
+    gate: Gate,
     /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
-    /// a box can be touched.
-    reach: Reach,
+    /// a box can be touched. Made when first asked: on open ground most sweeps never ask.
+    reach: Option<Reach>,
     /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
     /// kept up to date as leaves find contacts (not worked out again for every box).
     bound: f32,
@@ -329,12 +331,7 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
     ) -> Option<SweepQuery<'a, W>> {
         let finder = SweepFinder::new(probe, centre, delta)?;
         let body = &probe.body;
-        let reach = Reach::new(
-            &finder.sweep,
-            body.radii,
-            finder.inv_radii.as_vec3(),
-            centre,
-        );
+        let gate = Gate::new(finder.sweep.radius, body.radii);
         Some(SweepQuery {
             triangles,
             contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
@@ -347,7 +344,8 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
                 safe_recip(delta).into(),
                 Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
             ),
-            reach,
+            gate,
+            reach: None,
             bound: prune_bound(None),
             watch,
         })
@@ -364,6 +362,14 @@ impl<'a, W: Watch> SweepQuery<'a, W> {
         let s1 = s0 + n.dot(self.delta);
         !(s0.min(s1) > reach || s0.max(s1) < -reach)
     }
+
+    /// The sweep's reach, made the first time it is asked for.
+    #[inline(always)]
+    fn reach(&mut self) -> &mut Reach {
+        let (finder, centre) = (&self.finder, self.centre);
+        self.reach
+            .get_or_insert_with(|| Reach::new(&finder.sweep, finder.inv_radii.as_vec3(), centre))
+    }
 }
 
 impl<W: Watch> Visitor for SweepQuery<'_, W> {
@@ -373,11 +379,12 @@ impl<W: Watch> Visitor for SweepQuery<'_, W> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
         self.watch.node();
         let t = node.ray_entry(&self.ray, self.bound)?;
-        if !self.reach.worth_asking(node.span) {
+        if !self.gate.worth_asking(node.span) {
             return Some(t);
         }
-        let t = t.max(self.reach.entry(node.min, node.max)?);
-        (t <= self.bound).then_some(t)
+        let until = self.bound;
+        let t = t.max(self.reach().entry(node.min, node.max, until)?);
+        (t <= until).then_some(t)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -386,17 +393,16 @@ impl<W: Watch> Visitor for SweepQuery<'_, W> {
             self.watch.candidate(i);
             // The plane test, then the body's reach, in `f32`; the exact sweep in `f64`
             // for what is left.
-            if self.may_touch(tri) && self.reach.meets_triangle(tri.vertices()) {
+            if self.may_touch(tri) && {
+                let until = self.bound;
+                self.reach().meets_triangle(tri.vertices(), until)
+            } {
                 self.watch.swept();
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
-        let bound = prune_bound(self.finder.best);
-        if bound < self.bound {
-            // A contact: only the path up to it (and a rounding) is still searched.
-            self.bound = bound;
-            self.reach.until(bound);
-        }
+        // After a contact only the path up to it (and a rounding) is still searched.
+        self.bound = prune_bound(self.finder.best);
     }
 }
 
