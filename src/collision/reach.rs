@@ -168,15 +168,16 @@ impl Reach {
     }
 
     /// Can the body touch the triangle with world-space corners `corners` up to fraction
-    /// `until` of the move? A cheap and tight `f32` bound before the exact test in `f64`: seen along
-    /// the move (in ellipsoid space), every point of the path lies on one line, and a
-    /// point `x` of the triangle is at least as far from the path as the distance of its
-    /// shadow across the line from the line, and of its place along the line from the
-    /// part of it travelled, put together. So the triangle is out of reach when its
-    /// shadow's distance from the line (a point in the plane square to the move, and a
-    /// flat triangle there) and its span along the line's gap from `[0, |v|]` add, as
-    /// squares, to more than `R^2`. Beside a long move it is the distance from the line,
-    /// around a short one nearly the distance from the start.
+    /// `until` of the move? A cheap, tight `f32` bound before the exact test in `f64`.
+    /// Seen along the move (in ellipsoid space) the path is a segment of one line, and a
+    /// point of the triangle is at least as far from the path as its shadow across the
+    /// line is from the line and its place along the line is from the part travelled,
+    /// put together (as squares). So the triangle is out of reach when the distance of
+    /// its shadow (a flat triangle in the plane square to the move) from the line, and
+    /// the gap between its span along the line and `[0, until |v|]`, add as squares to
+    /// more than `R^2`: beside a long move it is the distance from the line, around a
+    /// short one nearly the distance from the start. Its box in that frame is asked
+    /// first, the shadow only for what is near.
     #[inline(never)]
     pub(super) fn meets_triangle(&mut self, corners: [Vec3; 3], until: f32) -> bool {
         if !self.tame {
