@@ -5,7 +5,8 @@
 //! Per candidate triangle, a move is tested in ellipsoid space (see [`sweep`]): does the
 //! body reach the plane, where does it first touch it, and is that point inside the
 //! triangle? If not, its edges and corners are swept. The [`bvh`] only picks which
-//! triangles get the test; it never changes an answer.
+//! triangles get the test, by the swept box and by the body's rounded reach (`reach`);
+//! it never changes an answer. [`work`] counts what a sweep did, for the tests.
 
 pub mod body;
 pub mod bvh;
