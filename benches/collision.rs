@@ -9,6 +9,7 @@ mod common;
 
 use std::hint::black_box;
 
+use common::test_common::city::{generated_city, segments};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec3;
 use parry3d::math::{Pose, Vector};
@@ -22,7 +23,7 @@ use walkthrough::map::{LoadOptions, load_obj_file};
 
 fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
     // Walking-sized steps (3 m/s over 1/120 s) and long strides, from random places.
-    let segs = common::segments(world, 4000, 0.5, 7);
+    let segs = segments(world, 4000, 0.5, 7);
     for (body_name, body) in [("walker", Body::WALKER), ("flyer", Body::FLYER)] {
         bench_body(c, name, world, body_name, body, &segs);
     }
@@ -121,11 +122,7 @@ fn bench_body(
     g.finish();
 
     // A slide step: walking speed, 1/120 s, from free starts.
-    let steps = free_starts(
-        world,
-        &body,
-        &common::segments(world, 2000, 3.0 / 120.0, 11),
-    );
+    let steps = free_starts(world, &body, &segments(world, 2000, 3.0 / 120.0, 11));
     let rules = MoveRules::new(body, Response::Slide);
     let mut g = c.benchmark_group(format!("slide_step/{name}/{body_name}"));
     g.throughput(Throughput::Elements(steps.len() as u64));
@@ -175,7 +172,7 @@ fn free_starts(world: &CollisionWorld, body: &Body, segs: &[(Vec3, Vec3)]) -> Ve
 }
 
 fn generated(c: &mut Criterion) {
-    let tris = common::generated_city();
+    let tris = generated_city();
     let world = CollisionWorld::new(tris.iter().copied());
     bench_world(c, "generated_331k", &world);
     let mut g = c.benchmark_group("build/generated_331k");

@@ -1,7 +1,15 @@
 //! Headless walking: controller steps per second on the built-in map, on conference
-//! (331k triangles) and in a scene of 100,000 placements, the person walking, turning, jumping and running into things at the
-//! default 1/120 s step (two 1/240 s physics ticks each). Also counts the sweeps a step
-//! costs, since walking with gravity, step-ups and floor follow sweeps more than flying.
+//! (331k triangles) and in a scene of 100,000 placements, the person walking, turning,
+//! jumping and running into things at the default 1/120 s step (two 1/240 s physics
+//! ticks each). Also counts the sweeps a step costs, since walking with gravity, step-ups
+//! and floor follow sweeps more than flying.
+//!
+//! The worst step (issue 37): a walker pressed into a corner (a generated one beside a
+//! fine object, and one among conference's furniture) and issue 37's diagonal script on
+//! conference, each step timed on its own: the least of a few runs, so that what else the
+//! machine did only ever shows as a slower run. Printed: the median, 90th, 99th
+//! percentile and worst step, and how many steps took how long; criterion times the
+//! whole script.
 //!
 //! `cargo bench --bench walk`; conference needs ../shared (prints SKIPPED otherwise).
 
@@ -13,10 +21,11 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
 use walkthrough::camera::{Controller, Mode, MoveIntent, Pose, Settings};
 use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
+use walkthrough::map::UpAxis;
 use walkthrough::map::scene::MAX_PLACEMENTS;
 use walkthrough::names::Named;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::DEFAULT_DT;
+use walkthrough::sim::{Command, DEFAULT_DT, ScriptPlayer, parse_script};
 
 /// Steps per measured batch: 10 s of walking.
 const STEPS: usize = 1200;
@@ -110,5 +119,142 @@ fn placements(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, builtin, conference, placements);
+/// Runs of a script whose per-step minimum is the step's time.
+const RUNS: usize = 5;
+
+/// Issue 37's diagonal script: twelve times forward, a turn, forward and right at once
+/// into the furniture, a jump, forward, left.
+fn diagonal_script() -> Vec<Command> {
+    let round = "forward 1\nturn 37\nkeys forward+right 0.5\njump\nforward 0.3\nleft 0.2\n";
+    parse_script("diagonal", &round.repeat(12)).expect("a valid script")
+}
+
+/// Forward and right at once for `secs` seconds.
+fn diagonal_for(secs: f32) -> Vec<Command> {
+    parse_script("corner", &format!("keys forward+right {secs}\n")).expect("a valid script")
+}
+
+/// Play `script` from `start` once: each step's time, milliseconds.
+fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> Vec<f64> {
+    let mut walker = Controller::new(start, Settings::default());
+    let mut player = ScriptPlayer::new(script.to_vec(), DEFAULT_DT as f32);
+    let mut times = Vec::new();
+    while let Some(intent) = player.next_step(&mut walker) {
+        let t = Instant::now();
+        walker.step(world, &intent, DEFAULT_DT as f32);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times
+}
+
+/// The `q` quantile of sorted `times`.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Print the distribution of the step times (the least of [`RUNS`] runs per step).
+fn report(name: &str, times: &[f64]) {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let (median, worst) = (quantile(&sorted, 0.5), sorted[sorted.len() - 1]);
+    let slowest = times.iter().position(|&t| t == worst).unwrap_or(0);
+    eprintln!(
+        "{name}: {} steps, median {:.4} ms, p90 {:.4}, p99 {:.4}, worst {worst:.4} (step {slowest}, {:.1}x the median)",
+        times.len(),
+        median,
+        quantile(&sorted, 0.9),
+        quantile(&sorted, 0.99),
+        worst / median
+    );
+    let edges = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, f64::INFINITY];
+    let mut from = 0.0;
+    let counts: Vec<String> = edges
+        .iter()
+        .map(|&to| {
+            let n = times.iter().filter(|&&t| t >= from && t < to).count();
+            let text = format!("{from}-{to} ms: {n}");
+            from = to;
+            text
+        })
+        .collect();
+    eprintln!("{name}: steps by time: {}", counts.join(", "));
+}
+
+/// The per-step distribution of `script` from `start`, and criterion's time for the
+/// whole script.
+fn scripted(c: &mut Criterion, name: &str, world: &dyn Collider, start: Pose, script: &[Command]) {
+    let runs: Vec<Vec<f64>> = (0..RUNS).map(|_| play(world, start, script)).collect();
+    let least: Vec<f64> = (0..runs[0].len())
+        .map(|i| runs.iter().map(|r| r[i]).fold(f64::INFINITY, f64::min))
+        .collect();
+    report(name, &least);
+    let mut g = c.benchmark_group(format!("script/{name}"));
+    g.throughput(Throughput::Elements(least.len() as u64));
+    g.sample_size(10);
+    g.bench_function("steps", |b| b.iter(|| play(world, start, script)));
+    g.finish();
+}
+
+/// A walker pressed for 2 s into the generated corner, with and without a fine object of
+/// 20,000 triangles beside it (out of its reach, inside its swept box).
+fn generated_corner(c: &mut Criterion) {
+    use common::test_common::corner::{corner, fine_object};
+    let start = Pose::new(Vec3::new(0.55, 1.6, -0.55), 0.0, 0.0);
+    let plain = CollisionWorld::new(corner());
+    let beside = CollisionWorld::new(corner().into_iter().chain(fine_object()));
+    scripted(c, "corner", &plain, start, &diagonal_for(2.0));
+    scripted(
+        c,
+        "corner_beside_fine_object",
+        &beside,
+        start,
+        &diagonal_for(2.0),
+    );
+}
+
+/// Conference at the spawn issue 37 measured from (`--up y --scale 0.00429537 --spawn
+/// 1133.498,371.155,-553.809 --yaw 112`): the diagonal script; and for 2 s into the
+/// corner between a table and a chair that the script pressed into for half a second.
+fn conference_scripts(c: &mut Criterion) {
+    let Some(path) = common::shared_map("conference") else {
+        eprintln!("conference scripts SKIPPED: ../shared/maps/conference not found");
+        return;
+    };
+    let at = |spawn: Vec3, yaw: f32| OpenOptions {
+        scale: Some(0.00429537),
+        up: Some(UpAxis::Y),
+        spawn: Some(spawn),
+        yaw_deg: Some(yaw),
+        ..OpenOptions::default()
+    };
+    let spawn = Vec3::new(1133.498, 371.155, -553.809);
+    let session = Session::open(Some(&path), &at(spawn, 112.0)).expect("conference");
+    let start = session.start_pose(None);
+    scripted(
+        c,
+        "conference_diagonal",
+        session.collider(),
+        start,
+        &diagonal_script(),
+    );
+    let corner = Vec3::new(1570.1638, 371.1548, -942.3442);
+    let session = Session::open(Some(&path), &at(corner, 11.0)).expect("conference");
+    let start = session.start_pose(None);
+    scripted(
+        c,
+        "conference_corner",
+        session.collider(),
+        start,
+        &diagonal_for(2.0),
+    );
+}
+
+criterion_group!(
+    benches,
+    builtin,
+    conference,
+    placements,
+    generated_corner,
+    conference_scripts
+);
 criterion_main!(benches);

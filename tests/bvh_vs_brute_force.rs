@@ -78,6 +78,49 @@ fn bvh_answers_equal_brute_force_on_a_grid_of_axis_aligned_walls() {
     }
 }
 
+/// Issue 37: the broad phase prunes by the body's roundness too (the corners of the
+/// swept box, a triangle's distance from the path). Among thousands of millimetre to
+/// centimetre triangles and long slivers packed around a walker standing, stepping up
+/// and sliding, that pruning must never change an answer.
+#[test]
+fn bvh_answers_equal_brute_force_among_tiny_triangles_and_slivers_around_a_walker() {
+    let mut rng = Rng(0x37);
+    let mut tris: Vec<[Vec3; 3]> = (0..4000)
+        .map(|i| {
+            let c = Vec3::new(rng.f() * 1.6 - 0.8, rng.f() * 2.2, rng.f() * 1.6 - 0.8);
+            let size = if i % 2 == 0 { 0.003 } else { 0.03 };
+            [c, c + rng.v(size), c + rng.v(size)]
+        })
+        .collect();
+    for _ in 0..400 {
+        // Slivers 40 cm long and 2 mm wide, every way round.
+        let (c, along) = (rng.v(0.9) + Vec3::Y, rng.v(1.0).normalize_or(Vec3::X) * 0.4);
+        tris.push([c, c + along, c + along + rng.v(0.002)]);
+    }
+    let world = CollisionWorld::new(tris);
+    let mut hits = 0;
+    for i in 0..6000 {
+        let centre = Vec3::new(
+            rng.f() * 1.6 - 0.8,
+            0.6 + rng.f() * 1.0,
+            rng.f() * 1.6 - 0.8,
+        );
+        let d = match i % 4 {
+            0 => Vec3::new(rng.f() - 0.5, 0.0, rng.f() - 0.5) * 0.03, // a slide leg
+            1 => Vec3::Y * 0.45,                                      // a step-up
+            2 => -Vec3::Y * 0.45,                                     // following the floor
+            _ => rng.v(1.5),
+        };
+        let body = [Body::WALKER, Body::FLYER][i % 2];
+        let m = InsideMethod::ALL[i % 3];
+        let a = world.sweep(&Probe::new(body, m), centre, d);
+        let b = world.sweep_brute_force(&Probe::new(body, m), centre, d);
+        assert_eq!(a, b, "sweep {i} {centre} + {d} with {m}, {body:?}");
+        hits += a.is_some() as usize;
+    }
+    assert!(hits > 1500, "{hits}");
+}
+
 /// The methods answer only the face phase's "inside?". Where the face contact point is
 /// well inside the triangle all three give the very same contact; near an edge they may
 /// differ on face versus edge, but the edge is touched at almost the same moment, so the

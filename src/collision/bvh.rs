@@ -11,9 +11,8 @@
 use std::ops::Range;
 
 use glam::Vec3A;
-use smallvec::SmallVec;
 
-use crate::geometry::{Aabb, slab_entry};
+use crate::geometry::{Aabb, SlabRay};
 
 /// Number of bins along an axis when the SAH looks for a split.
 const BINS: usize = 12;
@@ -41,9 +40,23 @@ pub struct Node {
     pub index: u32,
     /// Number of triangles of a leaf; 0 for an interior node.
     pub count: u32,
+    /// The sum of the box's three extents: its size at a glance (a query that looks
+    /// closer only at small boxes asks it first). In what was padding.
+    pub span: f32,
 }
 
 impl Node {
+    /// A node with bounds `min` to `max` (see the fields for `index` and `count`).
+    pub fn new(min: Vec3A, max: Vec3A, index: u32, count: u32) -> Node {
+        Node {
+            min,
+            max,
+            index,
+            count,
+            span: (max - min).element_sum(),
+        }
+    }
+
     /// The node's bounds as an [`Aabb`].
     pub fn bounds(&self) -> Aabb {
         Aabb {
@@ -52,19 +65,11 @@ impl Node {
         }
     }
 
-    /// [`slab_entry`] against the node's box grown by `margin` on each axis: the parameter
-    /// where the ray `origin + t / inv_dir` enters it, if within `[0, t_max]`. `inv_dir`
-    /// comes from [`crate::geometry::safe_recip`] (finite: no NaN from `0 * inf`). With the
-    /// margin a swept box's half-extents, this is the swept box against the node's box.
+    /// Where `ray` enters the node's box (grown by the ray's margin), if within
+    /// `[0, t_max]`: see [`SlabRay::entry`].
     #[inline(always)]
-    pub fn ray_entry(
-        &self,
-        origin: Vec3A,
-        inv_dir: Vec3A,
-        t_max: f32,
-        margin: Vec3A,
-    ) -> Option<f32> {
-        slab_entry(self.min - margin, self.max + margin, origin, inv_dir, t_max)
+    pub fn ray_entry(&self, ray: &SlabRay, t_max: f32) -> Option<f32> {
+        ray.entry(self.min, self.max, t_max)
     }
 
     /// Does the node's box meet the box from `min` to `max`?
@@ -226,8 +231,8 @@ impl Bvh {
                     .bounds()
                     .union(self.nodes[n.children()[1]].bounds())
             };
-            self.nodes[i].min = b.min.into();
-            self.nodes[i].max = b.max.into();
+            let n = &mut self.nodes[i];
+            *n = Node::new(b.min.into(), b.max.into(), n.index, n.count);
         }
     }
 
@@ -240,26 +245,34 @@ impl Bvh {
         if visitor.enter(root).is_none() {
             return;
         }
-        let mut stack: SmallVec<[u32; STACK_DEPTH]> = SmallVec::new();
-        stack.push(0);
-        while let Some(index) = stack.pop() {
-            let node = &self.nodes[index as usize];
-            if node.is_leaf() {
+        // The node in hand, and the farther children left for later: the nearer child of
+        // two is taken straight away, never pushed and popped.
+        let mut stack = TraversalStack::new();
+        let mut index = 0;
+        loop {
+            let node = &self.nodes[index];
+            let next = if node.is_leaf() {
                 visitor.visit_leaf(node.triangles());
-                continue;
-            }
-            let [l, r] = node.children();
-            let tl = visitor.enter(&self.nodes[l]);
-            let tr = visitor.enter(&self.nodes[r]);
-            // Pushed last, popped first: the nearer child goes on top.
-            let order = match (tl, tr) {
-                (Some(a), Some(b)) if a <= b => [Some(r), Some(l)],
-                (Some(_), Some(_)) => [Some(l), Some(r)],
-                (Some(_), None) => [None, Some(l)],
-                (None, Some(_)) => [None, Some(r)],
-                (None, None) => [None, None],
+                None
+            } else {
+                let [l, r] = node.children();
+                let tl = visitor.enter(&self.nodes[l]);
+                let tr = visitor.enter(&self.nodes[r]);
+                match (tl, tr) {
+                    (Some(a), Some(b)) => {
+                        let (near, far) = if a <= b { (l, r) } else { (r, l) };
+                        stack.push(far as u32);
+                        Some(near)
+                    }
+                    (Some(_), None) => Some(l),
+                    (None, Some(_)) => Some(r),
+                    (None, None) => None,
+                }
             };
-            stack.extend(order.into_iter().flatten().map(|child| child as u32));
+            match next.or_else(|| stack.pop().map(|i| i as usize)) {
+                Some(i) => index = i,
+                None => return,
+            }
         }
     }
 
@@ -280,6 +293,58 @@ impl Bvh {
     }
 }
 
+/// The traversal's stack of nodes still to visit: [`STACK_DEPTH`] entries in a plain
+/// array on the call stack, and past them a `Vec` that allocates only when a tree is that
+/// deep (never for a binned-SAH tree over a real map). No child is ever dropped.
+///
+/// A `SmallVec` did the same job (ebc749e) and made every sweep on the open city 2.6x
+/// slower: its push and pop ask on every call whether it has spilled and where its data
+/// lives. Here the hot path is an array index and one length test of the spill.
+struct TraversalStack {
+    inline: [u32; STACK_DEPTH],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl TraversalStack {
+    #[inline(always)]
+    fn new() -> TraversalStack {
+        TraversalStack {
+            inline: [0; STACK_DEPTH],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    /// Entries go to the array while it has room; once it is full they go to the spill,
+    /// and since the array is popped only when the spill is empty, the order stays
+    /// last-in, first-out across both.
+    #[inline(always)]
+    fn push(&mut self, node: u32) {
+        if self.len < STACK_DEPTH {
+            self.inline[self.len] = node;
+            self.len += 1;
+        } else {
+            self.spill_push(node);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spill_push(&mut self, node: u32) {
+        self.spill.push(node);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        if !self.spill.is_empty() {
+            return self.spill.pop();
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
+    }
+}
+
 /// Below this many triangles the build stays on one thread.
 const PARALLEL_MIN: usize = 50_000;
 
@@ -287,12 +352,7 @@ const PARALLEL_MIN: usize = 50_000;
 /// whole build. Node 0 of the result is the subtree's root; child links are local.
 fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node> {
     let mut nodes = Vec::with_capacity(2 * prims.len() / MIN_SPLIT + 1);
-    nodes.push(Node {
-        min: rb.min,
-        max: rb.max,
-        index: offset as u32,
-        count: prims.len() as u32,
-    });
+    nodes.push(Node::new(rb.min, rb.max, offset as u32, prims.len() as u32));
     // Explicit work list instead of recursion: deep trees never overflow the stack.
     let mut work = vec![(0usize, rb)];
     while let Some((ni, rb)) = work.pop() {
@@ -305,18 +365,13 @@ fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Vec<Node
             continue;
         };
         let l = nodes.len();
-        nodes.push(Node {
-            min: left.min,
-            max: left.max,
-            index: first as u32,
-            count: mid as u32,
-        });
-        nodes.push(Node {
-            min: right.min,
-            max: right.max,
-            index: (first + mid) as u32,
-            count: (count - mid) as u32,
-        });
+        nodes.push(Node::new(left.min, left.max, first as u32, mid as u32));
+        nodes.push(Node::new(
+            right.min,
+            right.max,
+            (first + mid) as u32,
+            (count - mid) as u32,
+        ));
         nodes[ni].index = l as u32;
         nodes[ni].count = 0;
         work.push((l + 1, right));
@@ -346,15 +401,7 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Vec<Node> {
     // New positions of local node i of each subtree.
     let place_l = |i: usize| if i == 0 { 1 } else { 3 + i - 1 };
     let place_r = |i: usize| if i == 0 { 2 } else { 3 + (nl - 1) + i - 1 };
-    let mut nodes = vec![
-        Node {
-            min: root.min,
-            max: root.max,
-            index: 1,
-            count: 0
-        };
-        3 + nl - 1 + nr - 1
-    ];
+    let mut nodes = vec![Node::new(root.min, root.max, 1, 0); 3 + nl - 1 + nr - 1];
     for (i, mut n) in left.into_iter().enumerate() {
         if !n.is_leaf() {
             n.index = place_l(n.index as usize) as u32;
@@ -571,12 +618,13 @@ mod tests {
         assert!(bvh.depth() <= 16, "depth {}", bvh.depth());
     }
 
-    /// Visits every node it is offered and counts the leaves' triangles.
+    /// Visits every node it is offered and collects the leaves' triangles. Interior nodes
+    /// are nearer than leaves, so a leaf beside the path down waits on the stack.
     struct Everything(Vec<u32>);
 
     impl Visitor for Everything {
-        fn enter(&mut self, _: &Node) -> Option<f32> {
-            Some(0.0)
+        fn enter(&mut self, node: &Node) -> Option<f32> {
+            Some(if node.is_leaf() { 1.0 } else { 0.0 })
         }
         fn visit_leaf(&mut self, triangles: Range<u32>) {
             self.0.extend(triangles);
@@ -585,24 +633,20 @@ mod tests {
 
     /// The reliability issue: the traversal's stack held 64 entries and, in release
     /// builds, silently skipped the children of a deeper tree. A chain 300 deep (each
-    /// interior node a leaf and the rest of the chain) must still give every triangle.
+    /// interior node a leaf and the rest of the chain, the leaves waiting on the stack:
+    /// 300 of them, more than the inline 64) must still give every triangle.
     #[test]
     fn a_tree_deeper_than_the_inline_stack_is_walked_whole() {
         let depth = 300u32;
-        let leaf = |k: u32| Node {
-            min: Vec3A::splat(k as f32),
-            max: Vec3A::splat(k as f32 + 1.0),
-            index: k,
-            count: 1,
-        };
+        let leaf = |k: u32| Node::new(Vec3A::splat(k as f32), Vec3A::splat(k as f32 + 1.0), k, 1);
         let mut nodes = Vec::new();
         for k in 0..depth {
-            nodes.push(Node {
-                min: Vec3A::splat(k as f32),
-                max: Vec3A::splat(depth as f32 + 1.0),
-                index: 2 * k + 1,
-                count: 0,
-            });
+            nodes.push(Node::new(
+                Vec3A::splat(k as f32),
+                Vec3A::splat(depth as f32 + 1.0),
+                2 * k + 1,
+                0,
+            ));
             nodes.push(leaf(k));
         }
         nodes.push(leaf(depth));
@@ -610,7 +654,28 @@ mod tests {
         assert_eq!(bvh.depth(), depth as usize + 1);
         let mut all = Everything(Vec::new());
         bvh.traverse(&mut all);
-        all.0.sort_unstable();
-        assert_eq!(all.0, (0..=depth).collect::<Vec<_>>());
+        // The chain's end first (its two leaves, the left one at a tie), then the waiting
+        // leaves from the deepest up: last in, first out across the inline part and the
+        // spill.
+        let mut want = vec![depth - 1, depth];
+        want.extend((0..depth - 1).rev());
+        assert_eq!(all.0, want);
+    }
+
+    #[test]
+    fn the_traversal_stack_is_last_in_first_out_across_its_spill() {
+        let mut stack = TraversalStack::new();
+        let n = 3 * STACK_DEPTH as u32;
+        for k in 0..n {
+            stack.push(k);
+        }
+        assert_eq!(stack.spill.len(), n as usize - STACK_DEPTH);
+        // Pops interleaved with pushes across the boundary keep the order.
+        assert_eq!(stack.pop(), Some(n - 1));
+        stack.push(1000);
+        assert_eq!(stack.pop(), Some(1000));
+        let rest: Vec<u32> = std::iter::from_fn(|| stack.pop()).collect();
+        assert_eq!(rest, (0..n - 1).rev().collect::<Vec<_>>());
+        assert_eq!(stack.pop(), None);
     }
 }

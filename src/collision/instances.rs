@@ -26,7 +26,7 @@ use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
 use super::world::BOX_MARGIN;
 use super::{Body, Collider, CollisionWorld, Contact, Probe};
-use crate::geometry::{Aabb, Triangle, safe_recip};
+use crate::geometry::{Aabb, SlabRay, Triangle, safe_recip};
 
 /// One placement of a model.
 #[derive(Clone, Debug)]
@@ -178,9 +178,11 @@ impl InstancedWorld {
             order: &top.order,
             p0,
             d,
-            o: Vec3A::from(p0),
-            inv: Vec3A::from(safe_recip(d)),
-            margin: Vec3A::from(reach) + Vec3A::splat(BOX_MARGIN),
+            ray: SlabRay::new(
+                p0.into(),
+                safe_recip(d).into(),
+                Vec3A::from(reach) + Vec3A::splat(BOX_MARGIN),
+            ),
             longest: reach.max_element() + BOX_MARGIN,
             visitor,
         };
@@ -202,16 +204,14 @@ struct NearPlacements<'a, V> {
     order: &'a [u32],
     p0: Vec3,
     d: Vec3,
-    o: Vec3A,
-    inv: Vec3A,
-    margin: Vec3A,
+    ray: SlabRay,
     longest: f32,
     visitor: &'a mut V,
 }
 
 impl<V: PlacementVisitor> Visitor for NearPlacements<'_, V> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, self.visitor.t_max(), self.margin)
+        node.ray_entry(&self.ray, self.visitor.t_max())
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -304,9 +304,11 @@ impl PlacementVisitor for PlacementSweep<'_> {
             inst,
             triangles: world.triangles(),
             finder: &mut self.finder,
-            o: Vec3A::from(inst.to_model.transform_point3(self.centre)),
-            inv: Vec3A::from(safe_recip(inst.to_model.transform_vector3(self.delta))),
-            margin: inst.extents_to_model(self.reach + Vec3::splat(BOX_MARGIN)),
+            ray: SlabRay::new(
+                inst.to_model.transform_point3(self.centre).into(),
+                safe_recip(inst.to_model.transform_vector3(self.delta)).into(),
+                inst.extents_to_model(self.reach + Vec3::splat(BOX_MARGIN)),
+            ),
             seen: self.seen.as_deref_mut(),
         };
         world.traverse(&mut query);
@@ -344,15 +346,13 @@ struct InstanceSweep<'a> {
     inst: &'a Instance,
     triangles: &'a [Triangle],
     finder: &'a mut SweepFinder,
-    o: Vec3A,
-    inv: Vec3A,
-    margin: Vec3A,
+    ray: SlabRay,
     seen: Option<&'a mut Vec<u32>>,
 }
 
 impl Visitor for InstanceSweep<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, prune_bound(self.finder.best), self.margin)
+        node.ray_entry(&self.ray, prune_bound(self.finder.best))
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {

@@ -5,7 +5,8 @@
 //! Per candidate triangle, a move is tested in ellipsoid space (see [`sweep`]): does the
 //! body reach the plane, where does it first touch it, and is that point inside the
 //! triangle? If not, its edges and corners are swept. The [`bvh`] only picks which
-//! triangles get the test; it never changes an answer.
+//! triangles get the test, by the swept box and by the body's rounded reach (`reach`);
+//! it never changes an answer. [`work`] counts what a sweep did, for the tests.
 
 pub mod body;
 pub mod bvh;
@@ -13,9 +14,11 @@ pub mod collider;
 pub mod instances;
 mod narrow;
 pub mod placement;
+mod reach;
 pub mod record;
 pub mod response;
 pub mod sweep;
+pub mod work;
 mod world;
 
 pub use body::{Body, SKIN};
@@ -25,6 +28,7 @@ pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
 pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
 pub use sweep::Feature;
+pub use work::{Watch, Work};
 pub use world::{CollisionWorld, RayHit, WorldStats};
 
 /// A square wall in the plane z = 0, `half` from its centre to each side: the unit tests'

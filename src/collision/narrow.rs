@@ -22,7 +22,8 @@ pub(super) fn prune_bound(best: Option<Contact>) -> f32 {
 pub(super) struct SweepFinder {
     /// The move in ellipsoid space.
     pub(super) sweep: EllipsoidSweep,
-    inv_radii: DVec3,
+    /// World to ellipsoid space.
+    pub(super) inv_radii: DVec3,
     radii: DVec3,
     method: InsideMethod,
     pub(super) best: Option<Contact>,
@@ -30,6 +31,7 @@ pub(super) struct SweepFinder {
 
 impl SweepFinder {
     /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
+    #[inline(always)]
     pub(super) fn new(probe: &Probe, centre: Vec3, delta: Vec3) -> Option<SweepFinder> {
         Some(SweepFinder {
             sweep: EllipsoidSweep::of_body(&probe.body, centre, delta)?,

@@ -101,6 +101,12 @@ impl EllipsoidSweep {
         ))
     }
 
+    /// `|velocity|`.
+    #[inline]
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
     /// The centre at fraction `t` of the move.
     #[inline]
     pub fn centre_at(&self, t: f64) -> DVec3 {

@@ -6,8 +6,10 @@ use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::reach::{Gate, Reach, Rest};
+use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
-use crate::geometry::{Aabb, InsideMethod, Triangle, safe_recip};
+use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
 /// slab test never drops a candidate the triangle test would accept (world units).
@@ -172,10 +174,47 @@ impl CollisionWorld {
     }
 
     /// The same answer as [`Collider::sweep`], by testing every triangle (the
-    /// tutorial's loop). For tests and benchmarks.
+    /// tutorial's loop): the oracle the BVH's pruning is checked against. For tests and
+    /// benchmarks.
     pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
-        query.visit_leaf(0..self.triangles.len() as u32);
+        // Every triangle, with only the plane test of step 1 before the exact one: none of
+        // the BVH's pruning (its boxes, and the body's reach) has a say.
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, ())?;
+        for (i, tri) in self.triangles.iter().enumerate() {
+            if query.may_touch(tri) {
+                query
+                    .finder
+                    .consider(tri.vertices(), i as u32, || Some(tri));
+            }
+        }
+        query.finder.best
+    }
+
+    /// [`Collider::sweep`], telling `watch` what it does (see [`super::work`]): the same
+    /// traversal and the same answer whatever the watch.
+    pub fn sweep_watched(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        watch: &mut impl Watch,
+    ) -> Option<Contact> {
+        self.sweep_with(probe, centre, delta, watch)
+    }
+
+    /// The sweep, its watch taken by value: `()` (a sweep watched by nothing) is then no
+    /// field at all. Not inlined into its callers, so that each watch gets its own tight
+    /// copy of the traversal.
+    #[inline(never)]
+    fn sweep_with<W: Watch>(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        watch: W,
+    ) -> Option<Contact> {
+        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, watch)?;
+        self.bvh.traverse(&mut query);
         query.finder.best
     }
 
@@ -194,8 +233,11 @@ impl CollisionWorld {
             triangles: &self.triangles,
             origin,
             dir,
-            o: Vec3A::from(origin),
-            inv: Vec3A::from(safe_recip(dir)),
+            ray: SlabRay::new(
+                origin.into(),
+                safe_recip(dir).into(),
+                Vec3A::splat(BOX_MARGIN),
+            ),
             max_dist,
             best: None,
         };
@@ -214,10 +256,10 @@ impl Collider for CollisionWorld {
         delta: Vec3,
         seen: Option<&mut Vec<u32>>,
     ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta)?;
-        query.seen = seen;
-        self.bvh.traverse(&mut query);
-        query.finder.best
+        match seen {
+            Some(seen) => self.sweep_watched(probe, centre, delta, seen),
+            None => self.sweep_with(probe, centre, delta, ()),
+        }
     }
 
     fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
@@ -234,6 +276,7 @@ impl Collider for CollisionWorld {
             finder: OverlapFinder::new(body, centre),
             min: Vec3A::from(centre) - reach,
             max: Vec3A::from(centre) + reach,
+            rest: Rest::new(body.radii, body.contact_radius(), centre),
         };
         self.bvh.traverse(&mut query);
         query.finder.best
@@ -249,8 +292,9 @@ pub struct RayHit {
     pub triangle: u32,
 }
 
-/// A body's sweep through the world's triangles, as a BVH visitor.
-struct SweepQuery<'a> {
+/// A body's sweep through the world's triangles, as a BVH visitor, telling `watch` what
+/// it does.
+struct SweepQuery<'a, W: Watch> {
     triangles: &'a [Triangle],
     finder: SweepFinder,
     /// Step 1 in world space, cheaply in `f32`: the centre's plane distance at start and
@@ -261,23 +305,33 @@ struct SweepQuery<'a> {
     /// The contact radius rounded up a little: this early test may only let more through.
     contact_radius: f32,
     /// The swept box: the centre's path, boxes inflated by the reach.
-    o: Vec3A,
-    inv: Vec3A,
-    margin: Vec3A,
-    /// Where to record the triangles tested, for the debug view.
-    seen: Option<&'a mut Vec<u32>>,
+    ray: SlabRay,
+    /// Which boxes to ask the reach about.
+    gate: Gate,
+    /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
+    /// a box can be touched. Made when first asked: on open ground most sweeps never ask.
+    reach: Option<Reach>,
+    /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
+    /// kept up to date as leaves find contacts (not worked out again for every box).
+    bound: f32,
+    /// Told of the work (`()` in the app: nothing).
+    watch: W,
 }
 
-impl<'a> SweepQuery<'a> {
+impl<'a, W: Watch> SweepQuery<'a, W> {
     /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
+    /// (Always inlined: the query is large, and built where it is used it is not copied.)
+    #[inline(always)]
     fn new(
         triangles: &'a [Triangle],
         probe: &Probe,
         centre: Vec3,
         delta: Vec3,
-    ) -> Option<SweepQuery<'a>> {
+        watch: W,
+    ) -> Option<SweepQuery<'a, W>> {
         let finder = SweepFinder::new(probe, centre, delta)?;
         let body = &probe.body;
+        let gate = Gate::new(finder.sweep.radius, body.radii);
         Some(SweepQuery {
             triangles,
             contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
@@ -285,10 +339,15 @@ impl<'a> SweepQuery<'a> {
             centre,
             delta,
             body_radii: body.radii,
-            o: Vec3A::from(centre),
-            inv: Vec3A::from(safe_recip(delta)),
-            margin: Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
-            seen: None,
+            ray: SlabRay::new(
+                centre.into(),
+                safe_recip(delta).into(),
+                Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
+            ),
+            gate,
+            reach: None,
+            bound: prune_bound(None),
+            watch,
         })
     }
 
@@ -303,38 +362,65 @@ impl<'a> SweepQuery<'a> {
         let s1 = s0 + n.dot(self.delta);
         !(s0.min(s1) > reach || s0.max(s1) < -reach)
     }
+
+    /// The sweep's reach, made the first time it is asked for.
+    #[inline(always)]
+    fn reach(&mut self) -> &mut Reach {
+        let (finder, centre) = (&self.finder, self.centre);
+        self.reach
+            .get_or_insert_with(|| Reach::new(&finder.sweep, finder.inv_radii.as_vec3(), centre))
+    }
 }
 
-impl Visitor for SweepQuery<'_> {
-    #[inline]
+impl<W: Watch> Visitor for SweepQuery<'_, W> {
+    /// The swept box first (the slab test), then, for a box small enough that the
+    /// body's roundness matters, its reach: the later of the two entry times.
+    #[inline(always)]
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(self.o, self.inv, prune_bound(self.finder.best), self.margin)
+        self.watch.node();
+        let t = node.ray_entry(&self.ray, self.bound)?;
+        if !self.gate.worth_asking(node.span) {
+            return Some(t);
+        }
+        let until = self.bound;
+        let t = t.max(self.reach().entry(node.min, node.max, until)?);
+        (t <= until).then_some(t)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
             let tri = &self.triangles[i as usize];
-            if let Some(seen) = self.seen.as_deref_mut() {
-                seen.push(i);
-            }
-            if self.may_touch(tri) {
+            self.watch.candidate(i);
+            // The plane test, then the body's reach, in `f32`; the exact sweep in `f64`
+            // for what is left.
+            if self.may_touch(tri) && {
+                let until = self.bound;
+                self.reach().meets_triangle(tri.vertices(), until)
+            } {
+                self.watch.swept();
                 self.finder.consider(tri.vertices(), i, || Some(tri));
             }
         }
+        // After a contact only the path up to it (and a rounding) is still searched.
+        self.bound = prune_bound(self.finder.best);
     }
 }
 
-/// Every triangle whose box meets the body's box, as a BVH visitor.
+/// Every triangle whose box meets the body's box (and, for a small box, comes within
+/// the body's reach), as a BVH visitor.
 struct OverlapQuery<'a> {
     triangles: &'a [Triangle],
     finder: OverlapFinder,
     min: Vec3A,
     max: Vec3A,
+    rest: Rest,
 }
 
 impl Visitor for OverlapQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.overlaps(self.min, self.max).then_some(0.0)
+        let near = node.overlaps(self.min, self.max)
+            && (!self.rest.worth_asking(node.span) || self.rest.meets(node.min, node.max));
+        near.then_some(0.0)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
@@ -350,8 +436,7 @@ struct RayQuery<'a> {
     triangles: &'a [Triangle],
     origin: Vec3,
     dir: Vec3,
-    o: Vec3A,
-    inv: Vec3A,
+    ray: SlabRay,
     max_dist: f32,
     best: Option<RayHit>,
 }
@@ -359,7 +444,7 @@ struct RayQuery<'a> {
 impl Visitor for RayQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
         let t_max = self.best.map_or(self.max_dist, |b| b.distance);
-        node.ray_entry(self.o, self.inv, t_max, Vec3A::splat(BOX_MARGIN))
+        node.ray_entry(&self.ray, t_max)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {

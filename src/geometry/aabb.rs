@@ -105,35 +105,53 @@ impl Aabb {
         t_max: f32,
         margin: f32,
     ) -> Option<f32> {
-        let m = Vec3A::splat(margin);
-        slab_entry(
-            Vec3A::from(self.min) - m,
-            Vec3A::from(self.max) + m,
-            origin.into(),
-            inv_dir.into(),
+        SlabRay::new(origin.into(), inv_dir.into(), Vec3A::splat(margin)).entry(
+            self.min.into(),
+            self.max.into(),
             t_max,
         )
     }
 }
 
-/// The slab test (Kay and Kajiya; Ericson, *Real-Time Collision Detection*, 5.3.3): the
-/// parameter at which the ray `origin + t / inv_dir` enters the box from `min` to `max`,
-/// if it does so within `[0, t_max]`. `inv_dir` must come from [`safe_recip`]: finite, so
-/// that no `0 * inf` NaN can arise and the test stays branch-free. The one copy: boxes
-/// and the BVH's nodes both ask it.
-#[inline(always)]
-pub fn slab_entry(
-    min: Vec3A,
-    max: Vec3A,
-    origin: Vec3A,
+/// A ray from `origin` along `1 / inv_dir` against boxes grown by `margin` on each axis
+/// (with the margin a swept box's half-extents: the swept box against the boxes), set up
+/// once for the many boxes of a query: the slab test (Kay and Kajiya; Ericson,
+/// *Real-Time Collision Detection*, 5.3.3). The one copy: boxes and the BVH's nodes both
+/// ask it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlabRay {
+    /// `origin + margin`: a box's grown lower face is `min - margin`, so its slab starts
+    /// at `(min - (origin + margin)) * inv_dir`.
+    below: Vec3A,
+    /// `origin - margin`, for the grown upper face.
+    above: Vec3A,
+    /// From [`safe_recip`]: finite, so that no `0 * inf` NaN can arise.
     inv_dir: Vec3A,
-    t_max: f32,
-) -> Option<f32> {
-    let t1 = (min - origin) * inv_dir;
-    let t2 = (max - origin) * inv_dir;
-    let t_enter = t1.min(t2).max_element().max(0.0);
-    let t_exit = t1.max(t2).min_element().min(t_max);
-    (t_enter <= t_exit).then_some(t_enter)
+}
+
+impl SlabRay {
+    /// The ray from `origin` with the reciprocal direction `inv_dir` (from
+    /// [`safe_recip`]) against boxes grown by `margin`.
+    #[inline]
+    pub fn new(origin: Vec3A, inv_dir: Vec3A, margin: Vec3A) -> SlabRay {
+        SlabRay {
+            below: origin + margin,
+            above: origin - margin,
+            inv_dir,
+        }
+    }
+
+    /// The parameter at which the ray enters the (grown) box from `min` to `max`, if it
+    /// does so within `[0, t_max]`. Branch-free and all in SIMD lanes: the per-axis
+    /// times are finite (finite `inv_dir`), so the lane-wise min and max need no NaN care.
+    #[inline(always)]
+    pub fn entry(&self, min: Vec3A, max: Vec3A, t_max: f32) -> Option<f32> {
+        let t1 = (min - self.below) * self.inv_dir;
+        let t2 = (max - self.above) * self.inv_dir;
+        let t_enter = t1.min(t2).max(Vec3A::ZERO).max_element();
+        let t_exit = t1.max(t2).min(Vec3A::splat(t_max)).min_element();
+        (t_enter <= t_exit).then_some(t_enter)
+    }
 }
 
 /// Below this magnitude a direction component is treated as this magnitude (keeping its

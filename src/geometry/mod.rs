@@ -10,7 +10,7 @@ pub mod inside;
 pub mod plane;
 pub mod triangle;
 
-pub use aabb::{Aabb, safe_recip, slab_entry};
+pub use aabb::{Aabb, SlabRay, safe_recip};
 pub use inside::InsideMethod;
 pub use plane::Plane;
 pub use triangle::{Barycentric, Triangle};

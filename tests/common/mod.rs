@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod buildings;
+pub mod city;
+pub mod corner;
 
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};

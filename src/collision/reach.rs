@@ -1,0 +1,412 @@
+//! Where a sweep can reach, for the broad phase: a box that a swept ellipsoid cannot touch
+//! is skipped whole (a BVH node), one it can is given the earliest time it could, and a
+//! triangle out of reach never gets the exact test.
+//!
+//! The swept box (the slab test) is the centre's path grown by the body's half-extents;
+//! an ellipsoid is round, and what lies in the corners of that box is out of its reach.
+//! A person standing on a floor has every object on the floor within 30 cm of its centre
+//! line in its box, while its rounded bottom reaches a few centimetres around the feet: on
+//! conference a 9 cm object of 80,000 tiny triangles lay in that corner beside a table,
+//! and every sweep of a step pressed into the table tested all of them; beside a chair of
+//! millimetre triangles and long thin ones, a step-up's sweeps tested 1,900 triangles of
+//! which 13 came within reach (issue 37).
+//!
+//! In ellipsoid space the body is a sphere of radius `R` whose centre moves from `s` by
+//! `v`, and touches a point `x` at time `t` only if `|s + v t - x| <= R`. For a box:
+//!
+//! - It lies in a ball about its centre `c` whose radius `r` is the sum of its
+//!   half-extents (no less than its half-diagonal): out of reach when the path never
+//!   comes within `R + r` of `c`, and in reach no sooner than it first does.
+//! - Its distances `d_s`, `d_e` from the path's two ends (up to the time still searched,
+//!   `b`) add to at most `2 R + b |v|` if the body can touch it (it came no farther than
+//!   `t |v|` and has `(b - t) |v|` to go), and it is in reach no sooner than
+//!   `(d_s - R) / |v|`.
+//!
+//! Both are bounds on the contact time as the slab test's entry is, often later ones:
+//! nearer boxes are searched first, and farther ones pruned once a contact is found. A
+//! triangle is seen along the move (see [`Reach::meets_triangle`]). All of it is `f32`,
+//! rounded so that it only ever lets more through than the exact test would take.
+
+use glam::{Mat3A, Vec3, Vec3A};
+
+use super::sweep::EllipsoidSweep;
+use super::world::BOX_MARGIN;
+
+/// Relative room left for rounding: these bounds are `f32`, the exact sweep `f64`; they
+/// may only let more through.
+const ROUNDING: f32 = 1e-4;
+
+/// Moves and scales beyond which the bounds stay out of it (ellipsoid-space lengths, and
+/// inverse radii): their squares must stay well inside `f32`. A 1e28 m move of a person
+/// is still swept exactly; only the BVH's boxes choose its candidates.
+const TAME: f32 = 1e12;
+
+/// Which boxes are worth asking the reach about at all: those whose extents add to no
+/// more than the body's narrowest width. Around a box wider than the body its ball is too
+/// loose to prune much that the swept box lets through, and on open ground, where the
+/// nodes a sweep meets are large, asking would cost more than it saves. Not asking only
+/// lets more through. Made for every sweep (the [`Reach`] itself only when first asked).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Gate(f32);
+
+impl Gate {
+    /// The gate of a body of `radii` with the contact radius `radius` (ellipsoid space).
+    #[inline(always)]
+    pub(super) fn new(radius: f64, radii: Vec3) -> Gate {
+        Gate(2.0 * radius as f32 * radii.min_element())
+    }
+
+    /// Ask about a box whose extents add to `span`?
+    #[inline(always)]
+    pub(super) fn worth_asking(self, span: f32) -> bool {
+        span <= self.0
+    }
+}
+
+/// The reach of one sweep.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    /// The centre at the start (world space).
+    start: Vec3A,
+    /// World to ellipsoid space: the inverse radii.
+    inv_radii: Vec3A,
+    /// Half the inverse radii: a box's extent dotted with it is its ball's radius.
+    half_inv_radii: Vec3A,
+    /// The move `v`, in ellipsoid space.
+    path: Vec3A,
+    /// `|v|`.
+    speed: f32,
+    /// `1 / |v|`.
+    inv_speed: f32,
+    /// The contact radius `R` (ellipsoid space), rounded up.
+    radius: f32,
+    /// The frame of [`Reach::meets_triangle`], made when first asked (most sweeps on
+    /// open ground never ask).
+    frame: Option<Frame>,
+    /// False for a move or body too large or small for these bounds in `f32` (see
+    /// [`TAME`]): they then prune nothing.
+    tame: bool,
+}
+
+/// The move's direction in ellipsoid space and two directions square to it and to each
+/// other, as a rotation into that frame (x along the move).
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    to_local: Mat3A,
+}
+
+impl Frame {
+    fn of(path: Vec3A) -> Frame {
+        // A move too short to have a direction: any frame bounds a point.
+        let along = path.try_normalize().unwrap_or(Vec3A::X);
+        let (e1, e2) = along.any_orthonormal_pair();
+        Frame {
+            to_local: Mat3A::from_cols(along, e1, e2).transpose(),
+        }
+    }
+}
+
+impl Reach {
+    /// The reach of `sweep`, the sweep of a body whose inverse radii are `inv_radii` and
+    /// whose centre starts at `centre` (world space).
+    pub(super) fn new(sweep: &EllipsoidSweep, inv_radii: Vec3, centre: Vec3) -> Reach {
+        let inv_radii = Vec3A::from(inv_radii);
+        let inv_speed = (1.0 / sweep.speed()) as f32;
+        let path = Vec3A::from(sweep.velocity.as_vec3());
+        let tame = sweep.speed() < f64::from(TAME)
+            && inv_speed < TAME
+            && inv_radii.max_element() < TAME
+            && centre.abs().max_element() < TAME;
+        Reach {
+            start: centre.into(),
+            inv_radii,
+            half_inv_radii: inv_radii * 0.5,
+            path,
+            speed: sweep.speed() as f32,
+            inv_speed,
+            radius: sweep.radius as f32 * (1.0 + ROUNDING),
+            frame: None,
+            tame,
+        }
+    }
+
+    /// The earliest fraction of the move at which the body can touch something in the box
+    /// from `min` to `max` (grown by [`BOX_MARGIN`] against rounding), or `None` when it
+    /// cannot touch it at all up to fraction `until` of the move (the search ends there:
+    /// a contact was found). (Not inlined: asked of few boxes, it would crowd the
+    /// traversal's loop.)
+    #[inline(never)]
+    pub(super) fn entry(&self, min: Vec3A, max: Vec3A, until: f32) -> Option<f32> {
+        if !self.tame {
+            return Some(0.0);
+        }
+        // The box's ball (grown by the margin), about its centre `c` (from the start, in
+        // ellipsoid space).
+        let size = (max - min + Vec3A::splat(2.0 * BOX_MARGIN)).dot(self.half_inv_radii);
+        let reach = (self.radius + size) * (1.0 + ROUNDING);
+        let reach2 = reach * reach;
+        let c = ((min + max) * 0.5 - self.start) * self.inv_radii;
+        // The time the path passes nearest to `c`, and whether it comes within reach.
+        let nearest = c.dot(self.path) * self.inv_speed * self.inv_speed;
+        let passes = c - self.path * nearest.clamp(0.0, until);
+        if passes.length_squared() > reach2 {
+            return None;
+        }
+        // The box itself, from both ends of the path searched.
+        let d_start = distance(self.start, Vec3A::ZERO, min, max, self.inv_radii);
+        let d_end = distance(self.start, self.path * until, min, max, self.inv_radii);
+        if d_start + d_end > (2.0 * self.radius + until * self.speed) * (1.0 + ROUNDING) {
+            return None;
+        }
+        // Not before the path comes within `reach` of `c`, nor before it has come
+        // within `R` of the box.
+        let aside2 = (c - self.path * nearest).length_squared();
+        let w = (reach2 - aside2).max(0.0).sqrt() * self.inv_speed;
+        let by_ball = nearest - w;
+        let by_box = (d_start - self.radius) * self.inv_speed;
+        Some(by_ball.max(by_box).max(0.0))
+    }
+
+    /// Can the body touch the triangle with world-space corners `corners` up to fraction
+    /// `until` of the move? A cheap, tight `f32` bound before the exact test in `f64`.
+    /// Seen along the move (in ellipsoid space) the path is a segment of one line, and a
+    /// point of the triangle is at least as far from the path as its shadow across the
+    /// line is from the line and its place along the line is from the part travelled,
+    /// put together (as squares). So the triangle is out of reach when the distance of
+    /// its shadow (a flat triangle in the plane square to the move) from the line, and
+    /// the gap between its span along the line and `[0, until |v|]`, add as squares to
+    /// more than `R^2`: beside a long move it is the distance from the line, around a
+    /// short one nearly the distance from the start. Its box in that frame is asked
+    /// first, the shadow only for what is near.
+    #[inline(never)]
+    pub(super) fn meets_triangle(&mut self, corners: [Vec3; 3], until: f32) -> bool {
+        if !self.tame {
+            return true;
+        }
+        let path = self.path;
+        let frame = *self.frame.get_or_insert_with(|| Frame::of(path));
+        // The corners in the move's frame: along it (x), and across it (y, z).
+        let local =
+            corners.map(|v| frame.to_local * ((Vec3A::from(v) - self.start) * self.inv_radii));
+        let (lo, hi) = (
+            local[0].min(local[1]).min(local[2]),
+            local[0].max(local[1]).max(local[2]),
+        );
+        let radius = self.radius * (1.0 + ROUNDING) + ROUNDING;
+        // First the triangle's box in that frame against the path, then (for what is
+        // near) the triangle's own shadow.
+        let travelled = Vec3A::new(until * self.speed, 0.0, 0.0);
+        let gaps = (lo - travelled).max(Vec3A::ZERO) + (-hi).max(Vec3A::ZERO);
+        if gaps.length_squared() > radius * radius {
+            return false;
+        }
+        let flat = local.map(|q| glam::Vec2::new(q.y, q.z));
+        gaps.x * gaps.x + distance2_to_origin(flat) <= radius * radius
+    }
+}
+
+/// A body at rest (what overlaps it): a box farther than its contact radius from its
+/// centre, in ellipsoid space, holds nothing it overlaps. A spawn, a crouch or a switch
+/// to walking beside a fine object asked all of the object's triangles (5 ms on
+/// conference).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rest {
+    centre: Vec3A,
+    inv_radii: Vec3A,
+    /// The contact radius, rounded up.
+    radius: f32,
+    /// Which boxes to ask about.
+    gate: Gate,
+}
+
+impl Rest {
+    /// A body of `radii` with the contact radius `radius` (ellipsoid space) at `centre`.
+    pub(super) fn new(radii: Vec3, radius: f64, centre: Vec3) -> Rest {
+        let radius = radius as f32 * (1.0 + ROUNDING);
+        Rest {
+            centre: centre.into(),
+            inv_radii: radii.recip().into(),
+            radius,
+            gate: Gate::new(f64::from(radius), radii),
+        }
+    }
+
+    /// Whether to ask [`meets`](Self::meets) about a box whose extents add to `span`
+    /// (see [`Gate`]).
+    #[inline(always)]
+    pub(super) fn worth_asking(&self, span: f32) -> bool {
+        self.gate.worth_asking(span)
+    }
+
+    /// Can the body at rest overlap something in the box from `min` to `max`?
+    pub(super) fn meets(&self, min: Vec3A, max: Vec3A) -> bool {
+        distance(self.centre, Vec3A::ZERO, min, max, self.inv_radii) <= self.radius
+    }
+}
+
+/// Distance in ellipsoid space (world to it: `inv_radii`) from the point `offset` past
+/// `from` (world space; the offset in ellipsoid space) to the box from `min` to `max`
+/// (world space) grown by [`BOX_MARGIN`].
+#[inline(always)]
+fn distance(from: Vec3A, offset: Vec3A, min: Vec3A, max: Vec3A, inv_radii: Vec3A) -> f32 {
+    let margin = Vec3A::splat(BOX_MARGIN);
+    let lo = (min - margin - from) * inv_radii - offset;
+    let hi = offset - (max + margin - from) * inv_radii;
+    // Per axis, how far the point lies beyond the box (0 within its extent).
+    (lo.max(Vec3A::ZERO) + hi.max(Vec3A::ZERO)).length()
+}
+
+/// The squared distance from the origin to the flat triangle `t` (0 inside it).
+#[inline(always)]
+fn distance2_to_origin(t: [glam::Vec2; 3]) -> f32 {
+    let edges = [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])];
+    // The origin's side of each edge: inside when it is on the same side of all three
+    // (either winding; a triangle seen edge-on has no inside, and its edges decide).
+    let sides = edges.map(|(a, b)| (b - a).perp_dot(-a));
+    if sides.iter().all(|&x| x >= 0.0) || sides.iter().all(|&x| x <= 0.0) {
+        return 0.0;
+    }
+    edges
+        .map(|(a, b)| {
+            let e = b - a;
+            let t = (-a).dot(e) / e.length_squared().max(f32::MIN_POSITIVE);
+            (a + e * t.clamp(0.0, 1.0)).length_squared()
+        })
+        .into_iter()
+        .fold(f32::INFINITY, f32::min)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::sweep::closest_point;
+    use crate::collision::{Body, Collider, CollisionWorld, Probe};
+    use crate::geometry::InsideMethod;
+
+    /// xorshift: the same numbers everywhere.
+    fn rng(seed: &mut u64) -> f32 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        (*seed >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Whatever a sweep touches lies in a box the reach lets through, no earlier than the
+    /// reach says, and is a triangle it lets through: random small triangles (each its
+    /// own box) and random moves of both bodies, long and short, one triangle at a time.
+    #[test]
+    fn every_triangle_a_sweep_touches_is_within_its_reach_no_sooner_than_it_says() {
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        let mut touched = 0;
+        for k in 0..20_000 {
+            let mut r = || rng(&mut seed);
+            let at = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
+            let size = if k % 2 == 0 { 0.01 } else { 0.5 };
+            let tri = [0, 1, 2].map(|_| at + Vec3::new(r(), r(), r()) * size);
+            let world = CollisionWorld::new([tri]);
+            if world.triangles().is_empty() {
+                continue; // degenerate
+            }
+            let body = if k % 3 == 0 {
+                Body::FLYER
+            } else {
+                Body::WALKER
+            };
+            let centre = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
+            let length = [0.01, 0.45, 3.0][k % 3];
+            let delta = (Vec3::new(r(), r(), r()) - 0.5).normalize_or(Vec3::X) * length;
+            let probe = Probe::new(body, InsideMethod::Barycentric);
+            let Some(hit) = world.sweep(&probe, centre, delta) else {
+                continue;
+            };
+            touched += 1;
+            let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
+            let mut reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
+            let b = world.triangles()[0].bounds();
+            let entry = reach.entry(b.min.into(), b.max.into(), 1.0);
+            assert!(
+                entry.is_some_and(|t| f64::from(t) <= hit.t + 1e-6),
+                "{k}: {tri:?} {centre} {delta}: hit at {} but reach {entry:?}",
+                hit.t
+            );
+            // And searched only up to the contact (as the world does), it is still in reach.
+            let until = crate::collision::narrow::prune_bound(Some(hit));
+            assert!(
+                reach.meets_triangle(world.triangles()[0].vertices(), until),
+                "{k}"
+            );
+            let entry = reach.entry(b.min.into(), b.max.into(), until);
+            assert!(entry.is_some_and(|t| f64::from(t) <= hit.t + 1e-6), "{k}");
+        }
+        assert!(touched > 500, "{touched}");
+    }
+
+    /// Whatever a body at rest overlaps lies in a box [`Rest`] lets through: random small
+    /// triangles against walkers and flyers placed near them.
+    #[test]
+    fn every_triangle_a_body_at_rest_overlaps_is_within_its_rest() {
+        let mut seed = 0x5eed;
+        let mut overlapped = 0;
+        for k in 0..20_000 {
+            let mut r = || rng(&mut seed);
+            let at = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
+            let size = if k % 2 == 0 { 0.01 } else { 0.5 };
+            let tri = [0, 1, 2].map(|_| at + Vec3::new(r(), r(), r()) * size);
+            let body = if k % 3 == 0 {
+                Body::FLYER
+            } else {
+                Body::WALKER
+            };
+            let centre = at + (Vec3::new(r(), r(), r()) - 0.5) * body.radii * 3.0;
+            // The overlap itself, by the closest point in ellipsoid space (no BVH).
+            let inv = body.inverse_radii();
+            let e = tri.map(|v| v.as_dvec3() * inv);
+            let c = centre.as_dvec3() * inv;
+            if (closest_point(c, e).point - c).length() >= body.contact_radius() {
+                continue;
+            }
+            overlapped += 1;
+            let rest = Rest::new(body.radii, body.contact_radius(), centre);
+            let b = crate::geometry::Aabb::from_points(tri);
+            assert!(
+                rest.meets(b.min.into(), b.max.into()),
+                "{k}: {tri:?} {centre}"
+            );
+        }
+        assert!(overlapped > 1000, "{overlapped}");
+    }
+
+    /// `speed_of_1e30_metres_a_second_still_stops_at_the_wall`: in `f32` the squares of
+    /// such a move overflow, and the bounds then prune nothing.
+    #[test]
+    fn a_move_too_long_for_f32_bounds_prunes_nothing() {
+        let body = Body::WALKER;
+        let (centre, delta) = (Vec3::ZERO, Vec3::new(1e28, 0.0, 3e27));
+        let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
+        let mut reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
+        // A box a kilometre aside, and a triangle behind the start.
+        let far = (Vec3A::new(0.0, 1000.0, 0.0), Vec3A::new(1.0, 1001.0, 1.0));
+        assert_eq!(reach.entry(far.0, far.1, 1.0), Some(0.0));
+        let wall = [
+            Vec3::new(4.0, -1.0, -1.0),
+            Vec3::new(4.0, 1.0, -1.0),
+            Vec3::new(4.0, 0.0, 1.0),
+        ];
+        assert!(reach.meets_triangle(wall.map(|v| -v), 1.0));
+    }
+
+    #[test]
+    fn a_box_beside_the_round_bottom_of_a_standing_walker_is_out_of_reach() {
+        // A walker on a floor at y = 0, and a 2 cm box on the floor 25 cm to its side:
+        // inside its swept box, out of its reach.
+        let body = Body::WALKER;
+        let centre = Vec3::new(0.0, 0.901, 0.0);
+        let sweep = EllipsoidSweep::of_body(&body, centre, Vec3::X * 0.01).expect("a move");
+        let reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
+        let (min, max) = (Vec3A::new(0.25, 0.0, 0.0), Vec3A::new(0.27, 0.02, 0.02));
+        assert_eq!(reach.entry(min, max, 1.0), None);
+        // Right under the feet it is in reach at once.
+        let (min, max) = (Vec3A::new(-0.01, 0.0, -0.01), Vec3A::new(0.01, 0.001, 0.01));
+        assert_eq!(reach.entry(min, max, 1.0), Some(0.0));
+    }
+}
