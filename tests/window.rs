@@ -1849,3 +1849,92 @@ fn a_recording_or_screenshot_that_cannot_be_written_at_the_end_fails_the_run() {
     }
     assert!(!gone.exists());
 }
+
+/// The share of near-white pixels (text) in the band from `from` to `to` pixels above the
+/// bottom of the image, across its middle half.
+fn text_share_above_bottom(p: &Path, from: u32, to: u32) -> f32 {
+    let img = image::open(p).expect("screenshot is a PNG").to_rgb8();
+    let (w, h) = img.dimensions();
+    let (mut white, mut all) = (0, 0);
+    for y in h - to..h - from {
+        for x in w / 4..3 * w / 4 {
+            all += 1;
+            white += usize::from(img.get_pixel(x, y).0.iter().all(|&c| c > 200));
+        }
+    }
+    white as f32 / all as f32
+}
+
+/// A closed hall 30 x 9.84 x 24 units and nothing else: 9.84 m reads as a hall in
+/// metres, or a room of 3 m in feet, and nothing in it tells which.
+fn ambiguous_hall(dir: &Path) -> PathBuf {
+    let (w, h, d) = (30.0, 9.84, 24.0);
+    let v = [
+        (0.0, 0.0, 0.0),
+        (w, 0.0, 0.0),
+        (w, 0.0, d),
+        (0.0, 0.0, d),
+        (0.0, h, 0.0),
+        (w, h, 0.0),
+        (w, h, d),
+        (0.0, h, d),
+    ];
+    let mut s: String = v
+        .iter()
+        .map(|(x, y, z)| format!("v {x} {y} {z}\n"))
+        .collect();
+    s += "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n";
+    let p = dir.join("hall.obj");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("offer");
+    let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+    let hall = ambiguous_hall(&dir);
+    let h = hall.to_str().unwrap();
+    let (child, _win) = launch_in(&x, &[h, "--exit-after", "60"], &dir);
+    let asking = f12(&x, &dir, 1);
+    // The key the notice names takes the unit it offers.
+    x.xdotool(&["key", "shift+bracketleft"]);
+    sleep(Duration::from_millis(1000));
+    let answered = f12(&x, &dir, 2);
+    let log = finish(&x, child);
+    assert!(
+        log.contains("Read as metres (low confidence); maybe feet - Shift+[ switches"),
+        "{log}"
+    );
+    assert!(log.contains("Enter keeps this"), "{log}");
+    assert!(
+        log.contains("scale 0.3048 (feet): --up y --scale 0.3048"),
+        "{log}"
+    );
+    let stored = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
+        .expect("the correction is saved");
+    assert!(stored.contains("scale = 0.3048"), "{stored}");
+    // The question stood in the view (white text above the notices at the bottom) and
+    // went once answered.
+    let (before, after) = (
+        text_share_above_bottom(&asking, 80, 140),
+        text_share_above_bottom(&answered, 80, 140),
+    );
+    assert!(before > 0.02 && after < 0.005, "{before} vs {after}");
+
+    // Asked again on a fresh folder, Enter keeps the reading, and the next open uses it
+    // without asking.
+    let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+    let (child, _win) = launch_in(&x, &[h, "--exit-after", "60"], &dir);
+    x.xdotool(&["key", "Return"]);
+    sleep(Duration::from_millis(800));
+    let log = finish(&x, child);
+    assert!(log.contains("kept as read: --up y --scale 1"), "{log}");
+    assert!(log.contains("remembered for this file"), "{log}");
+    let (child, _win) = launch_in(&x, &[h, "--exit-after", "30"], &dir);
+    let log = finish(&x, child);
+    assert!(log.contains("as you set it for this file"), "{log}");
+    assert!(!log.contains("Read as"), "{log}");
+}

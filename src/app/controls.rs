@@ -64,6 +64,10 @@ pub const CONTROLS: &[Control] = &[
         does: "scale smaller / larger by 1.25x (with Shift: to the next unit, mm cm in ft m); a 1.8 m marker shows ahead; remembered",
     },
     Control {
+        keys: "Enter",
+        does: "keep the up axis and scale when the window asks (it says when it is unsure of them); remembered",
+    },
+    Control {
         keys: "V",
         does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
     },
@@ -151,6 +155,8 @@ pub enum Action {
         /// Shift was held.
         backwards: bool,
     },
+    /// Keep the frame the survey chose, when it asks.
+    Keep,
     /// Change the scale a step (to the next unit with Shift).
     Scale {
         /// `]`: larger.
@@ -180,6 +186,7 @@ impl Action {
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
             KeyCode::KeyU => Action::NextUp { backwards: shift },
+            KeyCode::Enter | KeyCode::NumpadEnter => Action::Keep,
             KeyCode::BracketLeft => Action::Scale {
                 larger: false,
                 to_unit: shift,

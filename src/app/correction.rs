@@ -89,6 +89,7 @@ impl App {
                 .notify("a scene sets its models' up axes in its file".into());
             return;
         }
+        self.offer = None;
         let up = next_up(self.sim.session.map.frame.up, backwards);
         let mut open = self.config.open;
         (open.up, open.remembered) = (Some(up), None);
@@ -105,7 +106,16 @@ impl App {
             return;
         }
         let started = Instant::now();
-        let scale = next_scale(self.sim.session.map.frame.scale, larger, to_unit);
+        let current = self.sim.session.map.frame.scale;
+        // While the survey asks, Shift goes to the unit it offers, if it lies that way.
+        let offered = self
+            .offer
+            .take()
+            .and_then(|o| o.scale_toward(current, larger));
+        let scale = match offered {
+            Some(s) if to_unit => s,
+            _ => next_scale(current, larger, to_unit),
+        };
         self.stop_recording("the scale changed: ");
         let rescaled = match self.sim.session.rescale(scale) {
             Ok(r) => r,
@@ -132,6 +142,17 @@ impl App {
         self.corrected(format!("scale {scale}{units}"));
     }
 
+    /// Enter: keep the frame the survey chose, remembered for the file like a correction
+    /// (when it asked; otherwise nothing to keep).
+    pub(super) fn keep_frame(&mut self) {
+        if self.offer.take().is_some() {
+            self.corrected("kept as read".into());
+        } else {
+            self.overlay
+                .notify("Enter keeps the map's up axis and scale when the window asks".into());
+        }
+    }
+
     /// A correction took effect: keep it for reloads, remember it for the file, show the
     /// marker and say what reproduces it.
     pub(super) fn corrected(&mut self, what: String) {
@@ -155,7 +176,7 @@ impl App {
 
     /// Add the person marker to `geometry` while it is due.
     pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant) {
-        if self.marker_until.is_none_or(|t| now >= t) {
+        if self.offer.is_none() && self.marker_until.is_none_or(|t| now >= t) {
             return;
         }
         let pose = self.sim.controller.pose;

@@ -135,6 +135,7 @@ impl App {
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
             Action::NextUp { backwards } => self.turn_up(backwards),
             Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),
+            Action::Keep => self.keep_frame(),
         }
     }
 

@@ -166,6 +166,7 @@ impl App {
                 normal_deg: self.debug.last_normal_deg(),
                 step_up: self.debug.last_step_up,
             }),
+            offer: self.offer.as_ref().map(|o| o.text.as_str()),
             render_scale: self.prefs.live.render_scale,
         };
         let overlay = &mut self.overlay;

@@ -113,6 +113,8 @@ pub struct HudState<'a> {
     pub debug: Option<DebugLine>,
     /// The settings' render scale (shown when under 1: the picture is softer for it).
     pub render_scale: f32,
+    /// The survey's question about the map's frame, while it asks.
+    pub offer: Option<&'a str>,
 }
 
 /// " (scale 0.50)" after the frame rate at a render scale under 1, nothing at 1 (written
@@ -237,6 +239,8 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     }
     for (id, msg, anchor, offset) in [
         ("loading", s.loading, Align2::CENTER_TOP, [0.0, 12.0]),
+        // Above the notices, clear of the HUD's box and the crosshair.
+        ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
     ] {
@@ -265,7 +269,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}  (U, [ ] correct it)",
+        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}  (U, [ ], Shift+[ ] correct it)",
         s.response.to_string().to_uppercase(),
         s.mode,
         s.method,

@@ -10,6 +10,7 @@ use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
 use super::minimap::IMAGE_SIDE;
+use super::offer::Offer;
 
 /// A map loaded on the worker, with its minimap image drawn there too.
 pub struct Loaded {
@@ -148,6 +149,15 @@ impl App {
                     .replace_session(session, purpose == Purpose::Reload);
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
+                // A new map asks again when the survey is unsure of it; the same map
+                // turned or reloaded was answered already.
+                self.offer = match purpose {
+                    Purpose::Open => Offer::of(session),
+                    Purpose::Reload | Purpose::Turn => None,
+                };
+                if let Some(o) = &self.offer {
+                    eprintln!("{}", o.text);
+                }
                 if purpose == Purpose::Turn {
                     self.corrected(format!("up axis {}", session.map.frame.up));
                 } else {

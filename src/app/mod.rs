@@ -44,6 +44,7 @@ mod hud;
 mod input;
 mod loading;
 mod minimap;
+mod offer;
 mod recording;
 mod renderer;
 mod scaled;
@@ -79,6 +80,7 @@ use hud::Overlay;
 use input::HeldKeys;
 use loading::Loading;
 use minimap::Minimap;
+use offer::Offer;
 use renderer::Renderer;
 use simulation::Simulation;
 use walkthrough::map::minimap::top_down;
@@ -195,6 +197,15 @@ pub fn run(config: Config) -> Result<(), String> {
     }
     let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
     let overlay = Overlay::new(session.label(), session.map.frame);
+    // A benchmark measures frames, not the user's answer to a question.
+    let offer = config
+        .bench_frames
+        .is_none()
+        .then(|| Offer::of(&session))
+        .flatten();
+    if let Some(o) = &offer {
+        eprintln!("{}", o.text);
+    }
     let drawn = Instant::now();
     let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
     eprintln!(
@@ -222,6 +233,7 @@ pub fn run(config: Config) -> Result<(), String> {
         content_key,
         correction: None,
         marker_until: None,
+        offer,
         prefs,
         config,
     };
@@ -293,6 +305,8 @@ struct App {
     correction: Option<MapFrame>,
     /// The person marker stands until then.
     marker_until: Option<Instant>,
+    /// The survey's question about the map's frame, while it is unsure and unanswered.
+    offer: Option<Offer>,
     /// The user's settings, as this run uses them, and the F2 panel.
     prefs: SettingsState,
 }

@@ -85,10 +85,12 @@ impl std::fmt::Display for Confidence {
     }
 }
 
-/// One half of a frame the survey inferred: how sure it is, and the next most likely
-/// answer (the one the window offers when it is not sure).
+/// One half of a frame the survey inferred: what, how sure it is, and the next most
+/// likely answer (the one the window offers when it is not sure).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inferred<T> {
+    /// The answer.
+    pub chosen: T,
     /// How sure.
     pub confidence: Confidence,
     /// How much likelier the answer is than the next (natural log; what the confidence
@@ -236,6 +238,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
             (
                 up_reason(best, next, confidence),
                 Some(Inferred {
+                    chosen: best.up,
                     confidence,
                     margin,
                     next: next.up,
@@ -265,6 +268,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
                 g.scale,
                 format!("scale {}: {}", g.scale, g.reason),
                 Some(Inferred {
+                    chosen: g.unit,
                     confidence,
                     margin: g.margin,
                     next: g.next,

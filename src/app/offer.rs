@@ -1,0 +1,153 @@
+//! When the survey is unsure of a map's frame, the window says so in the view: what it
+//! chose, the next most likely answer and the one key that switches to it, with the
+//! 1.8 m person marker standing ahead for scale, until the user keeps it (Enter,
+//! remembered for the file like a correction) or corrects it (U, `[`, `]`).
+
+use walkthrough::map::UpAxis;
+use walkthrough::session::Session;
+use walkthrough::survey::Confidence;
+use walkthrough::survey::units::Unit;
+
+use super::correction::{MARKER_HEIGHT, next_up};
+
+/// What the window offers for a map whose frame the survey is not sure of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offer {
+    /// The up axis chosen and the one offered, when the survey is unsure of it.
+    pub up: Option<(UpAxis, UpAxis)>,
+    /// The unit chosen and the one offered, when the survey is unsure of it.
+    pub scale: Option<(Unit, Unit)>,
+    /// The notice, as shown.
+    pub text: String,
+}
+
+impl Offer {
+    /// The offer for `session`, when the survey inferred a half of its frame and is not
+    /// sure of it ("high" is sure: see [`Confidence`]).
+    pub fn of(session: &Session) -> Option<Offer> {
+        let unsure = |c: Confidence| c != Confidence::High;
+        let up = session
+            .up_guess
+            .filter(|g| unsure(g.confidence))
+            .map(|g| (g.chosen, g.next, g.confidence));
+        let scale = session
+            .scale_guess
+            .filter(|g| unsure(g.confidence))
+            .map(|g| (g.chosen, g.next, g.confidence));
+        if up.is_none() && scale.is_none() {
+            return None;
+        }
+        let mut lines = Vec::new();
+        if let Some((chosen, next, confidence)) = up {
+            lines.push(format!(
+                "Not sure this is upright ({confidence} confidence): up is {chosen}, maybe {next} - {}",
+                up_key(chosen, next)
+            ));
+        }
+        if let Some((chosen, next, confidence)) = scale {
+            lines.push(format!(
+                "Read as {} ({confidence} confidence); maybe {} - {} switches",
+                chosen.name,
+                next.name,
+                scale_key(chosen.metres, next.metres)
+            ));
+        }
+        lines.push(format!(
+            "The cyan frame ahead is {MARKER_HEIGHT} m tall. Enter keeps this (remembered for the file)"
+        ));
+        Some(Offer {
+            up: up.map(|(c, n, _)| (c, n)),
+            scale: scale.map(|(c, n, _)| (c, n)),
+            text: lines.join("\n"),
+        })
+    }
+
+    /// The offered scale, if it lies `larger` (or smaller) than `current`: what Shift+]
+    /// (Shift+[) goes to while the offer shows.
+    pub fn scale_toward(&self, current: f32, larger: bool) -> Option<f32> {
+        let (_, next) = self.scale?;
+        (if larger {
+            next.metres > current
+        } else {
+            next.metres < current
+        })
+        .then_some(next.metres)
+    }
+}
+
+/// The key that turns `chosen` into `next` in one press: U or Shift+U (see
+/// [`next_up`]), else U pressed until it is.
+fn up_key(chosen: UpAxis, next: UpAxis) -> String {
+    if next_up(chosen, false) == next {
+        "U turns it".into()
+    } else if next_up(chosen, true) == next {
+        "Shift+U turns it".into()
+    } else {
+        format!("U turns it (press until up is {next})")
+    }
+}
+
+/// The key that goes from `chosen` to `next` metres a unit.
+fn scale_key(chosen: f32, next: f32) -> &'static str {
+    if next > chosen { "Shift+]" } else { "Shift+[" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walkthrough::survey::Inferred;
+    use walkthrough::survey::units::UNITS;
+
+    fn session(up: Option<Inferred<UpAxis>>, scale: Option<Inferred<Unit>>) -> Session {
+        let mut s = Session::open(None, &Default::default()).expect("the built-in map");
+        (s.up_guess, s.scale_guess) = (up, scale);
+        s
+    }
+
+    fn guess<T>(chosen: T, next: T, confidence: Confidence) -> Option<Inferred<T>> {
+        Some(Inferred {
+            chosen,
+            confidence,
+            margin: 0.5,
+            next,
+        })
+    }
+
+    #[test]
+    fn a_sure_or_given_frame_offers_nothing() {
+        assert_eq!(Offer::of(&session(None, None)), None);
+        let sure = session(
+            guess(UpAxis::Y, UpAxis::Z, Confidence::High),
+            guess(UNITS[0], UNITS[4], Confidence::High),
+        );
+        assert_eq!(Offer::of(&sure), None);
+    }
+
+    #[test]
+    fn an_unsure_frame_names_its_choice_the_next_and_the_key() {
+        let (metres, feet) = (UNITS[0], UNITS[4]);
+        let o = Offer::of(&session(
+            guess(UpAxis::Y, UpAxis::Z, Confidence::Low),
+            guess(feet, metres, Confidence::Fair),
+        ))
+        .expect("an offer");
+        assert!(
+            o.text.contains("up is y, maybe z - U turns it"),
+            "{}",
+            o.text
+        );
+        assert!(
+            o.text
+                .contains("Read as feet (fair confidence); maybe metres - Shift+] switches"),
+            "{}",
+            o.text
+        );
+        assert!(o.text.contains("Enter keeps this"), "{}", o.text);
+        // Shift+] goes to the offered metres; Shift+[ is not toward it.
+        assert_eq!(o.scale_toward(feet.metres, true), Some(1.0));
+        assert_eq!(o.scale_toward(feet.metres, false), None);
+        // Z offered back to Y is Shift+U; -y is more than a press away.
+        assert!(up_key(UpAxis::Z, UpAxis::Y).starts_with("Shift+U"));
+        assert!(up_key(UpAxis::Y, UpAxis::NegY).contains("press until up is -y"));
+    }
+}
