@@ -154,7 +154,8 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
         let unit = Unit {
             name: e.name,
             // File units per engine unit: a tenth of the grid, ten times the metres.
-            metres: e.metres / g.import,
+            // In f64: 0.0254 / 0.1 in f32 is 0.25399998, and the flags would say so.
+            metres: (f64::from(e.metres) / f64::from(g.import)) as f32,
             prior: e.prior * ENGINE_SHARE * doom,
             step: e.step,
             stair: e.stair,
