@@ -664,3 +664,49 @@ fn a_position_of_four_numbers_is_refused() {
         );
     }
 }
+
+/// A placed model may move: its `[model.motion]` keys are read, the placement stands at
+/// its first key, and a bad motion is refused at the scene's line with its reason.
+#[test]
+fn a_scenes_motion_is_read_and_a_bad_one_named_at_its_line() {
+    use walkthrough::map::motion::Play;
+    use walkthrough::map::scene::load_scene;
+    let d = box_dir("motion");
+    let path = d.join("scene.toml");
+    std::fs::write(
+        &path,
+        "[[model]]\nfile = \"box.obj\"\n\n[[model]]\nfile = \"box.obj\"\nposition = [9, 9, 9]\n\n[model.motion]\nkeys = [[0, 4, 0, 0, 0, 0, 0], [3, 4, 3, 0, 0, 0, 0]]\nplay = \"ping-pong\"\n",
+    )
+    .unwrap();
+    let scene = load_scene(&path, Default::default(), Default::default()).unwrap();
+    assert_eq!(scene.movers.len(), 1);
+    let m = &scene.movers[0];
+    assert_eq!(m.instance, 1);
+    assert_eq!(m.motion.play, Play::PingPong);
+    // The box (from -1 to 1) stands at the first key (4, 0, 0), not at `position`.
+    let b = scene.world.instances[1].bounds;
+    assert!(
+        (b.center() - Vec3::new(4.0, 0.0, 0.0)).length() < 1e-4,
+        "{b:?}"
+    );
+    for (motion, want) in [
+        (
+            "keys = [[0, 0, 0, 0, 0, 0, 0], [1, 80, 0, 0, 0, 0, 0]]",
+            ":9: model 2 (box.obj): motion keys 1 to 2: 80.0 m/s, over the 50 m/s",
+        ),
+        (
+            "keys = [[0, 0, 0, 0, 0, 0, 0]]\nstart = \"soon\"",
+            ":10: model 2 (box.obj): motion start \"soon\"",
+        ),
+        (
+            "keys = [[0, 0, 0, 0, 0, 0, 0]]\nspeed = 3",
+            ":10: not a walkthrough scene: unknown field `speed`",
+        ),
+    ] {
+        let text = format!(
+            "[[model]]\nfile = \"box.obj\"\n\n[[model]]\nfile = \"box.obj\"\n\n\n[model.motion]\n{motion}\n"
+        );
+        let e = open_scene(&d, &text).unwrap_err();
+        assert!(e.contains(want), "{e}\nwanted {want}");
+    }
+}

@@ -19,6 +19,7 @@ pub mod error;
 pub mod frame;
 mod locate;
 pub mod minimap;
+pub mod motion;
 mod mtl;
 pub mod obj;
 pub mod scene;

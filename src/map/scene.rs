@@ -13,15 +13,20 @@
 //! position = [2.0, 0.0, -3.0]   # world units (metres)
 //! rotation = [0.0, 45.0, 0.0]   # degrees about X, then Y, then Z
 //! scale = [1.0, 2.5, 1.0]       # or one number
+//!
+//! [model.motion]                # optional: it moves (see [`super::motion`])
+//! keys = [[0, 2, 0, -3, 0, 45, 0], [3, 2, 3, -3, 0, 45, 0]]
+//! play = "ping-pong"
 //! ```
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use glam::{Affine3A, EulerRot, Quat, Vec3};
+use glam::{Affine3A, Vec3};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::motion::{Motion, MotionSpec, placement_matrix};
 use super::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, Vertex,
     load_obj_file,
@@ -60,6 +65,9 @@ struct Placement {
     rotation: Option<Spanned<Vec<f32>>>,
     #[serde(default)]
     scale: Option<Spanned<ScaleSpec>>,
+    /// `[model.motion]`: how it moves (see [`super::motion`]).
+    #[serde(default)]
+    motion: Option<MotionSpec>,
 }
 
 /// The scale a placement may have on each axis: within 1e-4 to 1e4. Beyond them a
@@ -80,10 +88,24 @@ pub const BYTES_PER_BAKED_TRIANGLE: usize = 200;
 /// A loaded scene: the baked map for drawing and the placed models for collision.
 #[derive(Clone, Debug)]
 pub struct Scene {
-    /// Every placement baked into world space, one batch per material.
+    /// Every placement baked into world space, one batch per material (movers at their
+    /// first key's pose).
     pub map: Map,
     /// Models in their own space, placed: what collision runs against.
     pub world: InstancedWorld,
+    /// The placements that move.
+    pub movers: Vec<Mover>,
+}
+
+/// A placement that moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mover {
+    /// Its placement's index in [`InstancedWorld::instances`] (scene order).
+    pub instance: usize,
+    /// How it moves.
+    pub motion: Motion,
+    /// Its placement's scale (the motion keys position and rotation only).
+    pub scale: Vec3,
 }
 
 /// How many placements `text` can hold at most, counted without parsing it: its
@@ -229,11 +251,8 @@ fn placement_transform(p: &Placement) -> Result<Numbers, (usize, String)> {
             ),
         ));
     }
-    let [rx, ry, rz] = rotation.to_array().map(f32::to_radians);
-    // Rotate about X first, then Y, then Z (extrinsic): R = Rz * Ry * Rx.
-    let turn = Quat::from_euler(EulerRot::ZYX, rz, ry, rx);
     Ok(Numbers {
-        to_world: Affine3A::from_scale_rotation_translation(scale, turn, position),
+        to_world: placement_matrix(position, rotation, scale),
         scale,
         position,
     })
@@ -285,6 +304,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         models,
         world,
         placements,
+        movers,
         warnings,
         details,
     } = place_models(&shown, &text, dir, &opts, &file.models)?;
@@ -330,7 +350,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         warnings,
         details,
     };
-    Ok(Scene { map, world })
+    Ok(Scene { map, world, movers })
 }
 
 /// The models of a scene loaded (each file once) and placed.
@@ -339,6 +359,7 @@ struct Placed {
     world: InstancedWorld,
     /// Each placement: its model's index and its model-to-world transform.
     placements: Vec<(usize, Affine3A)>,
+    movers: Vec<Mover>,
     warnings: Vec<String>,
     details: Vec<String>,
 }
@@ -358,6 +379,7 @@ fn place_models(
     let mut world = InstancedWorld::default();
     let (mut warnings, mut details) = (Vec::new(), Vec::new());
     let mut placements = Vec::new();
+    let mut movers = Vec::new();
     for (k, p) in entries.iter().enumerate() {
         let what = format!("model {} ({})", k + 1, escape(p.file.get_ref()));
         let refused = |offset: usize, reason: String| MapError::Parse {
@@ -366,7 +388,16 @@ fn place_models(
             reason: format!("{what}: {reason}"),
         };
         // The placement's own numbers first: they need no file read.
-        let placed = placement_transform(p).map_err(|(at, why)| refused(at, why))?;
+        let mut placed = placement_transform(p).map_err(|(at, why)| refused(at, why))?;
+        // A mover stands at its first key until it starts (the keys are its poses).
+        let motion = match &p.motion {
+            Some(spec) => {
+                let m = spec.motion().map_err(|(at, why)| refused(at, why))?;
+                placed.to_world = m.matrix_at(0.0, placed.scale);
+                Some(m)
+            }
+            None => None,
+        };
         let file_path = dir.join(p.file.get_ref());
         let model = match loaded.get(&file_path) {
             Some(&m) => m,
@@ -409,12 +440,20 @@ fn place_models(
                 ),
             ));
         }
+        if let Some(motion) = motion {
+            movers.push(Mover {
+                instance: placements.len(),
+                motion,
+                scale: placed.scale,
+            });
+        }
         placements.push((model, placed.to_world));
     }
     Ok(Placed {
         models,
         world,
         placements,
+        movers,
         warnings,
         details,
     })
