@@ -6,11 +6,13 @@
 //! is that point [`inside`] the triangle (three interchangeable methods)?
 
 pub mod aabb;
+pub mod clip;
 pub mod inside;
 pub mod plane;
 pub mod triangle;
 
 pub use aabb::{Aabb, SlabRay, safe_recip};
+pub use clip::{OrientedBox, clip_to_box};
 pub use inside::InsideMethod;
 pub use plane::Plane;
 pub use triangle::{Barycentric, Triangle};
