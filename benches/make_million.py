@@ -5,6 +5,7 @@ triangles), and 3,000 box buildings, 2 to 8 m a side and 3 to 20 m high, placed 
 random (seed 1) - 1,038,200 triangles in all, Y-up, in metres.
 
     python3 benches/make_million.py /tmp/million.obj
+    python3 benches/make_million.py /tmp/ten-million.obj 2236 0   # 10 million: no buildings
 """
 import math
 import random
@@ -15,7 +16,9 @@ SPACING = 0.5  # metres between grid points
 BUILDINGS = 3000
 
 
-def main(path):
+def main(path, n=710, buildings=3000):
+    global N, BUILDINGS
+    N, BUILDINGS = n, buildings
     random.seed(1)
     lines = []
     faces = []
@@ -54,4 +57,8 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "million.obj")
+    main(
+        sys.argv[1] if len(sys.argv) > 1 else "million.obj",
+        int(sys.argv[2]) if len(sys.argv) > 2 else N,
+        int(sys.argv[3]) if len(sys.argv) > 3 else BUILDINGS,
+    )
