@@ -12,12 +12,12 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use glam::Vec3;
 
-use walkthrough::camera::{Controller, DEFAULT_SPEED, FOV_RANGE_DEG, Mode, Settings};
 use walkthrough::collision::Response;
+use walkthrough::files::{FileKind, read_file};
 use walkthrough::geometry::InsideMethod;
-use walkthrough::input::{FileKind, read_file};
 use walkthrough::map::UpAxis;
 use walkthrough::output::PartialFile;
+use walkthrough::player::{Controller, ControllerSettings, DEFAULT_SPEED, FOV_RANGE_DEG, Mode};
 use walkthrough::preferences::{
     RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE,
 };
@@ -304,17 +304,17 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 impl Common {
-    fn settings(&self) -> Result<Settings, String> {
+    fn settings(&self) -> Result<ControllerSettings, String> {
         let speed = self.speed.unwrap_or(DEFAULT_SPEED);
         if !(speed.is_finite() && speed > 0.0) {
             return Err(format!("--speed {speed} must be a positive number"));
         }
-        Ok(Settings {
+        Ok(ControllerSettings {
             speed,
             response: self.response,
             mode: self.mode,
             method: self.method,
-            ..Settings::default()
+            ..ControllerSettings::default()
         })
     }
 

@@ -16,9 +16,9 @@ use std::cell::Cell;
 use common::city::{generated_city, segments};
 use common::corner::{corner, fine_object};
 use glam::Vec3;
-use walkthrough::camera::{Controller, MoveIntent, Pose, Settings};
 use walkthrough::collision::{Body, Collider, CollisionWorld, Contact, Probe, Work};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose};
 
 /// The system allocator, counting the allocations of each thread (tests run side by side:
 /// only the thread that sweeps is counted).
@@ -208,7 +208,7 @@ fn press_into_the_corner(world: &CollisionWorld) -> (Vec3, Work) {
     };
     let mut walker = Controller::new(
         Pose::new(Vec3::new(0.55, 1.6, -0.55), 0.0, 0.0),
-        Settings::default(),
+        ControllerSettings::default(),
     );
     let intent = MoveIntent {
         forward: 1.0,

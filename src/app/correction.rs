@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use walkthrough::camera::Pose;
 use walkthrough::collision::CollisionWorld;
 use walkthrough::collision::body::EYE_HEIGHT;
 use walkthrough::map::UpAxis;
+use walkthrough::player::Pose;
 use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
 

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use walkthrough::camera::StepReport;
 use walkthrough::collision::{Account, Collider, Contact, Response};
+use walkthrough::player::StepReport;
 
 use super::debug_draw::DebugGeometry;
 

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use egui::{Align2, Color32, RichText};
 
-use walkthrough::camera::Mode;
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
+use walkthrough::player::Mode;
 
 use super::controls::CONTROLS;
 

@@ -4,14 +4,14 @@
 //!
 //! - `events`: winit's events (keys, mouse, window life) to the app.
 //! - `controls`: the table of controls and the keys that act once a press.
-//! - `input`: held movement keys to a move intent.
+//! - `keys`: held movement keys to a move intent.
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
 //! - `loading`: maps loaded on a worker thread.
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
 //! - `settings`: the user's settings as this run uses them, the F2 panel, saving them.
-//! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
+//! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
@@ -37,15 +37,15 @@ mod debug_draw;
 mod debug_view;
 mod detail;
 mod events;
-mod frame;
 mod free_camera;
 mod gl;
 mod hud;
-mod input;
+mod keys;
 mod loading;
 mod minimap;
 mod offer;
 mod recording;
+mod redraw;
 mod renderer;
 mod scaled;
 mod scene_program;
@@ -62,10 +62,10 @@ use winit::event_loop::{ControlFlow, EventLoop};
 pub use culling::Culling;
 pub use settings::Overrides;
 use settings::SettingsState;
-use walkthrough::camera::{Controller, Settings};
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
 use walkthrough::output::check_writable;
+use walkthrough::player::{Controller, ControllerSettings};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{Command, StartLine, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
@@ -77,7 +77,7 @@ use debug_draw::DebugDraw;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
 use hud::Overlay;
-use input::HeldKeys;
+use keys::HeldKeys;
 use loading::Loading;
 use minimap::Minimap;
 use offer::Offer;
@@ -92,7 +92,7 @@ pub struct Config {
     /// Scale, up axis, spawn.
     pub open: OpenOptions,
     /// Controller settings.
-    pub settings: Settings,
+    pub settings: ControllerSettings,
     /// Script driving the controller instead of the keyboard.
     pub script: Option<Vec<Command>>,
     /// The script's `start` lines (checked against the map once it is open).

@@ -4,7 +4,7 @@
 use walkthrough::output::{Replace, write_file};
 
 use super::App;
-use super::frame::save_new;
+use super::redraw::save_new;
 
 impl App {
     /// F5: start recording, or stop and save.

@@ -13,12 +13,12 @@ use std::sync::Arc;
 use glam::{Mat4, UVec2, Vec3};
 use glow::HasContext;
 
-use walkthrough::camera::Pose;
-use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
     Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
+use walkthrough::player::Pose;
+use walkthrough::player::{FieldOfView, NEAR_PLANE};
 use walkthrough::preferences::TextureFilter;
 
 use super::counters::FragmentCounters;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use egui::{Align2, Color32, RichText};
 use winit::dpi::PhysicalSize;
 
-use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView};
+use walkthrough::player::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
     Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter,
     WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
