@@ -14,13 +14,10 @@ use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 use walkthrough::names::Named;
 use walkthrough::preferences::WALKING_SPEED_RANGE;
 
-use super::context::{GlWindowContext, probe_software};
 use super::controls::Action;
-use super::culling::Culling;
-use super::debug_draw::DebugDraw;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
-use super::renderer::Renderer;
+use super::render::{Culling, DebugDraw, GlWindowContext, Renderer, probe_software};
 use super::{App, Gpu};
 
 /// Speed factor of one notch of the mouse wheel.

@@ -9,8 +9,8 @@ use walkthrough::session::{OpenOptions, Session};
 use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
-use super::minimap::IMAGE_SIDE;
-use super::offer::Offer;
+use super::ui::minimap::IMAGE_SIDE;
+use super::ui::offer::Offer;
 
 /// A map loaded on the worker, with its minimap image drawn there too.
 pub struct Loaded {

@@ -1,6 +1,7 @@
 //! The window: winit events in, a `MoveIntent` to the controller, the pose to the
 //! renderer. The controller runs at the same fixed step as `walkthrough sim`, decoupled
-//! from the frame rate.
+//! from the frame rate. Three rooms: the shell here, [`render`] (GL) and [`ui`] (egui);
+//! the rooms never reach back into the shell's `App`.
 //!
 //! - `events`: winit's events (keys, mouse, window life) to the app.
 //! - `controls`: the table of controls and the keys that act once a press.
@@ -10,48 +11,27 @@
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
-//! - `settings`: the user's settings as this run uses them, the F2 panel, saving them.
+//! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
+//!   window's size) and saved.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
-//! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
-//! - `minimap`: the map from above with the player and its trail (N).
-//! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
-//!   touched and tested, drawn over the scene.
-//! - `detail`: the map's levels of detail, made on a thread of their own and handed over
-//!   in batches, the farthest clusters' first.
-//! - `culling`: what each frame leaves out (occlusion culling on a software renderer,
-//!   the frustum alone on a GPU: measured).
-//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
-//!   view, nearest first; on a software renderer in two passes around a read of the depth
-//!   buffer for occlusion culling) and the GL helpers. These three and `debug_draw` are the only files with
-//!   `unsafe` (OpenGL calls, and creating the context).
+//! - `debug_view`: the collision made visible (G): what the last steps touched and tested.
 
 mod bench;
-mod context;
 pub mod controls;
 mod correction;
-mod counters;
-mod culling;
-mod debug_draw;
 mod debug_view;
-mod detail;
 mod events;
 mod free_camera;
-mod gl;
-mod hud;
 mod keys;
 mod loading;
-mod minimap;
-mod offer;
+mod preferences;
 mod recording;
 mod redraw;
-mod renderer;
-mod scaled;
-mod scene_program;
-mod settings;
+mod render;
 mod simulation;
-mod texture;
+mod ui;
 mod views;
 
 use std::path::PathBuf;
@@ -59,9 +39,8 @@ use std::time::Instant;
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
-pub use culling::Culling;
-pub use settings::Overrides;
-use settings::SettingsState;
+pub use render::Culling;
+pub use ui::settings_panel::Overrides;
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
 use walkthrough::output::check_writable;
@@ -72,17 +51,16 @@ use walkthrough::store::{ContentKey, Store};
 
 use crate::terminal::{Opened, inputs, open_map, warn_starts};
 use bench::Bench;
-use context::GlWindowContext;
-use debug_draw::DebugDraw;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
-use hud::Overlay;
 use keys::HeldKeys;
 use loading::Loading;
-use minimap::Minimap;
-use offer::Offer;
-use renderer::Renderer;
+use render::{DebugDraw, GlWindowContext, Renderer};
 use simulation::Simulation;
+use ui::hud::Overlay;
+use ui::minimap::{self, Minimap};
+use ui::offer::Offer;
+use ui::settings_panel::SettingsState;
 use walkthrough::map::minimap::top_down;
 
 /// Everything the command line decided.

@@ -10,13 +10,13 @@ use winit::event_loop::ActiveEventLoop;
 
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
-use super::settings::PanelAnswer;
 use super::simulation::Advance;
+use super::ui::settings_panel::{self, PanelAnswer};
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 
-use super::hud::{self, HudState};
+use super::ui::hud::{self, HudState};
 
 impl App {
     /// Draw one frame (and simulate the time since the last one): advance the walk, draw
@@ -181,7 +181,7 @@ impl App {
         gpu.egui.run(&gpu.ctx.window, |ui| {
             minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);
             hud::draw(ui, overlay, &state);
-            answer = App::settings_panel(prefs, ui.ctx());
+            answer = settings_panel::panel(prefs, ui.ctx());
         });
         gpu.egui.paint(&gpu.ctx.window);
         if let Some(before) = answer.changed {

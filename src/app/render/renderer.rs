@@ -21,12 +21,12 @@ use walkthrough::player::Pose;
 use walkthrough::player::{FieldOfView, NEAR_PLANE};
 use walkthrough::preferences::TextureFilter;
 
-use super::counters::FragmentCounters;
+use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
-use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::scaled::RenderScale;
-use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
+use super::levels::{Arrival, LevelsJob};
+use super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
+use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
 
 // SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
@@ -61,25 +61,6 @@ struct Bound {
 fn samples(gl: &glow::Context) -> i32 {
     // SAFETY: context current; a plain state query.
     unsafe { gl.get_parameter_i32(glow::SAMPLES) }
-}
-
-/// What the last frame drew.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct DrawStats {
-    /// Clusters the view's frustum may see, of all.
-    pub clusters: usize,
-    /// Triangles submitted.
-    pub triangles: usize,
-    /// Draw calls.
-    pub draws: usize,
-    /// The fragment shader's invocations, where the driver counts them (when counting;
-    /// see [`Renderer::count_fragments`]). Mesa's llvmpipe counts every fragment
-    /// rasterized, before the depth test: the same whatever the drawing order.
-    pub shaded: Option<u64>,
-    /// Fragments that passed the depth test (when counting).
-    pub passed: Option<u64>,
-    /// Of those, the fragments of opaque clusters (when counting).
-    pub passed_opaque: Option<u64>,
 }
 
 /// GL objects of one map. Owns them and deletes them on drop.
@@ -363,7 +344,7 @@ impl Renderer {
     }
 
     /// Draw the scene with `scale` of the window's pixels a side from the next frame
-    /// (see [`super::scaled`]).
+    /// (see [`super::render_scale`]).
     pub fn set_render_scale(&mut self, scale: f32) {
         self.render_scale.set(scale);
     }

@@ -21,8 +21,8 @@ use walkthrough::preferences::RENDER_SCALE_RANGE;
 
 use super::gl::{self, check_gl};
 
-const STRETCH_VERTEX: &str = include_str!("../../shaders/stretch.vert");
-const STRETCH_FRAGMENT: &str = include_str!("../../shaders/stretch.frag");
+const STRETCH_VERTEX: &str = include_str!("../../../shaders/stretch.vert");
+const STRETCH_FRAGMENT: &str = include_str!("../../../shaders/stretch.frag");
 
 /// The scene's size, pixels, in a window of `window` pixels at render scale `scale`
 /// (brought into [`RENDER_SCALE_RANGE`]): each side scaled, rounded to the nearest pixel,

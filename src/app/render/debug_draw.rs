@@ -12,8 +12,8 @@ use glow::HasContext;
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 
-const VERTEX_SHADER: &str = include_str!("../../shaders/debug.vert");
-const FRAGMENT_SHADER: &str = include_str!("../../shaders/debug.frag");
+const VERTEX_SHADER: &str = include_str!("../../../shaders/debug.vert");
+const FRAGMENT_SHADER: &str = include_str!("../../../shaders/debug.frag");
 
 /// One vertex of the overlay.
 #[repr(C)]

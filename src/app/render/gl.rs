@@ -11,7 +11,7 @@ use glow::HasContext;
 macro_rules! check_gl {
     ($gl:expr, $what:expr) => {
         if cfg!(debug_assertions) {
-            $crate::app::gl::report_errors($gl, $what, file!(), line!());
+            $crate::app::render::gl::report_errors($gl, $what, file!(), line!());
         }
     };
 }
