@@ -131,7 +131,7 @@ impl App {
                 minimap,
                 key,
             }) => {
-                crate::terminal::report_loaded(&session, self.config.verbose);
+                crate::terminal::report_loaded(&session, self.config.common.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     // From where the walk will start (a reload keeps the pose).
                     let eye = if purpose == Purpose::Reload {

@@ -45,27 +45,6 @@ impl ScaleHint {
     }
 }
 
-/// What the command line sets for this run only.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Overrides {
-    /// `--fov`.
-    pub fov: Option<f32>,
-    /// `--sensitivity`.
-    pub sensitivity: Option<f32>,
-    /// `--invert-y`.
-    pub invert_y: Option<bool>,
-    /// `--speed`.
-    pub walking_speed: Option<f32>,
-    /// `--no-vsync`.
-    pub vsync: Option<bool>,
-    /// `--size`.
-    pub size: Option<(u32, u32)>,
-    /// `--texture-filter`.
-    pub texture_filter: Option<TextureFilter>,
-    /// `--render-scale`.
-    pub render_scale: Option<f32>,
-}
-
 /// The settings of this run, the saved ones, and the panel.
 pub struct SettingsState {
     /// The panel shows.
@@ -95,31 +74,14 @@ pub struct SettingsState {
 }
 
 impl SettingsState {
-    /// This run's settings: `saved` (kept in `file`) with `o` over them.
-    pub fn new(saved: &Preferences, o: &Overrides, file: Option<&Path>) -> SettingsState {
-        let mut live = saved.clone();
-        let mut overridden = Vec::new();
-        let mut set = |flag: &'static str, given: bool| {
-            if given {
-                overridden.push(flag);
-            }
-        };
-        set("--fov", o.fov.is_some());
-        set("--sensitivity", o.sensitivity.is_some());
-        set("--invert-y", o.invert_y.is_some());
-        set("--speed", o.walking_speed.is_some());
-        set("--no-vsync", o.vsync.is_some());
-        set("--size", o.size.is_some());
-        set("--texture-filter", o.texture_filter.is_some());
-        set("--render-scale", o.render_scale.is_some());
-        live.fov = o.fov.unwrap_or(live.fov);
-        live.mouse_sensitivity = o.sensitivity.unwrap_or(live.mouse_sensitivity);
-        live.invert_y = o.invert_y.unwrap_or(live.invert_y);
-        live.walking_speed = o.walking_speed.unwrap_or(live.walking_speed);
-        live.vsync = o.vsync.unwrap_or(live.vsync);
-        live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
-        live.texture_filter = o.texture_filter.unwrap_or(live.texture_filter);
-        live.render_scale = o.render_scale.unwrap_or(live.render_scale);
+    /// This run's settings `live`: `saved` (kept in `file`) with the command line's
+    /// settings over them, set by the options `overridden`.
+    pub fn new(
+        saved: &Preferences,
+        live: Preferences,
+        overridden: Vec<&'static str>,
+        file: Option<&Path>,
+    ) -> SettingsState {
         SettingsState {
             open: false,
             focus_first: false,
