@@ -38,20 +38,24 @@ fn count_one() {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::alloc`'s contract, passed on unchanged.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::alloc_zeroed`'s contract, passed on unchanged.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::realloc`'s contract, passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller keeps `GlobalAlloc::dealloc`'s contract, passed on unchanged.
         unsafe { System.dealloc(ptr, layout) }
     }
 }

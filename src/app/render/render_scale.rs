@@ -277,6 +277,7 @@ impl Stretch {
         )?;
         // SAFETY: context current; the program is deleted if the array cannot be made.
         let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| {
+            // SAFETY: context current; the program was made above and is not used again.
             unsafe { gl.delete_program(program) };
         })?;
         Ok(Stretch { program, vao })

@@ -29,8 +29,7 @@ use super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, 
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
 
-// SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
-unsafe impl GpuVertex for Vertex {
+impl GpuVertex for Vertex {
     // Locations as shaders/scene.vert declares them.
     const ATTRIBUTES: &'static [Attribute] = &[
         Attribute::new(0, 3, offset_of!(Vertex, position)),
@@ -121,10 +120,11 @@ impl Renderer {
         anisotropy: f32,
         eye: Vec3,
     ) -> Result<Renderer, String> {
-        // SAFETY (every block below): context current; each object is deleted if a later
-        // one cannot be made, and then owned by the returned value and deleted in `Drop`.
+        // Each object is deleted if a later one cannot be made, and then owned by the
+        // returned value and deleted in `Drop`.
         let delete = |programs: &[Program]| {
             for p in programs {
+                // SAFETY: context current; the programs were made above and are dropped.
                 unsafe { gl.delete_program(p.program) };
             }
         };
@@ -132,7 +132,9 @@ impl Renderer {
         for v in Variant::ALL {
             programs.push(Program::new(&gl, v).inspect_err(|_| delete(&programs))?);
         }
+        // SAFETY: context current; the array is owned by the renderer (or deleted below).
         let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&programs))?;
+        // SAFETY: context current; the buffers are owned by the renderer.
         let buffers = unsafe {
             gl.create_buffer()
                 .and_then(|v| Ok((v, gl.create_buffer()?)))
@@ -140,6 +142,7 @@ impl Renderer {
         };
         let (vbo, ebo, stream) = buffers.inspect_err(|_| {
             delete(&programs);
+            // SAFETY: context current; the array was made above and is not used again.
             unsafe { gl.delete_vertex_array(vao) };
         })?;
         let mut r = Renderer {
@@ -246,7 +249,7 @@ impl Renderer {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
             gl.buffer_data_u8_slice(
                 glow::ARRAY_BUFFER,
-                gl::vertex_bytes(&self.mesh.vertices),
+                bytemuck::cast_slice(&self.mesh.vertices),
                 glow::STATIC_DRAW,
             );
             check_gl!(gl, "the vertex buffer upload");
@@ -266,7 +269,7 @@ impl Renderer {
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
             gl.buffer_data_u8_slice(
                 glow::ELEMENT_ARRAY_BUFFER,
-                gl::index_bytes(&self.mesh.indices),
+                bytemuck::cast_slice(&self.mesh.indices),
                 glow::STATIC_DRAW,
             );
             check_gl!(gl, "the index buffer upload");
@@ -537,7 +540,7 @@ impl Renderer {
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.stream));
             gl.buffer_data_u8_slice(
                 glow::ELEMENT_ARRAY_BUFFER,
-                gl::index_bytes(&batches.indices),
+                bytemuck::cast_slice(&batches.indices),
                 glow::STREAM_DRAW,
             );
         }
