@@ -19,11 +19,11 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
-use walkthrough::camera::{Controller, Mode, MoveIntent, Pose, Settings};
 use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
 use walkthrough::map::UpAxis;
 use walkthrough::map::scene::MAX_PLACEMENTS;
 use walkthrough::names::Named;
+use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{Command, DEFAULT_DT, ScriptPlayer, parse_script};
 
@@ -47,9 +47,9 @@ fn intent(i: usize) -> (MoveIntent, f32) {
 }
 
 fn walk(c: &mut Criterion, name: &str, world: &dyn Collider, start: Pose, mode: Mode) {
-    let settings = Settings {
+    let settings = ControllerSettings {
         mode,
-        ..Settings::default()
+        ..ControllerSettings::default()
     };
     let run = |world: &dyn Collider| {
         let mut ctl = Controller::new(start, settings);
@@ -136,7 +136,7 @@ fn diagonal_for(secs: f32) -> Vec<Command> {
 
 /// Play `script` from `start` once: each step's time, milliseconds.
 fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> Vec<f64> {
-    let mut walker = Controller::new(start, Settings::default());
+    let mut walker = Controller::new(start, ControllerSettings::default());
     let mut player = ScriptPlayer::new(script.to_vec(), DEFAULT_DT as f32);
     let mut times = Vec::new();
     while let Some(intent) = player.next_step(&mut walker) {

@@ -10,12 +10,12 @@
 //! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
-//! - [`input`]: reading the user's files: regular files only, within size limits.
+//! - [`files`]: reading the user's files: regular files only, within size limits.
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
 //! - [`map`]: OBJ/MTL loading (tobj), the file-to-world frame, the built-in map.
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
-//! - [`camera`]: the pose, the move intent and the fixed-step controller.
+//! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
@@ -57,14 +57,14 @@
 //! ```
 #![forbid(unsafe_code)]
 
-pub mod camera;
 pub mod collision;
 pub mod cull;
+pub mod files;
 pub mod geometry;
-pub mod input;
 pub mod map;
 pub mod names;
 pub mod output;
+pub mod player;
 pub mod preferences;
 pub mod quote;
 pub mod session;

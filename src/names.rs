@@ -19,6 +19,16 @@ pub trait Named: Copy + PartialEq + 'static {
         let i = Self::ALL.iter().position(|v| *v == self).unwrap_or(0);
         Self::ALL[(i + 1) % Self::ALL.len()]
     }
+
+    /// The next value, or with `backwards` the one before it (wrapping around): what a
+    /// key and its Shift go to.
+    fn step(self, backwards: bool) -> Self {
+        if !backwards {
+            return self.next();
+        }
+        let i = Self::ALL.iter().position(|v| *v == self).unwrap_or(0);
+        Self::ALL[(i + Self::ALL.len() - 1) % Self::ALL.len()]
+    }
 }
 
 /// A name that is none of an enum's values.

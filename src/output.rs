@@ -132,7 +132,7 @@ pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputErr
     check_output(target, inputs)?;
     let partial = partial_path(target);
     check_output(&partial, inputs)?;
-    let folder = crate::input::folder_of(target);
+    let folder = crate::files::folder_of(target);
     if !folder.is_dir() {
         return Err(OutputError::NoFolder {
             path: shown_path(target),
@@ -164,7 +164,7 @@ pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputErr
 /// name. `None` when the folder cannot be resolved (it is not there).
 fn real_path(p: &Path) -> Option<PathBuf> {
     let name = p.file_name()?;
-    let folder = fs::canonicalize(crate::input::folder_of(p)).ok()?;
+    let folder = fs::canonicalize(crate::files::folder_of(p)).ok()?;
     let joined = folder.join(name);
     // A link resolves to what it points at.
     Some(fs::canonicalize(&joined).unwrap_or(joined))

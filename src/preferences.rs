@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::camera::{DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER};
+use crate::player::{DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER};
 
 /// Mouse look sensitivity the settings allow, degrees of turn per pixel of motion.
 pub const SENSITIVITY_RANGE: RangeInclusive<f32> = 0.01..=1.0;
@@ -101,7 +101,7 @@ pub struct Preferences {
     /// Moving the mouse forward looks down.
     pub invert_y: bool,
     /// Field of view, degrees across the window's wider side
-    /// ([`crate::camera::FieldOfView`]).
+    /// ([`crate::player::FieldOfView`]).
     pub fov: f32,
     /// Walking (and flying) speed, metres a second.
     pub walking_speed: f32,

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use crate::camera::Pose;
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
@@ -16,6 +15,7 @@ use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
+use crate::player::Pose;
 use crate::survey::units::Unit;
 use crate::survey::{
     FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,

@@ -1,7 +1,7 @@
 //! The tolerances of the collision test, in one place: how close counts as touching, how
 //! small counts as nothing. (Physical defaults live with the settings they belong to:
 //! the body in [`crate::collision::body`], walking in [`crate::walk::WalkSettings`], the
-//! camera in [`crate::camera`], the step in [`crate::sim`].)
+//! camera in [`crate::player`], the step in [`crate::sim`].)
 //!
 //! The collision world works in *world units*: the map's own units times the map scale
 //! (see [`crate::map::MapFrame`]), which makes one world unit about one metre. The values

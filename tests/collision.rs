@@ -6,13 +6,13 @@ mod common;
 
 use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, walk, wall};
 use glam::Vec3;
-use walkthrough::camera::{Controller, Mode, Pose, Settings};
-use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView, NEAR_PLANE};
 use walkthrough::collision::SKIN;
 use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
 use walkthrough::names::Named;
+use walkthrough::player::{Controller, ControllerSettings, Mode, Pose};
+use walkthrough::player::{FOV_RANGE_DEG, FieldOfView, NEAR_PLANE};
 use walkthrough::sim::{parse_script, run_to_rows};
 
 const DT: f32 = 1.0 / 120.0;
@@ -460,7 +460,7 @@ fn walker_spawned_half_inside_a_room_corner_is_pushed_out_by_the_controller() {
     let room = CollisionWorld::new(cube(Vec3::new(-3.0, 0.0, -3.0), Vec3::new(3.0, 3.0, 3.0)));
     // Eye at 1.6 m, the body's centre 0.1 m from two walls (its radius is 0.3 m).
     let pose = Pose::new(Vec3::new(2.9, 1.6, 2.9), 0.0, 0.0);
-    let mut c = Controller::new(pose, Settings::default());
+    let mut c = Controller::new(pose, ControllerSettings::default());
     let report = c.step(&room, &Default::default(), DT);
     assert!(report.pushed_out);
     let keep = Body::WALKER.rest_distance(Vec3::X);
@@ -553,7 +553,7 @@ fn edge_on_wall_trace(mode: &str, spawn: Vec3) -> (Vec<Vec3>, Vec<[Vec3; 3]>) {
     let world = CollisionWorld::new(world_tris);
     let text = format!("mode {mode}\nresponse stop\nforward 2.5\nturn 90\nforward 1\n");
     let script = parse_script("edge-on.txt", &text).unwrap();
-    let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), Settings::default());
+    let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), ControllerSettings::default());
     let rows = run_to_rows(&world, &MapFrame::default(), &mut c, &script, f64::from(DT));
     (rows.iter().map(|r| Vec3::from(r.position)).collect(), tris)
 }
@@ -640,7 +640,7 @@ fn floor_with(boxes: &[(Vec3, Vec3)]) -> (CollisionWorld, Vec<[Vec3; 3]>) {
 fn walk_forward(world: &CollisionWorld, response: Response, start: Vec3, secs: f32) -> Vec<Vec3> {
     let text = format!("response {}\nforward {secs}\n", response.name());
     let script = parse_script("walk.txt", &text).unwrap();
-    let mut c = Controller::new(Pose::new(start, 0.0, 0.0), Settings::default());
+    let mut c = Controller::new(Pose::new(start, 0.0, 0.0), ControllerSettings::default());
     assert_eq!(c.settings.mode, Mode::Walk);
     let rows = run_to_rows(world, &MapFrame::default(), &mut c, &script, f64::from(DT));
     rows.iter().map(|r| Vec3::from(r.position)).collect()
@@ -696,14 +696,14 @@ fn speed_of_1e30_metres_a_second_still_stops_at_the_wall() {
     let room = CollisionWorld::new(cube(Vec3::splat(-4.0), Vec3::splat(4.0)));
     for mode in [Mode::Walk, Mode::Fly] {
         for response in [Response::Stop, Response::Slide] {
-            let settings = Settings {
+            let settings = ControllerSettings {
                 speed: 1e30,
                 mode,
                 response,
-                ..Settings::default()
+                ..ControllerSettings::default()
             };
             let mut c = Controller::new(Pose::new(Vec3::new(0.0, -2.0, 0.0), 30.0, 10.0), settings);
-            let intent = walkthrough::camera::MoveIntent {
+            let intent = walkthrough::player::MoveIntent {
                 forward: 1.0,
                 strafe: 0.3,
                 ..Default::default()

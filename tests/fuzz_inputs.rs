@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use common::Rng;
 use glam::Vec3;
-use walkthrough::camera::{Controller, Pose, Settings};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::map::MapFrame;
+use walkthrough::player::{Controller, ControllerSettings, Pose};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{read_script, run, total_steps};
 use walkthrough::store::{STORE_FILE, Store};
@@ -374,7 +374,7 @@ fn mutated_scripts_are_refused_at_their_line_or_walked_without_nan() {
             });
             let mut c = Controller::new(
                 Pose::new(Vec3::new(5.0, 1.6, 5.0), 0.0, 0.0),
-                Settings::default(),
+                ControllerSettings::default(),
             );
             let frame = MapFrame::default();
             let result = run(

@@ -8,8 +8,8 @@ mod common;
 
 use common::buildings::{UNITS, all, write_obj};
 use glam::Vec3;
-use walkthrough::camera::{Controller, MoveIntent, Settings};
 use walkthrough::map::UpAxis;
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::survey::Confidence;
 
@@ -213,7 +213,7 @@ fn spawn_flash_every_spawn_is_at_rest_on_the_first_step() {
         let s = Session::open(Some(&path), &opts).expect("the level opens");
         let _ = std::fs::remove_file(&path);
         let start = s.start_pose(None);
-        let mut c = Controller::new(start, Settings::default());
+        let mut c = Controller::new(start, ControllerSettings::default());
         let report = c.step(s.collider(), &MoveIntent::default(), 1.0 / 120.0);
         let moved = (c.pose.position - start.position).length();
         assert!(

@@ -13,10 +13,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use glam::Vec3;
-use walkthrough::camera::{Controller, MoveIntent, Settings};
 use walkthrough::collision::Response;
 use walkthrough::collision::body::EYE_HEIGHT;
 use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
 use walkthrough::session::{OpenOptions, Session};
 
 fn repo(sub: &str) -> PathBuf {
@@ -143,10 +143,10 @@ fn walk_shared(name: &str, expect_scale: (f32, f32)) {
     );
     let tris: Vec<[Vec3; 3]> = s.world.triangles().iter().map(|t| t.vertices()).collect();
     for response in [Response::Slide, Response::Stop] {
-        let settings = Settings {
+        let settings = ControllerSettings {
             response,
             speed: 4.0,
-            ..Settings::default()
+            ..ControllerSettings::default()
         };
         let mut c = Controller::new(s.start_pose(None), settings);
         let mut moved = 0.0;

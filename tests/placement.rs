@@ -10,9 +10,9 @@ use common::{cube, nearest_ellipsoid_distance};
 use glam::{Affine3A, Quat, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use walkthrough::camera::{Controller, Mode, MoveIntent, Pose, Refusal, Settings};
 use walkthrough::collision::{Collider, CollisionWorld, InstancedWorld, Response};
 use walkthrough::map::MapFrame;
+use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose, Refusal};
 use walkthrough::sim::{ScriptPlayer, TraceRow, parse_script, run_to_rows};
 
 /// The issue's room: a closed box 20 x 6 x 20 m, floor at y = 0.
@@ -35,9 +35,9 @@ fn placed_box() -> InstancedWorld {
 
 fn play(world: &dyn Collider, response: Response, script: &str) -> Vec<TraceRow> {
     let script = parse_script("escape.txt", script).unwrap();
-    let settings = Settings {
+    let settings = ControllerSettings {
         response,
-        ..Settings::default()
+        ..ControllerSettings::default()
     };
     let mut c = Controller::new(Pose::new(Vec3::new(0.0, 1.6, 0.0), 0.0, 0.0), settings);
     run_to_rows(world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0)
@@ -117,9 +117,9 @@ fn walking_asked_for_where_no_walker_fits_stays_flying_and_says_why() {
     let world = CollisionWorld::new(tris);
     let mut c = Controller::new(
         Pose::new(Vec3::new(-5.0, 0.5, 0.0), 0.0, 0.0),
-        Settings {
+        ControllerSettings {
             mode: Mode::Fly,
-            ..Settings::default()
+            ..ControllerSettings::default()
         },
     );
     c.step(&world, &MoveIntent::default(), 1.0 / 120.0);
@@ -149,7 +149,7 @@ fn walking_asked_for_under_a_low_ceiling_crouches() {
     let script = parse_script("low.txt", "mode fly\nmode walk\nwait 1\n").unwrap();
     let mut c = Controller::new(
         Pose::new(Vec3::new(-5.0, 1.0, 0.0), 0.0, 0.0),
-        Settings::default(),
+        ControllerSettings::default(),
     );
     let rows = run_to_rows(&world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0);
     let end = rows.last().unwrap();
@@ -247,11 +247,11 @@ proptest! {
     ) {
         let tris = room_triangles(&r);
         let world = CollisionWorld::new(tris.iter().copied());
-        let settings = Settings {
+        let settings = ControllerSettings {
             mode: Mode::Fly,
             speed,
             response: if stop { Response::Stop } else { Response::Slide },
-            ..Settings::default()
+            ..ControllerSettings::default()
         };
         // The eye starts in the room, off its walls; flying, it never leaves (the
         // flying property tests say so), so wherever it is when walking is asked for is
@@ -319,7 +319,7 @@ fn a_spawn_or_start_on_a_wall_plane_stands_inside_the_room() {
         let world = CollisionWorld::new(issue_box(outward));
         let eye = Vec3::new(10.0, 1.601, 7.11);
         let spawned = {
-            let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
+            let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), ControllerSettings::default());
             run_to_rows(&world, &MapFrame::default(), &mut c, &[], 1.0 / 120.0);
             let script = parse_script("w.txt", "wait 1\n").unwrap();
             run_to_rows(&world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0)
@@ -327,7 +327,7 @@ fn a_spawn_or_start_on_a_wall_plane_stands_inside_the_room() {
         let script = parse_script("s.txt", "start 10,1.601,7.11 0 0\nwait 1\n").unwrap();
         let mut c = Controller::new(
             Pose::new(Vec3::new(5.0, 1.6, 5.0), 0.0, 0.0),
-            Settings::default(),
+            ControllerSettings::default(),
         );
         let started = run_to_rows(&world, &MapFrame::default(), &mut c, &script, 1.0 / 120.0);
         for (how, rows) in [("--spawn", spawned), ("start", started)] {
@@ -421,9 +421,9 @@ proptest! {
         let world = CollisionWorld::new(tris.iter().copied());
         let eye = eye_on_plane(&r, &at);
         prop_assume!(eye.is_finite());
-        let settings = Settings {
+        let settings = ControllerSettings {
             mode: if fly { Mode::Fly } else { Mode::Walk },
-            ..Settings::default()
+            ..ControllerSettings::default()
         };
         let mut script = String::new();
         let start = if by_start {

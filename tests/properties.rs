@@ -13,10 +13,10 @@ use parry3d::query::{Ray, RayCast};
 use parry3d::shape::{Ball, TriMesh};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use walkthrough::camera::{Controller, MoveIntent, Pose as EyePose, Settings};
 use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough::geometry::InsideMethod;
 use walkthrough::names::Named;
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose as EyePose};
 
 /// Slack for `f32` positions, in ellipsoid-space units.
 const TOL_E: f64 = 1e-4;
@@ -250,11 +250,11 @@ proptest! {
     ) {
         let tris = stair_triangles(&r);
         let world = CollisionWorld::new(tris.iter().copied());
-        let settings = Settings {
+        let settings = ControllerSettings {
             speed,
             response: if stop { Response::Stop } else { Response::Slide },
             method: InsideMethod::ALL[method],
-            ..Settings::default()
+            ..ControllerSettings::default()
         };
         let eye = Vec3::new(r.start.0, -r.half.y + 1.6, r.start.1);
         let mut c = Controller::new(EyePose::new(eye, 0.0, 0.0), settings);

@@ -5,9 +5,9 @@ mod common;
 
 use common::cube;
 use glam::Vec3;
-use walkthrough::camera::{Controller, Pose, Settings};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::map::MapFrame;
+use walkthrough::player::{Controller, ControllerSettings, Pose};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
 
 /// A big floor at y = 0, and `extra` triangles.
@@ -48,7 +48,7 @@ fn ramp(deg: f32) -> CollisionWorld {
 /// Play `script` from an eye at `eye` looking toward -z, at step `dt`.
 fn play(world: &CollisionWorld, eye: Vec3, script: &str, dt: f32) -> Vec<TraceRow> {
     let script = parse_script("walk.txt", script).unwrap();
-    let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
+    let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), ControllerSettings::default());
     run_to_rows(world, &MapFrame::default(), &mut c, &script, f64::from(dt))
 }
 
@@ -294,7 +294,7 @@ wait 0.5
     );
     let last = rows.last().unwrap();
     assert!(last.crouched, "did not crouch");
-    let body = Settings::default().walk.crouched();
+    let body = ControllerSettings::default().walk.crouched();
     let centre = body.centre_of(eye(last));
     let gap = common::nearest_ellipsoid_distance(&body, centre, &tris);
     assert!(
@@ -322,9 +322,9 @@ fn wedged_between_a_wall_and_a_box_edge_the_body_neither_sinks_nor_gathers_speed
         Vec3::new(2.0, 0.47, -7.924),
     ));
     let world = world(tris.clone());
-    let body = Settings::default().walk.standing();
+    let body = ControllerSettings::default().walk.standing();
     let eye = Vec3::new(0.0, 2.5, -8.35);
-    let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), Settings::default());
+    let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), ControllerSettings::default());
     let mut rest = None;
     for step in 0..600 {
         c.step(&world, &Default::default(), 1.0 / 60.0);
@@ -466,11 +466,11 @@ fn a_walker_spawned_with_its_feet_inside_a_box_stands_on_the_box() {
 
 #[test]
 fn the_stance_tells_ground_jump_fall_crouch_and_flight() {
-    use walkthrough::camera::{Mode, MoveIntent, Stance};
+    use walkthrough::player::{Mode, MoveIntent, Stance};
     let world = world(vec![]);
     let mut c = Controller::new(
         Pose::new(Vec3::new(0.0, 3.0, 0.0), 0.0, 0.0),
-        Settings::default(),
+        ControllerSettings::default(),
     );
     let idle = MoveIntent::default();
     c.step(&world, &idle, 1.0 / 120.0);
@@ -519,9 +519,9 @@ fn the_same_script_walks_the_same_path_at_any_time_step() {
 
 #[test]
 fn dt_written_to_ten_digits_runs_two_ticks_every_step() {
-    use walkthrough::camera::MoveIntent;
+    use walkthrough::player::MoveIntent;
     let w = world(vec![]);
-    let mut c = Controller::new(Pose::new(START, 0.0, 0.0), Settings::default());
+    let mut c = Controller::new(Pose::new(START, 0.0, 0.0), ControllerSettings::default());
     let intent = MoveIntent {
         forward: 1.0,
         ..Default::default()
@@ -547,9 +547,9 @@ fn dt_written_to_ten_digits_runs_two_ticks_every_step() {
 #[test]
 fn a_walker_wedged_between_a_wall_and_a_box_edge_does_not_sink_into_the_edge() {
     use common::nearest_ellipsoid_distance;
-    use walkthrough::camera::{Controller, MoveIntent};
     use walkthrough::collision::Response;
     use walkthrough::geometry::InsideMethod;
+    use walkthrough::player::{Controller, MoveIntent};
     let half = Vec3::new(7.7475657, 2.8777132, 9.159032);
     let mut tris = cube(-half, half);
     let (x, z, w, d, h) = (-7.589079, 6.361399, 1.6962242, 2.2045698, 0.80898553);
@@ -558,11 +558,11 @@ fn a_walker_wedged_between_a_wall_and_a_box_edge_does_not_sink_into_the_edge() {
         Vec3::new(x + w, -half.y + h, (z + d).min(half.z)),
     ));
     let world = CollisionWorld::new(tris.iter().copied());
-    let settings = Settings {
+    let settings = ControllerSettings {
         speed: 14.866938,
         response: Response::Stop,
         method: InsideMethod::MollerTrumbore,
-        ..Settings::default()
+        ..ControllerSettings::default()
     };
     let eye = Vec3::new(-6.4357853, -half.y + 1.6, 0.0);
     let mut c = Controller::new(Pose::new(eye, 0.0, 0.0), settings);

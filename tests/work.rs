@@ -16,9 +16,9 @@ use std::cell::Cell;
 use common::city::{generated_city, segments};
 use common::corner::{corner, fine_object};
 use glam::Vec3;
-use walkthrough::camera::{Controller, MoveIntent, Pose, Settings};
 use walkthrough::collision::{Body, Collider, CollisionWorld, Contact, Probe, Work};
 use walkthrough::geometry::InsideMethod;
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose};
 
 /// The system allocator, counting the allocations of each thread (tests run side by side:
 /// only the thread that sweeps is counted).
@@ -38,20 +38,24 @@ fn count_one() {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::alloc`'s contract, passed on unchanged.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::alloc_zeroed`'s contract, passed on unchanged.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
+        // SAFETY: the caller keeps `GlobalAlloc::realloc`'s contract, passed on unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller keeps `GlobalAlloc::dealloc`'s contract, passed on unchanged.
         unsafe { System.dealloc(ptr, layout) }
     }
 }
@@ -208,7 +212,7 @@ fn press_into_the_corner(world: &CollisionWorld) -> (Vec3, Work) {
     };
     let mut walker = Controller::new(
         Pose::new(Vec3::new(0.55, 1.6, -0.55), 0.0, 0.0),
-        Settings::default(),
+        ControllerSettings::default(),
     );
     let intent = MoveIntent {
         forward: 1.0,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use walkthrough::output::PartialFile;
 
-use super::renderer::DrawStats;
+use super::render::DrawStats;
 
 /// Simulated time per frame under `--bench-frames`: the walk moves on by this however long
 /// a frame took, so every run and every map walks its script in the same frames.

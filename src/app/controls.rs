@@ -1,6 +1,6 @@
 //! The controls: one table that the F1 overlay, `--help` and the README's Controls
 //! section all show (a test keeps the README's copy equal to it), and the keys that act
-//! once a press. Keys held for moving are read by [`super::input::HeldKeys`].
+//! once a press. Keys held for moving are read by [`super::keys::HeldKeys`].
 
 use winit::keyboard::KeyCode;
 

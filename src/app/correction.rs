@@ -7,27 +7,17 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use walkthrough::camera::Pose;
 use walkthrough::collision::CollisionWorld;
 use walkthrough::collision::body::EYE_HEIGHT;
-use walkthrough::map::UpAxis;
+use walkthrough::names::Named;
+use walkthrough::player::Pose;
 use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
 
 use super::App;
-use super::debug_draw::DebugGeometry;
 use super::loading::Purpose;
+use super::render::DebugGeometry;
 
-/// The up axes U steps through (Shift+U backwards): Y and Z, what exporters write, are
-/// next to each other both ways.
-const UP_CYCLE: [UpAxis; 6] = [
-    UpAxis::Y,
-    UpAxis::Z,
-    UpAxis::X,
-    UpAxis::NegY,
-    UpAxis::NegZ,
-    UpAxis::NegX,
-];
 /// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
 /// (inches read as centimetres).
 pub const SCALE_STEP: f32 = 1.25;
@@ -43,17 +33,6 @@ const MARKER_DISTANCE: f32 = 2.5;
 const MARKER_WALL_GAP: f32 = 0.3;
 /// Its colour (cyan: no map is that colour for long).
 const MARKER_COLOR: [f32; 4] = [0.2, 1.0, 1.0, 1.0];
-
-/// The up axis after `up` in [`UP_CYCLE`] (before it with `backwards`).
-pub fn next_up(up: UpAxis, backwards: bool) -> UpAxis {
-    let at = UP_CYCLE.iter().position(|&u| u == up).unwrap_or(0);
-    let n = UP_CYCLE.len();
-    UP_CYCLE[if backwards {
-        (at + n - 1) % n
-    } else {
-        (at + 1) % n
-    }]
-}
 
 /// The scale after `scale` going `larger` or smaller: by [`SCALE_STEP`], or with
 /// `to_unit` to the next common unit (mm, cm, in, ft, m) that way, by a step past them.
@@ -90,7 +69,7 @@ impl App {
             return;
         }
         self.offer = None;
-        let up = next_up(self.sim.session.map.frame.up, backwards);
+        let up = self.sim.session.map.frame.up.step(backwards);
         let mut open = self.config.open;
         (open.up, open.remembered) = (Some(up), None);
         self.overlay
@@ -217,19 +196,20 @@ fn marker(geometry: &mut DebugGeometry, world: &CollisionWorld, eye: Vec3, ahead
 #[cfg(test)]
 mod tests {
     use super::*;
+    use walkthrough::map::UpAxis;
 
     #[test]
     fn u_steps_between_y_and_z_both_ways_and_visits_every_axis() {
-        assert_eq!(next_up(UpAxis::Y, false), UpAxis::Z);
-        assert_eq!(next_up(UpAxis::Z, true), UpAxis::Y);
+        assert_eq!(UpAxis::Y.step(false), UpAxis::Z);
+        assert_eq!(UpAxis::Z.step(true), UpAxis::Y);
         let mut up = UpAxis::Y;
         let mut seen = Vec::new();
         for _ in 0..6 {
-            up = next_up(up, false);
+            up = up.step(false);
             seen.push(up);
         }
         assert_eq!(up, UpAxis::Y);
-        for u in UP_CYCLE {
+        for &u in UpAxis::ALL {
             assert!(seen.contains(&u), "{u}");
         }
     }

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use walkthrough::camera::StepReport;
 use walkthrough::collision::{Account, Collider, Contact, Response};
+use walkthrough::player::StepReport;
 
-use super::debug_draw::DebugGeometry;
+use super::render::DebugGeometry;
 
 /// How long a touched triangle stays highlighted.
 const TOUCH_SHOWN: Duration = Duration::from_millis(500);

@@ -14,13 +14,10 @@ use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 use walkthrough::names::Named;
 use walkthrough::preferences::WALKING_SPEED_RANGE;
 
-use super::context::{GlWindowContext, probe_software};
 use super::controls::Action;
-use super::culling::Culling;
-use super::debug_draw::DebugDraw;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
-use super::renderer::Renderer;
+use super::render::{Culling, DebugDraw, GlWindowContext, Renderer, probe_software};
 use super::{App, Gpu};
 
 /// Speed factor of one notch of the mouse wheel.
@@ -170,7 +167,7 @@ impl App {
 
     /// Quit, saving the exit screenshot if one is due.
     pub(super) fn exit(&mut self, event_loop: &ActiveEventLoop) {
-        if let Some(p) = self.config.screenshot.clone()
+        if let Some(p) = self.config.window.screenshot.clone()
             && (self.sim.scripted() || self.config.script.is_none())
         {
             // No script, or it did not finish: save what is on screen now.
@@ -202,22 +199,24 @@ impl ApplicationHandler for App {
             .with_inner_size(PhysicalSize::new(w, h))
             .with_fullscreen(
                 self.config
+                    .window
                     .fullscreen
                     .then_some(Fullscreen::Borderless(None)),
             );
-        let vsync = self.prefs.live.vsync && self.config.bench_frames.is_none();
+        let vsync = self.prefs.live.vsync && self.config.window.bench_frames.is_none();
         let msaa = self
             .config
+            .window
             .msaa
             .unwrap_or_else(|| default_msaa(probe_software(event_loop)));
-        let asked = self.config.msaa.is_some();
+        let asked = self.config.window.msaa.is_some();
         let ctx = match GlWindowContext::new(event_loop, attrs, vsync, msaa, asked) {
             Ok(c) => c,
             Err(e) => return self.fail(event_loop, e),
         };
         eprintln!("{}", ctx.description);
         // On a software rasterizer, 8x anisotropic filtering doubled lost_empire's frame.
-        let anisotropy = match self.config.anisotropy {
+        let anisotropy = match self.config.window.anisotropy {
             Some(a) => f32::from(a),
             None if ctx.software => {
                 eprintln!(
@@ -231,7 +230,7 @@ impl ApplicationHandler for App {
         let mut renderer = match Renderer::new(
             ctx.gl.clone(),
             &self.sim.session.map,
-            ctx.srgb && self.config.srgb,
+            ctx.srgb && !self.config.window.no_srgb,
             anisotropy,
             self.sim.controller.view_pose().position,
         ) {
@@ -245,17 +244,18 @@ impl ApplicationHandler for App {
         );
         renderer.set_texture_filter(self.prefs.live.texture_filter);
         renderer.set_render_scale(self.prefs.live.render_scale);
-        renderer.count_fragments(self.config.bench_frames.is_some());
+        renderer.count_fragments(self.config.window.bench_frames.is_some());
         let wanted = self
             .config
-            .culling
+            .window
+            .culling()
             .unwrap_or(Culling::default_for(ctx.software));
         let used = renderer.set_culling(wanted);
         if used != wanted {
             eprintln!(
                 "culling: frustum (occlusion culling reads a depth of one sample a pixel, and this framebuffer is multisampled)"
             );
-        } else if self.config.culling.is_none() && used == Culling::Frustum {
+        } else if self.config.window.culling().is_none() && used == Culling::Frustum {
             eprintln!(
                 "culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)"
             );
@@ -274,7 +274,7 @@ impl ApplicationHandler for App {
         });
         self.started = Instant::now();
         self.sim.start();
-        if self.config.record.is_some() {
+        if self.config.window.record.is_some() {
             self.sim.start_recording(&self.recording_about());
         }
     }

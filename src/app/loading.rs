@@ -9,8 +9,8 @@ use walkthrough::session::{OpenOptions, Session};
 use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
-use super::minimap::IMAGE_SIDE;
-use super::offer::Offer;
+use super::ui::minimap::IMAGE_SIDE;
+use super::ui::offer::Offer;
 
 /// A map loaded on the worker, with its minimap image drawn there too.
 pub struct Loaded {
@@ -131,7 +131,7 @@ impl App {
                 minimap,
                 key,
             }) => {
-                crate::terminal::report_loaded(&session, self.config.verbose);
+                crate::terminal::report_loaded(&session, self.config.common.verbose);
                 if let Some(gpu) = &mut self.gpu {
                     // From where the walk will start (a reload keeps the pose).
                     let eye = if purpose == Purpose::Reload {

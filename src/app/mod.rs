@@ -1,57 +1,39 @@
 //! The window: winit events in, a `MoveIntent` to the controller, the pose to the
 //! renderer. The controller runs at the same fixed step as `walkthrough sim`, decoupled
-//! from the frame rate.
+//! from the frame rate. Three rooms: the shell here, [`render`] (GL) and [`ui`] (egui);
+//! the rooms never reach back into the shell's `App`.
 //!
+//! - `options`: the window's command-line options, each declared once.
 //! - `events`: winit's events (keys, mouse, window life) to the app.
 //! - `controls`: the table of controls and the keys that act once a press.
-//! - `input`: held movement keys to a move intent.
+//! - `keys`: held movement keys to a move intent.
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
 //! - `loading`: maps loaded on a worker thread.
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
-//! - `settings`: the user's settings as this run uses them, the F2 panel, saving them.
-//! - `frame`: one frame: steps, scene, HUD, screenshot, swap.
+//! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
+//!   window's size) and saved.
+//! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
-//! - `hud`: the HUD and the help overlay (egui).
 //! - `free_camera`: the detached view (V).
-//! - `minimap`: the map from above with the player and its trail (N).
-//! - `debug_view`, `debug_draw`: the collision made visible (G): what the last steps
-//!   touched and tested, drawn over the scene.
-//! - `detail`: the map's levels of detail, made on a thread of their own and handed over
-//!   in batches, the farthest clusters' first.
-//! - `culling`: what each frame leaves out (occlusion culling on a software renderer,
-//!   the frustum alone on a GPU: measured).
-//! - `context`, `renderer`, `gl`: the GL window, the scene's draw calls (the clusters in
-//!   view, nearest first; on a software renderer in two passes around a read of the depth
-//!   buffer for occlusion culling) and the GL helpers. These three and `debug_draw` are the only files with
-//!   `unsafe` (OpenGL calls, and creating the context).
+//! - `debug_view`: the collision made visible (G): what the last steps touched and tested.
 
 mod bench;
-mod context;
 pub mod controls;
 mod correction;
-mod counters;
-mod culling;
-mod debug_draw;
 mod debug_view;
-mod detail;
 mod events;
-mod frame;
 mod free_camera;
-mod gl;
-mod hud;
-mod input;
+mod keys;
 mod loading;
-mod minimap;
-mod offer;
+mod options;
+mod preferences;
 mod recording;
-mod renderer;
-mod scaled;
-mod scene_program;
-mod settings;
+mod redraw;
+mod render;
 mod simulation;
-mod texture;
+mod ui;
 mod views;
 
 use std::path::PathBuf;
@@ -59,188 +41,108 @@ use std::time::Instant;
 
 use winit::event_loop::{ControlFlow, EventLoop};
 
-pub use culling::Culling;
-pub use settings::Overrides;
-use settings::SettingsState;
-use walkthrough::camera::{Controller, Settings};
+pub use options::WindowOptions;
+
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
 use walkthrough::output::check_writable;
+use walkthrough::player::{Controller, ControllerSettings};
 use walkthrough::session::OpenOptions;
-use walkthrough::sim::{Command, StartLine, TraceWriter};
+use walkthrough::sim::{Command, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
+use crate::options::Common;
 use crate::terminal::{Opened, inputs, open_map, warn_starts};
 use bench::Bench;
-use context::GlWindowContext;
-use debug_draw::DebugDraw;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
-use hud::Overlay;
-use input::HeldKeys;
+use keys::HeldKeys;
 use loading::Loading;
-use minimap::Minimap;
-use offer::Offer;
-use renderer::Renderer;
-use simulation::Simulation;
+use render::{DebugDraw, GlWindowContext, Renderer};
+use simulation::{Simulation, TraceFile};
+use ui::hud::Overlay;
+use ui::minimap::{self, Minimap};
+use ui::offer::Offer;
+use ui::settings_panel::SettingsState;
 use walkthrough::map::minimap::top_down;
 
 /// Everything the command line decided.
 pub struct Config {
     /// Map file, or the built-in map.
     pub map: Option<PathBuf>,
-    /// Scale, up axis, spawn.
+    /// Scale, up axis, spawn (the shared options', checked).
     pub open: OpenOptions,
-    /// Controller settings.
-    pub settings: Settings,
     /// Script driving the controller instead of the keyboard.
     pub script: Option<Vec<Command>>,
-    /// The script's `start` lines (checked against the map once it is open).
-    pub script_starts: Vec<StartLine>,
-    /// The script's file (an input: no output may replace it).
-    pub script_path: Option<PathBuf>,
-    /// Trace CSV output.
-    pub trace: Option<PathBuf>,
-    /// Screenshot when the script ends, or at exit.
-    pub screenshot: Option<PathBuf>,
-    /// Quit after this many seconds.
-    pub exit_after: Option<f32>,
-    /// Quit when the script ends.
-    pub exit_when_done: bool,
-    /// Say more while loading.
-    pub verbose: bool,
-    /// Drop the remembered correction of the map before opening it.
-    pub forget: bool,
-    /// Start with the debug view on.
-    pub debug_view: bool,
-    /// Render this many frames, report timings, quit.
-    pub bench_frames: Option<u32>,
-    /// With `bench_frames`: a row a frame to this CSV file.
-    pub bench_out: Option<PathBuf>,
-    /// Start in borderless fullscreen (F11 toggles it).
-    pub fullscreen: bool,
-    /// Record the walk from the start into this script file (`--record`).
-    pub record: Option<PathBuf>,
-    /// Cap the frame rate (`--max-fps`).
-    pub max_fps: Option<f64>,
-    /// Multisample antialiasing samples a pixel (0: off); `None`: 4 on a GPU, off on a
-    /// software renderer.
-    pub msaa: Option<u8>,
-    /// Anisotropic filtering of textures (1: off); `None`: 8 on a GPU, off on a software
-    /// renderer.
-    pub anisotropy: Option<u8>,
-    /// What the renderer leaves out of each frame (`--culling`, `--no-cull`); `None`:
-    /// the renderer's default ([`Culling::default_for`]).
-    pub culling: Option<Culling>,
-    /// Light in linear space into an sRGB framebuffer where the display has one
-    /// (`--no-srgb` turns it off: display-space light, colours out as written).
-    pub srgb: bool,
-    /// Settings the command line gives for this run (over the saved ones).
-    pub overrides: Overrides,
+    /// The options shared with `sim`: the script's and the trace's files, `--forget`,
+    /// `--verbose`.
+    pub common: Common,
+    /// The window's own options.
+    pub window: WindowOptions,
 }
 
-/// Open the window and run until it closes. Map errors are reported before any window
-/// opens.
-pub fn run(config: Config) -> Result<(), String> {
-    let Opened {
-        session,
-        store,
-        content_key,
-    } = open_map(
-        config.map.as_deref(),
-        config.open,
-        config.forget,
-        config.verbose,
-    )?;
-    warn_starts(
-        &session,
-        config.script_starts.iter().copied(),
-        config.script_path.as_deref(),
-    );
-    let inputs = inputs(&session, config.script_path.as_ref());
-    // Every output is checked before the window opens, as `sim` checks its trace: a
-    // recording onto the map, into a folder that is not there or onto a device was found
-    // only when the walk ended, and lost.
-    for p in [&config.screenshot, &config.record].into_iter().flatten() {
-        check_writable(p, &inputs).map_err(|e| e.to_string())?;
-    }
-    let trace = match &config.trace {
-        Some(p) => {
-            let f = PartialFile::create(p, &inputs).map_err(|e| e.to_string())?;
-            Some(
-                TraceWriter::new(f)
+/// The files a run writes as it goes, opened (and every output checked) before the
+/// window opens, as `sim` checks its trace: a recording onto the map, into a folder that
+/// is not there or onto a device was found only when the walk ended, and lost.
+struct Outputs {
+    trace: Option<TraceFile>,
+    bench: Option<Bench>,
+}
+
+impl Outputs {
+    /// Check `--screenshot` and `--record`, and open `--trace` and `--bench-out`; none may
+    /// be one of `inputs`.
+    fn open(config: &Config, inputs: &[PathBuf]) -> Result<Outputs, String> {
+        let w = &config.window;
+        for p in [&w.screenshot, &w.record].into_iter().flatten() {
+            check_writable(p, inputs).map_err(|e| e.to_string())?;
+        }
+        let create = |p: &PathBuf| PartialFile::create(p, inputs).map_err(|e| e.to_string());
+        let trace = match &config.common.trace {
+            Some(p) => Some(
+                TraceWriter::new(create(p)?)
                     .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
-            )
-        }
-        None => None,
+            ),
+            None => None,
+        };
+        let bench = match w.bench_frames {
+            Some(frames) => Some(Bench::new(
+                frames,
+                w.bench_out.as_ref().map(create).transpose()?,
+            )),
+            None => None,
+        };
+        Ok(Outputs { trace, bench })
+    }
+}
+
+/// Open the window and run until it closes. Map and script errors are reported before
+/// any window opens.
+pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Result<(), String> {
+    let script = common.script()?;
+    let open = common.open_options()?;
+    let settings = common.settings()?;
+    let opened = open_map(map.as_deref(), open, common.forget, common.verbose)?;
+    let starts = script.iter().flat_map(|s| s.starts());
+    warn_starts(&opened.session, starts, common.script.as_deref());
+    let config = Config {
+        map,
+        open,
+        script: script.map(|s| s.commands),
+        common,
+        window,
     };
-    let bench = match config.bench_frames {
-        Some(frames) => {
-            let out = match &config.bench_out {
-                Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
-                None => None,
-            };
-            Some(Bench::new(frames, out))
-        }
-        None => None,
-    };
+    let inputs = inputs(&opened.session, config.common.script.as_ref());
+    let outputs = Outputs::open(&config, &inputs)?;
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let prefs = SettingsState::new(store.settings(), &config.overrides, store.path());
-    let mut settings = config.settings;
-    if config.script.is_none() {
-        // A script walks at the defaults (or --speed) unless it says otherwise: it is the
-        // same walk whatever the settings file says. The user's own walk takes them.
-        settings.speed = prefs.live.walking_speed;
-        settings.run_multiplier = prefs.live.run_factor;
-    }
-    let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
-    let overlay = Overlay::new(session.label(), session.map.frame);
-    // A benchmark measures frames, not the user's answer to a question.
-    let offer = config
-        .bench_frames
-        .is_none()
-        .then(|| Offer::of(&session))
-        .flatten();
-    if let Some(o) = &offer {
-        eprintln!("{}", o.text);
-    }
-    let drawn = Instant::now();
-    let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
-    eprintln!(
-        "minimap drawn in {:.0} ms",
-        drawn.elapsed().as_secs_f64() * 1e3
-    );
-    let mut app = App {
-        sim: Simulation::new(session, controller, config.script.clone(), trace),
-        gpu: None,
-        keys: HeldKeys::default(),
-        captured: false,
-        ctrl: false,
-        view_placed: false,
-        overlay,
-        debug: DebugView::new(config.debug_view),
-        free_camera: None,
-        minimap,
-        loading: None,
-        started: Instant::now(),
-        bench,
-        screenshot_pending: false,
-        quitting: false,
-        error: None,
-        store,
-        content_key,
-        correction: None,
-        marker_until: None,
-        offer,
-        prefs,
-        config,
-    };
+    let mut app = App::new(config, opened, settings, outputs);
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("event loop failed: {e}"))?;
-    let trace = config_trace_name(&app.config);
+    let trace = app.config.common.trace.as_deref();
+    let trace = trace.map_or_else(|| "the trace".into(), walkthrough::quote::shown_path);
     app.sim
         .finish()
         .map_err(|e| format!("{trace}: cannot write the trace: {e}"))?;
@@ -250,12 +152,75 @@ pub fn run(config: Config) -> Result<(), String> {
     }
 }
 
-/// The trace's file as messages name it.
-fn config_trace_name(config: &Config) -> String {
-    config
-        .trace
-        .as_deref()
-        .map_or_else(|| "the trace".into(), walkthrough::quote::shown_path)
+impl App {
+    /// The app for the map `opened`, before its window opens: the walker at the map's
+    /// start with `settings` (the saved walking speed unless a script walks), the HUD, the
+    /// minimap, and the survey's question if it is unsure.
+    fn new(
+        config: Config,
+        opened: Opened,
+        mut settings: ControllerSettings,
+        outputs: Outputs,
+    ) -> App {
+        let Opened {
+            session,
+            store,
+            content_key,
+        } = opened;
+        let run = config
+            .window
+            .preferences(store.settings(), config.common.speed);
+        let prefs = SettingsState::new(store.settings(), run.live, run.flags, store.path());
+        if config.script.is_none() {
+            // A script walks at the defaults (or --speed) unless it says otherwise: it is
+            // the same walk whatever the settings file says. The user's own walk takes them.
+            settings.speed = prefs.live.walking_speed;
+            settings.run_multiplier = prefs.live.run_factor;
+        }
+        let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
+        let overlay = Overlay::new(session.label(), session.map.frame);
+        // A benchmark measures frames, not the user's answer to a question.
+        let offer = config
+            .window
+            .bench_frames
+            .is_none()
+            .then(|| Offer::of(&session))
+            .flatten();
+        if let Some(o) = &offer {
+            eprintln!("{}", o.text);
+        }
+        let drawn = Instant::now();
+        let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
+        eprintln!(
+            "minimap drawn in {:.0} ms",
+            drawn.elapsed().as_secs_f64() * 1e3
+        );
+        App {
+            sim: Simulation::new(session, controller, config.script.clone(), outputs.trace),
+            gpu: None,
+            keys: HeldKeys::default(),
+            captured: false,
+            ctrl: false,
+            view_placed: false,
+            overlay,
+            debug: DebugView::new(config.window.debug_view),
+            free_camera: None,
+            minimap,
+            loading: None,
+            started: Instant::now(),
+            bench: outputs.bench,
+            screenshot_pending: false,
+            quitting: false,
+            error: None,
+            store,
+            content_key,
+            correction: None,
+            marker_until: None,
+            offer,
+            prefs,
+            config,
+        }
+    }
 }
 
 /// The window, its GL objects and egui. Drop order matters: GL objects before the

@@ -4,7 +4,7 @@
 use walkthrough::output::{Replace, write_file};
 
 use super::App;
-use super::frame::save_new;
+use super::redraw::save_new;
 
 impl App {
     /// F5: start recording, or stop and save.
@@ -48,8 +48,8 @@ impl App {
         let Some((script, secs)) = self.sim.stop_recording() else {
             return;
         };
-        let inputs = crate::terminal::inputs(&self.sim.session, self.config.script_path.as_ref());
-        let saved = match self.config.record.clone() {
+        let inputs = crate::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
+        let saved = match self.config.window.record.clone() {
             Some(p) => write_file(&p, script.as_bytes(), &inputs, Replace::Yes)
                 .map(|()| p)
                 .map_err(|e| e.to_string()),
@@ -67,6 +67,6 @@ impl App {
         crate::terminal::say(&msg);
         self.overlay.notify(msg);
         // `--record` names one file: F5 afterwards saves new ones.
-        self.config.record = None;
+        self.config.window.record = None;
     }
 }

@@ -5,8 +5,8 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use walkthrough::camera::{Controller, Refusal};
 use walkthrough::output::PartialFile;
+use walkthrough::player::{Controller, Refusal};
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{
@@ -16,7 +16,7 @@ use walkthrough::sim::{
 use walkthrough::collision::Recorder;
 
 use super::debug_view::DebugView;
-use super::input::HeldKeys;
+use super::keys::HeldKeys;
 
 /// Longest stretch of real time simulated in one frame (after a stall, the world does not
 /// fast-forward for seconds).
@@ -158,7 +158,7 @@ impl Simulation {
     }
 
     /// The eye was put at `pose` between steps (a saved view): a `start` line.
-    pub fn record_place(&mut self, pose: &walkthrough::camera::Pose) {
+    pub fn record_place(&mut self, pose: &walkthrough::player::Pose) {
         if let Some(r) = &mut self.recording {
             r.place(pose);
         }

@@ -1,8 +1,8 @@
 //! Saved views: Ctrl+1..9 keeps where you stand and look, 1..9 takes you back, kept per
 //! map file (by its content) with its corrections in settings.toml.
 
-use walkthrough::camera::Pose;
 use walkthrough::collision::placement::out_of_range;
+use walkthrough::player::Pose;
 use walkthrough::store::{ContentKey, SavedView};
 
 use super::App;

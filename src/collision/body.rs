@@ -14,7 +14,7 @@ use glam::{DVec3, Vec3};
 /// It must exceed the distance from the eye to a corner of the near plane
 /// (`NEAR_PLANE * sqrt(1 + tan^2(h/2) + tan^2(v/2))`), so that the wall the player presses
 /// against is never clipped away by the near plane. The field of view is kept across the
-/// window's wider side ([`crate::camera::FieldOfView`]), so the widest allowed (110
+/// window's wider side ([`crate::player::FieldOfView`]), so the widest allowed (110
 /// degrees) gives at most 0.0226 on a square window and less on any other shape. A test
 /// checks this relation.
 pub const SKIN: f32 = 0.025;

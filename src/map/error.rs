@@ -1,7 +1,7 @@
 //! Why a map could not be loaded: every message names the file, and the line when one
 //! line is to blame.
 
-use crate::input::ReadError;
+use crate::files::ReadError;
 
 /// Why a map could not be loaded.
 #[derive(Debug, thiserror::Error)]

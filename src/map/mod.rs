@@ -46,8 +46,9 @@ pub use texture::{
 /// beyond it shapes round away altogether.
 pub const MAX_WORLD_EXTENT: f32 = 1e6;
 
-/// One vertex of the flat triangle list drawn by the renderer.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// One vertex of the flat triangle list drawn by the renderer (plain `f32`s, no padding:
+/// uploaded as bytes, `bytemuck::Pod`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct Vertex {
     /// Position, world coordinates.

@@ -5,7 +5,7 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use crate::input::{FileKind, ReadError, read_file};
+use crate::files::{FileKind, ReadError, read_file};
 use crate::quote::quote;
 
 /// Where MTL files come from.

@@ -16,8 +16,8 @@ use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
 use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
+use crate::files::{FileKind, folder_of, read_file};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, folder_of, read_file};
 use crate::quote::quote;
 
 /// How to turn the file's coordinates into world coordinates.

@@ -32,8 +32,8 @@ use super::{
     load_obj_file,
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
+use crate::files::{FileKind, folder_of, line_at, read_file};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, folder_of, line_at, read_file};
 use crate::quote::{escape, quote};
 
 #[derive(Deserialize)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Material, TextureImage};
-use crate::input::{FileKind, check_file, read_file};
+use crate::files::{FileKind, check_file, read_file};
 
 /// Widest or tallest texture decoded, pixels (OpenGL 4.5 guarantees 16384).
 pub const MAX_TEXTURE_SIDE: u32 = 16384;

@@ -15,9 +15,9 @@ pub use script::{
 pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
 
-use crate::camera::{Controller, StepReport};
 use crate::collision::Collider;
 use crate::map::MapFrame;
+use crate::player::{Controller, StepReport};
 
 /// Default fixed simulation step, seconds (120 steps a second).
 pub const DEFAULT_DT: f64 = 1.0 / 120.0;
@@ -40,14 +40,14 @@ pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 /// Returns the number of steps taken.
 ///
 /// ```
-/// use walkthrough::camera::{Controller, Pose, Settings};
+/// use walkthrough::player::{Controller, Pose, ControllerSettings};
 /// use walkthrough::collision::CollisionWorld;
 /// use walkthrough::map::MapFrame;
 /// use walkthrough::sim::{parse_script, run};
 ///
 /// // Flying: walking in an empty world would fall for ever.
 /// let script = parse_script("fly.txt", "mode fly\nturn 90\nforward 0.5\n").unwrap();
-/// let mut c = Controller::new(Pose::default(), Settings::default());
+/// let mut c = Controller::new(Pose::default(), ControllerSettings::default());
 /// let mut rows = Vec::new();
 /// let world = CollisionWorld::new([]);
 /// let steps = run(&world, &MapFrame::default(), &mut c, &script, 0.125, |step| {

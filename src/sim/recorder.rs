@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use super::script::{KEY_NAMES, MAX_COMMAND_SECS};
-use crate::camera::{Controller, MoveIntent};
+use crate::player::{Controller, MoveIntent};
 
 /// The keys of a step's intent: forward, strafe and vertical.
 type Keys = [f32; 3];
@@ -73,7 +73,7 @@ impl ScriptRecorder {
     }
 
     /// The eye was put at `pose` between steps (a saved view): a `start` line.
-    pub fn place(&mut self, pose: &crate::camera::Pose) {
+    pub fn place(&mut self, pose: &crate::player::Pose) {
         self.line(&start_line(pose));
     }
 
@@ -155,7 +155,7 @@ impl ScriptRecorder {
 }
 
 /// `start X,Y,Z YAW PITCH` of `pose`, every number reading back to its bits.
-fn start_line(pose: &crate::camera::Pose) -> String {
+fn start_line(pose: &crate::player::Pose) -> String {
     let p = pose.position;
     format!(
         "start {},{},{} {} {}",
@@ -166,7 +166,7 @@ fn start_line(pose: &crate::camera::Pose) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::camera::{Pose, Settings};
+    use crate::player::{ControllerSettings, Pose};
     use crate::sim::{Command, ScriptPlayer, parse_script, start_pose};
     use glam::Vec3;
 
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn a_recording_plays_back_the_same_intents_turns_and_settings() {
         let pose = Pose::new(Vec3::new(1.5, 1.6, -2.25), 33.3, -4.0);
-        let c = Controller::new(pose, Settings::default());
+        let c = Controller::new(pose, ControllerSettings::default());
         let dt = 1.0 / 120.0;
         let mut r = ScriptRecorder::new(&c, dt, &["map: test".into()]);
         // What a window did: steps, a mouse move of awkward values, a mode switch.
@@ -209,7 +209,7 @@ mod tests {
         let text = r.finish();
         let script = parse_script("rec.txt", &text).unwrap();
         assert_eq!(start_pose(&script), Some(pose), "{text}");
-        let mut c2 = Controller::new(Pose::default(), Settings::default());
+        let mut c2 = Controller::new(Pose::default(), ControllerSettings::default());
         let mut player = ScriptPlayer::new(script.clone(), dt as f32);
         for (k, (want, eye)) in live.iter().enumerate() {
             let got = player.next_step(&mut c2).expect("a step");
@@ -222,14 +222,14 @@ mod tests {
             );
         }
         assert!(player.next_step(&mut c2).is_none(), "{text}");
-        assert_eq!(c2.settings.mode, crate::camera::Mode::Fly);
+        assert_eq!(c2.settings.mode, crate::player::Mode::Fly);
         assert!(text.contains("keys forward+right"), "{text}");
         assert!(script.iter().any(|c| matches!(c, Command::Jump)));
     }
 
     #[test]
     fn a_long_hold_is_split_and_keeps_every_step() {
-        let c = Controller::new(Pose::default(), Settings::default());
+        let c = Controller::new(Pose::default(), ControllerSettings::default());
         let dt = 0.1;
         let mut r = ScriptRecorder::new(&c, dt, &[]);
         let n = (f64::from(MAX_COMMAND_SECS) / dt) as u64 + 7;

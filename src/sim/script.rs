@@ -21,10 +21,10 @@
 
 use glam::Vec3;
 
-use crate::camera::{Controller, Mode, MoveIntent, Pose};
 use crate::collision::Response;
 use crate::collision::placement::out_of_range;
 use crate::geometry::InsideMethod;
+use crate::player::{Controller, Mode, MoveIntent, Pose};
 use crate::preferences::RUN_FACTOR_RANGE;
 use crate::quote::quote;
 
@@ -408,7 +408,7 @@ impl ScriptPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::camera::{Pose, Settings};
+    use crate::player::{ControllerSettings, Pose};
 
     #[test]
     fn keys_start_and_speed_parse_and_bad_ones_are_refused() {
@@ -532,7 +532,7 @@ mod tests {
     fn player_holds_for_the_right_number_of_steps_and_applies_instants() {
         let cmds = parse_script("s", "turn 90\nforward 0.5\nresponse stop\nwait 0.25\n").unwrap();
         let mut p = ScriptPlayer::new(cmds, 0.125);
-        let mut c = Controller::new(Pose::default(), Settings::default());
+        let mut c = Controller::new(Pose::default(), ControllerSettings::default());
         let mut intents = vec![];
         while let Some(i) = p.next_step(&mut c) {
             intents.push(i);

@@ -3,9 +3,9 @@
 //! byte, with or without a window.
 
 use super::TraceRow;
-use crate::camera::{Controller, MoveIntent, StepReport};
 use crate::collision::Collider;
 use crate::map::MapFrame;
+use crate::player::{Controller, MoveIntent, StepReport};
 
 /// Counts fixed steps of `dt` seconds and makes the trace row of each.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,9 +3,9 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
-use crate::camera::{Controller, Mode};
 use crate::collision::Response;
 use crate::map::MapFrame;
+use crate::player::{Controller, Mode};
 
 /// The trace's header line, exactly.
 pub const TRACE_HEADER: &str = "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched";
@@ -124,11 +124,11 @@ impl<W: Write> TraceWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::camera::{Pose, Settings};
+    use crate::player::{ControllerSettings, Pose};
 
     #[test]
     fn the_writer_writes_the_header_then_whole_rows() {
-        let c = Controller::new(Pose::default(), Settings::default());
+        let c = Controller::new(Pose::default(), ControllerSettings::default());
         let row = TraceRow::new(7, 0.5, &c, &MapFrame::default(), true);
         let mut w = TraceWriter::new(Vec::new()).unwrap();
         w.row(&row).unwrap();

@@ -21,7 +21,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::input::{FileKind, Opened, open_file, read_file};
+use crate::files::{FileKind, Opened, open_file, read_file};
 use crate::map::MapFrame;
 use crate::map::scene::is_scene_path;
 use crate::output::{Replace, write_file};

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{Stored, StoredFile};
-use crate::input::line_at;
+use crate::files::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{OutOfRange, Preferences, TextureFilter};
 use crate::quote::{escape, quote};

@@ -21,8 +21,8 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Level, Levels, MAX_LEVELS};
 use crate::cull::clusters::{Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet};
+use crate::files::{FileKind, read_file};
 use crate::geometry::Aabb;
-use crate::input::{FileKind, read_file};
 use crate::output::{Replace, partial_path, write_file};
 
 /// Environment variable naming the folder the levels are kept in (tests and benchmarks

@@ -549,7 +549,7 @@ fn the_tests_on_several_threads_pick_what_one_thread_does() {
 
 #[test]
 fn a_views_near_reach_is_how_far_the_near_planes_corners_lie() {
-    use crate::camera::FieldOfView;
+    use crate::player::FieldOfView;
     for (width, height) in [(1280u32, 720u32), (300, 900)] {
         let aspect = width as f32 / height as f32;
         let fov = FieldOfView::default();

@@ -1,6 +1,6 @@
 //! Small OpenGL helpers every GL file uses: building a program from two stages, finding
-//! uniforms (a missing one is said once, not ignored), one vertex layout table and byte
-//! view for every vertex type, and checking for GL errors after uploads in debug builds
+//! uniforms (a missing one is said once, not ignored), one vertex layout table for every
+//! vertex type (their bytes are `bytemuck`'s), and checking for GL errors after uploads in debug builds
 //! (as egui_glow's `check_for_gl_error!` does).
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
@@ -11,7 +11,7 @@ use glow::HasContext;
 macro_rules! check_gl {
     ($gl:expr, $what:expr) => {
         if cfg!(debug_assertions) {
-            $crate::app::gl::report_errors($gl, $what, file!(), line!());
+            $crate::app::render::gl::report_errors($gl, $what, file!(), line!());
         }
     };
 }
@@ -75,11 +75,16 @@ pub fn program(
 }
 
 /// Compile one shader stage `(name, source)`.
+///
+/// # Safety
+/// The context must be current; the caller owns the shader returned and deletes it.
 unsafe fn compile(
     gl: &glow::Context,
     kind: u32,
     (name, src): (&str, &str),
 ) -> Result<glow::Shader, String> {
+    // SAFETY: the context is current (the caller's promise); a shader that does not
+    // compile is deleted here.
     unsafe {
         let shader = gl.create_shader(kind)?;
         gl.shader_source(shader, src);
@@ -131,37 +136,11 @@ impl Attribute {
     }
 }
 
-/// A vertex the GL reads as raw bytes, with its layout.
-///
-/// # Safety
-/// The type must be `repr(C)` and made only of `f32`s: no padding, so every byte of a
-/// slice of it is initialised, and [`GpuVertex::ATTRIBUTES`] must lie within it.
-pub unsafe trait GpuVertex: Copy {
-    /// Its attributes, as the vertex shader reads them.
+/// A vertex the GL reads as raw bytes (`bytemuck::Pod`: plain data, no padding), with its
+/// layout.
+pub trait GpuVertex: bytemuck::Pod {
+    /// Its attributes, as the vertex shader reads them; each lies within the vertex.
     const ATTRIBUTES: &'static [Attribute];
-}
-
-/// The bytes of `vertices`, for an upload.
-pub fn vertex_bytes<V: GpuVertex>(vertices: &[V]) -> &[u8] {
-    // SAFETY: `GpuVertex` promises plain f32s without padding (every byte initialised);
-    // u8 needs no alignment; the length is exactly the slice's.
-    unsafe {
-        std::slice::from_raw_parts(
-            vertices.as_ptr().cast::<u8>(),
-            std::mem::size_of_val(vertices),
-        )
-    }
-}
-
-/// The bytes of an index list, for an upload.
-pub fn index_bytes(indices: &[u32]) -> &[u8] {
-    // SAFETY: u32s have no padding; u8 needs no alignment; the length is the slice's.
-    unsafe {
-        std::slice::from_raw_parts(
-            indices.as_ptr().cast::<u8>(),
-            std::mem::size_of_val(indices),
-        )
-    }
 }
 
 /// Point the bound vertex array's attributes at the bound array buffer, which holds `V`s.
@@ -190,11 +169,7 @@ pub fn set_vertex_layout<V: GpuVertex>(gl: &glow::Context) {
 /// ms at 1280x720).
 pub fn read_depth(gl: &glow::Context, width: u32, height: u32, depth: &mut [u32]) {
     assert_eq!(depth.len(), width as usize * height as usize);
-    // SAFETY: u32s have no padding and any bytes are some u32; u8 needs no alignment; the
-    // length is the slice's.
-    let bytes = unsafe {
-        std::slice::from_raw_parts_mut(depth.as_mut_ptr().cast::<u8>(), size_of_val(depth))
-    };
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(depth);
     // SAFETY: context current; the buffer holds exactly the rectangle asked for, in
     // 4-byte rows (PACK_ALIGNMENT 4).
     unsafe {

@@ -13,24 +13,23 @@ use std::sync::Arc;
 use glam::{Mat4, UVec2, Vec3};
 use glow::HasContext;
 
-use walkthrough::camera::Pose;
-use walkthrough::camera::{FieldOfView, NEAR_PLANE};
 use walkthrough::cull::{
     Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
 };
 use walkthrough::map::{Map, TextureImage, Vertex};
+use walkthrough::player::Pose;
+use walkthrough::player::{FieldOfView, NEAR_PLANE};
 use walkthrough::preferences::TextureFilter;
 
-use super::counters::FragmentCounters;
+use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
-use super::detail::{Arrival, LevelsJob};
 use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::scaled::RenderScale;
-use super::scene_program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
+use super::levels::{Arrival, LevelsJob};
+use super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
+use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
 
-// SAFETY: `Vertex` is `repr(C)` with only `f32` fields.
-unsafe impl GpuVertex for Vertex {
+impl GpuVertex for Vertex {
     // Locations as shaders/scene.vert declares them.
     const ATTRIBUTES: &'static [Attribute] = &[
         Attribute::new(0, 3, offset_of!(Vertex, position)),
@@ -61,25 +60,6 @@ struct Bound {
 fn samples(gl: &glow::Context) -> i32 {
     // SAFETY: context current; a plain state query.
     unsafe { gl.get_parameter_i32(glow::SAMPLES) }
-}
-
-/// What the last frame drew.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct DrawStats {
-    /// Clusters the view's frustum may see, of all.
-    pub clusters: usize,
-    /// Triangles submitted.
-    pub triangles: usize,
-    /// Draw calls.
-    pub draws: usize,
-    /// The fragment shader's invocations, where the driver counts them (when counting;
-    /// see [`Renderer::count_fragments`]). Mesa's llvmpipe counts every fragment
-    /// rasterized, before the depth test: the same whatever the drawing order.
-    pub shaded: Option<u64>,
-    /// Fragments that passed the depth test (when counting).
-    pub passed: Option<u64>,
-    /// Of those, the fragments of opaque clusters (when counting).
-    pub passed_opaque: Option<u64>,
 }
 
 /// GL objects of one map. Owns them and deletes them on drop.
@@ -140,10 +120,11 @@ impl Renderer {
         anisotropy: f32,
         eye: Vec3,
     ) -> Result<Renderer, String> {
-        // SAFETY (every block below): context current; each object is deleted if a later
-        // one cannot be made, and then owned by the returned value and deleted in `Drop`.
+        // Each object is deleted if a later one cannot be made, and then owned by the
+        // returned value and deleted in `Drop`.
         let delete = |programs: &[Program]| {
             for p in programs {
+                // SAFETY: context current; the programs were made above and are dropped.
                 unsafe { gl.delete_program(p.program) };
             }
         };
@@ -151,7 +132,9 @@ impl Renderer {
         for v in Variant::ALL {
             programs.push(Program::new(&gl, v).inspect_err(|_| delete(&programs))?);
         }
+        // SAFETY: context current; the array is owned by the renderer (or deleted below).
         let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&programs))?;
+        // SAFETY: context current; the buffers are owned by the renderer.
         let buffers = unsafe {
             gl.create_buffer()
                 .and_then(|v| Ok((v, gl.create_buffer()?)))
@@ -159,6 +142,7 @@ impl Renderer {
         };
         let (vbo, ebo, stream) = buffers.inspect_err(|_| {
             delete(&programs);
+            // SAFETY: context current; the array was made above and is not used again.
             unsafe { gl.delete_vertex_array(vao) };
         })?;
         let mut r = Renderer {
@@ -265,7 +249,7 @@ impl Renderer {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
             gl.buffer_data_u8_slice(
                 glow::ARRAY_BUFFER,
-                gl::vertex_bytes(&self.mesh.vertices),
+                bytemuck::cast_slice(&self.mesh.vertices),
                 glow::STATIC_DRAW,
             );
             check_gl!(gl, "the vertex buffer upload");
@@ -285,7 +269,7 @@ impl Renderer {
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
             gl.buffer_data_u8_slice(
                 glow::ELEMENT_ARRAY_BUFFER,
-                gl::index_bytes(&self.mesh.indices),
+                bytemuck::cast_slice(&self.mesh.indices),
                 glow::STATIC_DRAW,
             );
             check_gl!(gl, "the index buffer upload");
@@ -363,7 +347,7 @@ impl Renderer {
     }
 
     /// Draw the scene with `scale` of the window's pixels a side from the next frame
-    /// (see [`super::scaled`]).
+    /// (see [`super::render_scale`]).
     pub fn set_render_scale(&mut self, scale: f32) {
         self.render_scale.set(scale);
     }
@@ -556,7 +540,7 @@ impl Renderer {
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.stream));
             gl.buffer_data_u8_slice(
                 glow::ELEMENT_ARRAY_BUFFER,
-                gl::index_bytes(&batches.indices),
+                bytemuck::cast_slice(&batches.indices),
                 glow::STREAM_DRAW,
             );
         }

@@ -3,7 +3,7 @@
 
 use winit::keyboard::KeyCode;
 
-use walkthrough::camera::MoveIntent;
+use walkthrough::player::MoveIntent;
 
 /// Movement keys currently held.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,7 +11,7 @@ use super::gl::check_gl;
 
 /// The most anisotropy the driver filters with (GL 4.6, or the ARB or EXT extension),
 /// else 1 (none).
-pub(super) fn max_anisotropy(gl: &glow::Context) -> f32 {
+pub fn max_anisotropy(gl: &glow::Context) -> f32 {
     let v = gl.version();
     let ext = gl.supported_extensions();
     if (v.major, v.minor) >= (4, 6)
@@ -29,7 +29,7 @@ pub(super) fn max_anisotropy(gl: &glow::Context) -> f32 {
 /// How a texture is sampled: its filter, and the anisotropy its filter is drawn with
 /// (1: none; the driver's maximum caps it).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Sampling {
+pub struct Sampling {
     pub filter: TextureFilter,
     pub anisotropy: f32,
 }
@@ -61,7 +61,7 @@ impl GlFilters {
 }
 
 /// Sample texture `t` as `sampling` says (it is bound, and left unbound).
-pub(super) fn set_sampling(gl: &glow::Context, t: glow::Texture, sampling: Sampling) {
+pub fn set_sampling(gl: &glow::Context, t: glow::Texture, sampling: Sampling) {
     let f = GlFilters::of(sampling.filter);
     // Anisotropy blends texels along the view, which pixel art drawn nearest does not
     // want.
@@ -83,7 +83,7 @@ pub(super) fn set_sampling(gl: &glow::Context, t: glow::Texture, sampling: Sampl
 
 /// Upload an RGBA image with mipmaps, sampled as `sampling` says, as sRGB texels when
 /// `srgb`.
-pub(super) fn upload_texture(
+pub fn upload_texture(
     gl: &glow::Context,
     img: &TextureImage,
     srgb: bool,

@@ -7,13 +7,13 @@ use glow::HasContext;
 
 use super::gl;
 
-const VERTEX_SHADER: &str = include_str!("../../shaders/scene.vert");
-const FRAGMENT_SHADER: &str = include_str!("../../shaders/scene.frag");
+const VERTEX_SHADER: &str = include_str!("../../../shaders/scene.vert");
+const FRAGMENT_SHADER: &str = include_str!("../../../shaders/scene.frag");
 
 /// The scene's light: a sun from above, an ambient floor, and a little headlight on faces
 /// that look at the eye (it keeps walls readable up close). Factors of a surface's colour.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Lighting {
+pub struct Lighting {
     ambient: f32,
     sun: f32,
     headlight: f32,
@@ -21,14 +21,14 @@ pub(super) struct Lighting {
 
 /// The light in linear space (an sRGB framebuffer): the display-space factors below,
 /// made linear (0.35 of the colour as displayed is 0.1 of its light).
-pub(super) const LINEAR_LIGHTING: Lighting = Lighting {
+pub const LINEAR_LIGHTING: Lighting = Lighting {
     ambient: 0.1,
     sun: 0.7,
     headlight: 0.12,
 };
 
 /// The light where colours go to the screen as they are (no sRGB framebuffer).
-pub(super) const DISPLAY_LIGHTING: Lighting = Lighting {
+pub const DISPLAY_LIGHTING: Lighting = Lighting {
     ambient: 0.35,
     sun: 0.55,
     headlight: 0.15,
@@ -39,7 +39,7 @@ const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
 
 /// The scene program's variants: what a material needs of the fragment shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Variant {
+pub enum Variant {
     /// Its diffuse colour.
     Plain,
     /// Its texture.
@@ -68,7 +68,7 @@ impl Variant {
 }
 
 /// What every cluster of a frame is drawn with.
-pub(super) struct FrameUniforms {
+pub struct FrameUniforms {
     pub view_proj: Mat4,
     /// The eye, for two-sided lighting and fog.
     pub eye: Vec3,
@@ -80,7 +80,7 @@ pub(super) struct FrameUniforms {
 }
 
 /// One program's uniforms.
-pub(super) struct Uniforms {
+pub struct Uniforms {
     view_proj: Option<glow::UniformLocation>,
     pub color: Option<glow::UniformLocation>,
     texture: Option<glow::UniformLocation>,
@@ -94,7 +94,7 @@ pub(super) struct Uniforms {
 /// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
 /// `discard`, so the others let the depth test reject a hidden fragment before it is
 /// shaded.
-pub(super) struct Program {
+pub struct Program {
     pub program: glow::Program,
     pub uniforms: Uniforms,
 }

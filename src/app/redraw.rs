@@ -10,13 +10,13 @@ use winit::event_loop::ActiveEventLoop;
 
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
-use super::settings::PanelAnswer;
 use super::simulation::Advance;
+use super::ui::settings_panel::{self, PanelAnswer};
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 
-use super::hud::{self, HudState};
+use super::ui::hud::{self, HudState};
 
 impl App {
     /// Draw one frame (and simulate the time since the last one): advance the walk, draw
@@ -153,7 +153,7 @@ impl App {
             scripted: self.sim.scripted(),
             replay_speed: self.sim.replay_speed().unwrap_or(1),
             recording: self.sim.recording().then(|| {
-                (self.config.record.as_deref())
+                (self.config.window.record.as_deref())
                     .and_then(|p| p.file_name())
                     .and_then(|n| n.to_str())
                     .unwrap_or("(F5 stops and saves)")
@@ -181,7 +181,7 @@ impl App {
         gpu.egui.run(&gpu.ctx.window, |ui| {
             minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);
             hud::draw(ui, overlay, &state);
-            answer = App::settings_panel(prefs, ui.ctx());
+            answer = settings_panel::panel(prefs, ui.ctx());
         });
         gpu.egui.paint(&gpu.ctx.window);
         if let Some(before) = answer.changed {
@@ -215,11 +215,11 @@ impl App {
     /// all), the swap, the frame's time, and quitting when it is time.
     fn after_frame(&mut self, event_loop: &ActiveEventLoop, frame_start: Instant) {
         if std::mem::take(&mut self.screenshot_pending) {
-            let path = self.config.screenshot.clone();
+            let path = self.config.window.screenshot.clone();
             self.save_screenshot(path.as_deref());
         }
         let Some(gpu) = &mut self.gpu else { return };
-        if let Some(fps) = self.config.max_fps {
+        if let Some(fps) = self.config.window.max_fps {
             let least = Duration::from_secs_f64(1.0 / fps);
             std::thread::sleep(least.saturating_sub(frame_start.elapsed()));
         }
@@ -248,7 +248,7 @@ impl App {
                 event_loop.exit();
             }
         }
-        if let Some(limit) = self.config.exit_after
+        if let Some(limit) = self.config.window.exit_after()
             && self.started.elapsed().as_secs_f32() >= limit
         {
             self.exit(event_loop);
@@ -262,10 +262,10 @@ impl App {
             "script finished at step {step}; the keys drive now"
         ));
         self.script_ended_settings();
-        if self.config.screenshot.is_some() {
+        if self.config.window.screenshot.is_some() {
             self.screenshot_pending = true;
         }
-        if self.config.exit_when_done {
+        if self.config.window.exit_when_done {
             self.quitting = true;
         }
     }
@@ -284,7 +284,7 @@ impl App {
             size.height,
             image::ExtendedColorType::Rgba8,
         );
-        let inputs = crate::terminal::inputs(&self.sim.session, self.config.script_path.as_ref());
+        let inputs = crate::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
         let saved = match (encoded, path) {
             (Err(e), _) => Err(format!("cannot encode the screenshot: {e}")),
             (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)

@@ -21,8 +21,8 @@ use walkthrough::preferences::RENDER_SCALE_RANGE;
 
 use super::gl::{self, check_gl};
 
-const STRETCH_VERTEX: &str = include_str!("../../shaders/stretch.vert");
-const STRETCH_FRAGMENT: &str = include_str!("../../shaders/stretch.frag");
+const STRETCH_VERTEX: &str = include_str!("../../../shaders/stretch.vert");
+const STRETCH_FRAGMENT: &str = include_str!("../../../shaders/stretch.frag");
 
 /// The scene's size, pixels, in a window of `window` pixels at render scale `scale`
 /// (brought into [`RENDER_SCALE_RANGE`]): each side scaled, rounded to the nearest pixel,
@@ -277,6 +277,7 @@ impl Stretch {
         )?;
         // SAFETY: context current; the program is deleted if the array cannot be made.
         let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| {
+            // SAFETY: context current; the program was made above and is not used again.
             unsafe { gl.delete_program(program) };
         })?;
         Ok(Stretch { program, vao })

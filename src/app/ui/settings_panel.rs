@@ -10,15 +10,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, RichText};
-use winit::dpi::PhysicalSize;
 
-use walkthrough::camera::{FOV_RANGE_DEG, FieldOfView};
+use walkthrough::player::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
     Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter,
     WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
 };
-
-use super::App;
 
 /// A software renderer's frame rate under which the render scale is suggested.
 const SLOW_FPS: f32 = 30.0;
@@ -28,7 +25,7 @@ const SLOW_FOR: Duration = Duration::from_secs(2);
 /// Watches for frames slow enough, for long enough, to suggest a render scale under 1:
 /// once a run, since the user may want every pixel.
 #[derive(Debug, Default)]
-pub(super) struct ScaleHint {
+pub struct ScaleHint {
     /// The frames have been slow since then.
     slow_since: Option<Instant>,
     told: bool,
@@ -48,85 +45,43 @@ impl ScaleHint {
     }
 }
 
-/// How long the settings rest unchanged before they are written: a slider's drag is one
-/// write, not one a frame.
-const SAVE_AFTER: Duration = Duration::from_millis(500);
-
-/// What the command line sets for this run only.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Overrides {
-    /// `--fov`.
-    pub fov: Option<f32>,
-    /// `--sensitivity`.
-    pub sensitivity: Option<f32>,
-    /// `--invert-y`.
-    pub invert_y: Option<bool>,
-    /// `--speed`.
-    pub walking_speed: Option<f32>,
-    /// `--no-vsync`.
-    pub vsync: Option<bool>,
-    /// `--size`.
-    pub size: Option<(u32, u32)>,
-    /// `--texture-filter`.
-    pub texture_filter: Option<TextureFilter>,
-    /// `--render-scale`.
-    pub render_scale: Option<f32>,
-}
-
 /// The settings of this run, the saved ones, and the panel.
-pub(super) struct SettingsState {
+pub struct SettingsState {
     /// The panel shows.
     pub open: bool,
     /// The panel has just opened: its first control takes the keyboard focus, so the
     /// arrow keys change the field of view at once. (Tab does not reliably do it: egui
     /// lets the last arrow or Tab of a frame pick the focus direction, so a Tab that
     /// shares a slow frame with an arrow is lost.)
-    focus_first: bool,
+    pub focus_first: bool,
     /// What this run uses.
     pub live: Preferences,
     /// What the store keeps (the panel's changes, without the command line's overrides).
-    saved: Preferences,
+    pub saved: Preferences,
     /// The command line's overrides, as the panel names them.
-    overridden: Vec<&'static str>,
+    pub overridden: Vec<&'static str>,
     /// The saved settings changed then and are not written yet.
-    changed_at: Option<Instant>,
+    pub changed_at: Option<Instant>,
     /// Why the last write failed, for the panel.
-    save_error: Option<String>,
+    pub save_error: Option<String>,
     /// Where they are saved, for the panel.
-    file: String,
+    pub file: String,
     /// The walking speed or run factor changed while a script played: they apply when it
     /// ends.
-    walk_pending: bool,
+    pub walk_pending: bool,
     /// Suggests the render scale when a software renderer's frames are slow.
     pub scale_hint: ScaleHint,
 }
 
 impl SettingsState {
-    /// This run's settings: `saved` (kept in `file`) with `o` over them.
-    pub fn new(saved: &Preferences, o: &Overrides, file: Option<&Path>) -> SettingsState {
-        let mut live = saved.clone();
-        let mut overridden = Vec::new();
-        let mut set = |flag: &'static str, given: bool| {
-            if given {
-                overridden.push(flag);
-            }
-        };
-        set("--fov", o.fov.is_some());
-        set("--sensitivity", o.sensitivity.is_some());
-        set("--invert-y", o.invert_y.is_some());
-        set("--speed", o.walking_speed.is_some());
-        set("--no-vsync", o.vsync.is_some());
-        set("--size", o.size.is_some());
-        set("--texture-filter", o.texture_filter.is_some());
-        set("--render-scale", o.render_scale.is_some());
-        live.fov = o.fov.unwrap_or(live.fov);
-        live.mouse_sensitivity = o.sensitivity.unwrap_or(live.mouse_sensitivity);
-        live.invert_y = o.invert_y.unwrap_or(live.invert_y);
-        live.walking_speed = o.walking_speed.unwrap_or(live.walking_speed);
-        live.vsync = o.vsync.unwrap_or(live.vsync);
-        live.window_size = o.size.map_or(live.window_size, |(w, h)| [w, h]);
-        live.texture_filter = o.texture_filter.unwrap_or(live.texture_filter);
-        live.render_scale = o.render_scale.unwrap_or(live.render_scale);
+    /// This run's settings `live`: `saved` (kept in `file`) with the command line's
+    /// settings over them, set by the options `overridden`.
+    pub fn new(
+        saved: &Preferences,
+        live: Preferences,
+        overridden: Vec<&'static str>,
+        file: Option<&Path>,
+    ) -> SettingsState {
         SettingsState {
             open: false,
             focus_first: false,
@@ -161,135 +116,27 @@ impl SettingsState {
     }
 }
 
-impl App {
-    /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
-    /// keyboard is the panel's until it closes); hiding it saves what changed.
-    pub(super) fn toggle_settings(&mut self) {
-        self.prefs.open = !self.prefs.open;
-        self.prefs.focus_first = self.prefs.open;
-        if self.prefs.open {
-            self.set_capture(false);
-            self.keys.clear();
-        } else {
-            self.save_settings(true);
-        }
+/// The panel, inside egui's frame; what changed is applied after it.
+pub fn panel(prefs: &mut SettingsState, ctx: &egui::Context) -> PanelAnswer {
+    if !prefs.open {
+        return PanelAnswer::default();
     }
-
-    /// The panel, inside egui's frame; what changed is applied after it.
-    pub(super) fn settings_panel(prefs: &mut SettingsState, ctx: &egui::Context) -> PanelAnswer {
-        if !prefs.open {
-            return PanelAnswer::default();
-        }
-        let before = prefs.live.clone();
-        let mut answer = PanelAnswer::default();
-        egui::Window::new("Settings")
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-            .collapsible(false)
-            .resizable(false)
-            .show(ctx, |ui| {
-                answer.close = settings_grid(ui, prefs);
-            });
-        answer.changed = (prefs.live != before).then_some(before);
-        answer
-    }
-
-    /// Apply what the panel changed (`before`: the settings before it).
-    pub(super) fn apply_settings(&mut self, before: &Preferences) {
-        let live = self.prefs.live.clone();
-        self.prefs.changed_at = Some(Instant::now());
-        if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
-            if self.sim.scripted() {
-                self.prefs.walk_pending = true;
-                self.overlay.notify(
-                    "a script is playing: the walking speed and run factor apply after it".into(),
-                );
-            } else {
-                self.walk_as_set();
-            }
-        }
-        let Some(gpu) = &mut self.gpu else { return };
-        gpu.renderer.set_texture_filter(live.texture_filter);
-        gpu.renderer.set_render_scale(live.render_scale);
-        if live.vsync != before.vsync
-            && let Err(e) = gpu.ctx.set_vsync(live.vsync)
-        {
-            self.overlay.notify(format!("warning: {e}"));
-        }
-        let w = &gpu.ctx.window;
-        if live.window_size != before.window_size && w.fullscreen().is_none() {
-            let [width, height] = live.window_size;
-            let _ = w.request_inner_size(PhysicalSize::new(width, height));
-        }
-    }
-
-    /// The window now has `size` (resized by hand, by the window manager, or as the panel
-    /// asked). A size the user chose for a window (not fullscreen, not maximized: those are
-    /// the screen's) becomes this run's and the saved setting, as the panel's field would,
-    /// so the next run opens as the window was left.
-    pub(super) fn window_resized(&mut self, size: PhysicalSize<u32>) {
-        let Some(gpu) = &self.gpu else { return };
-        let window = &gpu.ctx.window;
-        let chosen = [size.width, size.height];
-        if window.fullscreen().is_some()
-            || window.is_maximized()
-            || chosen == self.prefs.live.window_size
-            // A minimized window can report 0 x 0.
-            || !chosen.iter().all(|side| WINDOW_SIDE_RANGE.contains(side))
-        {
-            return;
-        }
-        self.prefs.live.window_size = chosen;
-        self.prefs.saved.window_size = chosen;
-        self.prefs.changed_at = Some(Instant::now());
-    }
-
-    /// Walk at this run's walking speed and run factor from the next step (a recording
-    /// writes them).
-    fn walk_as_set(&mut self) {
-        let live = &self.prefs.live;
-        let s = &mut self.sim.controller.settings;
-        s.speed = live.walking_speed;
-        s.run_multiplier = live.run_factor;
-        let lines = [
-            format!("speed {}", live.walking_speed),
-            format!("run-factor {}", live.run_factor),
-        ];
-        for line in lines {
-            self.sim.record_set(&line);
-        }
-    }
-
-    /// A script ended: what the panel changed meanwhile for the walk applies now.
-    pub(super) fn script_ended_settings(&mut self) {
-        if std::mem::take(&mut self.prefs.walk_pending) {
-            self.walk_as_set();
-        }
-    }
-
-    /// Write the saved settings when they have rested [`SAVE_AFTER`] (`now`: whatever
-    /// their age). A write that fails is a warning: this run keeps them.
-    pub(super) fn save_settings(&mut self, now: bool) {
-        let Some(at) = self.prefs.changed_at else {
-            return;
-        };
-        if !now && at.elapsed() < SAVE_AFTER {
-            return;
-        }
-        self.prefs.changed_at = None;
-        match self.store.set_settings(&self.prefs.saved) {
-            Ok(()) => self.prefs.save_error = None,
-            Err(e) => {
-                let msg = format!("warning: settings kept for this run, not saved: {e}");
-                self.overlay.notify(msg.clone());
-                self.prefs.save_error = Some(msg);
-            }
-        }
-    }
+    let before = prefs.live.clone();
+    let mut answer = PanelAnswer::default();
+    egui::Window::new("Settings")
+        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            answer.close = settings_grid(ui, prefs);
+        });
+    answer.changed = (prefs.live != before).then_some(before);
+    answer
 }
 
 /// What the panel did this frame.
 #[derive(Debug, Default)]
-pub(super) struct PanelAnswer {
+pub struct PanelAnswer {
     /// The settings changed: what they were before.
     pub changed: Option<Preferences>,
     /// The panel asked to close.

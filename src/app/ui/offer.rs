@@ -8,7 +8,9 @@ use walkthrough::session::Session;
 use walkthrough::survey::Confidence;
 use walkthrough::survey::units::Unit;
 
-use super::correction::{MARKER_HEIGHT, next_up};
+use walkthrough::names::Named;
+
+use crate::app::correction::MARKER_HEIGHT;
 
 /// What the window offers for a map whose frame the survey is not sure of.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,11 +78,11 @@ impl Offer {
 }
 
 /// The key that turns `chosen` into `next` in one press: U or Shift+U (see
-/// [`next_up`]), else U pressed until it is.
+/// [`Named::step`]), else U pressed until it is.
 fn up_key(chosen: UpAxis, next: UpAxis) -> String {
-    if next_up(chosen, false) == next {
+    if chosen.step(false) == next {
         "U turns it".into()
-    } else if next_up(chosen, true) == next {
+    } else if chosen.step(true) == next {
         "Shift+U turns it".into()
     } else {
         format!("U turns it (press until up is {next})")

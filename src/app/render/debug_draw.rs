@@ -12,12 +12,12 @@ use glow::HasContext;
 
 use super::gl::{self, Attribute, GpuVertex, check_gl};
 
-const VERTEX_SHADER: &str = include_str!("../../shaders/debug.vert");
-const FRAGMENT_SHADER: &str = include_str!("../../shaders/debug.frag");
+const VERTEX_SHADER: &str = include_str!("../../../shaders/debug.vert");
+const FRAGMENT_SHADER: &str = include_str!("../../../shaders/debug.frag");
 
 /// One vertex of the overlay.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct DebugVertex {
     /// World position.
     pub position: [f32; 3],
@@ -25,8 +25,7 @@ pub struct DebugVertex {
     pub color: [f32; 4],
 }
 
-// SAFETY: `DebugVertex` is `repr(C)` with only `f32` fields.
-unsafe impl GpuVertex for DebugVertex {
+impl GpuVertex for DebugVertex {
     // Locations as shaders/debug.vert declares them.
     const ATTRIBUTES: &'static [Attribute] = &[
         Attribute::new(0, 3, offset_of!(DebugVertex, position)),
@@ -166,11 +165,11 @@ impl DebugDraw {
                 gl.buffer_data_size(glow::ARRAY_BUFFER, self.capacity as i32, glow::STREAM_DRAW);
                 check_gl!(gl, "the debug buffer's growth");
             }
-            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, gl::vertex_bytes(tris));
+            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, bytemuck::cast_slice(tris));
             gl.buffer_sub_data_u8_slice(
                 glow::ARRAY_BUFFER,
                 (tris.len() * vertex) as i32,
-                gl::vertex_bytes(lines),
+                bytemuck::cast_slice(lines),
             );
             gl.use_program(Some(self.program));
             gl.uniform_matrix_4_f32_slice(

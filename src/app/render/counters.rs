@@ -5,15 +5,32 @@
 
 use glow::HasContext;
 
-use super::renderer::DrawStats;
-
 /// Runs of draws a frame's samples are counted in: two passes, each opaque then cut-out
 /// (past the fourth, which two passes never reach, the last one goes on).
 const RUNS: usize = 4;
 
+/// What the last frame drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DrawStats {
+    /// Clusters the view's frustum may see, of all.
+    pub clusters: usize,
+    /// Triangles submitted.
+    pub triangles: usize,
+    /// Draw calls.
+    pub draws: usize,
+    /// The fragment shader's invocations, where the driver counts them (when counting;
+    /// see [`super::Renderer::count_fragments`]). Mesa's llvmpipe counts every fragment
+    /// rasterized, before the depth test: the same whatever the drawing order.
+    pub shaded: Option<u64>,
+    /// Fragments that passed the depth test (when counting).
+    pub passed: Option<u64>,
+    /// Of those, the fragments of opaque clusters (when counting).
+    pub passed_opaque: Option<u64>,
+}
+
 /// The queries that count a frame's fragments; none while not counting.
 #[derive(Debug, Default)]
-pub(super) struct FragmentCounters {
+pub struct FragmentCounters {
     /// The fragment shader's invocations (GL 4.6 or ARB_pipeline_statistics_query).
     invocations: Option<glow::Query>,
     /// A samples-passed query for each run.

@@ -1,16 +1,15 @@
-//! The on-screen HUD and help, drawn with egui.
+//! The on-screen HUD, drawn with egui: modes, position, speed, the collision flash, the
+//! notices and the survey's question; the help (F1) is [`super::help`]'s.
 
 use std::fmt::Write;
 use std::time::Instant;
 
 use egui::{Align2, Color32, RichText};
 
-use walkthrough::camera::Mode;
 use walkthrough::collision::Response;
 use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
-
-use super::controls::CONTROLS;
+use walkthrough::player::Mode;
 
 /// How long a notice stays on screen, seconds.
 const NOTICE_SECS: f32 = 4.0;
@@ -153,7 +152,7 @@ const NOTICE_WIDTH: f32 = 620.0;
 const HUD_WIDTH: f32 = 440.0;
 /// Where the HUD box ends, points from the window's left edge: its 8-point offset, its
 /// width and its panel's margins (what the minimap keeps clear of).
-pub(super) const HUD_RIGHT: f32 = 8.0 + HUD_WIDTH + 2.0 * 8.0;
+pub const HUD_RIGHT: f32 = 8.0 + HUD_WIDTH + 2.0 * 8.0;
 
 /// The unit of positions in a file whose unit is `scale` metres: "m", or
 /// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.
@@ -233,7 +232,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
         // or less, and the HUD's lines showing through made both hard to read.
-        help(&ctx, panel.fill(Color32::from_black_alpha(235)));
+        super::help::draw(&ctx, panel.fill(Color32::from_black_alpha(235)));
     } else if !s.settings_open {
         crosshair(&ctx);
     }
@@ -326,85 +325,9 @@ fn crosshair(ctx: &egui::Context) {
     painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
 }
 
-/// How the controls table fits a window: its text size, and the width left for what a key
-/// does (a longer line wraps).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct HelpFit {
-    font_size: f32,
-    does_width: f32,
-}
-
-/// The table's text size for a window of `width` x `height` points: the full 13 points
-/// where it fits (1280 x 720 and up), smaller in a smaller window so that every row shows,
-/// down to 8.
-fn help_fit(width: f32, height: f32) -> HelpFit {
-    // Height: about 27 lines (24 rows, a few wrapped) of 1.25 points a point of text and
-    // 3 between rows, and 100 for the margins; width: the longest line, about 88 points a
-    // point of text.
-    let font_size = ((height - 100.0) / 34.0).min(width / 88.0).clamp(8.0, 13.0);
-    // A monospace character is about 0.6 of the size wide; the keys' column is 25
-    // characters at most, then the grid's spacing and the panel's margins.
-    let keys_and_margins = 25.0 * 0.6 * font_size + 60.0;
-    HelpFit {
-        font_size,
-        does_width: (width - keys_and_margins).max(120.0),
-    }
-}
-
-/// The controls table, in two aligned columns at the centre of the window, sized to fit it.
-fn help(ctx: &egui::Context, panel: egui::Frame) {
-    let screen = ctx.content_rect();
-    let fit = help_fit(screen.width(), screen.height());
-    egui::Area::new(egui::Id::unique("help"))
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            panel.show(ui, |ui| {
-                egui::Grid::new("controls")
-                    .num_columns(2)
-                    .spacing([24.0, 3.0])
-                    // Rows as high as their text, not as a button: a small window's rows
-                    // shrink with the text.
-                    .min_row_height(fit.font_size)
-                    .show(ui, |ui| {
-                        let font = egui::FontId::monospace(fit.font_size);
-                        for c in CONTROLS {
-                            let keys = RichText::new(c.keys).font(font.clone());
-                            ui.label(keys.color(Color32::WHITE).strong());
-                            // Laid out at the width left, not wrapped by the grid (which
-                            // sizes a wrapping cell at its narrowest).
-                            let does = ui.painter().layout(
-                                c.does.to_owned(),
-                                font.clone(),
-                                Color32::WHITE,
-                                fit.does_width,
-                            );
-                            ui.label(does);
-                            ui.end_row();
-                        }
-                    });
-            });
-        });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_help_keeps_its_full_size_where_it_fits_and_shrinks_to_fit_a_small_window() {
-        let full = help_fit(1280.0, 720.0);
-        assert_eq!(full.font_size, 13.0);
-        assert!(full.does_width > 900.0, "{full:?}");
-        let small = help_fit(800.0, 600.0);
-        assert!(small.font_size < 10.0 && small.font_size > 8.0, "{small:?}");
-        assert!(
-            small.does_width < 800.0 - 25.0 * 0.6 * small.font_size,
-            "{small:?}"
-        );
-        let tiny = help_fit(200.0, 150.0);
-        assert_eq!(tiny.font_size, 8.0);
-        assert_eq!(tiny.does_width, 120.0);
-    }
 
     #[test]
     fn the_render_scale_shows_after_the_frame_rate_only_under_1() {

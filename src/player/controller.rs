@@ -34,7 +34,7 @@ named!(Mode, "mode" { Walk => "walk", Fly => "fly" });
 
 /// Controller settings, all changeable at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
+pub struct ControllerSettings {
     /// Walking speed, world units per second.
     pub speed: f32,
     /// Speed factor while running.
@@ -51,9 +51,9 @@ pub struct Settings {
     pub walk: WalkSettings,
 }
 
-impl Default for Settings {
+impl Default for ControllerSettings {
     fn default() -> Self {
-        Settings {
+        ControllerSettings {
             speed: DEFAULT_SPEED,
             run_multiplier: RUN_MULTIPLIER,
             mode: Mode::Walk,
@@ -65,7 +65,7 @@ impl Default for Settings {
     }
 }
 
-impl Settings {
+impl ControllerSettings {
     /// The speed, m/s, walking or flying, running (`run`) or not.
     pub fn speed_for(&self, run: bool) -> f32 {
         self.speed * if run { self.run_multiplier } else { 1.0 }
@@ -174,7 +174,7 @@ pub struct Controller {
     /// Where the eye is.
     pub pose: Pose,
     /// How it moves.
-    pub settings: Settings,
+    pub settings: ControllerSettings,
     /// The walker's motion: vertical speed, ground, crouch.
     pub walk: WalkState,
     /// The body the current position is known to be free for; `None` after a placement.
@@ -188,7 +188,7 @@ pub struct Controller {
 
 impl Controller {
     /// A controller at `pose` with `settings`.
-    pub fn new(pose: Pose, settings: Settings) -> Controller {
+    pub fn new(pose: Pose, settings: ControllerSettings) -> Controller {
         Controller {
             pose,
             settings,
@@ -415,7 +415,10 @@ mod tests {
 
     #[test]
     fn walking_ignores_pitch_and_vertical() {
-        let mut c = Controller::new(Pose::new(Vec3::ZERO, 0.0, 60.0), Settings::default());
+        let mut c = Controller::new(
+            Pose::new(Vec3::ZERO, 0.0, 60.0),
+            ControllerSettings::default(),
+        );
         let d = c.wanted_move(
             &MoveIntent {
                 forward: 1.0,
@@ -438,7 +441,7 @@ mod tests {
 
     #[test]
     fn diagonal_is_not_faster() {
-        let c = Controller::new(Pose::default(), Settings::default());
+        let c = Controller::new(Pose::default(), ControllerSettings::default());
         let d = c.wanted_move(
             &MoveIntent {
                 forward: 1.0,
@@ -452,7 +455,7 @@ mod tests {
 
     #[test]
     fn running_multiplies_speed() {
-        let c = Controller::new(Pose::default(), Settings::default());
+        let c = Controller::new(Pose::default(), ControllerSettings::default());
         let d = c.wanted_move(
             &MoveIntent {
                 forward: 1.0,
@@ -466,7 +469,7 @@ mod tests {
 
     #[test]
     fn nan_intent_does_not_move() {
-        let c = Controller::new(Pose::default(), Settings::default());
+        let c = Controller::new(Pose::default(), ControllerSettings::default());
         let d = c.wanted_move(
             &MoveIntent {
                 forward: f32::NAN,
@@ -480,9 +483,9 @@ mod tests {
     #[test]
     fn step_in_empty_world_moves_freely() {
         let w = crate::collision::CollisionWorld::new([]);
-        let settings = Settings {
+        let settings = ControllerSettings {
             mode: Mode::Fly,
-            ..Settings::default()
+            ..ControllerSettings::default()
         };
         let mut c = Controller::new(Pose::default(), settings);
         let r = c.step(

@@ -1,0 +1,123 @@
+//! The user's settings applied to this run: what the F2 panel ([`super::ui::settings_panel`])
+//! changed, the window's size as the user left it, and saving them to the store a moment
+//! after the last change.
+
+use std::time::{Duration, Instant};
+
+use winit::dpi::PhysicalSize;
+
+use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE};
+
+use super::App;
+
+/// How long the settings rest unchanged before they are written: a slider's drag is one
+/// write, not one a frame.
+const SAVE_AFTER: Duration = Duration::from_millis(500);
+
+impl App {
+    /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
+    /// keyboard is the panel's until it closes); hiding it saves what changed.
+    pub(super) fn toggle_settings(&mut self) {
+        self.prefs.open = !self.prefs.open;
+        self.prefs.focus_first = self.prefs.open;
+        if self.prefs.open {
+            self.set_capture(false);
+            self.keys.clear();
+        } else {
+            self.save_settings(true);
+        }
+    }
+
+    /// Apply what the panel changed (`before`: the settings before it).
+    pub(super) fn apply_settings(&mut self, before: &Preferences) {
+        let live = self.prefs.live.clone();
+        self.prefs.changed_at = Some(Instant::now());
+        if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
+            if self.sim.scripted() {
+                self.prefs.walk_pending = true;
+                self.overlay.notify(
+                    "a script is playing: the walking speed and run factor apply after it".into(),
+                );
+            } else {
+                self.walk_as_set();
+            }
+        }
+        let Some(gpu) = &mut self.gpu else { return };
+        gpu.renderer.set_texture_filter(live.texture_filter);
+        gpu.renderer.set_render_scale(live.render_scale);
+        if live.vsync != before.vsync
+            && let Err(e) = gpu.ctx.set_vsync(live.vsync)
+        {
+            self.overlay.notify(format!("warning: {e}"));
+        }
+        let w = &gpu.ctx.window;
+        if live.window_size != before.window_size && w.fullscreen().is_none() {
+            let [width, height] = live.window_size;
+            let _ = w.request_inner_size(PhysicalSize::new(width, height));
+        }
+    }
+
+    /// The window now has `size` (resized by hand, by the window manager, or as the panel
+    /// asked). A size the user chose for a window (not fullscreen, not maximized: those are
+    /// the screen's) becomes this run's and the saved setting, as the panel's field would,
+    /// so the next run opens as the window was left.
+    pub(super) fn window_resized(&mut self, size: PhysicalSize<u32>) {
+        let Some(gpu) = &self.gpu else { return };
+        let window = &gpu.ctx.window;
+        let chosen = [size.width, size.height];
+        if window.fullscreen().is_some()
+            || window.is_maximized()
+            || chosen == self.prefs.live.window_size
+            // A minimized window can report 0 x 0.
+            || !chosen.iter().all(|side| WINDOW_SIDE_RANGE.contains(side))
+        {
+            return;
+        }
+        self.prefs.live.window_size = chosen;
+        self.prefs.saved.window_size = chosen;
+        self.prefs.changed_at = Some(Instant::now());
+    }
+
+    /// Walk at this run's walking speed and run factor from the next step (a recording
+    /// writes them).
+    fn walk_as_set(&mut self) {
+        let live = &self.prefs.live;
+        let s = &mut self.sim.controller.settings;
+        s.speed = live.walking_speed;
+        s.run_multiplier = live.run_factor;
+        let lines = [
+            format!("speed {}", live.walking_speed),
+            format!("run-factor {}", live.run_factor),
+        ];
+        for line in lines {
+            self.sim.record_set(&line);
+        }
+    }
+
+    /// A script ended: what the panel changed meanwhile for the walk applies now.
+    pub(super) fn script_ended_settings(&mut self) {
+        if std::mem::take(&mut self.prefs.walk_pending) {
+            self.walk_as_set();
+        }
+    }
+
+    /// Write the saved settings when they have rested [`SAVE_AFTER`] (`now`: whatever
+    /// their age). A write that fails is a warning: this run keeps them.
+    pub(super) fn save_settings(&mut self, now: bool) {
+        let Some(at) = self.prefs.changed_at else {
+            return;
+        };
+        if !now && at.elapsed() < SAVE_AFTER {
+            return;
+        }
+        self.prefs.changed_at = None;
+        match self.store.set_settings(&self.prefs.saved) {
+            Ok(()) => self.prefs.save_error = None,
+            Err(e) => {
+                let msg = format!("warning: settings kept for this run, not saved: {e}");
+                self.overlay.notify(msg.clone());
+                self.prefs.save_error = Some(msg);
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The GL renderer: the window's context, the scene's draw calls and what they need.
+//! Nothing here knows the app: the shell hands it a map, a pose and lines to draw.
+//!
+//! - `context`: the window and its GL context (glutin).
+//! - `renderer`: the map's draw calls: the clusters in view, nearest first; on a software
+//!   renderer in two passes around a read of the depth buffer for occlusion culling.
+//! - `culling`: what each frame leaves out (occlusion culling on a software renderer, the
+//!   frustum alone on a GPU: measured).
+//! - `levels`: the map's levels of detail, made on a thread of their own and handed over
+//!   in batches, the farthest clusters' first (or read from the cache).
+//! - `program`: the scene's shaders (plain, textured, cut-out), uniforms and light.
+//! - `texture`: uploads with mipmaps, the filter, anisotropy.
+//! - `render_scale`: the scene drawn offscreen with fewer pixels, stretched over the window.
+//! - `counters`: what a frame drew, and its fragments counted (`--bench-frames`).
+//! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker).
+//! - `gl`: the GL helpers every file here uses (programs, uniforms, vertex layouts, the
+//!   depth read).
+//!
+//! These are the only files of the project with `unsafe` (OpenGL calls, and creating the
+//! context), each block with its SAFETY comment.
+
+mod context;
+mod counters;
+mod culling;
+mod debug_draw;
+mod gl;
+mod levels;
+mod program;
+mod render_scale;
+mod renderer;
+mod texture;
+
+pub use context::{GlWindowContext, probe_software};
+pub use counters::DrawStats;
+pub use culling::Culling;
+pub use debug_draw::{DebugDraw, DebugGeometry};
+pub use renderer::Renderer;

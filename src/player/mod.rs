@@ -1,0 +1,13 @@
+//! The player: the eye's pose, what the player wants (the move intent), and the
+//! fixed-step controller that walks or flies the body through the collision world.
+
+mod controller;
+mod fov;
+mod pose;
+
+pub use controller::{
+    Controller, ControllerSettings, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Refusal, Stance,
+    StepReport, intent_direction,
+};
+pub use fov::{DEFAULT_FOV_DEG, FOV_RANGE_DEG, FieldOfView};
+pub use pose::{MoveIntent, NEAR_PLANE, Pose};
