@@ -8,6 +8,7 @@
 //! - [`error`]: why a map could not be loaded (file, line, reason).
 //! - `locate`: which line tobj stopped on, and what it should have been.
 //! - `mtl`, `texture`: material libraries and their textures, read within limits.
+//! - `lookup`: finding a file a map names as written, or ignoring case.
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`minimap`]: the map from above, drawn once into an image.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
@@ -18,6 +19,7 @@ pub mod builtin;
 pub mod error;
 pub mod frame;
 mod locate;
+mod lookup;
 pub mod minimap;
 mod mtl;
 pub mod obj;

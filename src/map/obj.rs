@@ -123,6 +123,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     }
     let mut details = Vec::new();
     cache.report_missing(&mut warnings, &mut details);
+    cache.report_by_case(&mut details);
     cache.report_limits(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
