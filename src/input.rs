@@ -227,6 +227,21 @@ pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<
     Ok(bytes)
 }
 
+/// The first `len` bytes of a `kind` file (all of it when shorter), after
+/// [`check_file`]'s checks: what a file is can be told from its start without reading a
+/// 2 GiB archive whole.
+pub fn read_head(path: &Path, kind: FileKind, len: usize) -> Result<Vec<u8>, ReadError> {
+    let Opened { file, .. } = open_file(path, kind)?;
+    let mut bytes = Vec::with_capacity(len);
+    file.take(len as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io {
+            path: shown_path(path),
+            source,
+        })?;
+    Ok(bytes)
+}
+
 /// A file opened for reading after [`check_file`]'s checks.
 pub struct Opened {
     /// The open handle (a regular file, checked again on the handle itself).
