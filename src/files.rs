@@ -227,6 +227,21 @@ pub fn read_file_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<
     Ok(bytes)
 }
 
+/// The first `len` bytes of a `kind` file (all of it when shorter), after
+/// [`check_file`]'s checks: what a file is can be told from its start without reading a
+/// 2 GiB archive whole.
+pub fn read_head(path: &Path, kind: FileKind, len: usize) -> Result<Vec<u8>, ReadError> {
+    let Opened { file, .. } = open_file(path, kind)?;
+    let mut bytes = Vec::with_capacity(len);
+    file.take(len as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io {
+            path: shown_path(path),
+            source,
+        })?;
+    Ok(bytes)
+}
+
 /// A file opened for reading after [`check_file`]'s checks.
 pub struct Opened {
     /// The open handle (a regular file, checked again on the handle itself).
@@ -258,6 +273,18 @@ fn open_limited(path: &Path, kind: FileKind, limit: u64) -> Result<Opened, ReadE
     Ok(Opened { file, meta })
 }
 
+/// The paths of the first `most` entries of the folder `dir`, in the system's order (none
+/// when it cannot be listed): a folder of millions of files is not listed whole.
+pub fn folder_entries(dir: &Path, most: usize) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|r| {
+            r.take(most)
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The `.obj` and `.toml` files in `dir` and its direct subdirectories, sorted, at most
 /// [`MAX_SUGGESTIONS`].
 fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
@@ -266,15 +293,7 @@ fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
             .is_some_and(|e| e.eq_ignore_ascii_case("obj") || e.eq_ignore_ascii_case("toml"))
             && p.is_file()
     };
-    let entries = |d: &Path| -> Vec<PathBuf> {
-        std::fs::read_dir(d)
-            .map(|r| {
-                r.take(MAX_ENTRIES_SCANNED)
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let entries = |d: &Path| folder_entries(d, MAX_ENTRIES_SCANNED);
     let top = entries(dir);
     let mut found: Vec<PathBuf> = top.iter().filter(|p| is_map(p)).cloned().collect();
     if found.is_empty() {

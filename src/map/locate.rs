@@ -373,22 +373,11 @@ const OBJ_KEYWORDS: [&str; 13] = [
     "v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "usemtl", "mtllib", "cstype",
 ];
 
-/// What a file that is not OBJ looks like, for the message that refuses it: an image or
-/// another known format by its magic number, else text or binary with no OBJ statement.
-/// `None` when it is an OBJ file, however empty.
+/// What a file that is not OBJ looks like, for the message that refuses it: text or
+/// binary with no OBJ statement (formats known by their first bytes, images and
+/// archives, were refused before parsing: see `map::sniff`). `None` when it is an OBJ
+/// file, however empty.
 pub(super) fn not_obj(text: &str) -> Option<&'static str> {
-    // Magic numbers, as read through a lossy UTF-8 view (a byte above 0x7f reads as U+FFFD).
-    let head: String = text.chars().take(16).collect();
-    let magic = [
-        ("\u{FFFD}PNG", "a PNG image"),
-        ("\u{FFFD}\u{FFFD}\u{FFFD}", "a JPEG image"),
-        ("GIF8", "a GIF image"),
-        ("%PDF", "a PDF document"),
-        ("PK\u{3}\u{4}", "a ZIP archive"),
-    ];
-    if let Some((_, kind)) = magic.iter().find(|(m, _)| head.starts_with(m)) {
-        return Some(kind);
-    }
     let is_obj = text.lines().any(|l| {
         let word = l.split_whitespace().next().unwrap_or("");
         OBJ_KEYWORDS.contains(&word)
@@ -409,11 +398,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn not_obj_tells_images_binaries_and_prose_from_obj() {
-        let png = String::from_utf8_lossy(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").into_owned();
-        assert_eq!(not_obj(&png), Some("a PNG image"));
-        let jpeg = String::from_utf8_lossy(b"\xff\xd8\xff\xe0\0\x10JFIF").into_owned();
-        assert_eq!(not_obj(&jpeg), Some("a JPEG image"));
+    fn not_obj_tells_binaries_and_prose_from_obj() {
         assert_eq!(not_obj("# Title\n\nSome prose.\n## More\n"), Some("text"));
         assert_eq!(not_obj("x\0y\n"), Some("a binary file"));
         // OBJ however sparse: one vertex, a comment and a group; or nothing at all.

@@ -8,6 +8,9 @@
 //! - [`error`]: why a map could not be loaded (file, line, reason).
 //! - `locate`: which line tobj stopped on, and what it should have been.
 //! - `mtl`, `texture`: material libraries and their textures, read within limits.
+//! - `lookup`: finding a file a map names as written, or ignoring case.
+//! - `sniff`: what a file given as the map is when it is no OBJ (an archive, an image, a
+//!   material library), told before any line is parsed.
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`minimap`]: the map from above, drawn once into an image.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
@@ -18,11 +21,13 @@ pub mod builtin;
 pub mod error;
 pub mod frame;
 mod locate;
+mod lookup;
 pub mod minimap;
 pub mod motion;
 mod mtl;
 pub mod obj;
 pub mod scene;
+mod sniff;
 pub mod solids;
 mod texture;
 pub mod triangulate;

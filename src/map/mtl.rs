@@ -5,7 +5,7 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use crate::files::{FileKind, ReadError, read_file};
+use crate::files::{FileKind, ReadError, folder_entries, read_file, read_head};
 use crate::quote::quote;
 
 /// Where MTL files come from.
@@ -110,6 +110,57 @@ pub(super) fn mtllib_names(value: &str) -> Vec<String> {
         names.extend(split);
     }
     names
+}
+
+/// Most entries of a material library's folder looked at for the OBJ files that use it.
+const MAX_USERS_SCANNED: usize = 10_000;
+/// Most OBJ files beside a material library read for their `mtllib` lines.
+const MAX_USERS_READ: usize = 64;
+/// Bytes of each OBJ file read for its `mtllib` lines: exporters write them at the top.
+const USERS_HEAD_BYTES: usize = 64 << 10;
+/// Most OBJ files named as using a material library.
+const MAX_USERS_NAMED: usize = 3;
+
+/// The OBJ files beside the material library `mtl` (in its folder) whose `mtllib` names
+/// it, ignoring case and reading `\` as `/` (as textures are found), sorted: for the
+/// message that refuses a material library given as the map. Bounded: at most
+/// [`MAX_USERS_READ`] files, [`USERS_HEAD_BYTES`] of each.
+pub(super) fn users_of(mtl: &Path) -> Vec<PathBuf> {
+    let Some(own) = mtl.file_name().map(|n| n.to_string_lossy().to_lowercase()) else {
+        return Vec::new();
+    };
+    let mut objs: Vec<PathBuf> = folder_entries(crate::files::folder_of(mtl), MAX_USERS_SCANNED)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")))
+        .collect();
+    objs.sort();
+    objs.truncate(MAX_USERS_READ);
+    let names_it = |value: &str| {
+        mtllib_names(value).iter().any(|n| {
+            let n = n.replace('\\', "/").to_lowercase();
+            n.rsplit('/').next() == Some(own.as_str())
+        })
+    };
+    let mut users: Vec<PathBuf> = objs
+        .into_iter()
+        .filter(|obj| {
+            let Ok(head) = read_head(obj, FileKind::Obj, USERS_HEAD_BYTES) else {
+                return false;
+            };
+            String::from_utf8_lossy(&head).lines().any(|l| {
+                l.trim()
+                    .strip_prefix("mtllib")
+                    .filter(|v| v.starts_with(char::is_whitespace))
+                    .is_some_and(|v| names_it(v.trim()))
+            })
+        })
+        .collect();
+    users.truncate(MAX_USERS_NAMED);
+    // Named as the library was: `atrium.obj` beside `atrium.mtl`, not `./atrium.obj`.
+    users
+        .iter()
+        .filter_map(|u| u.file_name().map(|n| mtl.with_file_name(n)))
+        .collect()
 }
 
 /// Colour keywords whose values tobj reads as exactly three numbers.

@@ -12,13 +12,14 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 
 use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
-use super::mtl::{Library, Source, read_libraries, sanitize_mtl};
+use super::mtl::{Library, Source, read_libraries, sanitize_mtl, users_of};
+use super::sniff::{HEAD_BYTES, material_library, sniff};
 use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
-use crate::files::{FileKind, folder_of, read_file};
+use crate::files::{FileKind, folder_of, read_file, read_head};
 use crate::geometry::Aabb;
-use crate::quote::quote;
+use crate::quote::{quote, shown_path};
 
 /// How to turn the file's coordinates into world coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -35,11 +36,28 @@ pub struct LoadOptions {
 /// Names of objects that mark the spawn point instead of being geometry.
 const SPAWN_NAMES: [&str; 4] = ["spawn", "player_start", "playerstart", "info_player_start"];
 
-/// Load an OBJ file (and its MTL and textures) from disk.
+/// Load an OBJ file (and its MTL and textures) from disk. An archive, a compressed file,
+/// an image or a material library is refused before any line is parsed (see
+/// [`super::sniff`]).
 pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
-    let shown = path.display().to_string();
+    let shown = shown_path(path);
+    let refused = |reason| MapError::Invalid {
+        path: shown.clone(),
+        reason,
+    };
+    if let Some(format) = sniff(&read_head(path, FileKind::Obj, HEAD_BYTES)?) {
+        return Err(refused(format.refusal()));
+    }
     let bytes = read_file(path, FileKind::Obj)?;
     let text = String::from_utf8_lossy(&bytes);
+    if material_library(&text) {
+        let users: Vec<String> = users_of(path).iter().map(|p| shown_path(p)).collect();
+        let mut reason = "a material library; open the .obj that uses it".to_string();
+        if !users.is_empty() {
+            reason += &format!(" ({})", users.join(" or "));
+        }
+        return Err(refused(reason));
+    }
     let dir = folder_of(path);
     let mut map = parse(&shown, &text, Source::Dir(dir), opts)?;
     if matches!(text, std::borrow::Cow::Owned(_)) {
@@ -123,6 +141,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
     }
     let mut details = Vec::new();
     cache.report_missing(&mut warnings, &mut details);
+    cache.report_by_case(&mut details);
     cache.report_limits(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);

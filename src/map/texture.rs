@@ -7,8 +7,10 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::lookup::Folders;
 use super::{Material, TextureImage};
 use crate::files::{FileKind, check_file, read_file};
+use crate::quote::{escape, shown_path};
 
 /// Widest or tallest texture decoded, pixels (OpenGL 4.5 guarantees 16384).
 pub const MAX_TEXTURE_SIDE: u32 = 16384;
@@ -58,6 +60,10 @@ pub(super) struct TextureCache {
     shrunk: usize,
     /// Textures left in plain colour because the budget was spent.
     over_budget: Vec<PathBuf>,
+    /// The folders listed to find names ignoring case (each once per load).
+    folders: Folders,
+    /// Textures found only by ignoring case: the name as written, and the file.
+    by_case: Vec<(String, PathBuf)>,
 }
 
 /// How many missing textures the summary names before "and N more".
@@ -74,7 +80,31 @@ impl TextureCache {
             missing: Vec::new(),
             shrunk: 0,
             over_budget: Vec::new(),
+            folders: Folders::default(),
+            by_case: Vec::new(),
         }
+    }
+
+    /// The file a `map_Kd` / `map_d` value names in `dir`: the value itself, or its last
+    /// word when it carries options such as `-s 1 1 1 file.png`; each as written, with
+    /// backslashes read as slashes, then ignoring case (see [`super::lookup`]). A name
+    /// found nowhere is `dir` joined with the value (reported missing under that path).
+    fn resolve(&mut self, dir: &Path, spec: &str) -> Resolved {
+        let spec = spec.trim();
+        let candidates = [spec, spec.split_whitespace().last().unwrap_or(spec)];
+        candidates
+            .iter()
+            .find_map(|c| self.folders.find(dir, c))
+            .map_or_else(
+                || Resolved {
+                    path: dir.join(spec),
+                    by_case: false,
+                },
+                |f| Resolved {
+                    path: f.path,
+                    by_case: f.by_case,
+                },
+            )
     }
 
     /// The texture files the map named that were found (read, or only looked for).
@@ -145,6 +175,26 @@ impl TextureCache {
                 .map(|p| format!("texture not found: {}", p.display())),
         );
     }
+
+    /// One detail line (for `--verbose`) per texture found only by ignoring case: the name
+    /// the material library wrote and the file it was taken to mean.
+    pub(super) fn report_by_case(&self, details: &mut Vec<String>) {
+        details.extend(self.by_case.iter().map(|(name, path)| {
+            format!(
+                "texture {} found ignoring case: {}",
+                escape(name),
+                shown_path(path)
+            )
+        }));
+    }
+}
+
+/// Where a texture's name led.
+struct Resolved {
+    /// The file (or, when not found, the name joined to the folder).
+    path: PathBuf,
+    /// Found only by ignoring case.
+    by_case: bool,
 }
 
 /// Our material for one of tobj's: its diffuse colour (clamped, grey when not finite)
@@ -189,7 +239,10 @@ fn with_alpha_map(
     cache: &mut TextureCache,
     warnings: &mut Vec<String>,
 ) -> Arc<TextureImage> {
-    let key = (resolve_texture(dir, name), resolve_texture(dir, alpha_name));
+    let key = (
+        cache.resolve(dir, name).path,
+        cache.resolve(dir, alpha_name).path,
+    );
     if let Some(merged) = cache.merged.get(&key) {
         return merged.clone();
     }
@@ -216,18 +269,6 @@ fn with_alpha_map(
     merged
 }
 
-/// The file a `map_Kd` / `map_d` value names: the value itself, or its last word when it
-/// carries options such as `-s 1 1 1 file.png`; backslashes read as slashes.
-fn resolve_texture(dir: &Path, spec: &str) -> PathBuf {
-    let spec = spec.trim();
-    let candidates = [spec, spec.split_whitespace().last().unwrap_or(spec)];
-    candidates
-        .iter()
-        .map(|c| dir.join(c.replace('\\', "/")))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| dir.join(spec))
-}
-
 /// Decode the texture a `map_Kd` / `map_d` value names (once per file); a file that is
 /// not there is only counted (see [`TextureCache::report_missing`]).
 fn load_texture(
@@ -236,9 +277,12 @@ fn load_texture(
     cache: &mut TextureCache,
     warnings: &mut Vec<String>,
 ) -> Option<Arc<TextureImage>> {
-    let path = resolve_texture(dir, spec);
+    let Resolved { path, by_case } = cache.resolve(dir, spec);
     if let Some(hit) = cache.files.get(&path) {
         return hit.clone();
+    }
+    if by_case {
+        cache.by_case.push((spec.trim().to_string(), path.clone()));
     }
     if !path.exists() {
         cache.missing.push(path.clone());
@@ -413,6 +457,76 @@ mod tests {
         // The grey of the second texture survives scaling (and becomes RGBA).
         let t = small.materials[2].texture.as_ref().unwrap();
         assert_eq!(&t.rgba[..4], &[60, 60, 60, 255]);
+    }
+
+    /// Issue 41: an atrium's MTL names `SP_LUK.JPG` where its folder holds `sp_luk.JPG`
+    /// (files written on Windows, which also write `\` in paths), and "9 textures not
+    /// found" drew grey arches. Each is found, ignoring case where it must, and
+    /// `--verbose`'s details say which were matched by case.
+    #[test]
+    fn textures_named_in_another_case_or_with_backslashes_are_all_found() {
+        let d =
+            std::env::temp_dir().join(format!("walkthrough-textures-{}-case", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("Maps/Stone")).unwrap();
+        let files = [
+            "sp_luk.png",
+            "00_skap.png",
+            "Maps/Stone/Wall.png",
+            "exact.png",
+        ];
+        for (k, f) in files.iter().enumerate() {
+            let img = image::GrayImage::from_pixel(8, 8 + k as u32, image::Luma([50]));
+            img.save(d.join(f)).unwrap();
+        }
+        // Each material's texture: as the MTL names it, and the file it must find.
+        let named = [
+            ("SP_LUK.PNG", "sp_luk.png"),
+            ("00_Skap.PNG", "00_skap.png"),
+            (r"maps\STONE\wall.png", "Maps/Stone/Wall.png"),
+            (r"Maps\Stone\Wall.png", "Maps/Stone/Wall.png"),
+            ("-s 1 1 1 Sp_Luk.png", "sp_luk.png"),
+            ("exact.png", "exact.png"),
+        ];
+        let (mut mtl, mut obj) = (String::new(), String::from("mtllib m.mtl\n"));
+        for (k, (name, _)) in named.iter().enumerate() {
+            mtl += &format!("newmtl m{k}\nKd 1 1 1\nmap_Kd {name}\n");
+            let x = k as f32 * 2.0;
+            obj += &format!(
+                "v {x} 0 0\nv {} 0 0\nv {x} 0 1\nusemtl m{k}\nf -3 -2 -1\n",
+                x + 1.0
+            );
+        }
+        std::fs::write(d.join("m.mtl"), mtl).unwrap();
+        std::fs::write(d.join("m.obj"), obj).unwrap();
+        let m = load(&d, TextureOptions::default());
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        for (k, (name, file)) in named.iter().enumerate() {
+            let height = 8 + files.iter().position(|f| f == file).unwrap() as u32;
+            let t = m.materials[k + 1].texture.as_ref();
+            assert_eq!(t.map(|t| (t.width, t.height)), Some((8, height)), "{name}");
+        }
+        // Three files matched by case, each said once (under the name first met); the
+        // backslashed name of the right case is no match by case.
+        let by_case: Vec<&String> = m
+            .details
+            .iter()
+            .filter(|l| l.contains("found ignoring case"))
+            .collect();
+        let want: Vec<String> = named[..3]
+            .iter()
+            .map(|(name, file)| {
+                format!(
+                    "texture {name} found ignoring case: {}",
+                    d.join(file).display()
+                )
+            })
+            .collect();
+        assert_eq!(by_case, want.iter().collect::<Vec<_>>());
+        // Every texture is an input of the map (outputs may never overwrite one).
+        for f in files {
+            assert!(m.inputs.contains(&d.join(f)), "{f}: {:?}", m.inputs);
+        }
     }
 
     /// `sim` draws nothing: its textures are looked for, never decoded.

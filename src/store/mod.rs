@@ -44,6 +44,9 @@ pub const LEGACY_FILE: &str = "corrections.toml";
 pub const MAX_REMEMBERED: usize = 1000;
 /// Bytes read at a time while hashing a map.
 const HASH_CHUNK: usize = 1 << 20;
+/// The built-in map has no file to hash: its memory (its views) is kept under the key of
+/// these bytes ([`ContentKey::built_in`]).
+const BUILT_IN_KEY_BYTES: &[u8] = b"walkthrough built-in map";
 
 /// The folder walkthrough keeps its settings in: [`CONFIG_DIR_ENV`] if set, else the
 /// platform's (`~/.config/walkthrough` on Linux); `None` when there is no home folder.
@@ -80,6 +83,12 @@ impl ContentKey {
         Ok(ContentKey::from_digest(hasher.digest128(), len))
     }
 
+    /// The key the built-in map's memory is kept under (see [`BUILT_IN_KEY_BYTES`]); its
+    /// table says `built_in = true` where a map file's says where the file was.
+    pub fn built_in() -> ContentKey {
+        ContentKey::of_bytes(BUILT_IN_KEY_BYTES)
+    }
+
     /// The key of `bytes` (the same as [`ContentKey::of_file`] of a file holding them).
     pub fn of_bytes(bytes: &[u8]) -> ContentKey {
         ContentKey::from_digest(xxhash_rust::xxh3::xxh3_128(bytes), bytes.len() as u64)
@@ -105,8 +114,13 @@ pub struct SavedView {
 /// One map's memory (its correction, its views) as the TOML file holds it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 struct Stored {
-    /// Where the map was when last remembered (for the reader of the file; not the key).
+    /// Where the map was when last remembered (for the reader of the file; not the key);
+    /// empty, and left out, for the built-in map, which is no file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     file: String,
+    /// The table is the built-in map's (the map inside walkthrough, opened with no MAP).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    built_in: bool,
     /// The up axis, as `--up` takes it (none: only views are kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     up: Option<String>,
@@ -185,6 +199,11 @@ impl Store {
                 Ok(parsed) => {
                     c.settings = parsed.settings;
                     c.maps = parsed.maps;
+                    // Earlier versions recorded the built-in map as a file of its name in the
+                    // working folder: named as what it is when the file is next saved.
+                    if let Some(s) = c.maps.get_mut(&ContentKey::built_in().0) {
+                        name_built_in(s);
+                    }
                     warnings.extend(parsed.warnings.into_iter().map(|s| format!("{shown}: {s}")));
                 }
                 Err(e) => {
@@ -247,7 +266,8 @@ impl Store {
     }
 
     /// The map's table, made (and stamped now) if new, the oldest dropped past
-    /// [`MAX_REMEMBERED`].
+    /// [`MAX_REMEMBERED`]. `file` is where it was found, made absolute; for the built-in
+    /// map ([`ContentKey::built_in`]) it is not a file and is not recorded.
     fn entry(&mut self, key: &ContentKey, file: &Path) -> &mut Stored {
         let saved = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -261,6 +281,7 @@ impl Store {
         }
         let stored = self.maps.entry(key.0.clone()).or_insert_with(|| Stored {
             file: String::new(),
+            built_in: false,
             up: None,
             scale: None,
             views: BTreeMap::new(),
@@ -268,6 +289,9 @@ impl Store {
         });
         stored.file = file;
         stored.saved = saved;
+        if *key == ContentKey::built_in() {
+            name_built_in(stored);
+        }
         stored
     }
 
@@ -356,10 +380,16 @@ impl Store {
         let body = toml::to_string(&file)
             .map_err(|e| format!("{}: cannot write the settings: {e}", path.display()))?;
         let text = format!(
-            "# walkthrough's settings (F2 in the window changes them; see the README), then what\n# it remembers of maps, one table per map, named by the map file's content (xxh3-128\n# and length): the up axis and scale you set (open the map with --forget, or delete\n# them, to let the survey read it again) and the views you kept (Ctrl+1..9: X, Y, Z in\n# the file's coordinates, yaw, pitch).\n\n{body}"
+            "# walkthrough's settings (F2 in the window changes them; see the README), then what\n# it remembers of maps, one table per map, named by the map file's content (xxh3-128\n# and length): the up axis and scale you set (open the map with --forget, or delete\n# them, to let the survey read it again) and the views you kept (Ctrl+1..9: X, Y, Z in\n# the file's coordinates, yaw, pitch); the built-in map's table says built_in = true.\n\n{body}"
         );
         write_file(path, text.as_bytes(), &[], Replace::Yes).map_err(|e| e.to_string())
     }
+}
+
+/// Mark `stored` as the built-in map's, with no file (it has none).
+fn name_built_in(stored: &mut Stored) {
+    stored.built_in = true;
+    stored.file.clear();
 }
 
 /// What [`recall`] did for a map about to open.

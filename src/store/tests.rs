@@ -168,6 +168,7 @@ fn past_the_limit_the_oldest_is_dropped() {
             key.0.clone(),
             Stored {
                 file: String::new(),
+                built_in: false,
                 up: Some("y".into()),
                 scale: Some(1.0),
                 views: BTreeMap::new(),
@@ -340,4 +341,62 @@ fn an_error_at_the_end_of_the_file_names_its_last_line() {
     let dir = written("end", "[settings]\nfov = 90.0\nname = \"\"\"never closed\n");
     let w = Store::load(Some(&dir)).warnings.join("\n");
     assert!(w.contains("settings.toml: line 3: "), "{w}");
+}
+
+/// Issue 41: the built-in map's views were kept under `file = ".../built-in map"`, a file
+/// in the working folder that does not exist. Its table says what it is, and an old
+/// table is named right when the file is next saved.
+#[test]
+fn the_built_in_map_is_named_as_such_not_as_a_file() {
+    let dir = scratch("built-in");
+    let key = ContentKey::built_in();
+    // The key the window keeps the built-in map's views under.
+    assert_eq!(key, ContentKey::of_bytes(b"walkthrough built-in map"));
+    let view = SavedView {
+        position: Vec3::new(1.0, 1.7, -2.0),
+        yaw_deg: 30.0,
+        pitch_deg: 0.0,
+    };
+    let mut c = Store::load(Some(&dir)).store;
+    // What the window passes for the built-in map's file.
+    c.keep_view(&key, Path::new("built-in map"), 1, view)
+        .unwrap();
+    let map_file = dir.join("room.obj");
+    let room = ContentKey::of_bytes(b"v 0 0 0\n");
+    c.keep_view(&room, &map_file, 2, view).unwrap();
+    let table = |text: &str, key: &ContentKey| -> toml::Table {
+        let file: toml::Table = toml::from_str(text).unwrap();
+        file["maps"][&key.0].as_table().unwrap().clone()
+    };
+    let text = std::fs::read_to_string(dir.join(STORE_FILE)).unwrap();
+    let built_in = table(&text, &key);
+    assert_eq!(built_in.get("built_in"), Some(&toml::Value::Boolean(true)));
+    assert_eq!(built_in.get("file"), None, "{text}");
+    assert!(!text.contains("built-in map\""), "{text}");
+    // A map file's table still says where the file was, and is no built-in map.
+    let room_table = table(&text, &room);
+    assert_eq!(
+        room_table.get("file").and_then(|f| f.as_str()),
+        Some(map_file.to_str().unwrap())
+    );
+    assert_eq!(room_table.get("built_in"), None);
+    assert_eq!(Store::load(Some(&dir)).store.view(&key, 1), Some(view));
+
+    // A table an earlier version wrote is read, and named right at the next save.
+    let old = format!(
+        "[maps.{}]\nfile = \"/home/u/built-in map\"\nviews = {{ 1 = [1.0, 1.7, -2.0, 30.0, 0.0] }}\n",
+        key.0
+    );
+    let dir = written("built-in-old", &old);
+    let loaded = Store::load(Some(&dir));
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let mut c = loaded.store;
+    assert_eq!(c.view(&key, 1), Some(view));
+    c.keep_view(&room, &map_file, 2, view).unwrap();
+    let text = std::fs::read_to_string(dir.join(STORE_FILE)).unwrap();
+    assert!(!text.contains("/home/u/built-in map"), "{text}");
+    assert_eq!(
+        table(&text, &key).get("built_in"),
+        Some(&toml::Value::Boolean(true))
+    );
 }
