@@ -11,6 +11,7 @@
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 mod draw;
+mod movers;
 mod upload;
 
 use std::sync::Arc;
@@ -29,6 +30,7 @@ use super::levels::LevelsJob;
 use super::program::{Program, Variant};
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling};
+use movers::MoverDraw;
 use upload::GpuMaterial;
 
 /// Sky / fog colour.
@@ -85,6 +87,8 @@ pub struct Renderer {
     stats: DrawStats,
     /// Where the scene is drawn: the window, or fewer pixels stretched over it.
     render_scale: RenderScale,
+    /// A scene's movers, drawn where they are each frame.
+    movers: MoverDraw,
 }
 
 impl Renderer {
@@ -149,6 +153,7 @@ impl Renderer {
             counters: FragmentCounters::default(),
             stats: DrawStats::default(),
             render_scale: RenderScale::new(samples(&gl), srgb),
+            movers: MoverDraw::default(),
         };
         r.upload(map, eye);
         Ok(r)
@@ -162,6 +167,7 @@ impl Renderer {
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
+        self.movers.meshes = map.moving.clone();
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
         self.levels = LevelsJob::start(Arc::clone(&self.mesh), textured, eye);
@@ -263,6 +269,7 @@ impl Drop for Renderer {
             }
             self.counters.delete(&self.gl);
             self.render_scale.delete(&self.gl);
+            self.movers.delete(&self.gl);
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);
