@@ -11,6 +11,9 @@
 //! percentile and worst step, and how many steps took how long; criterion times the
 //! whole script.
 //!
+//! Among movers (issue 40): the placement-limit scene with 100 crates moving around the
+//! walk, against the same scene still.
+//!
 //! `cargo bench --bench walk`; conference needs ../shared (prints SKIPPED otherwise).
 
 mod common;
@@ -21,7 +24,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
 use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
 use walkthrough::map::UpAxis;
-use walkthrough::map::scene::MAX_PLACEMENTS;
+use walkthrough::map::motion::{Ease, Key, Motion, Play, Start};
+use walkthrough::map::scene::{MAX_PLACEMENTS, Mover};
+use walkthrough::movers::{Movers, Still, Ticking};
 use walkthrough::names::Named;
 use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
 use walkthrough::session::{OpenOptions, Session};
@@ -100,22 +105,89 @@ fn conference(c: &mut Criterion) {
 /// A scene at the placement limit: a floor and 99,999 crates (1 m boxes on a 3 m grid),
 /// every one a placement of the same model. Each sweep reaches the crates near it through
 /// the placements' BVH.
-fn placements(c: &mut Criterion) {
+fn crates() -> InstancedWorld {
     let floor = CollisionWorld::new(common::test_common::floor(1000.0));
     let crate_ = CollisionWorld::new(common::test_common::cube(Vec3::ZERO, Vec3::ONE));
     let mut world = InstancedWorld::new(vec![floor, crate_]);
     world.place(0, Affine3A::IDENTITY).expect("floor");
-    let side = (MAX_PLACEMENTS as f64).sqrt().ceil() as usize;
     for k in 0..MAX_PLACEMENTS - 1 {
-        let (i, j) = ((k % side) as f32, (k / side) as f32);
-        let at = Vec3::new(i * 3.0 - 450.0, 0.0, j * 3.0 - 450.0);
         world
-            .place(1, Affine3A::from_translation(at))
+            .place(1, Affine3A::from_translation(crate_at(k)))
             .expect("crate");
     }
-    let start = Pose::new(Vec3::new(1.5, 1.6, 1.5), 0.0, 0.0);
+    world
+}
+
+/// Where crate `k` stands.
+fn crate_at(k: usize) -> Vec3 {
+    let side = (MAX_PLACEMENTS as f64).sqrt().ceil() as usize;
+    let (i, j) = ((k % side) as f32, (k / side) as f32);
+    Vec3::new(i * 3.0 - 450.0, 0.0, j * 3.0 - 450.0)
+}
+
+/// Where the walks in the crates start.
+const CRATES_START: Vec3 = Vec3::new(1.5, 1.6, 1.5);
+
+fn placements(c: &mut Criterion) {
+    let world = crates();
+    let start = Pose::new(CRATES_START, 0.0, 0.0);
     for mode in [Mode::Walk, Mode::Fly] {
         walk(c, "100k_placements", &world, start, mode);
+    }
+}
+
+/// Issue 40: the same scene with the 100 crates around the walk moving (each rising a
+/// metre and back every 2 s), against the same scene still, in one group: a walking step
+/// among movers should cost at most twice a still one.
+fn moving_placements(c: &mut Criterion) {
+    let side = (MAX_PLACEMENTS as f64).sqrt().ceil() as usize;
+    // 100 crates around the walk (the walk meets them: pushed, carried, blocked), and
+    // 100 crates 400 m off (asleep: only their clocks run).
+    let around = |lo: usize| {
+        move |k: &usize| (lo..lo + 10).contains(&(k % side)) && (lo..lo + 10).contains(&(k / side))
+    };
+    let mut g = c.benchmark_group("walk/100k_placements_100_movers");
+    g.throughput(Throughput::Elements(STEPS as u64));
+    g.sample_size(20);
+    let start = Pose::new(CRATES_START, 0.0, 0.0);
+    let run = |world: &mut dyn Ticking| {
+        let mut ctl = Controller::new(start, ControllerSettings::default());
+        for i in 0..STEPS {
+            let (intent, turn) = intent(i);
+            ctl.pose.yaw_deg += turn;
+            ctl.step_in(world, &intent, DEFAULT_DT as f32);
+        }
+        ctl.pose.position
+    };
+    let still = crates();
+    g.bench_function("still", |b| b.iter(|| run(&mut Still(&still))));
+    for (name, lo) in [("moving_around_the_walk", 145), ("moving_far_off", 10)] {
+        let near: Vec<usize> = (0..MAX_PLACEMENTS - 1).filter(around(lo)).collect();
+        let specs: Vec<Mover> = near.iter().map(|&k| bobbing(k)).collect();
+        let mut world = crates();
+        let mut movers = Movers::new(&specs, &mut world);
+        g.bench_function(name, |b| b.iter(|| run(&mut movers.world(&mut world))));
+    }
+    g.finish();
+}
+
+/// Crate `k` rising a metre and back every 2 s.
+fn bobbing(k: usize) -> Mover {
+    let p = crate_at(k);
+    let key = |t: f32, y: f32| Key {
+        t,
+        position: p + Vec3::Y * y,
+        rotation: Vec3::ZERO,
+    };
+    Mover {
+        instance: k + 1,
+        motion: Motion {
+            keys: vec![key(0.0, 0.0), key(1.0, 1.0)],
+            play: Play::PingPong,
+            start: Start::Always,
+            ease: Ease::Smooth,
+        },
+        scale: Vec3::ONE,
     }
 }
 
@@ -254,6 +326,7 @@ criterion_group!(
     builtin,
     conference,
     placements,
+    moving_placements,
     generated_corner,
     conference_scripts
 );

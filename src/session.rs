@@ -227,12 +227,12 @@ impl Session {
         let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
         let placements = scene.world.instances.len();
         let mut placed = scene.world;
-        placed.set_moving(&scene.movers.iter().map(|m| m.instance).collect::<Vec<_>>());
+        let movers = Movers::new(&scene.movers, &mut placed);
         Ok(Session {
             map,
             world,
             placed: Some(placed),
-            movers: Movers::new(&scene.movers),
+            movers,
             spawn,
             up_guess: None,
             scale_guess: None,
@@ -302,7 +302,9 @@ impl Session {
         for m in &mut self.movers.list {
             m.clock = Clock::default();
             m.blocked = 0;
+            m.awake = true;
         }
+        self.movers.restarted();
         let poses: Vec<PlacementPose> = self
             .movers
             .list
@@ -321,11 +323,11 @@ impl Session {
         &'a self,
         meshes: &'a [MovingMesh],
     ) -> impl Iterator<Item = Affine3A> + 'a {
+        // From the clocks: a mover asleep far from the walker is drawn where it is.
         meshes.iter().map(|m| {
-            self.placed
-                .as_ref()
-                .and_then(|p| p.instances.get(m.instance))
-                .map_or(Affine3A::IDENTITY, |i| i.to_world)
+            self.movers
+                .of_instance(m.instance)
+                .map_or(Affine3A::IDENTITY, |m| m.matrix())
         })
     }
 

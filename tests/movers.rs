@@ -366,3 +366,24 @@ fn random_movers_around_random_walkers_never_overlap_it_nor_let_it_escape() {
         "no mover was ever blocked: the walks never met them"
     );
 }
+
+#[test]
+fn a_mover_asleep_far_from_the_walker_is_where_its_clock_says_when_the_walker_comes() {
+    // Far from everything (the turntable is 17 m off), the walker waits; the movers near
+    // it follow their clocks, the far ones sleep. Then a teleport next to the turntable:
+    // at the next step it is where its clock says, and carries the walker.
+    let mut s = example();
+    let rows = walk(
+        &mut s,
+        "start -8,1.7,-6 0 0\nwait 3.3\nstart 11.5,1.75,-4 0 0\nwait 2\n",
+        DT,
+    );
+    let tt = s.movers.of_instance(5).unwrap();
+    let placed = s.placed.as_ref().unwrap().instances[5].to_world;
+    assert!(tt.awake);
+    assert_eq!(placed, tt.matrix(), "placed where its clock says");
+    let end = last(&rows);
+    assert_eq!(end.on, Some(5), "riding the turntable: {end:?}");
+    // 2 s of 30 deg/s, less the landing: turned about 60 degrees with it.
+    assert!((end.yaw_deg - 60.0).abs() < 2.0, "{end:?}");
+}

@@ -42,6 +42,9 @@ pub struct Instance {
     normal_to_world: Mat3,
     /// World-space bounds of the placed model.
     pub bounds: Aabb,
+    /// The bounds less the translation (a move that keeps the linear part adds the new
+    /// translation to them: no rounding piles up tick after tick).
+    about_origin: Aabb,
     /// World-space bounding sphere.
     pub sphere: Sphere,
     /// Added to model triangle indices to make `Contact::triangle` unique across placements.
@@ -83,8 +86,10 @@ pub struct InstancedWorld {
     /// the placements near it without testing every one (a scene of 100,000 placements
     /// stepped at 250 ms a step with a linear scan).
     top: OnceLock<Placements>,
-    /// The movers' tree (see [`InstancedWorld::set_moving`]): refitted as they move.
+    /// The movers' tree, over their hulls (see [`InstancedWorld::set_moving`]).
     moving: Placements,
+    /// The movers' hulls, by placement.
+    hulls: Vec<MoverHull>,
     /// Per placement: is it a mover (kept out of `top`)?
     is_moving: Vec<bool>,
 }
@@ -108,15 +113,43 @@ impl Placements {
         }
     }
 
-    /// The same tree fitted to where its placements are now.
-    fn refit(&mut self, instances: &[Instance]) {
+    /// The tree over the movers' hulls.
+    fn over_boxes(hulls: &[MoverHull]) -> Placements {
+        let boxes: Vec<Aabb> = hulls.iter().map(|h| h.hull).collect();
+        let Built { bvh, order } = Bvh::build(&boxes);
+        Placements {
+            bvh,
+            order: order
+                .iter()
+                .map(|&k| hulls[k as usize].instance as u32)
+                .collect(),
+        }
+    }
+
+    /// The same tree fitted to `hulls` (sorted by placement) grown.
+    fn refit_to(&mut self, hulls: &[MoverHull]) {
         let boxes: Vec<Aabb> = self
             .order
             .iter()
-            .map(|&i| instances[i as usize].bounds)
+            .filter_map(|&i| {
+                let k = hulls
+                    .binary_search_by_key(&(i as usize), |h| h.instance)
+                    .ok()?;
+                Some(hulls[k].hull)
+            })
             .collect();
         self.bvh.refit(&boxes);
     }
+}
+
+/// A mover and the box it never leaves, whatever its pose (see
+/// [`InstancedWorld::set_moving`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoverHull {
+    /// The placement.
+    pub instance: usize,
+    /// World box holding every pose of it.
+    pub hull: Aabb,
 }
 
 /// A placement's new world matrix (see [`InstancedWorld::move_placements`]).
@@ -188,51 +221,59 @@ impl InstancedWorld {
         Some(())
     }
 
-    /// Mark the placements `moving` as movers: the placements' tree keeps the still ones
-    /// fixed, and a small tree of their own is refitted as they move (see
+    /// Mark placements as movers, each with the box it never leaves (its motion's hull):
+    /// the placements' tree keeps the still ones, and a tree of the movers' hulls of its
+    /// own never needs refitting as they move (see
     /// [`move_placements`](Self::move_placements)). Indices past the placements are
     /// ignored.
-    pub fn set_moving(&mut self, moving: &[usize]) {
+    pub fn set_moving(&mut self, moving: &[MoverHull]) {
         let n = self.instances.len();
-        let mut ids: Vec<u32> = moving
-            .iter()
-            .filter(|&&i| i < n)
-            .map(|&i| i as u32)
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        self.moving = Placements::over(&self.instances, &ids);
+        let mut hulls: Vec<MoverHull> = moving.iter().filter(|h| h.instance < n).copied().collect();
+        hulls.sort_by_key(|h| h.instance);
+        hulls.dedup_by_key(|h| h.instance);
         self.is_moving = vec![false; n];
-        for &i in &ids {
-            self.is_moving[i as usize] = true;
+        for h in &hulls {
+            self.is_moving[h.instance] = true;
         }
+        self.hulls = hulls;
+        self.moving = Placements::over_boxes(&self.hulls);
         self.top = OnceLock::new();
     }
 
-    /// Give placements new world matrices (the movers at this tick), then refit the
-    /// movers' tree once. A pose that cannot be placed (see [`place`](Self::place)) leaves
-    /// its placement where it was; the result counts those refused.
+    /// Give placements new world matrices (the movers at this tick). A mover that would
+    /// leave its hull (it never should: see [`set_moving`](Self::set_moving)) has its
+    /// hull grown and the movers' tree refitted. A pose that cannot be placed (see
+    /// [`place`](Self::place)) leaves its placement where it was; the result counts those
+    /// refused.
     pub fn move_placements(&mut self, poses: &[PlacementPose]) -> Moved {
         let mut moved = Moved::default();
+        let mut grown = false;
         for pose in poses {
-            let Some(old) = self.instances.get(pose.instance) else {
+            let Some(inst) = self.instances.get_mut(pose.instance) else {
                 moved.refused += 1;
                 continue;
             };
-            let world = &self.models[old.model];
-            match Instance::new(world, old.model, pose.to_world, old.triangle_base) {
-                Some(inst) => {
-                    if !self.is_moving.get(pose.instance).copied().unwrap_or(false) {
-                        // A still placement moved: the still tree is made again.
-                        self.top = OnceLock::new();
-                    }
-                    self.instances[pose.instance] = inst;
-                    moved.moved += 1;
-                }
-                None => moved.refused += 1,
+            if !inst.move_to(&self.models[inst.model], pose.to_world) {
+                moved.refused += 1;
+                continue;
             }
+            match self
+                .hulls
+                .binary_search_by_key(&pose.instance, |h| h.instance)
+            {
+                Ok(k) if !self.hulls[k].hull.contains_box(&inst.bounds) => {
+                    self.hulls[k].hull = self.hulls[k].hull.union(inst.bounds);
+                    grown = true;
+                }
+                Ok(_) => {}
+                // A still placement moved: the still tree is made again.
+                Err(_) => self.top = OnceLock::new(),
+            }
+            moved.moved += 1;
         }
-        self.moving.refit(&self.instances);
+        if grown {
+            self.moving.refit_to(&self.hulls);
+        }
         moved
     }
 
@@ -384,8 +425,13 @@ impl Instance {
         });
         let bounds = Aabb::from_points(corners);
         let centre = bounds.center();
+        let t = Vec3::from(to_world.translation);
         Some(Instance {
             model,
+            about_origin: Aabb {
+                min: bounds.min - t,
+                max: bounds.max - t,
+            },
             to_world,
             to_model,
             abs_to_model,
@@ -397,6 +443,31 @@ impl Instance {
             },
             triangle_base,
         })
+    }
+
+    /// Move this placement to `to_world` (false, and unchanged, when that cannot be
+    /// placed). A move that keeps the linear part (a door sliding, a lift rising: most
+    /// movers) keeps its inverse, and only the translations and boxes are made again;
+    /// any other is placed afresh.
+    fn move_to(&mut self, world: &CollisionWorld, to_world: Affine3A) -> bool {
+        if to_world.matrix3 != self.to_world.matrix3 || !to_world.translation.is_finite() {
+            return match Instance::new(world, self.model, to_world, self.triangle_base) {
+                Some(inst) => {
+                    *self = inst;
+                    true
+                }
+                None => false,
+            };
+        }
+        let t = Vec3::from(to_world.translation);
+        self.bounds = Aabb {
+            min: self.about_origin.min + t,
+            max: self.about_origin.max + t,
+        };
+        self.to_world = to_world;
+        self.to_model.translation = -(self.to_model.matrix3 * to_world.translation);
+        self.sphere.centre = self.bounds.center();
+        true
     }
 
     /// A model triangle in world space, rounded exactly as the baked copy is.

@@ -83,6 +83,16 @@ impl Aabb {
             .length_squared()
     }
 
+    /// Do the two boxes share a point (touching counts)?
+    pub fn overlaps(&self, other: &Aabb) -> bool {
+        self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
+    }
+
+    /// Does this box hold all of `other`?
+    pub fn contains_box(&self, other: &Aabb) -> bool {
+        self.min.cmple(other.min).all() && other.max.cmple(self.max).all()
+    }
+
     /// True when `p` lies inside or on the box.
     pub fn contains(&self, p: Vec3) -> bool {
         p.cmpge(self.min).all() && p.cmple(self.max).all()
