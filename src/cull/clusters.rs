@@ -19,10 +19,9 @@ use std::sync::Arc;
 use glam::Vec3;
 use rustc_hash::FxHashMap;
 
-use super::lod::Level;
+use super::solids::{Solid, closed_solids};
 use crate::geometry::Aabb;
-use crate::map::solids::{Solid, Solids, closed_solids};
-use crate::map::{Map, Vertex};
+use crate::map::{Map, Solids, Vertex};
 
 /// Most triangles in a cluster: a few thousand, so a draw is worth its call and a view of
 /// a large map still leaves most clusters out.
@@ -62,7 +61,7 @@ pub struct Cluster {
     pub cutout: bool,
     /// Every one of its triangles is a face of a closed solid, wound outward (turned here
     /// where the file wound it inward), and the solids lie within this box: from outside
-    /// it, their back faces are hidden behind their front faces (see [`crate::map::solids`]).
+    /// it, their back faces are hidden behind their front faces (see [`crate::cull::solids`]).
     /// None: some of its triangles may be seen from both sides.
     pub closed: Option<Aabb>,
 }
@@ -112,6 +111,15 @@ impl Meshlet {
     pub fn all_triangles(&self) -> TriangleSet {
         TriangleSet::MAX >> (TriangleSet::BITS - self.count / 3)
     }
+}
+
+/// A simplified stand-in for a cluster (see [`super::lod`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// Its place in [`ClusteredMesh::clusters`].
+    pub cluster: u32,
+    /// How far (at most) its surface lies from the cluster's, in world units.
+    pub error: f32,
 }
 
 /// A map's drawable geometry: shared vertices, an index list, and the clusters over it.
@@ -457,22 +465,6 @@ fn bits(v: &Vertex) -> [u32; 8] {
     let [nx, ny, nz] = v.normal;
     let [u, w] = v.uv;
     [x, y, z, nx, ny, nz, u, w].map(f32::to_bits)
-}
-
-/// A map of `vertices` (three per triangle) in one grey material (for tests).
-#[cfg(test)]
-pub(crate) fn one_material(vertices: Vec<Vertex>) -> Map {
-    use crate::map::{Batch, Material};
-    Map {
-        batches: vec![Batch {
-            material: 0,
-            first: 0,
-            count: vertices.len() as u32,
-        }],
-        vertices,
-        materials: vec![Material::default_grey()],
-        ..Map::default()
-    }
 }
 
 #[cfg(test)]

@@ -34,13 +34,12 @@ use glam::Vec3;
 use meshopt::SimplifyOptions;
 use rustc_hash::FxHashMap;
 
-pub mod cache;
-
 use super::View;
-use super::clusters::{Centred, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, median_split};
-use crate::collision::sweep::closest_point;
-use crate::geometry::Aabb;
-use crate::map::solids::key_bits;
+use super::clusters::{
+    Centred, Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet, median_split,
+};
+use crate::geometry::closest_point;
+use crate::geometry::{Aabb, key_bits};
 
 /// The first level's bound on its error, as a fraction of the diagonal of its cluster's
 /// box (a cluster 4 m across: a quarter of a millimetre).
@@ -66,23 +65,15 @@ pub const PIXEL_ERROR: f32 = 1.0;
 /// came); in batches the far clusters' levels come first, in a tenth of that.
 pub const BATCH_CLUSTERS: usize = 24;
 
-/// A simplified stand-in for a cluster.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Level {
-    /// Its place in [`ClusteredMesh::clusters`].
-    pub cluster: u32,
-    /// How far (at most) its surface lies from the cluster's, in world units.
-    pub error: f32,
-}
-
 /// The levels of a mesh's clusters, made apart from it (on a thread of their own while
 /// the map is already drawn in full), to be added with [`ClusteredMesh::add_levels`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Levels {
     /// The levels as a mesh of their own, without vertices (their indices point into the
     /// mesh they were made from); its `levels` has one list for each of that mesh's
-    /// clusters, finest first, naming clusters of this one.
-    part: ClusteredMesh,
+    /// clusters, finest first, naming clusters of this one. (The cache,
+    /// [`crate::store::levels`], writes it and reads it back.)
+    pub(crate) part: ClusteredMesh,
 }
 
 impl Levels {

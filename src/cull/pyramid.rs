@@ -224,4 +224,4 @@ pub(super) fn distance_of_depth(proj: Mat4, depth: f64) -> Option<f32> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

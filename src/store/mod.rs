@@ -11,6 +11,11 @@
 //! moved aside (`.bad`) before anything is written over it, so nothing the user had is
 //! lost. A setting out of its range is a warning too, and its nearest allowed value is
 //! used.
+//!
+//! - `folders`: the config folder and the cache folder, each the platform's unless an
+//!   environment variable names another.
+//! - [`levels`]: the maps' levels of detail kept in the cache folder.
+//! - `parse`: the file's TOML read, each problem a warning with its line.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -28,13 +33,14 @@ use crate::output::{Replace, write_file};
 use crate::preferences::Preferences;
 use crate::session::OpenOptions;
 
+mod folders;
+pub mod levels;
 mod parse;
+
+pub use folders::{CACHE_DIR_ENV, CONFIG_DIR_ENV, cache_dir, config_dir};
 
 use parse::parse;
 
-/// Environment variable naming the folder walkthrough keeps its settings in (tests point it
-/// at a scratch folder; unset, the platform's config folder is used).
-pub const CONFIG_DIR_ENV: &str = "WALKTHROUGH_CONFIG_DIR";
 /// The store's file, in the config folder.
 pub const STORE_FILE: &str = "settings.toml";
 /// The file earlier versions kept corrections and views in: read when [`STORE_FILE`] is
@@ -47,16 +53,6 @@ const HASH_CHUNK: usize = 1 << 20;
 /// The built-in map has no file to hash: its memory (its views) is kept under the key of
 /// these bytes ([`ContentKey::built_in`]).
 const BUILT_IN_KEY_BYTES: &[u8] = b"walkthrough built-in map";
-
-/// The folder walkthrough keeps its settings in: [`CONFIG_DIR_ENV`] if set, else the
-/// platform's (`~/.config/walkthrough` on Linux); `None` when there is no home folder.
-pub fn config_dir() -> Option<PathBuf> {
-    match std::env::var_os(CONFIG_DIR_ENV) {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => directories::ProjectDirs::from("", "", "walkthrough")
-            .map(|p| p.config_dir().to_path_buf()),
-    }
-}
 
 /// A map file's identity by content: its xxh3-128 digest and length, in hex.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::cull::fixtures::{cube, one_material, turned, vertex};
 
 /// A row of `n` unit quads along x (two triangles each, four shared corners), one
 /// material.
@@ -101,7 +102,6 @@ fn meshlets_tile_each_cluster_and_are_compact_in_space() {
 
 #[test]
 fn closed_solids_get_clusters_of_their_own_wound_outward_and_back_faces_hide_from_outside() {
-    use crate::map::solids::{cube, turned, vertex};
     // An outward cube, an inward one, and a single wall between them: one material.
     let mut v = cube(Vec3::ZERO, Vec3::ONE);
     v.extend(turned(&cube(Vec3::splat(3.0), Vec3::splat(4.0))));

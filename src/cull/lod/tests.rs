@@ -1,68 +1,18 @@
 use glam::{Mat4, UVec2, Vec3};
 
 use super::*;
-use crate::collision::sweep::closest_point;
-use crate::cull::clusters::{CLUSTER_TRIANGLES, cluster_map, one_material};
+use crate::cull::clusters::{CLUSTER_TRIANGLES, cluster_map};
+use crate::cull::fixtures::{bumpy, cube, flat, grid, no_uv, one_material, triangles, vertex};
+use crate::cull::solids::closed_solids;
 use crate::geometry::Aabb;
+use crate::geometry::closest_point;
 use crate::map::Vertex;
-use crate::map::solids::{closed_solids, cube};
-
-/// An `n` x `n` grid of quads over the unit square, each corner's place `at(u, v)`, two
-/// triangles a quad wound counter-clockwise seen from +y, each corner its own vertex
-/// with its face's normal (faceted, as a file without normals is loaded) and texture
-/// coordinates `uv(u, v)`.
-pub(super) fn grid(
-    n: usize,
-    at: impl Fn(f32, f32) -> Vec3,
-    uv: impl Fn(f32, f32) -> [f32; 2],
-) -> Vec<Vertex> {
-    let mut out = Vec::new();
-    let step = 1.0 / n as f32;
-    for i in 0..n {
-        for k in 0..n {
-            let (u0, v0) = (i as f32 * step, k as f32 * step);
-            let (u1, v1) = (u0 + step, v0 + step);
-            for t in [
-                [(u0, v0), (u0, v1), (u1, v1)],
-                [(u0, v0), (u1, v1), (u1, v0)],
-            ] {
-                let p = t.map(|(u, v)| at(u, v));
-                let normal = (p[1] - p[0]).cross(p[2] - p[0]).normalize().into();
-                for (k, (u, v)) in t.into_iter().enumerate() {
-                    out.push(Vertex {
-                        position: p[k].into(),
-                        normal,
-                        uv: uv(u, v),
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-fn flat(u: f32, v: f32) -> Vec3 {
-    Vec3::new(u, 0.0, v)
-}
-
-pub(super) fn no_uv(_: f32, _: f32) -> [f32; 2] {
-    [0.0; 2]
-}
 
 /// `mesh` with its levels added (made as the renderer makes them).
 fn with_levels(mut mesh: ClusteredMesh, textured: &[bool]) -> ClusteredMesh {
     let levels = simplify_clusters(&mesh, textured);
     assert!(mesh.add_levels(levels));
     mesh
-}
-
-/// Cluster `c`'s triangles, as corner positions.
-pub(super) fn triangles(mesh: &ClusteredMesh, c: u32) -> Vec<[Vec3; 3]> {
-    let c = &mesh.clusters[c as usize];
-    mesh.indices[c.first as usize..][..c.count as usize]
-        .chunks_exact(3)
-        .map(|t| [0, 1, 2].map(|k| Vec3::from(mesh.vertices[t[k] as usize].position)))
-        .collect()
 }
 
 /// How far the farthest of `original`'s corners lies from the surface of `level`, by
@@ -118,11 +68,6 @@ fn a_flat_grid_becomes_a_few_triangles_covering_the_same_square() {
             .iter()
             .all(|m| { c.bounds.contains(m.bounds.min) && c.bounds.contains(m.bounds.max) })
     );
-}
-
-/// A gently curved sheet 4 m across: what a chair's back is to a software rasterizer.
-pub(super) fn bumpy(u: f32, v: f32) -> Vec3 {
-    Vec3::new(4.0 * u, 0.2 * (3.0 * u).sin() * (2.0 * v).cos(), 4.0 * v)
 }
 
 #[test]
@@ -308,11 +253,7 @@ fn a_closed_solids_level_is_closed_outward_and_culled_from_outside() {
     // The same box, wound the same way round.
     assert!((signed_volume(&ts) - full).abs() < 1e-3);
     // Closed: every edge met by exactly one triangle each way.
-    let corners: Vec<Vertex> = ts
-        .iter()
-        .flatten()
-        .map(|p| crate::map::solids::vertex(*p))
-        .collect();
+    let corners: Vec<Vertex> = ts.iter().flatten().map(|p| vertex(*p)).collect();
     let solids = closed_solids(&corners);
     assert_eq!(solids.count, 1);
     assert!(solids.of_triangle.iter().all(|&s| s == 0));

@@ -1,6 +1,6 @@
 use super::*;
-use crate::cull::clusters::{cluster_map, one_material};
-use crate::cull::pyramid::tests::{SIDE, camera, depth_at, fixed, wall};
+use crate::cull::clusters::cluster_map;
+use crate::cull::fixtures::{SIDE, camera, depth_at, fixed, one_material, wall};
 use crate::geometry::Aabb;
 use crate::map::{Map, Vertex};
 use glam::UVec2;

@@ -1,41 +1,8 @@
 use glam::Vec3;
 
 use super::*;
+use crate::cull::fixtures::{SIDE, camera, depth_at, fixed, wall};
 use crate::geometry::Aabb;
-
-/// The test windows' side, pixels.
-pub(crate) const SIDE: usize = 64;
-
-/// Looking down -z from the origin, 90 degrees, square.
-pub(crate) fn camera() -> (Mat4, Mat4) {
-    let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 1000.0);
-    (Mat4::IDENTITY, proj)
-}
-
-/// The window depth of a point `distance` ahead under `proj`.
-pub(crate) fn depth_at(proj: Mat4, distance: f32) -> f64 {
-    let clip = proj.as_dmat4() * glam::DVec4::new(0.0, 0.0, -f64::from(distance), 1.0);
-    (clip.z / clip.w + 1.0) * 0.5
-}
-
-/// Window depth `d` as the GL reads it back: 32-bit fixed point.
-pub(crate) fn fixed(d: f64) -> u32 {
-    (d * f64::from(u32::MAX)).round() as u32
-}
-
-/// A `SIDE` x `SIDE` pyramid: a wall `distance` ahead over the columns `x < wall_columns`,
-/// sky elsewhere.
-pub(crate) fn wall(distance: f32, wall_columns: usize) -> DepthPyramid {
-    let (_, proj) = camera();
-    let d = fixed(depth_at(proj, distance));
-    let mut p = DepthPyramid::default();
-    p.rebuild(SIDE, SIDE, |depth| {
-        for (i, v) in depth.iter_mut().enumerate() {
-            *v = if i % SIDE < wall_columns { d } else { u32::MAX };
-        }
-    });
-    p
-}
 
 fn cube(centre: Vec3, half: f32) -> Aabb {
     Aabb {

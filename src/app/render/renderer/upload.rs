@@ -11,10 +11,10 @@ use glow::HasContext;
 use walkthrough::cull::Occlusion;
 use walkthrough::map::{Map, TextureImage, Vertex};
 
-use super::super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::super::levels::Arrival;
-use super::super::texture::upload_texture;
-use super::Renderer;
+use super::{GpuMaterial, Renderer};
+use crate::app::render::gl::{self, Attribute, GpuVertex, check_gl};
+use crate::app::render::levels::Arrival;
+use crate::app::render::texture::upload_texture;
 
 impl GpuVertex for Vertex {
     // Locations as shaders/scene.vert declares them.
@@ -23,12 +23,6 @@ impl GpuVertex for Vertex {
         Attribute::new(1, 3, offset_of!(Vertex, normal)),
         Attribute::new(2, 2, offset_of!(Vertex, uv)),
     ];
-}
-
-/// A material as drawn: its colour in the shader's space, and its texture if uploaded.
-pub(super) struct GpuMaterial {
-    pub(super) color: [f32; 3],
-    pub(super) texture: Option<glow::Texture>,
 }
 
 impl Renderer {

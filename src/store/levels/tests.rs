@@ -4,8 +4,7 @@ use glam::Vec3;
 
 use super::*;
 use crate::cull::clusters::cluster_map;
-use crate::cull::clusters::one_material;
-use crate::cull::lod::tests::{bumpy, grid, no_uv, triangles};
+use crate::cull::fixtures::{bumpy, grid, no_uv, one_material, triangles};
 use crate::cull::lod::{farthest_first, simplify_clusters, simplify_in_batches};
 
 /// A bumpy sheet in clusters of 128 triangles: most of them simplify.

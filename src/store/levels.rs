@@ -1,4 +1,5 @@
-//! The levels of detail kept on disk between runs. Simplifying a big map's clusters
+//! The levels of detail ([`crate::cull::lod`]) kept on disk between runs, in the cache
+//! folder ([`super::cache_dir`]). Simplifying a big map's clusters
 //! takes most of a second (conference: 0.6 s on one core), and until its levels come
 //! every frame draws the clusters in full: conference's first 20 frames took 30 to 60 ms
 //! against 20 once they came. A map opened again finds its levels in the cache folder
@@ -19,15 +20,11 @@ use std::time::SystemTime;
 use glam::Vec3;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Level, Levels, MAX_LEVELS};
-use crate::cull::clusters::{Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet};
+use crate::cull::clusters::{Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet};
+use crate::cull::lod::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Levels, MAX_LEVELS};
 use crate::files::{FileKind, read_file};
 use crate::geometry::Aabb;
 use crate::output::{Replace, partial_path, write_file};
-
-/// Environment variable naming the folder the levels are kept in (tests and benchmarks
-/// point it at a scratch folder; unset, the platform's cache folder is used).
-pub const CACHE_DIR_ENV: &str = "WALKTHROUGH_CACHE_DIR";
 
 /// The most the folder holds, bytes: past it the files used longest ago are removed.
 /// (Conference's levels are 3 MiB; a million-triangle map's about 10.)
@@ -41,23 +38,13 @@ pub const FORMAT: u32 = 1;
 /// so that a change to how levels are made names other files without anyone having to
 /// remember to raise [`FORMAT`].
 const MADE_BY: [&str; 3] = [
-    include_str!("../lod.rs"),
-    include_str!("../clusters.rs"),
-    include_str!("../../../Cargo.lock"),
+    include_str!("../cull/lod.rs"),
+    include_str!("../cull/clusters.rs"),
+    include_str!("../../Cargo.lock"),
 ];
 
 /// A file's first bytes.
 const MAGIC: [u8; 8] = *b"wtlevels";
-
-/// The folder the levels are kept in: [`CACHE_DIR_ENV`] if set, else the platform's
-/// (`~/.cache/walkthrough` on Linux); `None` when there is no home folder.
-pub fn cache_dir() -> Option<PathBuf> {
-    match std::env::var_os(CACHE_DIR_ENV) {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => directories::ProjectDirs::from("", "", "walkthrough")
-            .map(|p| p.cache_dir().to_path_buf()),
-    }
-}
 
 /// What a mesh's levels are made from and how, as a 128-bit digest (xxh3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

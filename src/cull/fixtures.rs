@@ -1,0 +1,156 @@
+//! Meshes, maps and depth buffers the culling's tests are made of: boxes and sheets of
+//! triangles, a map in one material, a camera and a wall of depth.
+
+use glam::{Mat4, Vec3};
+
+use super::clusters::ClusteredMesh;
+use super::pyramid::DepthPyramid;
+use crate::map::{Batch, Map, Material, Vertex};
+
+/// A vertex at `p`.
+pub(crate) fn vertex(p: Vec3) -> Vertex {
+    Vertex {
+        position: p.into(),
+        normal: [0.0, 1.0, 0.0],
+        uv: [0.0, 0.0],
+    }
+}
+
+/// The twelve triangles of a box from `min` to `max`, wound counter-clockwise seen
+/// from outside (outward), each corner its own vertex.
+pub(crate) fn cube(min: Vec3, max: Vec3) -> Vec<Vertex> {
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 != 0 { max.x } else { min.x },
+            if i & 2 != 0 { max.y } else { min.y },
+            if i & 4 != 0 { max.z } else { min.z },
+        )
+    };
+    // Faces as quads of corner numbers, counter-clockwise from outside.
+    let quads = [
+        [0, 4, 6, 2], // -x
+        [1, 3, 7, 5], // +x
+        [0, 1, 5, 4], // -y
+        [2, 6, 7, 3], // +y
+        [0, 2, 3, 1], // -z
+        [4, 5, 7, 6], // +z
+    ];
+    quads
+        .iter()
+        .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
+        .map(|i| vertex(c(i)))
+        .collect()
+}
+
+/// `vertices`' triangles wound the other way.
+pub(crate) fn turned(vertices: &[Vertex]) -> Vec<Vertex> {
+    vertices
+        .chunks_exact(3)
+        .flat_map(|t| [t[0], t[2], t[1]])
+        .collect()
+}
+
+/// A map of `vertices` (three per triangle) in one grey material.
+pub(crate) fn one_material(vertices: Vec<Vertex>) -> Map {
+    Map {
+        batches: vec![Batch {
+            material: 0,
+            first: 0,
+            count: vertices.len() as u32,
+        }],
+        vertices,
+        materials: vec![Material::default_grey()],
+        ..Map::default()
+    }
+}
+
+/// An `n` x `n` grid of quads over the unit square, each corner's place `at(u, v)`, two
+/// triangles a quad wound counter-clockwise seen from +y, each corner its own vertex
+/// with its face's normal (faceted, as a file without normals is loaded) and texture
+/// coordinates `uv(u, v)`.
+pub(crate) fn grid(
+    n: usize,
+    at: impl Fn(f32, f32) -> Vec3,
+    uv: impl Fn(f32, f32) -> [f32; 2],
+) -> Vec<Vertex> {
+    let mut out = Vec::new();
+    let step = 1.0 / n as f32;
+    for i in 0..n {
+        for k in 0..n {
+            let (u0, v0) = (i as f32 * step, k as f32 * step);
+            let (u1, v1) = (u0 + step, v0 + step);
+            for t in [
+                [(u0, v0), (u0, v1), (u1, v1)],
+                [(u0, v0), (u1, v1), (u1, v0)],
+            ] {
+                let p = t.map(|(u, v)| at(u, v));
+                let normal = (p[1] - p[0]).cross(p[2] - p[0]).normalize().into();
+                for (k, (u, v)) in t.into_iter().enumerate() {
+                    out.push(Vertex {
+                        position: p[k].into(),
+                        normal,
+                        uv: uv(u, v),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The plane y = 0.
+pub(crate) fn flat(u: f32, v: f32) -> Vec3 {
+    Vec3::new(u, 0.0, v)
+}
+
+pub(crate) fn no_uv(_: f32, _: f32) -> [f32; 2] {
+    [0.0; 2]
+}
+
+/// Cluster `c`'s triangles, as corner positions.
+pub(crate) fn triangles(mesh: &ClusteredMesh, c: u32) -> Vec<[Vec3; 3]> {
+    let c = &mesh.clusters[c as usize];
+    mesh.indices[c.first as usize..][..c.count as usize]
+        .chunks_exact(3)
+        .map(|t| [0, 1, 2].map(|k| Vec3::from(mesh.vertices[t[k] as usize].position)))
+        .collect()
+}
+
+/// A gently curved sheet 4 m across: what a chair's back is to a software rasterizer.
+pub(crate) fn bumpy(u: f32, v: f32) -> Vec3 {
+    Vec3::new(4.0 * u, 0.2 * (3.0 * u).sin() * (2.0 * v).cos(), 4.0 * v)
+}
+
+/// The test windows' side, pixels.
+pub(crate) const SIDE: usize = 64;
+
+/// Looking down -z from the origin, 90 degrees, square.
+pub(crate) fn camera() -> (Mat4, Mat4) {
+    let proj = Mat4::perspective_rh_gl(90f32.to_radians(), 1.0, 0.01, 1000.0);
+    (Mat4::IDENTITY, proj)
+}
+
+/// The window depth of a point `distance` ahead under `proj`.
+pub(crate) fn depth_at(proj: Mat4, distance: f32) -> f64 {
+    let clip = proj.as_dmat4() * glam::DVec4::new(0.0, 0.0, -f64::from(distance), 1.0);
+    (clip.z / clip.w + 1.0) * 0.5
+}
+
+/// Window depth `d` as the GL reads it back: 32-bit fixed point.
+pub(crate) fn fixed(d: f64) -> u32 {
+    (d * f64::from(u32::MAX)).round() as u32
+}
+
+/// A `SIDE` x `SIDE` pyramid: a wall `distance` ahead over the columns `x < wall_columns`,
+/// sky elsewhere.
+pub(crate) fn wall(distance: f32, wall_columns: usize) -> DepthPyramid {
+    let (_, proj) = camera();
+    let d = fixed(depth_at(proj, distance));
+    let mut p = DepthPyramid::default();
+    p.rebuild(SIDE, SIDE, |depth| {
+        for (i, v) in depth.iter_mut().enumerate() {
+            *v = if i % SIDE < wall_columns { d } else { u32::MAX };
+        }
+    });
+    p
+}
