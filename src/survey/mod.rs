@@ -15,18 +15,22 @@
 //! - [`grid`]: the grid the coordinates lie on: a game level's editor's fingerprint.
 //! - [`units`]: the units a file may be in, with their priors (common units; game
 //!   engines' units when the file is on an editor's grid).
-//! - [`scale`]: the unit, from cues at a person's (or the game's player's) scale that
-//!   agree.
+//! - [`measures`]: what the floor samples measure (storeys, things on floors, steps of
+//!   [`stairs`], openings seen sideways, size).
+//! - [`scale`]: the unit, from those cues at a person's (or the game's player's) scale
+//!   that agree.
 //! - [`fit`]: where the walker fits at a unit (under the ceilings, between the walls).
 //! - [`spawn`]: where to start, and which way to face.
 
 pub mod extent;
 pub mod fit;
 pub mod grid;
+pub mod measures;
 pub mod pockets;
 pub mod samples;
 pub mod scale;
 pub mod spawn;
+mod stairs;
 pub mod units;
 pub mod up;
 
@@ -248,8 +252,8 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     };
     let dir = best.up.direction();
     let runs = samples::floor_runs(world, free, dir, SCALE_SAMPLES, STAIR_SAMPLES);
-    let (across, along) = scale::extents(world.bounds().size(), dir);
-    let m = scale::measure(world, free, &runs, dir, across, along);
+    let (across, along) = measures::extents(world.bounds().size(), dir);
+    let m = measures::measure(world, free, &runs, dir, across, along);
     details.extend(scale::ranked(&m, grid).iter().map(|s| {
         format!(
             "survey: {} ({} per unit): score {:.2} ({})",
