@@ -69,40 +69,43 @@ impl Renderer {
         self.upload_mesh();
     }
 
+    /// Upload the mesh's vertices (with their layout) and index list.
     fn upload_mesh(&self) {
-        let gl = &self.gl;
-        // SAFETY: context current; the objects bound are owned by self.
-        unsafe {
-            gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.vertices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the vertex buffer upload");
-        }
-        gl::set_vertex_layout::<Vertex>(gl);
-        // SAFETY: as above.
-        unsafe { gl.bind_vertex_array(None) };
+        self.upload_buffer(
+            glow::ARRAY_BUFFER,
+            self.vbo,
+            bytemuck::cast_slice(&self.mesh.vertices),
+            "the vertex buffer upload",
+        );
         self.upload_indices();
     }
 
     /// Upload the mesh's index list (bound to the vertex array).
     fn upload_indices(&self) {
+        self.upload_buffer(
+            glow::ELEMENT_ARRAY_BUFFER,
+            self.ebo,
+            bytemuck::cast_slice(&self.mesh.indices),
+            "the index buffer upload",
+        );
+    }
+
+    /// Fill `buffer` with `bytes` (drawn many times) as the vertex array's `target`:
+    /// its vertices (their layout set too) or its index list.
+    fn upload_buffer(&self, target: u32, buffer: glow::Buffer, bytes: &[u8], what: &str) {
         let gl = &self.gl;
         // SAFETY: context current; the objects bound are owned by self.
         unsafe {
             gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.indices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the index buffer upload");
-            gl.bind_vertex_array(None);
+            gl.bind_buffer(target, Some(buffer));
+            gl.buffer_data_u8_slice(target, bytes, glow::STATIC_DRAW);
+            check_gl!(gl, what);
         }
+        if target == glow::ARRAY_BUFFER {
+            gl::set_vertex_layout::<Vertex>(gl);
+        }
+        // SAFETY: as above.
+        unsafe { gl.bind_vertex_array(None) };
     }
 
     /// Upload each distinct texture image once, however many materials share it.
