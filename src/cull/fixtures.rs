@@ -64,6 +64,38 @@ pub(crate) fn one_material(vertices: Vec<Vertex>) -> Map {
     }
 }
 
+/// A row of `n` unit quads along x (two triangles each, four shared corners), one
+/// material.
+pub(crate) fn strip(n: usize) -> Map {
+    let mut vertices = Vec::new();
+    for i in 0..n {
+        let x = i as f32;
+        let v = |x: f32, z: f32| vertex(Vec3::new(x, 0.0, z));
+        let (a, b, c, d) = (v(x, 0.0), v(x + 1.0, 0.0), v(x + 1.0, 1.0), v(x, 1.0));
+        vertices.extend([a, b, c, a, c, d]);
+    }
+    one_material(vertices)
+}
+
+/// A `n` x `n` grid of unit quads, its triangles in a scrambled order.
+pub(crate) fn scrambled_grid(n: usize) -> Map {
+    let v = |x: usize, z: usize| vertex(Vec3::new(x as f32, 0.0, z as f32));
+    let mut triangles = Vec::new();
+    for x in 0..n {
+        for z in 0..n {
+            let (a, b, c, d) = (v(x, z), v(x + 1, z), v(x + 1, z + 1), v(x, z + 1));
+            triangles.push([a, b, c]);
+            triangles.push([a, c, d]);
+        }
+    }
+    // A fixed scramble: step through them by a stride prime to their number.
+    let count = triangles.len();
+    let vertices: Vec<Vertex> = (0..count)
+        .flat_map(|i| triangles[(i * 7919) % count])
+        .collect();
+    one_material(vertices)
+}
+
 /// An `n` x `n` grid of quads over the unit square, each corner's place `at(u, v)`, two
 /// triangles a quad wound counter-clockwise seen from +y, each corner its own vertex
 /// with its face's normal (faceted, as a file without normals is loaded) and texture

@@ -35,9 +35,8 @@ use meshopt::SimplifyOptions;
 use rustc_hash::FxHashMap;
 
 use super::View;
-use super::clusters::{
-    Centred, Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet, median_split,
-};
+use super::clusters::{Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet};
+use super::split::{Centred, median_split};
 use crate::geometry::closest_point;
 use crate::geometry::{Aabb, key_bits};
 

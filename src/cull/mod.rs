@@ -20,6 +20,7 @@ pub mod lod;
 pub mod occlusion;
 pub mod pyramid;
 pub mod solids;
+pub mod split;
 pub mod view;
 
 pub use batches::{Batches, Draw};
