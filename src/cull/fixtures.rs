@@ -4,7 +4,9 @@
 use glam::{Mat4, Vec3};
 
 use super::clusters::ClusteredMesh;
+use super::lod::simplify_clusters;
 use super::pyramid::DepthPyramid;
+use crate::geometry::closest_point;
 use crate::map::{Batch, Map, Material, Vertex};
 
 /// A vertex at `p`.
@@ -185,4 +187,27 @@ pub(crate) fn wall(distance: f32, wall_columns: usize) -> DepthPyramid {
         }
     });
     p
+}
+
+/// `mesh` with its levels added (made as the renderer makes them).
+pub(crate) fn with_levels(mut mesh: ClusteredMesh, textured: &[bool]) -> ClusteredMesh {
+    let levels = simplify_clusters(&mesh, textured);
+    assert!(mesh.add_levels(levels));
+    mesh
+}
+
+/// How far the farthest of `original`'s corners lies from the surface of `level`, by
+/// brute force (every corner against every triangle): the oracle for a level's error.
+pub(crate) fn farthest_corner(original: &ClusteredMesh, level: &[[Vec3; 3]]) -> f64 {
+    original
+        .vertices
+        .iter()
+        .map(|v| {
+            let p = Vec3::from(v.position).as_dvec3();
+            level
+                .iter()
+                .map(|t| closest_point(p, t.map(|c| c.as_dvec3())).point.distance(p))
+                .fold(f64::MAX, f64::min)
+        })
+        .fold(0.0, f64::max)
 }

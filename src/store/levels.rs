@@ -37,9 +37,12 @@ pub const FORMAT: u32 = 1;
 /// the crates it uses (meshoptimizer's among them), as built: part of every fingerprint,
 /// so that a change to how levels are made names other files without anyone having to
 /// remember to raise [`FORMAT`].
-const MADE_BY: [&str; 3] = [
+const MADE_BY: [&str; 6] = [
     include_str!("../cull/lod.rs"),
+    include_str!("../cull/lod/simplify.rs"),
+    include_str!("../cull/lod/deviation.rs"),
     include_str!("../cull/clusters.rs"),
+    include_str!("../cull/split.rs"),
     include_str!("../../Cargo.lock"),
 ];
 
