@@ -4,7 +4,7 @@
 use glam::{Mat4, Vec3};
 
 use super::clusters::ClusteredMesh;
-use super::lod::simplify_clusters;
+use super::lod::{Levels, simplify_clusters};
 use super::pyramid::DepthPyramid;
 use crate::geometry::closest_point;
 use crate::map::{Batch, Map, Material, Vertex};
@@ -210,4 +210,16 @@ pub(crate) fn farthest_corner(original: &ClusteredMesh, level: &[[Vec3; 3]]) -> 
                 .fold(f64::MAX, f64::min)
         })
         .fold(0.0, f64::max)
+}
+
+/// A bumpy sheet in clusters of 128 triangles: most of them simplify.
+pub(crate) fn sheet() -> ClusteredMesh {
+    crate::cull::clusters::cluster_map(&one_material(grid(32, bumpy, no_uv)), 128)
+}
+
+/// `mesh` with `levels` added.
+pub(crate) fn with_added(mesh: &ClusteredMesh, levels: Levels) -> ClusteredMesh {
+    let mut m = mesh.clone();
+    assert!(m.add_levels(levels));
+    m
 }
