@@ -1,11 +1,14 @@
 //! Meshes, maps and depth buffers the culling's tests are made of: boxes and sheets of
 //! triangles, a map in one material, a camera and a wall of depth.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, UVec2, Vec3};
 
-use super::clusters::ClusteredMesh;
+use super::batches::Batches;
+use super::clusters::{ClusteredMesh, cluster_map};
 use super::lod::{Levels, simplify_clusters};
+use super::occlusion::Occlusion;
 use super::pyramid::DepthPyramid;
+use super::view::View;
 use crate::geometry::closest_point;
 use crate::map::{Batch, Map, Material, Vertex};
 
@@ -214,7 +217,7 @@ pub(crate) fn farthest_corner(original: &ClusteredMesh, level: &[[Vec3; 3]]) -> 
 
 /// A bumpy sheet in clusters of 128 triangles: most of them simplify.
 pub(crate) fn sheet() -> ClusteredMesh {
-    crate::cull::clusters::cluster_map(&one_material(grid(32, bumpy, no_uv)), 128)
+    cluster_map(&one_material(grid(32, bumpy, no_uv)), 128)
 }
 
 /// `mesh` with `levels` added.
@@ -222,4 +225,44 @@ pub(crate) fn with_added(mesh: &ClusteredMesh, levels: Levels) -> ClusteredMesh 
     let mut m = mesh.clone();
     assert!(m.add_levels(levels));
     m
+}
+
+/// A map of square grids facing +z, `n` x `n` quads of 1 m each, centred on the view
+/// axis, one at each of `distances` ahead.
+pub(crate) fn walls(n: usize, distances: &[f32]) -> Map {
+    let mut vertices = Vec::new();
+    for z in distances.iter().map(|d| -d) {
+        let half = n as f32 / 2.0;
+        for i in 0..n {
+            for j in 0..n {
+                let v = |x: f32, y: f32| Vertex {
+                    position: [x - half, y - half, z],
+                    normal: [0.0, 0.0, 1.0],
+                    uv: [0.0, 0.0],
+                };
+                let (x, y) = (i as f32, j as f32);
+                let (a, b, c, d) = (v(x, y), v(x + 1.0, y), v(x + 1.0, y + 1.0), v(x, y + 1.0));
+                vertices.extend([a, b, c, a, c, d]);
+            }
+        }
+    }
+    one_material(vertices)
+}
+
+/// A wall of 8 x 8 quads 4 m ahead, filling the 64 x 64 window: its four 32-triangle
+/// meshlets each cover a quarter of it (1,024 pixels and a margin). With the view down
+/// the axis, culling's memory for it (culling however few triangles) and a pass's
+/// batches.
+pub(crate) fn big_meshlets() -> (ClusteredMesh, View, Occlusion, Batches) {
+    let mesh = cluster_map(&walls(8, &[4.0]), 2048);
+    assert_eq!(mesh.meshlets.len(), 4);
+    let (view, proj) = camera();
+    let mut o = Occlusion::new(mesh.meshlets.len());
+    o.occlude_from = 0;
+    (
+        mesh,
+        View::new(view, proj, UVec2::splat(SIDE as u32)),
+        o,
+        Batches::default(),
+    )
 }
