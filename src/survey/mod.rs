@@ -180,6 +180,32 @@ fn flipped(up: UpAxis) -> UpAxis {
     }
 }
 
+/// The up axes of `world` weighed, the most likely first: `given` alone when it is given,
+/// else every candidate, the winner turned over when its sky is below it.
+fn weigh_ups(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    given: Option<UpAxis>,
+) -> Vec<Weighed> {
+    let mut weighed: Vec<Weighed> = match given {
+        Some(up) => vec![weigh(world, free, up, 0.0)],
+        None => CANDIDATE_UPS
+            .iter()
+            .map(|&(up, prior)| weigh(world, free, up, prior))
+            .collect(),
+    };
+    weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
+    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
+    if given.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
+        let w = &mut weighed[0];
+        w.up = flipped(w.up);
+        w.evidence.sky = -w.evidence.sky;
+        w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
+    }
+    weighed
+}
+
 /// Infer what `given` leaves open of the frame of `world`, a map in the file's own
 /// coordinates, with `free` its free-space survey in the same coordinates.
 ///
@@ -192,22 +218,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let tris = world.triangles();
     let stride = tris.len().div_ceil(GRID_TRIANGLES).max(1);
     let grid = grid::engine_grid(tris.iter().step_by(stride).flat_map(|t| t.vertices()));
-    let mut weighed: Vec<Weighed> = match given.up {
-        Some(up) => vec![weigh(world, free, up, 0.0)],
-        None => CANDIDATE_UPS
-            .iter()
-            .map(|&(up, prior)| weigh(world, free, up, prior))
-            .collect(),
-    };
-    weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
-    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
-    if given.up.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
-        let w = &mut weighed[0];
-        w.up = flipped(w.up);
-        w.evidence.sky = -w.evidence.sky;
-        w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
-    }
+    let weighed = weigh_ups(world, free, given.up);
     // Every cue, for `--verbose`.
     let mut details: Vec<String> = weighed
         .iter()
