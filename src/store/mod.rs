@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::files::{FileKind, Opened, open_file, read_file};
@@ -39,7 +38,7 @@ mod parse;
 
 pub use folders::{CACHE_DIR_ENV, CONFIG_DIR_ENV, cache_dir, config_dir};
 
-use parse::parse;
+use parse::{Stored, StoredFile, parse};
 
 /// The store's file, in the config folder.
 pub const STORE_FILE: &str = "settings.toml";
@@ -105,39 +104,6 @@ pub struct SavedView {
     pub yaw_deg: f32,
     /// Pitch, degrees.
     pub pitch_deg: f32,
-}
-
-/// One map's memory (its correction, its views) as the TOML file holds it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-struct Stored {
-    /// Where the map was when last remembered (for the reader of the file; not the key);
-    /// empty, and left out, for the built-in map, which is no file.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    file: String,
-    /// The table is the built-in map's (the map inside walkthrough, opened with no MAP).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    built_in: bool,
-    /// The up axis, as `--up` takes it (none: only views are kept).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    up: Option<String>,
-    /// Metres per file unit, as `--scale` takes it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    scale: Option<f32>,
-    /// Saved views by slot ("1" to "9"): X, Y, Z in the file's coordinates, yaw, pitch.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    views: BTreeMap<String, [f32; 5]>,
-    /// When it was set, seconds since 1970 (the oldest goes first past the limit).
-    #[serde(default)]
-    saved: u64,
-}
-
-/// The TOML file: the settings, and one table per map named by its content key.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct StoredFile {
-    #[serde(default)]
-    settings: Preferences,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    maps: BTreeMap<String, Stored>,
 }
 
 /// The settings and what is remembered of maps.
