@@ -13,11 +13,11 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
-use walkthrough::cull::lod::cache::{Fingerprint, decode, encode};
 use walkthrough::cull::lod::simplify_clusters;
+use walkthrough::cull::solids::closed_solids;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-use walkthrough::map::solids::closed_solids;
 use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
+use walkthrough::store::levels::{Fingerprint, decode, encode};
 use walkthrough::survey::{FreeSpace, Given, infer_frame};
 
 /// An OBJ of one face: `n` corners round a circle whose radius alternates by `dent`

@@ -7,13 +7,17 @@
 //! input -> MoveIntent -> Controller -> CollisionWorld -> Pose -> (renderer, in the binary)
 //! ```
 //!
-//! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests.
+//! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests, a triangle's
+//!   closest point, positions as keys.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
 //! - [`files`]: reading the user's files: regular files only, within size limits.
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
 //! - [`map`]: OBJ/MTL loading (tobj), the file-to-world frame, the built-in map.
+//! - [`cull`]: what the renderer draws of a map, in which order: clusters, levels of
+//!   detail, frustum and occlusion culling, closed solids' back faces (pure geometry; the
+//!   GL side is the binary's).
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
@@ -22,8 +26,9 @@
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
 //! - [`preferences`]: the user's settings (mouse, field of view, speed, window).
-//! - [`store`]: what walkthrough keeps between runs in one file: the settings, and per map
-//!   (by content) the up axis and scale the user set and the saved views.
+//! - [`store`]: what walkthrough keeps between runs: in one file in the config folder the
+//!   settings, and per map (by content) the up axis and scale the user set and the saved
+//!   views; in the cache folder the maps' levels of detail.
 //! - [`quote`]: a piece of the user's file in a message, escaped and cut (never raw
 //!   control bytes on the terminal).
 //! - [`names`]: settings chosen by name (response, mode, method, up axis), one macro for all.

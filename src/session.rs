@@ -9,8 +9,8 @@ use glam::{Affine3A, Vec3};
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
+use crate::cull::solids::closed_solids;
 use crate::map::scene::{is_scene_path, load_scene};
-use crate::map::solids::closed_solids;
 use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis,
     builtin, load_obj_file,

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::path::{Path, PathBuf};
 
-use walkthrough::cull::lod::cache::cache_dir;
 use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::StartLine;
@@ -52,7 +51,7 @@ pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
     let own = store::config_dir()
         .into_iter()
         .flat_map(|d| [d.join(STORE_FILE), d.join(LEGACY_FILE)])
-        .chain(cache_dir());
+        .chain(store::cache_dir());
     session
         .map
         .inputs

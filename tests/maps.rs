@@ -628,8 +628,9 @@ fn crate_room_obj() -> String {
 
 #[test]
 fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_scaled() {
+    use walkthrough::cull::solids::closed_solids;
     use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-    use walkthrough::map::solids::{NO_SOLID, closed_solids};
+    use walkthrough::map::NO_SOLID;
     let path =
         std::env::temp_dir().join(format!("walkthrough-crate-room-{}.obj", std::process::id()));
     std::fs::write(&path, crate_room_obj()).unwrap();

@@ -166,7 +166,8 @@ impl Batches {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cull::clusters::{CLUSTER_TRIANGLES, MESHLET_TRIANGLES, cluster_map, one_material};
+    use crate::cull::clusters::{CLUSTER_TRIANGLES, MESHLET_TRIANGLES, cluster_map};
+    use crate::cull::fixtures::{cube, one_material};
     use crate::map::Vertex;
 
     /// `n` unit quads in a row along -z from z = 0, in clusters of `per_cluster`
@@ -254,7 +255,6 @@ mod tests {
 
     #[test]
     fn a_closed_solids_draw_culls_back_faces_only_seen_from_outside_its_box() {
-        use crate::map::solids::cube;
         let mesh = cluster_map(
             &one_material(cube(Vec3::ZERO, Vec3::ONE)),
             CLUSTER_TRIANGLES,
@@ -270,7 +270,6 @@ mod tests {
 
     #[test]
     fn within_a_cluster_only_the_solids_around_the_eye_are_drawn_with_their_back_faces() {
-        use crate::map::solids::cube;
         // Four cubes in a row along x, one cluster of two meshlets (two cubes each): the
         // eye in the first cube's box.
         let mut v = Vec::new();

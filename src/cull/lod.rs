@@ -19,7 +19,7 @@
 //! larger). A level's corners are the cluster's own vertices (the one at each position
 //! whose normal lies nearest the simplified face's): no vertex is added, and faceted and
 //! smooth shading both stay as they were. A level's error is measured, not taken from
-//! meshoptimizer (see `Grid::deviation`).
+//! meshoptimizer (see `deviation`).
 //!
 //! A level is drawn where its error, seen at the nearest depth where its cluster's box
 //! may show, spans at most [`PIXEL_ERROR`] pixels anywhere in the window
@@ -29,18 +29,14 @@
 //! tests take them as they take any cluster. They are made apart from the mesh, in
 //! batches ([`simplify_in_batches`], the clusters farthest from the eye first), and added
 //! to it as each batch comes ([`ClusteredMesh::add_levels`]).
+//!
+//! `simplify` makes a cluster's levels; `deviation` measures their error.
 
 use glam::Vec3;
-use meshopt::SimplifyOptions;
-use rustc_hash::FxHashMap;
-
-pub mod cache;
 
 use super::View;
-use super::clusters::{Centred, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, median_split};
-use crate::collision::sweep::closest_point;
+use super::clusters::{Cluster, ClusteredMesh, Level, Meshlet};
 use crate::geometry::Aabb;
-use crate::map::solids::key_bits;
 
 /// The first level's bound on its error, as a fraction of the diagonal of its cluster's
 /// box (a cluster 4 m across: a quarter of a millimetre).
@@ -66,23 +62,15 @@ pub const PIXEL_ERROR: f32 = 1.0;
 /// came); in batches the far clusters' levels come first, in a tenth of that.
 pub const BATCH_CLUSTERS: usize = 24;
 
-/// A simplified stand-in for a cluster.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Level {
-    /// Its place in [`ClusteredMesh::clusters`].
-    pub cluster: u32,
-    /// How far (at most) its surface lies from the cluster's, in world units.
-    pub error: f32,
-}
-
 /// The levels of a mesh's clusters, made apart from it (on a thread of their own while
 /// the map is already drawn in full), to be added with [`ClusteredMesh::add_levels`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Levels {
     /// The levels as a mesh of their own, without vertices (their indices point into the
     /// mesh they were made from); its `levels` has one list for each of that mesh's
-    /// clusters, finest first, naming clusters of this one.
-    part: ClusteredMesh,
+    /// clusters, finest first, naming clusters of this one. (The cache,
+    /// [`crate::store::levels`], writes it and reads it back.)
+    pub(crate) part: ClusteredMesh,
 }
 
 impl Levels {
@@ -121,61 +109,6 @@ impl Levels {
     }
 }
 
-/// The levels of `mesh`'s clusters; `textured[m]` says material `m` has a texture (its
-/// texture coordinates' seams are kept). A cluster that does not simplify has none.
-pub fn simplify_clusters(mesh: &ClusteredMesh, textured: &[bool]) -> Levels {
-    let order: Vec<u32> = (0..mesh.originals() as u32).collect();
-    let mut all = Levels::default();
-    simplify_in_batches(mesh, textured, &order, order.len().max(1), |levels| {
-        all = levels;
-        true
-    });
-    all
-}
-
-/// [`simplify_clusters`] a batch at a time: the levels of the clusters `order` names (of
-/// the map's, each once), `batch` clusters to a [`Levels`] (each of which
-/// [`ClusteredMesh::add_levels`] takes as it comes), handed to `deliver` as each is made;
-/// it stops when `deliver` returns false (no one is waiting for them any more).
-pub fn simplify_in_batches(
-    mesh: &ClusteredMesh,
-    textured: &[bool],
-    order: &[u32],
-    batch: usize,
-    mut deliver: impl FnMut(Levels) -> bool,
-) {
-    let clusters = &mesh.clusters[..mesh.originals()];
-    // Each position's cluster, or SHARED where more than one has a corner there.
-    let mut owner: FxHashMap<[u32; 3], u32> = FxHashMap::default();
-    for (k, c) in clusters.iter().enumerate() {
-        for v in &mesh.vertices[c.first_vertex as usize..][..c.vertex_count as usize] {
-            let at = owner.entry(key_bits(v.position)).or_insert(k as u32);
-            if *at != k as u32 {
-                *at = SHARED;
-            }
-        }
-    }
-    let mut weld = Weld::default();
-    for names in order.chunks(batch.max(1)) {
-        // The levels of the clusters not in this batch stay empty.
-        let mut part = ClusteredMesh {
-            levels: vec![Vec::new(); clusters.len()],
-            ..ClusteredMesh::default()
-        };
-        for &k in names {
-            let Some(c) = clusters.get(k as usize) else {
-                continue;
-            };
-            let textured = textured.get(c.material).copied().unwrap_or(false);
-            weld.join(mesh, c, textured, &owner);
-            part.levels[k as usize] = simplify_cluster(mesh, c, &weld, &mut part);
-        }
-        if !deliver(Levels { part }) {
-            return;
-        }
-    }
-}
-
 /// The map's clusters of `mesh` farthest from `eye` first (by the nearest point of their
 /// boxes): the ones whose levels a view from there draws.
 pub fn farthest_first(mesh: &ClusteredMesh, eye: Vec3) -> Vec<u32> {
@@ -185,356 +118,6 @@ pub fn farthest_first(mesh: &ClusteredMesh, eye: Vec3) -> Vec<u32> {
         std::cmp::Reverse(d.to_bits())
     });
     order
-}
-
-/// A position where more than one cluster has a corner.
-const SHARED: u32 = u32::MAX;
-
-/// The memory of a cluster's corners joined by position: kept from cluster to cluster.
-#[derive(Default)]
-struct Weld {
-    /// Joined vertex of each of the cluster's own vertices.
-    of_vertex: Vec<u32>,
-    /// Positions of the joined vertices.
-    positions: Vec<[f32; 3]>,
-    /// The cluster's own vertices of each joined vertex (bucket `j`).
-    members: Buckets,
-    /// Each joined vertex stays where it is: another cluster has a corner at its
-    /// position, or another joined vertex of this one does (a texture's seam).
-    locked: Vec<bool>,
-    /// For a closed cluster, the bounds of the solids of the triangles at each joined
-    /// vertex's position (those of the meshlets that use any of its vertices).
-    solids: Vec<Aabb>,
-}
-
-impl Weld {
-    /// Join cluster `c`'s vertices that share a position (and texture coordinates when
-    /// `textured`); `owner` has each position's cluster, or [`SHARED`].
-    fn join(
-        &mut self,
-        mesh: &ClusteredMesh,
-        c: &Cluster,
-        textured: bool,
-        owner: &FxHashMap<[u32; 3], u32>,
-    ) {
-        let own = &mesh.vertices[c.first_vertex as usize..][..c.vertex_count as usize];
-        let mut joined: FxHashMap<[u32; 5], u32> = FxHashMap::default();
-        // How many joined vertices lie at each position (more than one: a seam).
-        let mut at_position: FxHashMap<[u32; 3], u32> = FxHashMap::default();
-        self.of_vertex.clear();
-        self.positions.clear();
-        for v in own {
-            let position = key_bits(v.position);
-            let [u, w] = if textured { key_bits(v.uv) } else { [0; 2] };
-            let next = self.positions.len() as u32;
-            let [x, y, z] = position;
-            let j = *joined.entry([x, y, z, u, w]).or_insert(next);
-            if j == next {
-                self.positions.push(v.position);
-                *at_position.entry(position).or_insert(0) += 1;
-            }
-            self.of_vertex.push(j);
-        }
-        self.solids.clear();
-        if c.closed.is_some() {
-            self.solids.resize(self.positions.len(), Aabb::EMPTY);
-            for m in c.meshlets() {
-                let (meshlet, bounds) = (&mesh.meshlets[m], mesh.solids_bounds[m]);
-                for &i in &mesh.indices[meshlet.first as usize..][..meshlet.count as usize] {
-                    let j = self.of_vertex[(i - c.first_vertex) as usize] as usize;
-                    self.solids[j] = self.solids[j].union(bounds);
-                }
-            }
-        }
-        self.locked.clear();
-        self.locked.extend(self.positions.iter().map(|p| {
-            let p = key_bits(*p);
-            owner.get(&p) == Some(&SHARED) || at_position.get(&p).is_some_and(|&n| n > 1)
-        }));
-        let of_vertex = &self.of_vertex;
-        self.members
-            .fill(self.positions.len(), own.len(), |v, put| {
-                put(of_vertex[v] as usize)
-            });
-    }
-
-    /// Of the cluster's vertices at joined vertex `j`, the one whose normal lies nearest
-    /// `face` (either way: the shader lights the side facing the eye).
-    fn vertex_for(&self, mesh: &ClusteredMesh, c: &Cluster, j: u32, face: Vec3) -> u32 {
-        let members = self.members.get(j as usize);
-        let alignment = |&v: &u32| {
-            let n = Vec3::from(mesh.vertices[(c.first_vertex + v) as usize].normal);
-            n.dot(face).abs()
-        };
-        members
-            .iter()
-            .copied()
-            .max_by(|a, b| alignment(a).total_cmp(&alignment(b)))
-            .unwrap_or(0)
-    }
-}
-
-/// Cluster `c`'s levels (its vertices joined in `weld`), each added to `part` as a cluster of its own (numbered in
-/// `part`); none when it does not simplify.
-fn simplify_cluster(
-    mesh: &ClusteredMesh,
-    c: &Cluster,
-    weld: &Weld,
-    part: &mut ClusteredMesh,
-) -> Vec<Level> {
-    let size = c.bounds.size().length();
-    if !(size.is_finite() && size > 0.0) || c.count == 0 {
-        return Vec::new();
-    }
-    let mut last: Vec<u32> = mesh.indices[c.first as usize..][..c.count as usize]
-        .iter()
-        .map(|&i| weld.of_vertex[(i - c.first_vertex) as usize])
-        .collect();
-    let options = SimplifyOptions::ErrorAbsolute;
-    let (mut levels, mut error, mut bound) = (Vec::new(), 0.0f32, size * FIRST_ERROR);
-    let mut grid = Grid::default();
-    for _ in 0..MAX_LEVELS {
-        // Each level is made from the last, within what is left of the bound (none, when
-        // the last's measured error has taken it all: meshoptimizer asserts a bound of
-        // at least zero, and an assertion there would end the program).
-        let left = bound - error;
-        bound *= ERROR_STEP;
-        if left.is_nan() || left <= 0.0 {
-            continue;
-        }
-        let simpler = meshopt::simplify_with_locks_decoder(
-            &last,
-            &weld.positions,
-            &weld.locked,
-            0,
-            left,
-            options,
-            None,
-        );
-        if simpler.len() as f32 <= KEEP_AT_MOST * last.len() as f32 && !simpler.is_empty() {
-            // meshoptimizer's own figure is the quadric's (the distance to the planes of
-            // the faces a corner stands for), which understated the real distance up to
-            // sevenfold on curved test sheets: the error is measured instead.
-            error = error.max(grid.deviation(&weld.positions, &simpler, c.bounds));
-            levels.push(Level {
-                cluster: part.clusters.len() as u32,
-                error,
-            });
-            add_level(mesh, c, weld, &simpler, part);
-            last = simpler;
-        }
-    }
-    levels
-}
-
-/// Triangles in cells of a uniform grid, for the nearest of them to a point.
-#[derive(Default)]
-struct Grid {
-    /// The triangles of each cell.
-    cells: Buckets,
-}
-
-/// Items sorted into numbered buckets, an item in any number of them (a counting sort):
-/// the memory kept from one filling to the next.
-#[derive(Default)]
-struct Buckets {
-    /// Bucket `k`'s items are `items[starts[k]..starts[k + 1]]`.
-    starts: Vec<u32>,
-    items: Vec<u32>,
-    /// Where each bucket's next item goes, while filling.
-    next: Vec<u32>,
-}
-
-impl Buckets {
-    /// Sort items `0..count` into `buckets` buckets: `into(item, put)` calls `put` with
-    /// each bucket the item goes in (twice over: once to count, once to place).
-    fn fill(&mut self, buckets: usize, count: usize, into: impl Fn(usize, &mut dyn FnMut(usize))) {
-        let Buckets {
-            starts,
-            items,
-            next,
-        } = self;
-        starts.clear();
-        starts.resize(buckets + 1, 0);
-        for t in 0..count {
-            into(t, &mut |k| starts[k + 1] += 1);
-        }
-        for k in 0..buckets {
-            starts[k + 1] += starts[k];
-        }
-        items.clear();
-        items.resize(starts[buckets] as usize, 0);
-        next.clone_from(starts);
-        for t in 0..count {
-            into(t, &mut |k| {
-                items[next[k] as usize] = t as u32;
-                next[k] += 1;
-            });
-        }
-    }
-
-    /// Bucket `k`'s items.
-    fn get(&self, k: usize) -> &[u32] {
-        &self.items[self.starts[k] as usize..self.starts[k + 1] as usize]
-    }
-}
-
-/// Cells a side of a [`Grid`] at most (fewer where the box is thin).
-const GRID_CELLS: f32 = 16.0;
-
-impl Grid {
-    /// How far the farthest of `positions` lies from the surface of `triangles` (three
-    /// indices into `positions` each) within `bounds` (which holds them all): the
-    /// one-sided Hausdorff distance from the cluster's corners to a level of it, the
-    /// largest of each corner's distance to its nearest triangle (Ericson 5.1.5), found
-    /// by searching rings of grid cells outward until none can hold a nearer one.
-    fn deviation(&mut self, positions: &[[f32; 3]], triangles: &[u32], bounds: Aabb) -> f32 {
-        let size = bounds.size();
-        let cell = (size.max_element() / GRID_CELLS).max(f32::MIN_POSITIVE);
-        let dims = (size / cell).ceil().max(Vec3::ONE).as_uvec3();
-        let cell_of = |p: Vec3| {
-            ((p - bounds.min) / cell)
-                .floor()
-                .max(Vec3::ZERO)
-                .as_uvec3()
-                .min(dims - 1)
-        };
-        let index = |c: glam::UVec3| ((c.z * dims.y + c.y) * dims.x + c.x) as usize;
-        let corners =
-            |t: usize| [0, 1, 2].map(|k| Vec3::from(positions[triangles[3 * t + k] as usize]));
-        let count = triangles.len() / 3;
-        // Each triangle in every cell its box meets.
-        let cells = (dims.x * dims.y * dims.z) as usize;
-        let span = |t: usize| {
-            let p = corners(t);
-            let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
-            (cell_of(lo), cell_of(hi))
-        };
-        let each_cell = |(lo, hi): (glam::UVec3, glam::UVec3), f: &mut dyn FnMut(usize)| {
-            for z in lo.z..=hi.z {
-                for y in lo.y..=hi.y {
-                    for x in lo.x..=hi.x {
-                        f(index(glam::UVec3::new(x, y, z)));
-                    }
-                }
-            }
-        };
-        self.cells
-            .fill(cells, count, |t, put| each_cell(span(t), put));
-        // A corner the level keeps lies on it; of the others, only whether one lies
-        // further than the farthest so far matters, so each search stops at the first
-        // triangle nearer than that.
-        let mut kept = vec![false; positions.len()];
-        for &i in triangles {
-            kept[i as usize] = true;
-        }
-        let mut worst = 0.0f64;
-        for (p, _) in positions.iter().zip(&kept).filter(|(_, kept)| !**kept) {
-            let p = Vec3::from(*p);
-            let home = cell_of(p);
-            let mut best = f64::MAX;
-            'rings: for ring in 0..=dims.max_element() {
-                // The cells `ring` cells from the point's (the shell of the cube).
-                let lo = home.saturating_sub(glam::UVec3::splat(ring));
-                let hi = (home + ring).min(dims - 1);
-                for z in lo.z..=hi.z {
-                    for y in lo.y..=hi.y {
-                        for x in lo.x..=hi.x {
-                            let c = glam::UVec3::new(x, y, z);
-                            let away = c.as_ivec3() - home.as_ivec3();
-                            if away.abs().max_element() != ring as i32 {
-                                continue;
-                            }
-                            let k = index(c);
-                            for &t in self.cells.get(k) {
-                                let tri = corners(t as usize);
-                                // No nearer than its box: most are passed over here.
-                                let lo = tri[0].min(tri[1]).min(tri[2]);
-                                let hi = tri[0].max(tri[1]).max(tri[2]);
-                                let outside = (lo - p).max(p - hi).max(Vec3::ZERO);
-                                if f64::from(outside.length()) >= best {
-                                    continue;
-                                }
-                                let tri = tri.map(|c| c.as_dvec3());
-                                let d = closest_point(p.as_dvec3(), tri)
-                                    .point
-                                    .distance(p.as_dvec3());
-                                best = best.min(d);
-                                if best <= worst {
-                                    break 'rings;
-                                }
-                            }
-                        }
-                    }
-                }
-                // A cell outside this ring lies at least `ring` cells from the point.
-                if best <= f64::from(ring as f32 * cell) {
-                    break;
-                }
-            }
-            if best < f64::MAX {
-                worst = worst.max(best);
-            }
-        }
-        worst as f32
-    }
-}
-
-/// Add the level of cluster `c` whose triangles are `joined` (three joined vertices each)
-/// to `part`, as a cluster split into meshlets as the map's are.
-fn add_level(
-    mesh: &ClusteredMesh,
-    c: &Cluster,
-    weld: &Weld,
-    joined: &[u32],
-    part: &mut ClusteredMesh,
-) {
-    let position = |j: u32| Vec3::from(weld.positions[j as usize]);
-    let mut order: Vec<Centred> = joined
-        .chunks_exact(3)
-        .zip(0u32..)
-        .map(|(t, triangle)| Centred {
-            centre: (position(t[0]) + position(t[1]) + position(t[2])) / 3.0,
-            triangle,
-        })
-        .collect();
-    let (first, first_meshlet) = (part.indices.len() as u32, part.meshlets.len() as u32);
-    median_split(&mut order, MESHLET_TRIANGLES, &mut |piece| {
-        let start = part.indices.len() as u32;
-        let mut bounds = Aabb::EMPTY;
-        // A level of a closed solid lies within the solid (a simplified closed surface
-        // is closed, its corners some of the solid's), whose bounds are among those at
-        // its corners' positions: too large bounds only cull back faces less often.
-        let mut solids = Aabb::EMPTY;
-        for t in piece.iter() {
-            let t = &joined[3 * t.triangle as usize..][..3];
-            let p = [position(t[0]), position(t[1]), position(t[2])];
-            let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
-            for k in 0..3 {
-                bounds = bounds.grown(p[k]);
-                if let Some(&b) = weld.solids.get(t[k] as usize) {
-                    solids = solids.union(b);
-                }
-                part.indices
-                    .push(c.first_vertex + weld.vertex_for(mesh, c, t[k], face));
-            }
-        }
-        part.meshlets.push(Meshlet {
-            first: start,
-            count: part.indices.len() as u32 - start,
-            bounds,
-        });
-        part.solids_bounds.push(solids);
-    });
-    let meshlets = &part.meshlets[first_meshlet as usize..];
-    part.clusters.push(Cluster {
-        first,
-        count: part.indices.len() as u32 - first,
-        first_meshlet,
-        meshlet_count: meshlets.len() as u32,
-        bounds: meshlets.iter().fold(Aabb::EMPTY, |b, m| b.union(m.bounds)),
-        ..*c
-    });
 }
 
 impl ClusteredMesh {
@@ -637,5 +220,232 @@ pub fn visible_depth(b: &Aabb, view: &View) -> f32 {
     nearest.max(aside / tx).max(above / ty)
 }
 
+mod deviation;
+mod simplify;
+
+pub use simplify::{simplify_clusters, simplify_in_batches};
+
 #[cfg(test)]
-mod tests;
+mod tests {
+    use glam::{Mat4, UVec2, Vec3};
+
+    use super::*;
+    use crate::cull::View;
+    use crate::cull::clusters::{CLUSTER_TRIANGLES, cluster_map};
+    use crate::cull::fixtures::{bumpy, flat, grid, no_uv, one_material, triangles, with_levels};
+    use crate::geometry::Aabb;
+
+    fn view_from(eye: Vec3, target: Vec3) -> View {
+        let proj = Mat4::perspective_rh_gl(70f32.to_radians(), 16.0 / 9.0, 0.01, 1000.0);
+        View::new(
+            Mat4::look_at_rh(eye, target, Vec3::Y),
+            proj,
+            UVec2::new(1280, 720),
+        )
+    }
+
+    #[test]
+    fn the_level_drawn_is_the_coarsest_whose_error_spans_under_a_pixel() {
+        let mesh = with_levels(
+            cluster_map(&one_material(grid(32, bumpy, no_uv)), CLUSTER_TRIANGLES),
+            &[false],
+        );
+        let levels = mesh.levels[0].clone();
+        let centre = Vec3::new(2.0, 0.0, 2.0);
+        let at = |distance: f32| {
+            let eye = centre + Vec3::new(0.0, 0.0, 2.0 + distance);
+            mesh.level_to_draw(0, &view_from(eye, centre))
+        };
+        // Right at it (the box reaches the eye's plane): the sheet itself.
+        assert_eq!(at(0.0), 0);
+        assert_eq!(
+            mesh.level_to_draw(0, &view_from(centre, centre + Vec3::Z)),
+            0
+        );
+        // Far off: the coarsest.
+        assert_eq!(at(1.0e4), levels.last().unwrap().cluster);
+        // Between: at each level's own distance (where its error spans exactly a pixel),
+        // that level or a coarser one a little further, a finer one a little nearer.
+        let ppu = view_from(Vec3::Z, Vec3::ZERO).pixels_per_unit;
+        for (k, l) in levels.iter().enumerate() {
+            let d = l.error * ppu / PIXEL_ERROR;
+            let rank = |c: u32| {
+                levels
+                    .iter()
+                    .position(|l| l.cluster == c)
+                    .map_or(-1, |k| k as i64)
+            };
+            assert!(rank(at(d * 1.01)) >= k as i64, "level {k} at {d} m");
+            assert!(rank(at(d * 0.99)) < k as i64, "level {k} nearer than {d} m");
+        }
+    }
+
+    #[test]
+    fn levels_are_added_once_and_only_to_their_own_mesh() {
+        let mesh = cluster_map(&one_material(grid(16, flat, no_uv)), CLUSTER_TRIANGLES);
+        let levels = simplify_clusters(&mesh, &[false]);
+        let mut other = cluster_map(&one_material(grid(16, flat, no_uv)), 64);
+        assert!(!other.add_levels(levels.clone()), "another mesh's levels");
+        assert!(other.levels.is_empty());
+        let mut same = mesh.clone();
+        assert!(same.add_levels(levels.clone()));
+        let before = same.clone();
+        assert!(!same.add_levels(levels), "levels twice");
+        assert_eq!(same, before);
+        // Levels made before a scale, scaled as the mesh was: those made after it.
+        let mut scaled = mesh.clone();
+        scaled.scale_by(3.0);
+        let mut early = simplify_clusters(&mesh, &[false]);
+        early.scale_by(3.0);
+        let late = simplify_clusters(&scaled, &[false]);
+        assert_eq!(early.triangles(), late.triangles());
+        let (mut a, mut b) = (scaled.clone(), scaled);
+        assert!(a.add_levels(early) && b.add_levels(late));
+        for (x, y) in a.clusters.iter().zip(&b.clusters) {
+            assert!((x.bounds.max - y.bounds.max).length() < 1e-4);
+        }
+        for (x, y) in a.levels.iter().flatten().zip(b.levels.iter().flatten()) {
+            assert!(
+                (x.error - y.error).abs() <= 1e-4 * y.error.max(1e-6),
+                "{x:?} {y:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn pixels_per_unit_bounds_how_far_an_error_moves_on_the_screen() {
+        let view = view_from(Vec3::ZERO, Vec3::NEG_Z);
+        let screen = |p: Vec3| {
+            let c = view.view_proj * p.extend(1.0);
+            (c.truncate() / c.w).truncate() * glam::Vec2::new(640.0, 360.0)
+        };
+        let mut tightest: f32 = 0.0;
+        // Points across the view (centre to corners), at depths 1 to 50, moved by 1 mm
+        // each way.
+        for (x, y) in [
+            (0.0, 0.0),
+            (0.5, 0.3),
+            (0.99, 0.99),
+            (-0.99, 0.99),
+            (0.99, -0.2),
+        ] {
+            for depth in [1.0f32, 7.0, 50.0] {
+                let tx = 1.0 / view.proj.x_axis.x;
+                let ty = 1.0 / view.proj.y_axis.y;
+                let p = Vec3::new(x * tx * depth, y * ty * depth, -depth);
+                for d in [
+                    Vec3::X,
+                    Vec3::Y,
+                    Vec3::Z,
+                    Vec3::ONE.normalize(),
+                    Vec3::new(x, y, -1.0).normalize(),
+                ] {
+                    let moved = (screen(p + d * 1e-3) - screen(p)).length();
+                    let bound = 1e-3 * view.pixels_per_unit / depth;
+                    assert!(
+                        moved <= bound * 1.01,
+                        "{moved} px past the bound {bound} at {p}"
+                    );
+                    tightest = tightest.max(moved / bound);
+                }
+            }
+        }
+        // Not loose either: at a corner some move comes near it.
+        assert!(tightest > 0.8, "{tightest}");
+    }
+
+    #[test]
+    fn no_point_of_a_box_shows_nearer_than_its_visible_depth() {
+        let view = view_from(Vec3::new(1.0, 1.6, 2.0), Vec3::new(3.0, 1.0, -6.0));
+        let tan = Vec3::new(1.0 / view.proj.x_axis.x, 1.0 / view.proj.y_axis.y, 1.0);
+        // A deterministic scatter of boxes around the eye, and points in each.
+        let mut seed = 12345u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut beside, mut shown) = (0, 0);
+        for _ in 0..2000 {
+            let centre = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 40.0;
+            let half = Vec3::new(next(), next(), next()) * 6.0;
+            let b = Aabb {
+                min: centre - half,
+                max: centre + half,
+            };
+            let depth = visible_depth(&b, &view);
+            let nearest = -(view.view.transform_point3(centre)).z - half.length();
+            beside += usize::from(depth > nearest + 1.0);
+            for _ in 0..50 {
+                let p = b.min + (b.max - b.min) * Vec3::new(next(), next(), next());
+                let v = view.view.transform_point3(p);
+                let z = -v.z;
+                let in_window = z > 0.0 && v.x.abs() <= tan.x * z && v.y.abs() <= tan.y * z;
+                if in_window {
+                    shown += 1;
+                    assert!(
+                        z >= depth - 1e-4,
+                        "{p} shows at depth {z}, nearer than {depth}"
+                    );
+                }
+            }
+        }
+        // Not just the box's nearest depth: boxes to the side show only further off.
+        assert!(beside > 100 && shown > 1000, "{beside} {shown}");
+    }
+
+    #[test]
+    fn levels_made_in_batches_farthest_first_are_the_levels_made_at_once() {
+        // A bumpy sheet in clusters of 128 triangles, seen from beyond one corner.
+        let mesh = cluster_map(&one_material(grid(32, bumpy, no_uv)), 128);
+        let n = mesh.originals();
+        assert!(n >= 8);
+        let eye = Vec3::new(-2.0, 1.0, -2.0);
+        let order = farthest_first(&mesh, eye);
+        let distance = |c: u32| mesh.clusters[c as usize].bounds.distance_squared_to(eye);
+        assert!(order.windows(2).all(|w| distance(w[0]) >= distance(w[1])));
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (0..n as u32).collect::<Vec<_>>(),
+            "each cluster once"
+        );
+        // Three clusters a batch, each added as it comes; the farthest cluster's levels are
+        // in the first.
+        let mut batched = mesh.clone();
+        let mut batches = 0;
+        simplify_in_batches(&mesh, &[false], &order, 3, |levels| {
+            if batches == 0 {
+                assert!(!levels.part.levels[order[0] as usize].is_empty());
+            }
+            batches += 1;
+            assert!(batched.add_levels(levels.clone()));
+            assert!(!batched.add_levels(levels), "a batch twice");
+            true
+        });
+        assert_eq!(batches, n.div_ceil(3));
+        // The same levels as made at once, cluster by cluster.
+        let at_once = with_levels(mesh.clone(), &[false]);
+        assert_eq!(batched.originals(), n);
+        for c in 0..n {
+            let (a, b) = (&at_once.levels[c], &batched.levels[c]);
+            assert_eq!(a.len(), b.len(), "cluster {c}");
+            for (x, y) in a.iter().zip(b) {
+                assert_eq!(x.error, y.error);
+                assert_eq!(
+                    triangles(&at_once, x.cluster),
+                    triangles(&batched, y.cluster)
+                );
+            }
+        }
+        // Stopped after the first batch: one delivered.
+        let mut delivered = 0;
+        simplify_in_batches(&mesh, &[false], &order, 3, |_| {
+            delivered += 1;
+            false
+        });
+        assert_eq!(delivered, 1);
+    }
+}

@@ -5,22 +5,28 @@
 //! meshlets and triangles not hidden behind what is already drawn ([`occlusion`], against
 //! a [`pyramid`] of the depth drawn) and covering a pixel's centre ([`coverage`]), drawn
 //! a call a cluster, its meshlets nearest first ([`batches`]); the faces of closed solids with their backs culled where the eye
-//! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the solids are the map's,
-//! `map::solids`); each cluster at the coarsest level of detail whose error shows no
-//! more than a pixel ([`lod`]). Pure geometry: the GL side is `app/renderer.rs`.
+//! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the map's closed solids are
+//! found by [`solids`]); each cluster at the coarsest level of detail whose error shows no
+//! more than a pixel ([`lod`]). Pure geometry: the GL side is `app/render/renderer.rs`, the levels kept on disk
+//! [`crate::store::levels`].
 
 pub mod batches;
 pub mod clusters;
 pub mod coverage;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod frustum;
 pub mod lod;
 pub mod occlusion;
 pub mod pyramid;
+pub mod solids;
+pub mod split;
 pub mod view;
 
 pub use batches::{Batches, Draw};
 pub use clusters::{
-    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet, TriangleSet, cluster_map,
+    CLUSTER_TRIANGLES, Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet, TriangleSet,
+    cluster_map,
 };
 pub use frustum::Frustum;
 pub use occlusion::Occlusion;
@@ -54,8 +60,6 @@ mod tests {
     use super::*;
     use crate::geometry::Aabb;
     use glam::{Mat4, Vec3};
-
-    use crate::cull::lod;
 
     fn at(x: f32, z: f32, cutout: bool) -> Cluster {
         Cluster {
@@ -99,7 +103,7 @@ mod tests {
         // is too small to see 19.5 m away; the near one (3) too close for its own (7).
         mesh.clusters.push(at(0.0, -20.0, false));
         mesh.clusters.push(at(1.0, -5.0, false));
-        let level = |cluster, error| lod::Level { cluster, error };
+        let level = |cluster, error| Level { cluster, error };
         mesh.levels = vec![Vec::new(); 6];
         mesh.levels[0] = vec![level(6, 0.01)];
         mesh.levels[3] = vec![level(7, 0.2)];

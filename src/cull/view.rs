@@ -87,3 +87,30 @@ fn pixels_per_unit(proj: &Mat4, viewport: UVec2) -> f32 {
         f32::INFINITY
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_views_near_reach_is_how_far_the_near_planes_corners_lie() {
+        use crate::player::FieldOfView;
+        for (width, height) in [(1280u32, 720u32), (300, 900)] {
+            let aspect = width as f32 / height as f32;
+            let fov = FieldOfView::default();
+            let proj = Mat4::perspective_rh_gl(fov.vertical_rad(aspect), aspect, 0.01, 500.0);
+            let view = View::new(Mat4::IDENTITY, proj, UVec2::new(width, height));
+            let want = fov.near_corner_distance(aspect);
+            assert!(
+                (view.near_reach - want).abs() < 1e-6,
+                "{} vs {want}",
+                view.near_reach
+            );
+            assert!(view.near_reach > 0.01);
+        }
+        // Not a perspective: nothing counts as far enough.
+        let ortho = Mat4::orthographic_rh_gl(-1.0, 1.0, -1.0, 1.0, 0.01, 10.0);
+        let view = View::new(Mat4::IDENTITY, ortho, UVec2::new(64, 64));
+        assert_eq!(view.near_reach, f32::INFINITY);
+    }
+}

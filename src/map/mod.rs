@@ -14,7 +14,8 @@
 //! - [`triangulate`]: polygons to triangles, ear clipping for concave ones.
 //! - [`minimap`]: the map from above, drawn once into an image.
 //! - [`scene`]: TOML scene files placing OBJ models (collision in each model's space).
-//! - [`solids`]: which triangles make closed surfaces (the renderer culls their backs).
+//! - [`Solids`]: which triangles make closed surfaces (found by `cull::solids`; the
+//!   renderer culls their backs).
 //! - [`builtin`]: the default map, embedded in the binary.
 
 pub mod builtin;
@@ -28,7 +29,6 @@ mod mtl;
 pub mod obj;
 pub mod scene;
 mod sniff;
-pub mod solids;
 mod texture;
 pub mod triangulate;
 
@@ -136,10 +136,10 @@ pub struct Map {
     /// Bounds of all vertices, world coordinates.
     pub bounds: Aabb,
     /// Which triangles make closed surfaces, found at load beside the collision world
-    /// (see [`solids`]); empty where nobody looked (the renderer then looks itself).
+    /// (see [`crate::cull::solids`]); empty where nobody looked (the renderer then looks itself).
     /// Turning and scaling the map keeps it true: it depends only on which corners are
     /// equal, and the triangles' order never changes after load.
-    pub solids: solids::Solids,
+    pub solids: Solids,
     /// File-to-world transform.
     pub frame: MapFrame,
     /// Spawn marked in the file, if any.
@@ -251,5 +251,30 @@ impl Map {
             s.position *= factor;
         }
         self.frame.scale *= factor;
+    }
+}
+
+/// [`Solids::of_triangle`] of a triangle in no closed solid.
+pub const NO_SOLID: u32 = u32::MAX;
+
+/// Which triangles of a triangle list make closed surfaces.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Solids {
+    /// For each triangle (three vertices of the list each), its solid (below
+    /// [`Solids::count`]), or [`NO_SOLID`].
+    pub of_triangle: Vec<u32>,
+    /// Number of solids.
+    pub count: u32,
+}
+
+impl Solids {
+    /// Triangle `t`'s solid, if it is in one.
+    pub fn solid_of(&self, t: usize) -> Option<u32> {
+        self.of_triangle.get(t).copied().filter(|&s| s != NO_SOLID)
+    }
+
+    /// Triangles in closed solids.
+    pub fn closed_triangles(&self) -> usize {
+        self.of_triangle.iter().filter(|&&s| s != NO_SOLID).count()
     }
 }

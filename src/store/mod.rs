@@ -11,6 +11,11 @@
 //! moved aside (`.bad`) before anything is written over it, so nothing the user had is
 //! lost. A setting out of its range is a warning too, and its nearest allowed value is
 //! used.
+//!
+//! - `folders`: the config folder and the cache folder, each the platform's unless an
+//!   environment variable names another.
+//! - [`levels`]: the maps' levels of detail kept in the cache folder.
+//! - `parse`: the file's TOML read, each problem a warning with its line.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -18,7 +23,6 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::files::{FileKind, Opened, open_file, read_file};
@@ -28,13 +32,14 @@ use crate::output::{Replace, write_file};
 use crate::preferences::Preferences;
 use crate::session::OpenOptions;
 
+mod folders;
+pub mod levels;
 mod parse;
 
-use parse::parse;
+pub use folders::{CACHE_DIR_ENV, CONFIG_DIR_ENV, cache_dir, config_dir};
 
-/// Environment variable naming the folder walkthrough keeps its settings in (tests point it
-/// at a scratch folder; unset, the platform's config folder is used).
-pub const CONFIG_DIR_ENV: &str = "WALKTHROUGH_CONFIG_DIR";
+use parse::{Stored, StoredFile, parse};
+
 /// The store's file, in the config folder.
 pub const STORE_FILE: &str = "settings.toml";
 /// The file earlier versions kept corrections and views in: read when [`STORE_FILE`] is
@@ -47,16 +52,6 @@ const HASH_CHUNK: usize = 1 << 20;
 /// The built-in map has no file to hash: its memory (its views) is kept under the key of
 /// these bytes ([`ContentKey::built_in`]).
 const BUILT_IN_KEY_BYTES: &[u8] = b"walkthrough built-in map";
-
-/// The folder walkthrough keeps its settings in: [`CONFIG_DIR_ENV`] if set, else the
-/// platform's (`~/.config/walkthrough` on Linux); `None` when there is no home folder.
-pub fn config_dir() -> Option<PathBuf> {
-    match std::env::var_os(CONFIG_DIR_ENV) {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => directories::ProjectDirs::from("", "", "walkthrough")
-            .map(|p| p.config_dir().to_path_buf()),
-    }
-}
 
 /// A map file's identity by content: its xxh3-128 digest and length, in hex.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -109,39 +104,6 @@ pub struct SavedView {
     pub yaw_deg: f32,
     /// Pitch, degrees.
     pub pitch_deg: f32,
-}
-
-/// One map's memory (its correction, its views) as the TOML file holds it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-struct Stored {
-    /// Where the map was when last remembered (for the reader of the file; not the key);
-    /// empty, and left out, for the built-in map, which is no file.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    file: String,
-    /// The table is the built-in map's (the map inside walkthrough, opened with no MAP).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    built_in: bool,
-    /// The up axis, as `--up` takes it (none: only views are kept).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    up: Option<String>,
-    /// Metres per file unit, as `--scale` takes it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    scale: Option<f32>,
-    /// Saved views by slot ("1" to "9"): X, Y, Z in the file's coordinates, yaw, pitch.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    views: BTreeMap<String, [f32; 5]>,
-    /// When it was set, seconds since 1970 (the oldest goes first past the limit).
-    #[serde(default)]
-    saved: u64,
-}
-
-/// The TOML file: the settings, and one table per map named by its content key.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct StoredFile {
-    #[serde(default)]
-    settings: Preferences,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    maps: BTreeMap<String, Stored>,
 }
 
 /// The settings and what is remembered of maps.

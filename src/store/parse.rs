@@ -1,15 +1,49 @@
 //! Reading the store's file: TOML of the store's shape into settings (in range) and map
 //! tables (the valid ones), with a warning naming the line for each thing set right or
-//! left out.
+//! left out. The file's shape ([`StoredFile`], a [`Stored`] table a map) is here too.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::{Stored, StoredFile};
+use serde::{Deserialize, Serialize};
+
 use crate::files::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{OutOfRange, Preferences, TextureFilter};
 use crate::quote::{escape, quote};
+
+/// One map's memory (its correction, its views) as the TOML file holds it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub(super) struct Stored {
+    /// Where the map was when last remembered (for the reader of the file; not the key);
+    /// empty, and left out, for the built-in map, which is no file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(super) file: String,
+    /// The table is the built-in map's (the map inside walkthrough, opened with no MAP).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) built_in: bool,
+    /// The up axis, as `--up` takes it (none: only views are kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) up: Option<String>,
+    /// Metres per file unit, as `--scale` takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) scale: Option<f32>,
+    /// Saved views by slot ("1" to "9"): X, Y, Z in the file's coordinates, yaw, pitch.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) views: BTreeMap<String, [f32; 5]>,
+    /// When it was set, seconds since 1970 (the oldest goes first past the limit).
+    #[serde(default)]
+    pub(super) saved: u64,
+}
+
+/// The TOML file: the settings, and one table per map named by its content key.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct StoredFile {
+    #[serde(default)]
+    pub(super) settings: Preferences,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) maps: BTreeMap<String, Stored>,
+}
 
 /// A store file read: its settings (in range) and maps, and a line for each thing set right
 /// or skipped.

@@ -10,7 +10,7 @@
 //! bound it from above (steps too high, tables too high to sit at). The tops of openings
 //! seen sideways are no such bound: in a furnished room most are a table top's underside.
 
-use super::scale::Measures;
+use super::measures::Measures;
 use crate::collision::body::WALKER_RADII;
 use crate::walk::WalkSettings;
 

@@ -15,18 +15,22 @@
 //! - [`grid`]: the grid the coordinates lie on: a game level's editor's fingerprint.
 //! - [`units`]: the units a file may be in, with their priors (common units; game
 //!   engines' units when the file is on an editor's grid).
-//! - [`scale`]: the unit, from cues at a person's (or the game's player's) scale that
-//!   agree.
+//! - [`measures`]: what the floor samples measure (storeys, things on floors, steps of
+//!   [`stairs`], openings seen sideways, size).
+//! - [`scale`]: the unit, from those cues at a person's (or the game's player's) scale
+//!   that agree.
 //! - [`fit`]: where the walker fits at a unit (under the ceilings, between the walls).
 //! - [`spawn`]: where to start, and which way to face.
 
 pub mod extent;
 pub mod fit;
 pub mod grid;
+pub mod measures;
 pub mod pockets;
 pub mod samples;
 pub mod scale;
 pub mod spawn;
+mod stairs;
 pub mod units;
 pub mod up;
 
@@ -176,6 +180,32 @@ fn flipped(up: UpAxis) -> UpAxis {
     }
 }
 
+/// The up axes of `world` weighed, the most likely first: `given` alone when it is given,
+/// else every candidate, the winner turned over when its sky is below it.
+fn weigh_ups(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    given: Option<UpAxis>,
+) -> Vec<Weighed> {
+    let mut weighed: Vec<Weighed> = match given {
+        Some(up) => vec![weigh(world, free, up, 0.0)],
+        None => CANDIDATE_UPS
+            .iter()
+            .map(|&(up, prior)| weigh(world, free, up, prior))
+            .collect(),
+    };
+    weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
+    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
+    if given.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
+        let w = &mut weighed[0];
+        w.up = flipped(w.up);
+        w.evidence.sky = -w.evidence.sky;
+        w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
+    }
+    weighed
+}
+
 /// Infer what `given` leaves open of the frame of `world`, a map in the file's own
 /// coordinates, with `free` its free-space survey in the same coordinates.
 ///
@@ -188,22 +218,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let tris = world.triangles();
     let stride = tris.len().div_ceil(GRID_TRIANGLES).max(1);
     let grid = grid::engine_grid(tris.iter().step_by(stride).flat_map(|t| t.vertices()));
-    let mut weighed: Vec<Weighed> = match given.up {
-        Some(up) => vec![weigh(world, free, up, 0.0)],
-        None => CANDIDATE_UPS
-            .iter()
-            .map(|&(up, prior)| weigh(world, free, up, prior))
-            .collect(),
-    };
-    weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
-    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
-    if given.up.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
-        let w = &mut weighed[0];
-        w.up = flipped(w.up);
-        w.evidence.sky = -w.evidence.sky;
-        w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
-    }
+    let weighed = weigh_ups(world, free, given.up);
     // Every cue, for `--verbose`.
     let mut details: Vec<String> = weighed
         .iter()
@@ -248,8 +263,8 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     };
     let dir = best.up.direction();
     let runs = samples::floor_runs(world, free, dir, SCALE_SAMPLES, STAIR_SAMPLES);
-    let (across, along) = scale::extents(world.bounds().size(), dir);
-    let m = scale::measure(world, free, &runs, dir, across, along);
+    let (across, along) = measures::extents(world.bounds().size(), dir);
+    let m = measures::measure(world, free, &runs, dir, across, along);
     details.extend(scale::ranked(&m, grid).iter().map(|s| {
         format!(
             "survey: {} ({} per unit): score {:.2} ({})",

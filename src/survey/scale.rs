@@ -25,16 +25,12 @@
 //! and without human measures the file's units are kept unless the map's size rules them
 //! out.
 
-use glam::Vec3;
-
 use super::Confidence;
 use super::fit::fit;
 use super::grid::EngineGrid;
-use super::pockets::FreeSpace;
-use super::samples::{self, Run};
+use super::measures::{MIN_READINGS, Measures};
 use super::units::hypotheses;
 pub use super::units::{UNITS, Unit};
-use crate::collision::CollisionWorld;
 
 /// The storey height, metres, that a unit of the file's own makes of its typical storey.
 const OWN_STOREY: f32 = 2.8;
@@ -110,20 +106,13 @@ const DROPS: Mixture = Mixture {
 const WEIGHTS: [f32; 5] = [1.0, 2.0, 3.0, 1.5, 3.0];
 /// Width of a feature's group of readings, in natural log (5%).
 const FEATURE_BIN: f32 = 0.05;
-/// Fewer readings of a cue than this and it is not used.
-const MIN_READINGS: usize = 12;
 /// The map across is plausible between these, metres (a room; a landscape).
 const SIZE_RANGE: (f32, f32) = (3.0, 2_000.0);
-/// Two floor samples are on one level (or under one ceiling) within this share of the
-/// map's height.
-const LEVEL_TOLERANCE: f32 = 0.004;
 /// Extra log weight of metres when the storeys are plausible in metres: halls and naves
 /// included, since a wrong guess is worse than none.
 const PLAUSIBLE_METRES_BONUS: f32 = 4.0;
 /// Storeys (file units) plausible in metres.
 const METRES_STOREYS: (f32, f32) = (2.2, 8.0);
-/// Main floors under ceilings, and as many under the sky, looked along sideways.
-const SIDEWAYS_RUNS: usize = 100;
 
 /// The inferred scale and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,298 +129,6 @@ pub struct ScaleGuess {
     pub next: Unit,
     /// A sentence for the user: the unit, the cues and how they agree.
     pub reason: String,
-}
-
-/// What the floor samples measured, in file units.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Measures {
-    /// Free heights over main floors.
-    pub storeys: Vec<f32>,
-    /// Heights of other floor-facing surfaces over the main floor under the same ceiling.
-    pub things: Vec<f32>,
-    /// Rises of the flights of stairs under each ceiling.
-    pub steps: Vec<f32>,
-    /// The most treads in a row of any of those flights.
-    pub flight_treads: usize,
-    /// Heights over floors where the way sideways opens and closes.
-    pub sideways: samples::Sideways,
-    /// The map across (horizontally).
-    pub size: f32,
-    /// The map's height (along the up axis).
-    pub height: f32,
-    /// Share of the surface area lying exactly across the up axis or exactly along it.
-    pub aligned: f32,
-    /// Share of the main floors with something over their ceiling (one room over
-    /// another; a roof over a ceiling), when there are enough to say.
-    pub stacked: Option<f32>,
-}
-
-/// Surfaces within this of exactly across or along the up axis are aligned with it
-/// (cosine; a level editor's floors and walls are exact to float rounding).
-const ALIGNED_COS: f32 = 1e-4;
-/// A level is drawn as Doom draws ([`super::units::DOOM_SECTIONS`]) when at least this
-/// share of its surface is aligned ...
-const DOOM_ALIGNED: f32 = 0.99;
-/// ... and at most this share of its main floors has anything over the ceiling.
-const DOOM_STACKED: f32 = 0.02;
-
-impl Measures {
-    /// Whether the level is drawn as Doom's sections are: flat floors and ceilings,
-    /// vertical walls, nothing over a ceiling.
-    pub fn doom_like(&self) -> bool {
-        self.aligned >= DOOM_ALIGNED && self.stacked.is_some_and(|s| s <= DOOM_STACKED)
-    }
-}
-
-/// Read the measures from floor samples (`runs`, levels along the up axis `up`) of
-/// `world`, whose extent across is `size` and along the up axis `height`.
-pub fn measure(
-    world: &CollisionWorld,
-    _free: Option<&FreeSpace>,
-    runs: &[Run],
-    up: Vec3,
-    size: f32,
-    height: f32,
-) -> Measures {
-    // Under the sky, "things" would be every roof over the ground: only under ceilings
-    // do things stand in rooms (outdoors, what rises from the ground is seen sideways).
-    let (covered, open): (Vec<&Run>, Vec<&Run>) = runs.iter().partition(|r| r.height.is_some());
-    // Levels are told apart within a share of the map's height.
-    let tol = (height * LEVEL_TOLERANCE).max(f32::MIN_POSITIVE);
-    let rooms = read_rooms(&covered, tol);
-    let mut m = Measures {
-        size,
-        height,
-        aligned: aligned(world, up),
-        storeys: rooms.storeys,
-        things: rooms.things,
-        steps: rooms.steps,
-        flight_treads: rooms.flight_treads,
-        ..Measures::default()
-    };
-    let mut main_floors = rooms.main_floors;
-    let open: Vec<Run> = open.into_iter().copied().collect();
-    m.stacked = stacked(world, &main_floors, up);
-    main_floors.truncate(SIDEWAYS_RUNS);
-    main_floors.extend(open.iter().take(SIDEWAYS_RUNS).copied());
-    m.sideways = samples::sideways(world, &main_floors, up, height, 2 * SIDEWAYS_RUNS);
-    m
-}
-
-/// What the floors under ceilings measure: see [`read_rooms`].
-struct Rooms {
-    storeys: Vec<f32>,
-    things: Vec<f32>,
-    steps: Vec<f32>,
-    flight_treads: usize,
-    main_floors: Vec<Run>,
-}
-
-/// Read the rooms among the `covered` floor samples (those under a ceiling), telling
-/// levels apart within `tol`: samples under one ceiling, and the most common level among
-/// them (the main floor), the largest groups first (they are the rooms whose floors are
-/// looked along sideways); the free heights over main floors (storeys), the heights of
-/// other floors over them (things), and the rises of flights of stairs among them.
-fn read_rooms(covered: &[&Run], tol: f32) -> Rooms {
-    let mut out = Rooms {
-        storeys: Vec::new(),
-        things: Vec::new(),
-        steps: Vec::new(),
-        flight_treads: 0,
-        main_floors: Vec::new(),
-    };
-    let mut groups = clusters(covered.to_vec(), tol, |r| r.ceiling().unwrap_or(0.0));
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    for group in groups {
-        let levels = clusters(group, tol, |r| r.level);
-        let Some(main) = levels.iter().max_by_key(|l| l.len()) else {
-            continue;
-        };
-        let floor = main[0].level;
-        let main_at = levels.iter().position(|l| std::ptr::eq(l, main));
-        // Each level's height over the main floor (rising, as the levels are sorted).
-        let heights: Vec<f32> = levels.iter().map(|l| l[0].level - floor).collect();
-        // A flight of stairs is levels on whole multiples of one rise: the rise is a step,
-        // and the treads are no things (k steps up they would fit any height at all).
-        // Only level surfaces are treads: a ramp's samples lie at every height, on
-        // multiples of any rise at all.
-        let treads: Vec<f32> = levels
-            .iter()
-            .zip(&heights)
-            .map(|(l, &h)| {
-                if l.iter().all(|r| r.level_surface) {
-                    h
-                } else {
-                    f32::NAN
-                }
-            })
-            .collect();
-        let flights = stairs(&treads, tol);
-        out.steps.extend(flights.rise);
-        out.flight_treads = out.flight_treads.max(flights.in_a_row);
-        // The floors measure by area: the samples one a surface only find stairs.
-        let by_area = |l: &[&Run]| {
-            l.iter()
-                .filter(|r| r.by_area)
-                .map(|r| **r)
-                .collect::<Vec<Run>>()
-        };
-        for (k, (level, &above)) in levels.iter().zip(&heights).enumerate() {
-            if Some(k) == main_at {
-                let floors = by_area(level);
-                out.storeys.extend(floors.iter().filter_map(|r| r.height));
-                out.main_floors.extend(floors);
-            } else if above > tol && !flights.treads[k] {
-                out.things
-                    .extend(level.iter().filter(|r| r.by_area).map(|_| above));
-            }
-        }
-    }
-    out
-}
-
-/// The share of `world`'s surface area aligned with `up` (see [`ALIGNED_COS`]).
-fn aligned(world: &CollisionWorld, up: Vec3) -> f32 {
-    let (mut along, mut total) = (0.0f64, 0.0f64);
-    for t in world.triangles() {
-        let area = f64::from(t.e1().cross(t.e2()).length());
-        total += area;
-        let c = t.plane.normal.dot(up).abs();
-        if !(ALIGNED_COS..=1.0 - ALIGNED_COS).contains(&c) {
-            along += area;
-        }
-    }
-    if total > 0.0 {
-        (along / total) as f32
-    } else {
-        0.0
-    }
-}
-
-/// The share of `floors` (under a ceiling, levels along `up`) over whose ceiling a ray
-/// going on up meets something more; `None` with too few floors.
-fn stacked(world: &CollisionWorld, floors: &[Run], up: Vec3) -> Option<f32> {
-    if floors.len() < MIN_READINGS {
-        return None;
-    }
-    let size = world.bounds().size();
-    let hair = size.max_element() * 1e-5 + 1e-6;
-    let reach = size.length() * 2.0 + 1.0;
-    let over = floors
-        .iter()
-        .filter(|r| {
-            r.height.is_some_and(|h| {
-                world
-                    .ray_cast(r.point + up * (h + hair), up, reach)
-                    .is_some()
-            })
-        })
-        .count();
-    Some(over as f32 / floors.len() as f32)
-}
-
-/// `items` in groups of one value (by `value`) within `tol`: sorted by it, a new group
-/// starts where the gap to the last item passes `tol`. (A fixed grid of bins would split a
-/// level that straddles a bin's edge.)
-fn clusters(mut items: Vec<&Run>, tol: f32, value: impl Fn(&Run) -> f32) -> Vec<Vec<&Run>> {
-    items.sort_by(|a, b| value(a).total_cmp(&value(b)));
-    let mut out: Vec<Vec<&Run>> = Vec::new();
-    for r in items {
-        match out.last_mut() {
-            Some(g) if value(r) - value(g[g.len() - 1]) <= tol => g.push(r),
-            _ => out.push(vec![r]),
-        }
-    }
-    out
-}
-
-/// A flight of stairs among a group's levels (see [`stairs`]).
-struct Flights {
-    /// Its rise (the levels' units), if a flight was found.
-    rise: Option<f32>,
-    /// For each level given, whether it is one of the flight's treads.
-    treads: Vec<bool>,
-    /// The most treads of the flight found in a row (0: none).
-    in_a_row: usize,
-}
-
-/// Levels on whole multiples of one rise that make a flight of stairs.
-const FLIGHT: usize = 3;
-/// Treads a flight's run may miss between two it holds.
-const MISSED_TREADS: i64 = 1;
-/// A level is on a multiple of a rise within this share of the rise: stairs are built
-/// to a rise (a model's, an editor's grid), and floor samples lie exactly on their treads,
-/// so furniture at chance heights (a seat at 0.45 m, a table at 0.72) does not line up
-/// with a flight's multiples as loosely as it would within a share of the map's height.
-const RISE_MATCH: f32 = 0.04;
-/// A rise under this many level tolerances is noise, not a step.
-const MIN_RISE_TOLERANCES: f32 = 2.0;
-/// The most treads a flight is looked for over a floor.
-const MAX_TREADS: i64 = 40;
-
-/// Find the flight among `heights` (of a group's levels over its main floor, rising; NaN
-/// for a level that cannot be a tread), told apart within `tol`. A flight is a rise `r`
-/// such that levels lie (within [`RISE_MATCH`]) on at least [`FLIGHT`] consecutive whole
-/// multiples of `r` (one missed tread allowed between two); the rises tried are the gaps
-/// between neighbouring levels and the first levels' heights divided by 1 to 3, and of
-/// those that make flights, the one holding most levels (the larger on a tie: half a rise
-/// holds the same levels) wins. Its other levels on multiples of `r` count as its treads
-/// too (floor samples miss some treads).
-fn stairs(heights: &[f32], tol: f32) -> Flights {
-    // (A NaN is not `> tol`: no tread.)
-    let above: Vec<f32> = heights.iter().copied().filter(|&h| h > tol).collect();
-    let mut tried: Vec<f32> = above.windows(2).map(|w| w[1] - w[0]).collect();
-    for &h in above.iter().take(4) {
-        tried.extend((1..=3).map(|d| h / d as f32));
-    }
-    tried.retain(|&r| r >= MIN_RISE_TOLERANCES * tol);
-    tried.sort_by(f32::total_cmp);
-    tried.dedup_by(|a, b| (*a - *b).abs() <= RISE_MATCH * 0.5 * *b);
-    // The multiple of `r` that `h` lies on, if it lies on one.
-    let multiple = |h: f32, r: f32| {
-        let m = (h / r).round() as i64;
-        ((1..=MAX_TREADS).contains(&m) && (h - m as f32 * r).abs() <= RISE_MATCH * r).then_some(m)
-    };
-    // The longest run of consecutive multiples (m, m + 1, ...) held, one missed tread
-    // allowed between two (floor samples are sparse on small treads): a flight's treads
-    // follow one another; furniture at chance multiples does not.
-    let longest_run = |mut multiples: Vec<i64>| {
-        multiples.sort_unstable();
-        multiples.dedup();
-        let (mut best, mut run) = (0, 0);
-        for (i, m) in multiples.iter().enumerate() {
-            run = if i > 0 && *m - multiples[i - 1] <= MISSED_TREADS + 1 {
-                run + 1
-            } else {
-                1
-            };
-            best = best.max(run);
-        }
-        best
-    };
-    let best = tried
-        .iter()
-        .map(|&r| {
-            let held: Vec<i64> = above.iter().filter_map(|&h| multiple(h, r)).collect();
-            (r, held.len(), longest_run(held))
-        })
-        .filter(|&(_, _, in_a_row)| in_a_row >= FLIGHT)
-        .max_by(|a, b| a.1.cmp(&b.1).then(a.0.total_cmp(&b.0)));
-    match best {
-        Some((r, _, in_a_row)) => Flights {
-            rise: Some(r),
-            treads: heights
-                .iter()
-                .map(|&h| h > tol && multiple(h, r).is_some())
-                .collect(),
-            in_a_row,
-        },
-        None => Flights {
-            rise: None,
-            treads: vec![false; heights.len()],
-            in_a_row: 0,
-        },
-    }
 }
 
 /// How plausible the storeys are in `metres` per unit: their median is most likely in
@@ -749,50 +446,9 @@ pub fn infer_scale(m: &Measures, grid: Option<EngineGrid>) -> ScaleGuess {
     }
 }
 
-/// The map's extent across the up axis `up` (a unit axis) and along it.
-pub fn extents(size: Vec3, up: Vec3) -> (f32, f32) {
-    let along = size.dot(up.abs());
-    let across = (size - up.abs() * along).length();
-    (across, along)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stairs_sampled_sparsely_are_a_flight_at_their_own_rise() {
-        // Treads every 0.17 m; floor samples missed the 3rd and 6th (a game arena's 3 m
-        // wide stairs among 3,000 samples): still one flight, at 0.17, not at twice the
-        // rise (its even treads), which would read a step as 0.34 m.
-        let heights = [0.0, 0.17, 0.34, 0.68, 0.85, 1.19, 1.36];
-        let f = stairs(&heights, 0.05);
-        let rise = f.rise.expect("a flight");
-        assert!((rise - 0.17).abs() < 1e-5, "{rise}");
-        assert_eq!(f.in_a_row, 6);
-        assert_eq!(f.treads, [false, true, true, true, true, true, true]);
-    }
-
-    #[test]
-    fn furniture_at_chance_multiples_is_no_flight() {
-        // A long nave's rail (0.17), pews' seats (0.45) and backs (0.9), a lectern
-        // (0.68, 1.68): seats, backs and the lectern are on 0.225's multiples 2, 3 and 4
-        // within 1%, but a flight's treads lie on its rise's multiples exactly, and the
-        // rise the seats are on holds none of the rest.
-        let f = stairs(&[0.0, 0.17, 0.45, 0.69, 0.9, 1.68], 0.11);
-        assert_eq!(f.rise, None, "{:?}", f.rise);
-        // A seat and a table: 9 and 15 are multiples of 3 but far apart.
-        let f = stairs(&[0.0, 0.09, 0.15], 0.01);
-        assert_eq!(f.rise, None);
-        assert_eq!(f.in_a_row, 0);
-    }
-
-    #[test]
-    fn a_ramps_levels_are_no_treads() {
-        let mut heights: Vec<f32> = (0..10).map(|k| k as f32 * 0.1).collect();
-        heights[3..].iter_mut().for_each(|h| *h = f32::NAN);
-        assert_eq!(stairs(&heights, 0.01).rise, None);
-    }
 
     #[test]
     fn a_short_flight_weighs_less_than_a_long_one() {

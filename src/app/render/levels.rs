@@ -2,7 +2,7 @@
 //! while the map is already drawn in full, and handed over in batches as they are made,
 //! the clusters farthest from the eye first: simplifying conference's clusters takes
 //! most of a second, which neither the load nor the far clusters wait for. Once made,
-//! they are kept in the cache folder ([`walkthrough::cull::lod::cache`]): the map opened
+//! they are kept in the cache folder ([`walkthrough::store::levels`]): the map opened
 //! again has them at its first frame, and no thread is started.
 
 use std::sync::Arc;
@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use walkthrough::cull::ClusteredMesh;
-use walkthrough::cull::lod::cache::{self, Fingerprint, MAX_FOLDER_BYTES};
 use walkthrough::cull::lod::{BATCH_CLUSTERS, Levels, farthest_first, simplify_in_batches};
+use walkthrough::store::cache_dir;
+use walkthrough::store::levels::{self as cache, Fingerprint, MAX_FOLDER_BYTES};
 
 /// Levels of detail being made, or none.
 #[derive(Default)]
@@ -64,7 +65,7 @@ impl LevelsJob {
     pub fn start(mesh: Arc<ClusteredMesh>, textured: Vec<bool>, eye: Vec3) -> LevelsJob {
         let started = Instant::now();
         let fingerprint = Fingerprint::of(&mesh, &textured);
-        let dir = cache::cache_dir();
+        let dir = cache_dir();
         let mut job = LevelsJob {
             scale: 1.0,
             started: Some(started),

@@ -173,7 +173,41 @@ impl Target {
                 depth,
             };
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
-            match target.color {
+            target.attach_color(gl, samples, color_format, [w, h]);
+            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+            gl.renderbuffer_storage_multisample(
+                glow::RENDERBUFFER,
+                samples.max(0),
+                glow::DEPTH_COMPONENT24,
+                w,
+                h,
+            );
+            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
+            gl.framebuffer_renderbuffer(
+                glow::FRAMEBUFFER,
+                glow::DEPTH_ATTACHMENT,
+                glow::RENDERBUFFER,
+                Some(depth),
+            );
+            let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            if status != glow::FRAMEBUFFER_COMPLETE {
+                target.delete(gl);
+                return Err(format!(
+                    "the driver cannot draw into a {w}x{h} offscreen framebuffer of {samples} samples (status {status:#x})"
+                ));
+            }
+            Ok(target)
+        }
+    }
+
+    /// Give the colour attachment storage of `size` in `format` (with `samples` a pixel
+    /// where it is a renderbuffer; a texture is filtered linearly, clamped, one level) and
+    /// attach it to the framebuffer, which is bound.
+    fn attach_color(&self, gl: &glow::Context, samples: i32, color_format: u32, [w, h]: [i32; 2]) {
+        // SAFETY: context current; the objects are owned by self, the framebuffer bound.
+        unsafe {
+            match self.color {
                 Color::Renderbuffer(rb) => {
                     gl.bind_renderbuffer(glow::RENDERBUFFER, Some(rb));
                     gl.renderbuffer_storage_multisample(
@@ -222,30 +256,6 @@ impl Target {
                     );
                 }
             }
-            gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
-            gl.renderbuffer_storage_multisample(
-                glow::RENDERBUFFER,
-                samples.max(0),
-                glow::DEPTH_COMPONENT24,
-                w,
-                h,
-            );
-            gl.bind_renderbuffer(glow::RENDERBUFFER, None);
-            gl.framebuffer_renderbuffer(
-                glow::FRAMEBUFFER,
-                glow::DEPTH_ATTACHMENT,
-                glow::RENDERBUFFER,
-                Some(depth),
-            );
-            let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
-            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
-            if status != glow::FRAMEBUFFER_COMPLETE {
-                target.delete(gl);
-                return Err(format!(
-                    "the driver cannot draw into a {w}x{h} offscreen framebuffer of {samples} samples (status {status:#x})"
-                ));
-            }
-            Ok(target)
         }
     }
 

@@ -31,10 +31,15 @@ use super::program::{Program, Variant};
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling};
 use movers::MoverDraw;
-use upload::GpuMaterial;
 
 /// Sky / fog colour.
 pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
+
+/// A material as drawn: its colour in the shader's space, and its texture if uploaded.
+struct GpuMaterial {
+    color: [f32; 3],
+    texture: Option<glow::Texture>,
+}
 
 /// The samples a pixel of the default framebuffer has (0 or 1: none extra).
 fn samples(gl: &glow::Context) -> i32 {

@@ -9,11 +9,11 @@ use glow::HasContext;
 use walkthrough::cull::{Batches, Draw, Occlusion, View, draw_order};
 use walkthrough::player::Pose;
 
-use super::super::counters::DrawStats;
-use super::super::culling::Culling;
-use super::super::gl;
-use super::super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Variant};
 use super::{CLEAR_COLOR, Renderer};
+use crate::app::render::counters::DrawStats;
+use crate::app::render::culling::Culling;
+use crate::app::render::gl;
+use crate::app::render::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Variant};
 
 /// What is bound while a frame's draws are submitted: the program, the material, and
 /// whether back faces are culled.

@@ -11,10 +11,10 @@ use glow::HasContext;
 use walkthrough::cull::Occlusion;
 use walkthrough::map::{Map, TextureImage, Vertex};
 
-use super::super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::super::levels::Arrival;
-use super::super::texture::upload_texture;
-use super::Renderer;
+use super::{GpuMaterial, Renderer};
+use crate::app::render::gl::{self, Attribute, GpuVertex, check_gl};
+use crate::app::render::levels::Arrival;
+use crate::app::render::texture::upload_texture;
 
 impl GpuVertex for Vertex {
     // Locations as shaders/scene.vert declares them.
@@ -23,12 +23,6 @@ impl GpuVertex for Vertex {
         Attribute::new(1, 3, offset_of!(Vertex, normal)),
         Attribute::new(2, 2, offset_of!(Vertex, uv)),
     ];
-}
-
-/// A material as drawn: its colour in the shader's space, and its texture if uploaded.
-pub(super) struct GpuMaterial {
-    pub(super) color: [f32; 3],
-    pub(super) texture: Option<glow::Texture>,
 }
 
 impl Renderer {
@@ -75,40 +69,43 @@ impl Renderer {
         self.upload_mesh();
     }
 
+    /// Upload the mesh's vertices (with their layout) and index list.
     fn upload_mesh(&self) {
-        let gl = &self.gl;
-        // SAFETY: context current; the objects bound are owned by self.
-        unsafe {
-            gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.vertices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the vertex buffer upload");
-        }
-        gl::set_vertex_layout::<Vertex>(gl);
-        // SAFETY: as above.
-        unsafe { gl.bind_vertex_array(None) };
+        self.upload_buffer(
+            glow::ARRAY_BUFFER,
+            self.vbo,
+            bytemuck::cast_slice(&self.mesh.vertices),
+            "the vertex buffer upload",
+        );
         self.upload_indices();
     }
 
     /// Upload the mesh's index list (bound to the vertex array).
     fn upload_indices(&self) {
+        self.upload_buffer(
+            glow::ELEMENT_ARRAY_BUFFER,
+            self.ebo,
+            bytemuck::cast_slice(&self.mesh.indices),
+            "the index buffer upload",
+        );
+    }
+
+    /// Fill `buffer` with `bytes` (drawn many times) as the vertex array's `target`:
+    /// its vertices (their layout set too) or its index list.
+    fn upload_buffer(&self, target: u32, buffer: glow::Buffer, bytes: &[u8], what: &str) {
         let gl = &self.gl;
         // SAFETY: context current; the objects bound are owned by self.
         unsafe {
             gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.indices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the index buffer upload");
-            gl.bind_vertex_array(None);
+            gl.bind_buffer(target, Some(buffer));
+            gl.buffer_data_u8_slice(target, bytes, glow::STATIC_DRAW);
+            check_gl!(gl, what);
         }
+        if target == glow::ARRAY_BUFFER {
+            gl::set_vertex_layout::<Vertex>(gl);
+        }
+        // SAFETY: as above.
+        unsafe { gl.bind_vertex_array(None) };
     }
 
     /// Upload each distinct texture image once, however many materials share it.

@@ -1,37 +1,13 @@
-//! The levels of detail kept on disk between runs. Simplifying a big map's clusters
-//! takes most of a second (conference: 0.6 s on one core), and until its levels come
-//! every frame draws the clusters in full: conference's first 20 frames took 30 to 60 ms
-//! against 20 once they came. A map opened again finds its levels in the cache folder
-//! and draws them from the first frame; no thread takes a core from the frames.
-//!
-//! A file is named by the [`Fingerprint`] of what the levels are made from (the clustered
-//! mesh and which materials are textured) and of how ([`FORMAT`], the simplifier's
-//! constants, and the source of the code that makes them with its crates' versions): any
-//! change to the map, its scale or up axis, or to this program's way of making levels,
-//! names another file. Reading one checks its length, a checksum and every
-//! index and range against the mesh before the levels are used: a damaged file is
-//! refused (and made again), never drawn. The folder is kept under
-//! [`MAX_FOLDER_BYTES`], the least recently used files going first.
-
-use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+//! The file the levels of a map are kept in: named by the [`Fingerprint`] of what they
+//! are made from and how, written as little-endian words after [`MAGIC`] and a checksum,
+//! and read back only when every part checks against the mesh.
 
 use glam::Vec3;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
-use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Level, Levels, MAX_LEVELS};
-use crate::cull::clusters::{Cluster, ClusteredMesh, MESHLET_TRIANGLES, Meshlet};
-use crate::files::{FileKind, read_file};
+use crate::cull::clusters::{Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet};
+use crate::cull::lod::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Levels, MAX_LEVELS};
 use crate::geometry::Aabb;
-use crate::output::{Replace, partial_path, write_file};
-
-/// Environment variable naming the folder the levels are kept in (tests and benchmarks
-/// point it at a scratch folder; unset, the platform's cache folder is used).
-pub const CACHE_DIR_ENV: &str = "WALKTHROUGH_CACHE_DIR";
-
-/// The most the folder holds, bytes: past it the files used longest ago are removed.
-/// (Conference's levels are 3 MiB; a million-triangle map's about 10.)
-pub const MAX_FOLDER_BYTES: u64 = 512 << 20;
 
 /// The layout of a file; raised whenever it changes.
 pub const FORMAT: u32 = 1;
@@ -40,24 +16,17 @@ pub const FORMAT: u32 = 1;
 /// the crates it uses (meshoptimizer's among them), as built: part of every fingerprint,
 /// so that a change to how levels are made names other files without anyone having to
 /// remember to raise [`FORMAT`].
-const MADE_BY: [&str; 3] = [
-    include_str!("../lod.rs"),
-    include_str!("../clusters.rs"),
+const MADE_BY: [&str; 6] = [
+    include_str!("../../cull/lod.rs"),
+    include_str!("../../cull/lod/simplify.rs"),
+    include_str!("../../cull/lod/deviation.rs"),
+    include_str!("../../cull/clusters.rs"),
+    include_str!("../../cull/split.rs"),
     include_str!("../../../Cargo.lock"),
 ];
 
 /// A file's first bytes.
 const MAGIC: [u8; 8] = *b"wtlevels";
-
-/// The folder the levels are kept in: [`CACHE_DIR_ENV`] if set, else the platform's
-/// (`~/.cache/walkthrough` on Linux); `None` when there is no home folder.
-pub fn cache_dir() -> Option<PathBuf> {
-    match std::env::var_os(CACHE_DIR_ENV) {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => directories::ProjectDirs::from("", "", "walkthrough")
-            .map(|p| p.cache_dir().to_path_buf()),
-    }
-}
 
 /// What a mesh's levels are made from and how, as a 128-bit digest (xxh3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -430,89 +399,102 @@ fn check_cluster(c: &Cluster, of: &Cluster, part: &ClusteredMesh) -> Result<(), 
     Ok(())
 }
 
-/// The levels of `mesh` kept in folder `dir` under `fingerprint`: `None` when there are
-/// none; an error (naming the file) when the file is there but unreadable or damaged
-/// (it is removed: the levels are made again and kept anew). A file read is marked as
-/// just used.
-pub fn load(
-    dir: &Path,
-    mesh: &ClusteredMesh,
-    fingerprint: Fingerprint,
-) -> Option<Result<Levels, String>> {
-    let path = dir.join(fingerprint.file_name());
-    if !path.exists() {
-        return None;
-    }
-    let read = read_file(&path, FileKind::Cache)
-        .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            decode(&bytes, mesh, fingerprint).map_err(|e| format!("{}: {e}", path.display()))
-        });
-    match &read {
-        Ok(_) => {
-            let _ = std::fs::File::options()
-                .append(true)
-                .open(&path)
-                .and_then(|f| f.set_modified(SystemTime::now()));
-        }
-        Err(_) => {
-            let _ = std::fs::remove_file(&path);
-        }
-    }
-    Some(read)
-}
-
-/// Keep `levels` in folder `dir` (made if missing) under `fingerprint`, written whole
-/// or not at all, then remove the files used longest ago while the folder holds more
-/// than `max_bytes`. An error names the file.
-pub fn store(
-    dir: &Path,
-    fingerprint: Fingerprint,
-    levels: &Levels,
-    max_bytes: u64,
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
-    let path = dir.join(fingerprint.file_name());
-    let bytes = encode(levels, fingerprint);
-    if let Err(e) = write_file(&path, &bytes, &[], Replace::Yes) {
-        // A full disk, say: no half file is left behind.
-        let _ = std::fs::remove_file(partial_path(&path));
-        return Err(e.to_string());
-    }
-    keep_under(dir, max_bytes, &path);
-    Ok(())
-}
-
-/// Remove the level files in `dir` used longest ago (by modification time) while they
-/// hold more than `max_bytes` together; `keep` stays whatever its size.
-fn keep_under(dir: &Path, max_bytes: u64, keep: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
-        .flatten()
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("levels-") && name.ends_with(".bin")
-        })
-        .filter_map(|e| {
-            let meta = e.metadata().ok().filter(|m| m.is_file())?;
-            Some((meta.modified().ok()?, meta.len(), e.path()))
-        })
-        .collect();
-    let mut total: u64 = files.iter().map(|f| f.1).sum();
-    files.sort();
-    for (_, len, path) in files {
-        if total <= max_bytes {
-            break;
-        }
-        if path != keep && std::fs::remove_file(&path).is_ok() {
-            total -= len;
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests;
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::cull::clusters::cluster_map;
+    use crate::cull::fixtures::{bumpy, grid, no_uv, one_material, sheet, triangles, with_added};
+    use crate::cull::lod::{farthest_first, simplify_clusters, simplify_in_batches};
+
+    #[test]
+    fn levels_read_back_from_their_file_are_the_levels_kept() {
+        let mesh = sheet();
+        let fp = Fingerprint::of(&mesh, &[false]);
+        let levels = simplify_clusters(&mesh, &[false]);
+        assert!(levels.triangles() > 0);
+        let read = decode(&encode(&levels, fp), &mesh, fp).unwrap();
+        assert_eq!(with_added(&mesh, read), with_added(&mesh, levels.clone()));
+        // Batches joined as the levels' thread joins them keep the same levels, in the order
+        // they came, and read back the same too.
+        let order = farthest_first(&mesh, Vec3::new(-2.0, 1.0, -2.0));
+        let mut joined = Levels::none(mesh.originals());
+        simplify_in_batches(&mesh, &[false], &order, 3, |batch| {
+            assert!(joined.join(batch.clone()));
+            assert!(!joined.join(batch), "a batch twice");
+            true
+        });
+        let (a, b) = (with_added(&mesh, levels), with_added(&mesh, joined.clone()));
+        for c in 0..mesh.originals() {
+            assert_eq!(a.levels[c].len(), b.levels[c].len());
+            for (x, y) in a.levels[c].iter().zip(&b.levels[c]) {
+                assert_eq!(x.error, y.error);
+                assert_eq!(triangles(&a, x.cluster), triangles(&b, y.cluster));
+            }
+        }
+        let read = decode(&encode(&joined, fp), &mesh, fp).unwrap();
+        assert_eq!(with_added(&mesh, read), b);
+    }
+
+    #[test]
+    fn the_fingerprint_is_of_the_map_its_textures_and_its_scale() {
+        let mesh = sheet();
+        let fp = Fingerprint::of(&mesh, &[false]);
+        assert_eq!(Fingerprint::of(&sheet(), &[false]), fp, "the same map");
+        assert_ne!(Fingerprint::of(&mesh, &[true]), fp, "textured");
+        let mut moved = mesh.clone();
+        std::sync::Arc::make_mut(&mut moved.vertices)[7].position[1] += 1e-3;
+        assert_ne!(Fingerprint::of(&moved, &[false]), fp, "a corner moved");
+        let mut scaled = mesh.clone();
+        scaled.scale_by(2.0);
+        assert_ne!(Fingerprint::of(&scaled, &[false]), fp, "scaled");
+        // Its levels, once added, are not part of what they are made from.
+        let full = with_added(&mesh, simplify_clusters(&mesh, &[false]));
+        assert_eq!(Fingerprint::of(&full, &[false]), fp);
+        assert!(fp.file_name().starts_with("levels-") && fp.file_name().ends_with(".bin"));
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_file_is_refused_never_used() {
+        let mesh = sheet();
+        let fp = Fingerprint::of(&mesh, &[false]);
+        let levels = simplify_clusters(&mesh, &[false]);
+        let bytes = encode(&levels, fp);
+        // Any byte changed: the checksum (or the form) refuses it.
+        for at in (0..bytes.len()).step_by(97).chain([0, 8, bytes.len() - 1]) {
+            let mut b = bytes.clone();
+            b[at] ^= 0x10;
+            assert!(decode(&b, &mesh, fp).is_err(), "byte {at} changed");
+        }
+        for len in [0, 7, 8, 40, bytes.len() - 1] {
+            assert!(decode(&bytes[..len], &mesh, fp).is_err(), "{len} bytes");
+        }
+        let other = Fingerprint::of(&mesh, &[true]);
+        let e = decode(&bytes, &mesh, other).unwrap_err();
+        assert_eq!(e, "made for another map");
+        // Files with a right checksum but wrong insides, as a bug or another program might
+        // write them.
+        let wrong = |change: &dyn Fn(&mut Levels)| {
+            let mut l = levels.clone();
+            change(&mut l);
+            decode(&encode(&l, fp), &mesh, fp).unwrap_err()
+        };
+        let e = wrong(&|l| l.part.indices[5] = u32::MAX);
+        assert_eq!(e, "an index of another cluster's vertices");
+        let e = wrong(&|l| l.part.meshlets[0].count = 99);
+        assert_eq!(e, "a meshlet out of range");
+        let e = wrong(&|l| l.part.clusters[0].count += 3);
+        assert_eq!(e, "a cluster's meshlets do not tile it");
+        let e = wrong(&|l| {
+            let c = (l.part.levels.iter().position(|ls| ls.len() >= 2)).unwrap();
+            l.part.levels[c][1].error = -1.0;
+        });
+        assert_eq!(e, "the levels' errors are not in order");
+        let e = wrong(&|l| l.part.meshlets[0].bounds.min.x = f32::NAN);
+        assert_eq!(e, "a box is not a number");
+        // Made for a mesh with another number of clusters.
+        let coarser = cluster_map(&one_material(grid(32, bumpy, no_uv)), 256);
+        assert!(decode(&bytes, &coarser, fp).is_err());
+    }
+}

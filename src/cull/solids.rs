@@ -1,4 +1,4 @@
-//! Closed solids among a map's triangles: the surfaces whose back faces never show from
+//! Closed solids among a map's triangles ([`Solids`], kept in the map): the surfaces whose back faces never show from
 //! outside them, so the renderer may leave those out (back-face culling, for the
 //! triangles that can afford it).
 //!
@@ -33,21 +33,8 @@
 use glam::{DVec3, Vec3};
 use rustc_hash::FxHashMap;
 
-use crate::geometry::Aabb;
-use crate::map::Vertex;
-
-/// [`Solids::of_triangle`] of a triangle in no closed solid.
-pub const NO_SOLID: u32 = u32::MAX;
-
-/// Which triangles of a triangle list make closed surfaces.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Solids {
-    /// For each triangle (three vertices of the list each), its solid (below
-    /// [`Solids::count`]), or [`NO_SOLID`].
-    pub of_triangle: Vec<u32>,
-    /// Number of solids.
-    pub count: u32,
-}
+use crate::geometry::{Aabb, key_bits};
+use crate::map::{NO_SOLID, Solids, Vertex};
 
 /// One closed surface's place and winding.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,18 +44,6 @@ pub struct Solid {
     /// Its triangles are wound inward (clockwise seen from outside; signed volume below
     /// zero): turn them to cull their back faces.
     pub inward: bool,
-}
-
-impl Solids {
-    /// Triangle `t`'s solid, if it is in one.
-    pub fn solid_of(&self, t: usize) -> Option<u32> {
-        self.of_triangle.get(t).copied().filter(|&s| s != NO_SOLID)
-    }
-
-    /// Triangles in closed solids.
-    pub fn closed_triangles(&self) -> usize {
-        self.of_triangle.iter().filter(|&&s| s != NO_SOLID).count()
-    }
 }
 
 /// How an edge between two corners is used: the triangles walking it one way less those
@@ -94,12 +69,6 @@ fn settle(edges: &mut FxHashMap<u64, EdgeUse>, parent: &mut [u32], key: u64, e: 
             slot.insert(e);
         }
     }
-}
-
-/// The bits of `v`'s numbers with -0 taken as 0: equal exactly when the numbers are (a
-/// file may write either on the two sides of a seam), for joining corners by position.
-pub(crate) fn key_bits<const N: usize>(v: [f32; N]) -> [u32; N] {
-    v.map(|x| (x + 0.0).to_bits())
 }
 
 /// The closed solids of `vertices` (three per triangle): see the module's notes.
@@ -264,56 +233,10 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// A vertex at `p` (for tests).
-#[cfg(test)]
-pub(crate) fn vertex(p: Vec3) -> Vertex {
-    Vertex {
-        position: p.into(),
-        normal: [0.0, 1.0, 0.0],
-        uv: [0.0, 0.0],
-    }
-}
-
-/// The twelve triangles of a box from `min` to `max`, wound counter-clockwise seen
-/// from outside (outward), each corner its own vertex (for tests).
-#[cfg(test)]
-pub(crate) fn cube(min: Vec3, max: Vec3) -> Vec<Vertex> {
-    let c = |i: usize| {
-        Vec3::new(
-            if i & 1 != 0 { max.x } else { min.x },
-            if i & 2 != 0 { max.y } else { min.y },
-            if i & 4 != 0 { max.z } else { min.z },
-        )
-    };
-    // Faces as quads of corner numbers, counter-clockwise from outside.
-    let quads = [
-        [0, 4, 6, 2], // -x
-        [1, 3, 7, 5], // +x
-        [0, 1, 5, 4], // -y
-        [2, 6, 7, 3], // +y
-        [0, 2, 3, 1], // -z
-        [4, 5, 7, 6], // +z
-    ];
-    quads
-        .iter()
-        .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
-        .map(|i| vertex(c(i)))
-        .collect()
-}
-
-/// `vertices`' triangles wound the other way (for tests).
-#[cfg(test)]
-pub(crate) fn turned(vertices: &[Vertex]) -> Vec<Vertex> {
-    vertices
-        .chunks_exact(3)
-        .flat_map(|t| [t[0], t[2], t[1]])
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
-
     use super::*;
+    use crate::cull::fixtures::{cube, turned, vertex};
 
     /// The solids of `v` and their shapes.
     fn found(v: &[Vertex]) -> (Solids, Vec<Solid>) {
