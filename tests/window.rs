@@ -1938,3 +1938,55 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
     assert!(log.contains("as you set it for this file"), "{log}");
     assert!(!log.contains("Read as"), "{log}");
 }
+
+/// The height in pixels from the first to the last row of text (near-white pixels that
+/// `before` did not have) in the bottom `band` pixels of `after`, across its middle half:
+/// how tall the notices at the bottom are.
+fn new_text_height_at_bottom(before: &Path, after: &Path, band: u32) -> u32 {
+    let (a, b) = (
+        image::open(before).expect("a PNG").to_rgb8(),
+        image::open(after).expect("a PNG").to_rgb8(),
+    );
+    let (w, h) = b.dimensions();
+    let white = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c > 200);
+    let rows: Vec<u32> = (h - band..h)
+        .filter(|&y| {
+            (w / 4..3 * w / 4).any(|x| white(b.get_pixel(x, y)) && !white(a.get_pixel(x, y)))
+        })
+        .collect();
+    match (rows.first(), rows.last()) {
+        (Some(top), Some(bottom)) => bottom - top + 1,
+        _ => 0,
+    }
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_long_notice_after_a_short_one_is_laid_out_at_its_own_width_and_printed_once() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("notices");
+    // A long file name: the notice is wider than the short one before it.
+    let rec = dir.join("a-recording-with-a-long-name-to-fill-the-line.txt");
+    let args = ["--record", rec.to_str().unwrap(), "--exit-after", "40"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let quiet = f12(&x, &dir, 1);
+    // Let the screenshot's notice go, then a short one: "view 1".
+    sleep(Duration::from_millis(4200));
+    x.xdotool(&["key", "ctrl+1"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "1"]);
+    sleep(Duration::from_millis(600));
+    x.xdotool(&["key", "F5"]);
+    sleep(Duration::from_millis(600));
+    let long = f12(&x, &dir, 2);
+    let log = finish(&x, child);
+    assert_eq!(log.matches("recorded ").count(), 1, "{log}");
+    assert!(log.contains(&format!("to {}", rec.display())), "{log}");
+    // 13-point text: a line is ~16 px tall, so one or two lines span under 40 px; a
+    // word a line (the bug) spanned over 100.
+    let tall = new_text_height_at_bottom(&quiet, &long, 160);
+    assert!(
+        (6..40).contains(&tall),
+        "the notice's text is {tall} px tall"
+    );
+}

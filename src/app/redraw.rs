@@ -299,7 +299,6 @@ impl App {
             ),
             Err(e) => {
                 let msg = format!("the screenshot was not saved: {e}");
-                crate::terminal::say(&msg);
                 // `--screenshot`'s file was asked for: the run ends with an error.
                 if path.is_some() {
                     self.error.get_or_insert_with(|| msg.clone());

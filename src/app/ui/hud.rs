@@ -34,6 +34,9 @@ pub struct Overlay {
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
     text: String,
+    /// What each message slot (loading, offer, notice, hint) showed last frame, as a
+    /// hash (0: nothing): a new message is laid out afresh at its own width.
+    laid_out: [u64; 4],
 }
 
 impl Overlay {
@@ -55,9 +58,9 @@ impl Overlay {
         self.flags = frame.flags();
     }
 
-    /// Show `msg` for a few seconds (and print it: the terminal keeps a record).
+    /// Show `msg` for a few seconds (and print it once: the terminal keeps a record).
     pub fn notify(&mut self, msg: String) {
-        eprintln!("{msg}");
+        crate::terminal::say(&msg);
         self.notice = Some((msg, Instant::now()));
     }
 
@@ -148,6 +151,12 @@ pub struct DebugLine {
 const HIT_FLASH_SECS: f32 = 0.3;
 /// Width a notice wraps at, points (a correction's notice is two lines at it).
 const NOTICE_WIDTH: f32 = 620.0;
+/// The messages' text size, points.
+const MESSAGE_POINTS: f32 = 13.0;
+/// The inner margin of the HUD's and the messages' panels, points.
+const PANEL_MARGIN: f32 = 8.0;
+/// Space kept clear each side of a message in a narrower window, points.
+const NOTICE_MARGIN: f32 = 16.0;
 /// Width of the HUD box, points: wide enough for every line, so it never changes size.
 const HUD_WIDTH: f32 = 440.0;
 /// Where the HUD box ends, points from the window's left edge: its 8-point offset, its
@@ -180,7 +189,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let ctx = ui.ctx().clone();
     let panel = egui::Frame::NONE
         .fill(Color32::from_black_alpha(160))
-        .inner_margin(8.0)
+        .inner_margin(PANEL_MARGIN)
         .corner_radius(4.0);
     // The buffer is taken out while the rest of the overlay is read, and put back.
     let mut text = std::mem::take(&mut o.text);
@@ -236,29 +245,56 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     } else if !s.settings_open {
         crosshair(&ctx);
     }
-    for (id, msg, anchor, offset) in [
+    let slots = [
         ("loading", s.loading, Align2::CENTER_TOP, [0.0, 12.0]),
         // Above the notices, clear of the HUD's box and the crosshair.
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
-    ] {
-        if let Some(msg) = msg {
-            egui::Area::new(egui::Id::unique(id))
-                .anchor(anchor, offset)
-                .default_width(NOTICE_WIDTH)
-                .show(&ctx, |ui| {
-                    panel.show(ui, |ui| {
-                        ui.label(
-                            RichText::new(msg)
-                                .monospace()
-                                .size(13.0)
-                                .color(Color32::WHITE),
-                        );
-                    });
-                });
-        }
+    ];
+    let mut laid = o.laid_out;
+    for ((id, msg, anchor, offset), laid_out) in slots.into_iter().zip(&mut laid) {
+        let Some(msg) = msg else {
+            *laid_out = 0;
+            continue;
+        };
+        // An egui area keeps last frame's size and wraps new text at it: a long notice
+        // after a short one came out a word a line. A new message gets a sizing pass
+        // (one frame unseen) at its own width, so it is laid out at that.
+        let now = egui::util::hash(msg);
+        let fresh = std::mem::replace(laid_out, now) != now;
+        let text = RichText::new(msg)
+            .monospace()
+            .size(MESSAGE_POINTS)
+            .color(Color32::WHITE);
+        egui::Area::new(egui::Id::unique(id))
+            .anchor(anchor, offset)
+            .default_width(if fresh {
+                wrap_width(&ctx, msg)
+            } else {
+                NOTICE_WIDTH
+            })
+            .sizing_pass(fresh)
+            .show(&ctx, |ui| panel.show(ui, |ui| ui.label(text)));
     }
+    o.laid_out = laid;
+}
+
+/// The width a message is laid out at, points: [`NOTICE_WIDTH`], or wider when one of
+/// its words (a file's path) is wider, so that a path is not cut; never wider than the
+/// window less [`NOTICE_MARGIN`] each side.
+fn wrap_width(ctx: &egui::Context, msg: &str) -> f32 {
+    let font = egui::FontId::monospace(MESSAGE_POINTS);
+    let glyph = ctx.fonts_mut(|f| f.glyph_width(&font, 'M'));
+    let longest = msg
+        .split_whitespace()
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    // The panel's inner margins, and a point to spare for rounding.
+    let word = longest as f32 * glyph + 2.0 * PANEL_MARGIN + 1.0;
+    let window = ctx.content_rect().width() - 2.0 * NOTICE_MARGIN;
+    NOTICE_WIDTH.max(word).min(window)
 }
 
 /// The HUD's lines into `text` (cleared first): modes, position, stance, speed, the map and
