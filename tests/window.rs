@@ -1990,3 +1990,84 @@ fn a_long_notice_after_a_short_one_is_laid_out_at_its_own_width_and_printed_once
         "the notice's text is {tall} px tall"
     );
 }
+
+/// A 4 m square floor at y = 0 and nothing else: walked off, it falls for ever.
+fn platform(dir: &Path) -> PathBuf {
+    let p = dir.join("platform.obj");
+    std::fs::write(&p, "v -2 0 -2\nv 2 0 -2\nv 2 0 2\nv -2 0 2\nf 1 4 3 2\n").unwrap();
+    p
+}
+
+/// The share of pixels in rows `y0..y1` (from the top), across the middle half, that are
+/// near-white in `after` and were not in `before`: text that came.
+fn new_white_share(before: &Path, after: &Path, y0: u32, y1: u32) -> f32 {
+    let (a, b) = (
+        image::open(before).expect("a PNG").to_rgb8(),
+        image::open(after).expect("a PNG").to_rgb8(),
+    );
+    let w = b.width();
+    let white = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c > 200);
+    let (mut new, mut all) = (0, 0);
+    for y in y0..y1 {
+        for x in w / 4..3 * w / 4 {
+            all += 1;
+            new += usize::from(white(b.get_pixel(x, y)) && !white(a.get_pixel(x, y)));
+        }
+    }
+    new as f32 / all as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn walking_off_an_open_map_says_r_returns_and_r_returns_to_the_spawn() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("fall");
+    let map = platform(&dir);
+    let trace = dir.join("trace.csv");
+    let args = [
+        map.to_str().unwrap(),
+        "--up",
+        "y",
+        "--scale",
+        "1",
+        "--spawn",
+        "0,1.6,1.5",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--exit-after",
+        "40",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let standing = f12(&x, &dir, 1);
+    // Walk off the far edge (3.5 m away at 3 m/s), and fall well below the floor.
+    hold(&x, &["w"], 1.6);
+    sleep(Duration::from_millis(1000));
+    let fallen = f12(&x, &dir, 2);
+    x.xdotool(&["key", "r"]);
+    sleep(Duration::from_millis(600));
+    let back = f12(&x, &dir, 3);
+    let log = finish(&x, child);
+    assert!(log.contains("back at the spawn"), "{log}");
+    assert!(!log.contains("loaded platform"), "R reloaded: {log}");
+    let rows = read_trace(&trace);
+    let lowest = rows.iter().map(|r| r.y).fold(f32::INFINITY, f32::min);
+    assert!(lowest < -2.0, "never fell: lowest eye {lowest}");
+    let last = rows.last().unwrap();
+    assert!(
+        (last.x - 0.0).abs() < 0.01 && (last.y - 1.6).abs() < 0.05 && (last.z - 1.5).abs() < 0.01,
+        "R left the eye at {} {} {}",
+        last.x,
+        last.y,
+        last.z
+    );
+    // The HUD's line sits 60 px above the middle while falling, and goes at the spawn.
+    let h = image::open(&standing).unwrap().height();
+    let band = (h / 2 - 75, h / 2 - 45);
+    let (said, gone) = (
+        new_white_share(&standing, &fallen, band.0, band.1),
+        new_white_share(&standing, &back, band.0, band.1),
+    );
+    assert!(said > 0.02 && gone < 0.005, "{said} vs {gone}");
+}

@@ -53,7 +53,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "R",
-        does: "reload the map (keeps your place if it is still inside)",
+        does: "reload the map (keeps your place if it is still inside); fallen off the map: back to the spawn",
     },
     Control {
         keys: "U / Shift+U",

@@ -129,6 +129,7 @@ impl App {
             }
             Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
+            Action::Reload if self.fallen_off() => self.return_to_spawn(),
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
             Action::NextUp { backwards } => self.turn_up(backwards),
             Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),

@@ -124,6 +124,7 @@ impl App {
 
     /// Draw the HUD, the minimap and the notices (egui).
     fn draw_hud(&mut self, hit: bool, now: Instant) {
+        let fallen = self.fallen_off();
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
@@ -149,6 +150,7 @@ impl App {
             captured: self.captured,
             settings_open: self.prefs.open,
             stance: controller.stance().name(),
+            fallen,
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
             replay_speed: self.sim.replay_speed().unwrap_or(1),

@@ -11,6 +11,9 @@ use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
 use walkthrough::player::Mode;
 
+/// What the HUD says while the walker falls below the map.
+pub const FALLEN: &str = "you fell off the map: R returns to the spawn";
+
 /// How long a notice stays on screen, seconds.
 const NOTICE_SECS: f32 = 4.0;
 
@@ -34,9 +37,9 @@ pub struct Overlay {
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
     text: String,
-    /// What each message slot (loading, offer, notice, hint) showed last frame, as a
+    /// What each message slot (loading, offer, notice, hint, fallen) showed last frame, as a
     /// hash (0: nothing): a new message is laid out afresh at its own width.
-    laid_out: [u64; 4],
+    laid_out: [u64; 5],
 }
 
 impl Overlay {
@@ -101,6 +104,8 @@ pub struct HudState<'a> {
     pub settings_open: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
+    /// The walker fell off the map (below its lowest point, falling): R returns.
+    pub fallen: bool,
     /// A loading message, when a map loads in the background.
     pub loading: Option<&'a str>,
     /// Script playing.
@@ -251,6 +256,13 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
+        // Above the crosshair, where the eye is while the floor is gone.
+        (
+            "fallen",
+            s.fallen.then_some(FALLEN),
+            Align2::CENTER_CENTER,
+            [0.0, -60.0],
+        ),
     ];
     let mut laid = o.laid_out;
     for ((id, msg, anchor, offset), laid_out) in slots.into_iter().zip(&mut laid) {
