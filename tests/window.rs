@@ -1991,10 +1991,13 @@ fn a_long_notice_after_a_short_one_is_laid_out_at_its_own_width_and_printed_once
     );
 }
 
-/// A 4 m square floor at y = 0 and nothing else: walked off, it falls for ever.
-fn platform(dir: &Path) -> PathBuf {
+/// A square floor at y = 0 reaching `half` metres along x and z, and nothing else:
+/// walked off, it falls for ever.
+fn platform(dir: &Path, half: f32) -> PathBuf {
     let p = dir.join("platform.obj");
-    std::fs::write(&p, "v -2 0 -2\nv 2 0 -2\nv 2 0 2\nv -2 0 2\nf 1 4 3 2\n").unwrap();
+    let h = half;
+    let obj = format!("v -{h} 0 -{h}\nv {h} 0 -{h}\nv {h} 0 {h}\nv -{h} 0 {h}\nf 1 4 3 2\n");
+    std::fs::write(&p, obj).unwrap();
     p
 }
 
@@ -2022,7 +2025,7 @@ fn new_white_share(before: &Path, after: &Path, y0: u32, y1: u32) -> f32 {
 fn walking_off_an_open_map_says_r_returns_and_r_returns_to_the_spawn() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("fall");
-    let map = platform(&dir);
+    let map = platform(&dir, 2.0);
     let trace = dir.join("trace.csv");
     let args = [
         map.to_str().unwrap(),
@@ -2070,4 +2073,68 @@ fn walking_off_an_open_map_says_r_returns_and_r_returns_to_the_spawn() {
         new_white_share(&standing, &back, band.0, band.1),
     );
     assert!(said > 0.02 && gone < 0.005, "{said} vs {gone}");
+}
+
+/// The share of horizontally neighbouring pixels of different colour in the box from
+/// `(x0, y0)` to `(x1, y1)`: a smooth gradient drawn in bands has long runs of one colour.
+fn neighbours_differing(p: &Path, (x0, y0): (u32, u32), (x1, y1): (u32, u32)) -> f32 {
+    let img = image::open(p).expect("a PNG").to_rgb8();
+    let (mut differ, mut all) = (0, 0);
+    for y in y0..y1 {
+        for x in x0..x1 - 1 {
+            all += 1;
+            differ += usize::from(img.get_pixel(x, y) != img.get_pixel(x + 1, y));
+        }
+    }
+    differ as f32 / all as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_crosshair_has_a_dark_outline_and_a_wide_floor_is_dithered_not_banded() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("dither");
+    let map = platform(&dir, 40.0);
+    // Looking down at a wide plain floor: its light changes smoothly across the view.
+    let args = [
+        map.to_str().unwrap(),
+        "--up",
+        "y",
+        "--scale",
+        "1",
+        "--spawn",
+        "0,1.6,0",
+        "--pitch",
+        "-50",
+        "--exit-after",
+        "30",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let shot = f12(&x, &dir, 1);
+    finish(&x, child);
+    let img = image::open(&shot).unwrap().to_rgb8();
+    let (cx, cy) = (img.width() / 2, img.height() / 2);
+    // Clear of the HUD, the minimap, the hint and the notices: plain floor.
+    let floor = neighbours_differing(&shot, (cx + 150, cy + 90), (cx + 400, cy + 260));
+    assert!(floor > 0.2, "{floor} of neighbours differ: banded");
+    // Around the centre: the white cross, and its dark outline on the light floor.
+    let luma = |x: u32, y: u32| {
+        img.get_pixel(x, y)
+            .0
+            .iter()
+            .map(|&c| f32::from(c))
+            .sum::<f32>()
+            / 3.0
+    };
+    let around: Vec<f32> = (cy - 9..cy + 10)
+        .flat_map(|y| (cx - 9..cx + 10).map(move |x| (x, y)))
+        .map(|(x, y)| luma(x, y))
+        .collect();
+    let background = luma(cx + 30, cy - 30);
+    let darkest = around.iter().copied().fold(f32::INFINITY, f32::min);
+    let brightest = around.iter().copied().fold(0.0, f32::max);
+    assert!(
+        brightest > 215.0 && darkest < background - 60.0,
+        "cross from {darkest} to {brightest} on {background}"
+    );
 }

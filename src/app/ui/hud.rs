@@ -361,16 +361,36 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     }
 }
 
-/// A small crosshair at the centre of the window.
+/// Half the length of the crosshair's arms, points.
+const CROSS_ARM: f32 = 6.0;
+/// The crosshair's white line, points wide.
+const CROSS_LINE: f32 = 1.5;
+/// Its dark outline, points each side of the line (seen on white walls and bright sky).
+const CROSS_OUTLINE: f32 = 1.0;
+
+/// A small crosshair at the centre of the window: a white cross over a dark one a little
+/// larger, so it shows on bright surfaces and dark ones alike.
 fn crosshair(ctx: &egui::Context) {
     let c = ctx.content_rect().center();
-    let stroke = egui::Stroke::new(1.5, Color32::from_white_alpha(200));
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         egui::Id::unique("cross"),
     ));
-    painter.line_segment([c - egui::vec2(6.0, 0.0), c + egui::vec2(6.0, 0.0)], stroke);
-    painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
+    let outline = egui::Stroke::new(
+        CROSS_LINE + 2.0 * CROSS_OUTLINE,
+        Color32::from_black_alpha(170),
+    );
+    let line = egui::Stroke::new(CROSS_LINE, Color32::from_white_alpha(230));
+    for (stroke, reach) in [(outline, CROSS_ARM + CROSS_OUTLINE), (line, CROSS_ARM)] {
+        painter.line_segment(
+            [c - egui::vec2(reach, 0.0), c + egui::vec2(reach, 0.0)],
+            stroke,
+        );
+        painter.line_segment(
+            [c - egui::vec2(0.0, reach), c + egui::vec2(0.0, reach)],
+            stroke,
+        );
+    }
 }
 
 #[cfg(test)]
