@@ -2138,3 +2138,51 @@ fn the_crosshair_has_a_dark_outline_and_a_wide_floor_is_dithered_not_banded() {
         "cross from {darkest} to {brightest} on {background}"
     );
 }
+
+/// The number after `key = ` in a TOML text.
+fn toml_number(text: &str, key: &str) -> f32 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {text}"));
+    line.split('=').nth(1).unwrap().trim().parse().unwrap()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn tab_moves_a_row_at_a_time_in_the_panel_and_the_arrows_change_that_row() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("panel-tab");
+    let (child, _win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view (focused as it opens) -> mouse sensitivity -> invert Y -> walking
+    // speed: three Tabs, a frame apart (egui takes one focus move a frame).
+    for _ in 0..3 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(250));
+    }
+    for _ in 0..4 {
+        x.xdotool(&["key", "Left"]);
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(200));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(400));
+    finish(&x, child);
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
+        .expect("the panel's change is saved");
+    let defaults = walkthrough::preferences::Preferences::default();
+    let speed = toml_number(&saved, "walking_speed");
+    assert!(
+        speed < defaults.walking_speed * 0.99,
+        "walking speed {speed}: {saved}"
+    );
+    assert_eq!(toml_number(&saved, "fov"), defaults.fov, "{saved}");
+    assert_eq!(
+        toml_number(&saved, "mouse_sensitivity"),
+        defaults.mouse_sensitivity,
+        "{saved}"
+    );
+    assert!(saved.contains("invert_y = false"), "{saved}");
+}

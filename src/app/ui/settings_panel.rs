@@ -153,10 +153,24 @@ fn row<T: Copy>(
     add: impl FnOnce(&mut egui::Ui, &mut T) -> bool,
 ) {
     ui.label(label);
-    if add(ui, live) {
+    if ui.horizontal(|ui| add(ui, live)).inner {
         *saved = *live;
     }
     ui.end_row();
+}
+
+/// A slider that one Tab reaches and the arrow keys move, with `shown` written beside it
+/// as plain text once it is drawn. egui's own number box beside a slider took a Tab of
+/// its own, and there the arrows moved a text cursor instead of the value.
+fn slider<T: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    value: &mut T,
+    make: impl FnOnce(&mut T) -> egui::Slider<'_>,
+    shown: impl FnOnce(T) -> String,
+) -> egui::Response {
+    let r = ui.add(make(value).show_value(false));
+    ui.label(shown(*value));
+    r
 }
 
 /// The panel's rows; true when Close was pressed. A change goes to this run's settings and
@@ -175,8 +189,12 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
                 &mut live.fov,
                 &mut saved.fov,
                 |ui, v| {
-                    let s = egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0);
-                    let r = ui.add(s.suffix("° across"));
+                    let r = slider(
+                        ui,
+                        v,
+                        |v| egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0),
+                        |v| format!("{v:.0}° across"),
+                    );
                     // Not in egui's invisible sizing pass of a new window: it takes no focus.
                     if *focus_first && !ui.is_sizing_pass() {
                         r.request_focus();
@@ -187,8 +205,13 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             );
             let (l, s) = (&mut live.mouse_sensitivity, &mut saved.mouse_sensitivity);
             row(ui, "Mouse sensitivity", l, s, |ui, v| {
-                let s = egui::Slider::new(v, SENSITIVITY_RANGE).logarithmic(true);
-                ui.add(s.max_decimals(3).suffix("° / pixel")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, SENSITIVITY_RANGE).logarithmic(true),
+                    |v| format!("{v:.3}° / pixel"),
+                )
+                .changed()
             });
             row(
                 ui,
@@ -199,13 +222,23 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             );
             let (l, s) = (&mut live.walking_speed, &mut saved.walking_speed);
             row(ui, "Walking speed", l, s, |ui, v| {
-                let s = egui::Slider::new(v, WALKING_SPEED_RANGE).logarithmic(true);
-                ui.add(s.max_decimals(2).suffix(" m/s")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, WALKING_SPEED_RANGE).logarithmic(true),
+                    |v| format!("{v:.2} m/s"),
+                )
+                .changed()
             });
             let (l, s) = (&mut live.run_factor, &mut saved.run_factor);
             row(ui, "Run factor (Shift)", l, s, |ui, v| {
-                let s = egui::Slider::new(v, RUN_FACTOR_RANGE).step_by(0.1);
-                ui.add(s.suffix("×")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, RUN_FACTOR_RANGE).step_by(0.1),
+                    |v| format!("{v:.1}×"),
+                )
+                .changed()
             });
             row(ui, "Vsync", &mut live.vsync, &mut saved.vsync, |ui, v| {
                 ui.checkbox(v, "").changed()
@@ -224,18 +257,20 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             });
             let (l, s) = (&mut live.render_scale, &mut saved.render_scale);
             row(ui, "Render scale", l, s, |ui, v| {
-                let s = egui::Slider::new(v, RENDER_SCALE_RANGE).step_by(0.05);
-                ui.add(s.max_decimals(2).suffix("× a side")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, RENDER_SCALE_RANGE).step_by(0.05),
+                    |v| format!("{v:.2}× a side"),
+                )
+                .changed()
             });
             let (l, s) = (&mut live.window_size, &mut saved.window_size);
             row(ui, "Window size", l, s, |ui, v| {
-                ui.horizontal(|ui| {
-                    v.iter_mut().fold(false, |changed, side| {
-                        let d = egui::DragValue::new(side).range(WINDOW_SIDE_RANGE);
-                        ui.add(d.suffix(" px")).changed() | changed
-                    })
+                v.iter_mut().fold(false, |changed, side| {
+                    let d = egui::DragValue::new(side).range(WINDOW_SIDE_RANGE);
+                    ui.add(d.suffix(" px")).changed() | changed
                 })
-                .inner
             });
         });
     let note = |t: String| RichText::new(t).size(12.0).color(Color32::LIGHT_GRAY);
