@@ -176,6 +176,12 @@ fn slider<T: egui::emath::Numeric>(
 /// The panel's rows; true when Close was pressed. A change goes to this run's settings and
 /// the saved ones.
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    rows(ui, p);
+    footer(ui, p)
+}
+
+/// The rows of settings, one control each (one Tab apart).
+fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
     let live = &mut p.live;
     let saved = &mut p.saved;
     let focus_first = &mut p.focus_first;
@@ -273,6 +279,12 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
                 })
             });
         });
+}
+
+/// Below the rows: which settings the command line set, where they are saved, and the
+/// Defaults and Close buttons; true when Close was pressed.
+fn footer(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    let (live, saved) = (&mut p.live, &mut p.saved);
     let note = |t: String| RichText::new(t).size(12.0).color(Color32::LIGHT_GRAY);
     if !p.overridden.is_empty() {
         ui.label(note(format!(
