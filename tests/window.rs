@@ -2186,3 +2186,26 @@ fn tab_moves_a_row_at_a_time_in_the_panel_and_the_arrows_change_that_row() {
     );
     assert!(saved.contains("invert_y = false"), "{saved}");
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn in_a_640_by_400_window_the_hud_covers_at_most_40_percent_of_the_width() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("small-hud");
+    let (child, win) = launch_in(&x, &["--size", "640x400", "--exit-after", "30"], &dir);
+    assert_eq!(window_size(&x, &win), (640, 400));
+    let shot = f12(&x, &dir, 1);
+    finish(&x, child);
+    let img = image::open(&shot).unwrap().to_rgb8();
+    // The HUD's text (near-white) in the top left, left of where the minimap starts.
+    let rightmost = (0..140)
+        .flat_map(|y| (0..420).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0.iter().all(|&c| c > 200))
+        .map(|(x, _)| x)
+        .max()
+        .expect("the HUD's text is drawn");
+    assert!(
+        (150..=256).contains(&rightmost),
+        "the HUD's text reaches {rightmost} px of 640"
+    );
+}

@@ -85,7 +85,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "F1",
-        does: "show / hide these controls",
+        does: "show these controls (a page at a time in a small window) / hide them",
     },
     Control {
         keys: "F2",

@@ -103,7 +103,7 @@ impl App {
                 let line = format!("method {}", s.method);
                 self.sim.record_set(&line);
             }
-            Action::Help => self.overlay.help = !self.overlay.help,
+            Action::Help => self.overlay.press_help(),
             Action::Settings => self.toggle_settings(),
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,

@@ -22,6 +22,10 @@ const NOTICE_SECS: f32 = 4.0;
 pub struct Overlay {
     /// The controls are shown (F1).
     pub help: bool,
+    /// The page of them shown, in a window too small for all at once.
+    help_page: usize,
+    /// How many pages they took when last drawn.
+    help_pages: usize,
     /// Seconds since a collision last changed a move (for the flash).
     pub since_hit: f32,
     /// Frames per second, smoothed.
@@ -65,6 +69,18 @@ impl Overlay {
     pub fn notify(&mut self, msg: String) {
         crate::terminal::say(&msg);
         self.notice = Some((msg, Instant::now()));
+    }
+
+    /// F1: show the controls, then their next page if the window needs several, then
+    /// hide them.
+    pub fn press_help(&mut self) {
+        if !self.help {
+            (self.help, self.help_page) = (true, 0);
+        } else if self.help_page + 1 < self.help_pages {
+            self.help_page += 1;
+        } else {
+            self.help = false;
+        }
     }
 
     /// The notice still on screen, if any.
@@ -162,11 +178,44 @@ const MESSAGE_POINTS: f32 = 13.0;
 const PANEL_MARGIN: f32 = 8.0;
 /// Space kept clear each side of a message in a narrower window, points.
 const NOTICE_MARGIN: f32 = 16.0;
-/// Width of the HUD box, points: wide enough for every line, so it never changes size.
+/// Width of the HUD's text, points: wide enough for every line, so the box never changes
+/// size (in a window wide enough for it).
 const HUD_WIDTH: f32 = 440.0;
-/// Where the HUD box ends, points from the window's left edge: its 8-point offset, its
-/// width and its panel's margins (what the minimap keeps clear of).
-pub const HUD_RIGHT: f32 = 8.0 + HUD_WIDTH + 2.0 * 8.0;
+/// The HUD box's distance from the window's left and top edges, points.
+const HUD_LEFT: f32 = 8.0;
+/// The most of the window's width the HUD box covers.
+const HUD_SHARE: f32 = 0.4;
+/// The HUD's text size at its full width, points.
+const HUD_POINTS: f32 = 13.0;
+/// The smallest it shrinks to in a narrow window (its long lines then wrap), points.
+const HUD_MIN_POINTS: f32 = 10.0;
+
+/// The HUD's text width and size in a window `window_width` points wide.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HudFit {
+    /// Width of the text, points (lines longer wrap).
+    pub width: f32,
+    /// Text size, points.
+    pub points: f32,
+}
+
+/// The HUD in a window `window_width` points wide: its full width where that is under
+/// [`HUD_SHARE`] of the window, else narrower, its text smaller in proportion down to
+/// [`HUD_MIN_POINTS`] (at 640 points the box is 40% of the window, at 10 points).
+pub fn hud_fit(window_width: f32) -> HudFit {
+    let room = HUD_SHARE * window_width - HUD_LEFT - 2.0 * PANEL_MARGIN;
+    let width = room.clamp(0.0, HUD_WIDTH);
+    HudFit {
+        width,
+        points: (HUD_POINTS * width / HUD_WIDTH).clamp(HUD_MIN_POINTS, HUD_POINTS),
+    }
+}
+
+/// Where the HUD box ends in a window `window_width` points wide, points from its left
+/// edge (what the minimap keeps clear of).
+pub fn hud_right(window_width: f32) -> f32 {
+    HUD_LEFT + hud_fit(window_width).width + 2.0 * PANEL_MARGIN
+}
 
 /// The unit of positions in a file whose unit is `scale` metres: "m", or
 /// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.
@@ -204,49 +253,20 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         Response::Stop => "STOPPED",
         Response::Slide => "SLIDING",
     };
-    let help_hint = if o.help {
-        "F1 hides the help"
-    } else {
-        "F1 help"
+    let help_hint = match (o.help, o.help_pages) {
+        (false, _) => "F1 help",
+        (true, n) if o.help_page + 1 < n => "F1 the help's next page",
+        (true, _) => "F1 hides the help",
     };
-    egui::Area::new(egui::Id::unique("hud"))
-        .anchor(Align2::LEFT_TOP, [8.0, 8.0])
-        .show(&ctx, |ui| {
-            panel.show(ui, |ui| {
-                // Every line is always there (blank when idle) and the width is fixed:
-                // the box never jumps as the flash comes and goes.
-                ui.set_width(HUD_WIDTH);
-                ui.add(
-                    egui::Label::new(
-                        RichText::new(text.as_str())
-                            .monospace()
-                            .size(13.0)
-                            .color(Color32::WHITE),
-                    )
-                    .extend(),
-                );
-                ui.label(
-                    RichText::new(flash)
-                        .monospace()
-                        .strong()
-                        .size(14.0)
-                        .color(Color32::from_rgb(255, 90, 70)),
-                );
-                ui.label(
-                    RichText::new(help_hint)
-                        .monospace()
-                        .size(11.0)
-                        .color(Color32::LIGHT_GRAY),
-                );
-            });
-        });
+    status_box(&ctx, panel, &text, [flash, help_hint]);
     o.text = text;
     let hint = (!s.captured && !o.help && !s.settings_open)
         .then_some("click in the window to look around");
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
         // or less, and the HUD's lines showing through made both hard to read.
-        super::help::draw(&ctx, panel.fill(Color32::from_black_alpha(235)));
+        let panel = panel.fill(Color32::from_black_alpha(235));
+        o.help_pages = super::help::draw(&ctx, panel, o.help_page);
     } else if !s.settings_open {
         crosshair(&ctx);
     }
@@ -307,6 +327,39 @@ fn wrap_width(ctx: &egui::Context, msg: &str) -> f32 {
     let word = longest as f32 * glyph + 2.0 * PANEL_MARGIN + 1.0;
     let window = ctx.content_rect().width() - 2.0 * NOTICE_MARGIN;
     NOTICE_WIDTH.max(word).min(window)
+}
+
+/// The HUD's box at the top left: its lines `text`, then the collision flash and the
+/// help's hint (`[flash, help_hint]`), sized to the window by [`hud_fit`].
+fn status_box(ctx: &egui::Context, panel: egui::Frame, text: &str, [flash, help_hint]: [&str; 2]) {
+    let fit = hud_fit(ctx.content_rect().width());
+    egui::Area::new(egui::Id::unique("hud"))
+        .anchor(Align2::LEFT_TOP, [HUD_LEFT, HUD_LEFT])
+        .show(ctx, |ui| {
+            panel.show(ui, |ui| {
+                // Every line is always there (blank when idle) and the width is fixed
+                // for a window's width: the box never jumps as the flash comes and goes.
+                ui.set_width(fit.width);
+                let lines = RichText::new(text)
+                    .monospace()
+                    .size(fit.points)
+                    .color(Color32::WHITE);
+                ui.add(egui::Label::new(lines).wrap());
+                ui.label(
+                    RichText::new(flash)
+                        .monospace()
+                        .strong()
+                        .size(fit.points + 1.0)
+                        .color(Color32::from_rgb(255, 90, 70)),
+                );
+                ui.label(
+                    RichText::new(help_hint)
+                        .monospace()
+                        .size(fit.points - 2.0)
+                        .color(Color32::LIGHT_GRAY),
+                );
+            });
+        });
 }
 
 /// The HUD's lines into `text` (cleared first): modes, position, stance, speed, the map and
@@ -411,6 +464,53 @@ mod tests {
         assert_eq!(units_label(0.0254), "units (1 unit = 2.54 cm)");
         assert_eq!(units_label(0.3048), "units (1 unit = 30.5 cm)");
         assert_eq!(units_label(2.0), "units (1 unit = 2.00 m)");
+    }
+
+    #[test]
+    fn the_hud_covers_at_most_40_percent_of_a_small_window_in_readable_text() {
+        let full = hud_fit(1280.0);
+        assert_eq!(
+            full,
+            HudFit {
+                width: HUD_WIDTH,
+                points: HUD_POINTS
+            }
+        );
+        assert_eq!(hud_right(1280.0), 8.0 + 440.0 + 16.0);
+        for window in [640.0, 800.0, 1024.0] {
+            let fit = hud_fit(window);
+            assert!(
+                hud_right(window) <= 0.4 * window + 1e-3,
+                "{window}: {fit:?}"
+            );
+            assert!(fit.points >= HUD_MIN_POINTS, "{window}: {fit:?}");
+        }
+        assert_eq!(hud_fit(640.0).points, HUD_MIN_POINTS);
+        // Between, the text shrinks with the box.
+        let mid = hud_fit(1024.0);
+        assert!(
+            mid.points > HUD_MIN_POINTS && mid.points < HUD_POINTS,
+            "{mid:?}"
+        );
+    }
+
+    #[test]
+    fn f1_shows_the_help_turns_its_pages_then_hides_it() {
+        let mut o = Overlay::new("m".into(), MapFrame::default());
+        o.press_help();
+        assert!(o.help);
+        // Drawn in a small window: two pages.
+        o.help_pages = 2;
+        o.press_help();
+        assert!(o.help && o.help_page == 1);
+        o.press_help();
+        assert!(!o.help);
+        // In a big window, one page: the second press hides it.
+        o.press_help();
+        o.help_pages = 1;
+        assert_eq!(o.help_page, 0);
+        o.press_help();
+        assert!(!o.help);
     }
 
     #[test]
