@@ -2209,3 +2209,118 @@ fn in_a_640_by_400_window_the_hud_covers_at_most_40_percent_of_the_width() {
         "the HUD's text reaches {rightmost} px of 640"
     );
 }
+
+/// The yaw of each row of a trace, degrees.
+fn trace_yaw(p: &Path) -> Vec<f32> {
+    let text = std::fs::read_to_string(p).expect("trace written");
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("rebind");
+    // At the built-in map's spawn, looking down the hall (-z), 6 m clear ahead.
+    let walk_args = |trace: &Path| {
+        [
+            "--spawn",
+            "0,1.6,8",
+            "--yaw",
+            "0",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--exit-after",
+            "30",
+        ]
+        .map(String::from)
+    };
+    let first = dir.join("first.csv");
+    let args = walk_args(&first);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (child, _win) = launch_in(&x, &args, &dir);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view -> ... -> window width, height -> the forward key's button.
+    for _ in 0..10 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(150));
+    }
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["key", "i"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(400));
+    // W no longer walks; I does: 0.6 s of each walk 1.8 m, not 3.6.
+    hold(&x, &["w"], 0.6);
+    hold(&x, &["i"], 0.6);
+    let log = finish(&x, child);
+    assert!(log.contains("Forward key: I"), "{log}");
+    let z = trace_z(&first);
+    let walked = z[0] - z.last().unwrap();
+    assert!((1.2..2.6).contains(&walked), "walked {walked} m");
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(saved.contains("key_forward = \"KeyI\""), "{saved}");
+    // The next run reads it: I walks at once.
+    let second = dir.join("second.csv");
+    let args = walk_args(&second);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (child, _win) = launch_in(&x, &args, &dir);
+    hold(&x, &["i"], 0.6);
+    finish(&x, child);
+    let z = trace_z(&second);
+    assert!(
+        z[0] - z.last().unwrap() > 1.0,
+        "I did not walk after a restart: {z:?}"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_gamepad_walks_with_its_left_stick_looks_with_its_right_and_west_switches_to_stop() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("pad");
+    // Played through the same path as a real pad's events (there is none here).
+    let events = dir.join("pad.txt");
+    std::fs::write(
+        &events,
+        "0.3 connected\n0.5 axis left-y 1\n1.5 axis left-y 0\n2.0 axis right-x 1\n2.5 axis right-x 0\n2.8 button west down\n2.9 button west up\n",
+    )
+    .unwrap();
+    let trace = dir.join("trace.csv");
+    let args = [
+        "--spawn",
+        "0,1.6,8",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--pad-events",
+        events.to_str().unwrap(),
+        "--exit-after",
+        "30",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    sleep(Duration::from_millis(3500));
+    let log = finish(&x, child);
+    assert!(log.contains("gamepad connected"), "{log}");
+    let rows = read_trace(&trace);
+    let (start, last) = (&rows[0], rows.last().unwrap());
+    // A second of the stick up at 3 m/s: 3 m forward (-z), none sideways.
+    let walked = start.z - last.z;
+    assert!((walked - 3.0).abs() < 0.3, "walked {walked} m");
+    assert!(
+        (last.x - start.x).abs() < 0.01,
+        "drifted {} m",
+        last.x - start.x
+    );
+    // Half a second of the right stick full right at 180 deg/s: about 90 degrees right
+    // (the frames' times decide the exact turn).
+    let yaw = *trace_yaw(&trace).last().unwrap();
+    assert!((-120.0..-60.0).contains(&yaw), "turned to {yaw} degrees");
+    assert_eq!(last.response, "stop");
+}

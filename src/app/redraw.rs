@@ -24,6 +24,7 @@ impl App {
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let frame_start = Instant::now();
         self.poll_loading();
+        self.poll_pads(frame_start);
         let advance = self.advance(self.sim_clock(frame_start));
         if !self.draw_scene(frame_start) {
             return;

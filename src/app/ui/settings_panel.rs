@@ -11,11 +11,16 @@ use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, RichText};
 
+use crate::app::bindings::Move;
+
 use walkthrough::player::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
-    Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter,
-    WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
+    PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
+    TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE, key_label,
 };
+
+/// The height the panel leaves free in the window (its title, the margins), points.
+const PANEL_CLEARANCE: f32 = 120.0;
 
 /// A software renderer's frame rate under which the render scale is suggested.
 const SLOW_FPS: f32 = 30.0;
@@ -71,6 +76,11 @@ pub struct SettingsState {
     pub walk_pending: bool,
     /// Suggests the render scale when a software renderer's frames are slow.
     pub scale_hint: ScaleHint,
+    /// The move whose button was pressed: the next key pressed is bound to it (Esc
+    /// keeps the one it has).
+    pub binding: Option<Move>,
+    /// A key was just bound: a click egui sees in the same press is not a new binding.
+    pub binding_done: bool,
 }
 
 impl SettingsState {
@@ -92,6 +102,8 @@ impl SettingsState {
             save_error: None,
             walk_pending: false,
             scale_hint: ScaleHint::default(),
+            binding: None,
+            binding_done: false,
             file: file.map_or_else(
                 || "not saved: there is no config folder".into(),
                 |f| format!("saved as you change them, in {}", f.display()),
@@ -127,6 +139,9 @@ pub fn panel(prefs: &mut SettingsState, ctx: &egui::Context) -> PanelAnswer {
         .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
+        // As tall as the window allows; a small window scrolls to the control Tab reaches.
+        .vscroll(true)
+        .min_height(ctx.content_rect().height() - PANEL_CLEARANCE)
         .show(ctx, |ui| {
             answer.close = settings_grid(ui, prefs);
         });
@@ -278,7 +293,52 @@ fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
                     ui.add(d.suffix(" px")).changed() | changed
                 })
             });
+            move_rows(ui, live, &mut p.binding, &mut p.binding_done);
+            pad_rows(ui, live, saved);
         });
+}
+
+/// A row a move: its key, on a button that waits for the next key pressed to bind it
+/// (the app's key handler takes it: [`SettingsState::binding`]).
+fn move_rows(
+    ui: &mut egui::Ui,
+    live: &mut Preferences,
+    binding: &mut Option<Move>,
+    done: &mut bool,
+) {
+    for m in Move::ALL {
+        ui.label(m.label());
+        let text = if *binding == Some(m) {
+            "press a key (Esc keeps this one)".to_string()
+        } else {
+            key_label(m.key_of(live)).to_string()
+        };
+        // The key just bound may be Space or Enter, which egui takes for a click on the
+        // focused button too: that click is not a new wish to bind.
+        if ui.button(text).clicked() && !*done {
+            *binding = Some(m);
+        }
+        ui.end_row();
+    }
+    *done = false;
+}
+
+/// The gamepad's rows: its look speed and inversion.
+fn pad_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
+    let (l, s) = (&mut live.pad_look_speed, &mut saved.pad_look_speed);
+    row(ui, "Gamepad look speed", l, s, |ui, v| {
+        slider(
+            ui,
+            v,
+            |v| egui::Slider::new(v, PAD_LOOK_SPEED_RANGE).step_by(5.0),
+            |v| format!("{v:.0}° / s"),
+        )
+        .changed()
+    });
+    let (l, s) = (&mut live.pad_invert_y, &mut saved.pad_invert_y);
+    row(ui, "Gamepad invert Y", l, s, |ui, v| {
+        ui.checkbox(v, "").changed()
+    });
 }
 
 /// Below the rows: which settings the command line set, where they are saved, and the
