@@ -110,7 +110,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             args.max_steps
         ));
     }
-    let session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
+    let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     terminal::warn_starts(&session, script.starts(), c.script.as_deref());
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
     let inputs = terminal::inputs(&session, c.script.as_ref());
@@ -123,11 +123,13 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         walkthrough::quote::shown_path(p)
     });
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
-    let mut trace = TraceWriter::new(out).map_err(write_error)?;
+    let moves = !session.movers.is_empty();
+    let mut trace = TraceWriter::new(out, moves).map_err(write_error)?;
     let started = Instant::now();
-    let run = sim::run(
-        session.collider(),
-        &session.map.frame,
+    let frame = session.map.frame;
+    let run = sim::run_in(
+        &mut session.ticking(),
+        &frame,
         &mut controller,
         &script.commands,
         args.dt,

@@ -23,6 +23,8 @@ pub struct HeldKeys {
     shift: bool,
     /// The jump key went down since the last step took the intent: a jump when walking.
     jump: bool,
+    /// E went down since the last step took the intent: use what is looked at.
+    using: bool,
     /// What the gamepad holds.
     pub pad: PadHeld,
 }
@@ -54,6 +56,11 @@ impl HeldKeys {
             return true;
         }
         let Some(m) = self.bound.move_of(key) else {
+            // E uses what is looked at (unless a move is bound to it).
+            if key == KeyCode::KeyE {
+                self.using |= down;
+                return true;
+            }
             // Either Shift runs when the run key is a Shift.
             if shift && self.runs_on_shift() {
                 self.held[Move::Run as usize] = down;
@@ -106,6 +113,7 @@ impl HeldKeys {
             run: held(Move::Run) || pad.run,
             jump: std::mem::take(&mut self.jump) | std::mem::take(&mut self.pad.jump),
             crouch: held(Move::Crouch) || pad.down,
+            using: std::mem::take(&mut self.using),
         }
     }
 }

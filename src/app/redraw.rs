@@ -94,6 +94,8 @@ impl App {
             .as_ref()
             .map_or(controller.view_pose(), |c| c.pose);
         gpu.renderer.fov = self.prefs.fov();
+        gpu.renderer
+            .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
         gpu.renderer.draw(&view, size.width, size.height);
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
@@ -129,6 +131,15 @@ impl App {
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
+        // The scene's models are named from 1 in its messages.
+        let stance = match self.sim.session.riding(controller) {
+            Some(i) => format!(
+                "{}, riding model {} of the scene",
+                controller.stance().name(),
+                i + 1
+            ),
+            None => controller.stance().name().to_string(),
+        };
         let loading = self.loading.as_ref().map(|l| {
             format!(
                 "loading {} ... {:.1} s",
@@ -150,7 +161,7 @@ impl App {
             speed: s.speed,
             captured: self.captured,
             settings_open: self.prefs.open,
-            stance: controller.stance().name(),
+            stance: &stance,
             fallen,
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),

@@ -13,10 +13,11 @@ pub use script::{
     start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
-pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
+pub use trace::{ON_COLUMN, TRACE_HEADER, TraceRow, TraceWriter};
 
 use crate::collision::Collider;
 use crate::map::MapFrame;
+use crate::movers::{Still, Ticking};
 use crate::player::{Controller, StepReport};
 
 /// Default fixed simulation step, seconds (120 steps a second).
@@ -65,6 +66,18 @@ pub fn run<E>(
     controller: &mut Controller,
     script: &[Command],
     dt: f64,
+    sink: impl FnMut(&Step) -> Result<(), E>,
+) -> Result<u64, E> {
+    run_in(&mut Still(world), frame, controller, script, dt, sink)
+}
+
+/// [`run`] in a world where things may move (a scene's movers: see [`crate::movers`]).
+pub fn run_in<E>(
+    world: &mut dyn Ticking,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f64,
     mut sink: impl FnMut(&Step) -> Result<(), E>,
 ) -> Result<u64, E> {
     if let Some(pose) = start_pose(script) {
@@ -74,7 +87,7 @@ pub fn run<E>(
     let mut stepper = Stepper::new(dt);
     sink(&Step {
         report: StepReport::default(),
-        row: stepper.start_row(controller, frame),
+        row: stepper.start_row(world, controller, frame),
     })?;
     while let Some(intent) = player.next_step(controller) {
         sink(&stepper.step(world, frame, controller, &intent))?;
@@ -90,8 +103,19 @@ pub fn run_to_rows(
     script: &[Command],
     dt: f64,
 ) -> Vec<TraceRow> {
+    run_to_rows_in(&mut Still(world), frame, controller, script, dt)
+}
+
+/// [`run_to_rows`] in a world where things may move.
+pub fn run_to_rows_in(
+    world: &mut dyn Ticking,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f64,
+) -> Vec<TraceRow> {
     let mut rows = Vec::new();
-    let Ok(_steps) = run(world, frame, controller, script, dt, |step| {
+    let Ok(_steps) = run_in(world, frame, controller, script, dt, |step| {
         rows.push(step.row);
         Ok::<(), std::convert::Infallible>(())
     });
