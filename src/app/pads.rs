@@ -18,7 +18,13 @@ impl App {
             .pad_polled
             .map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f32());
         self.pad_polled = Some(now);
-        self.keys.pad = self.pad.take_held();
+        // While the panel shows or a script plays, the pad walks and turns nothing.
+        let held = self.pad.take_held();
+        if self.prefs.open || self.sim.scripted() {
+            self.keys.pad = Default::default();
+            return;
+        }
+        self.keys.pad = held;
         let live = &self.prefs.live;
         let (dyaw, dpitch) = self.pad.look(secs, live.pad_look_speed, live.pad_invert_y);
         if dyaw != 0.0 || dpitch != 0.0 {
