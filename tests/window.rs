@@ -2128,9 +2128,9 @@ fn walking_off_an_open_map_says_r_returns_and_r_returns_to_the_spawn() {
         last.y,
         last.z
     );
-    // The HUD's line sits 60 px above the middle while falling, and goes at the spawn.
+    // The HUD's line sits 85 px below the middle while falling, and goes at the spawn.
     let h = image::open(&standing).unwrap().height();
-    let band = (h / 2 - 75, h / 2 - 45);
+    let band = (h / 2 + 70, h / 2 + 100);
     let (said, gone) = (
         new_white_share(&standing, &fallen, band.0, band.1),
         new_white_share(&standing, &back, band.0, band.1),

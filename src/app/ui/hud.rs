@@ -276,12 +276,12 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
-        // Above the crosshair, where the eye is while the floor is gone.
+        // Below the crosshair and its hint, clear of the HUD's box in a small window.
         (
             "fallen",
             s.fallen.then_some(FALLEN),
             Align2::CENTER_CENTER,
-            [0.0, -60.0],
+            [0.0, 85.0],
         ),
     ];
     let mut laid = o.laid_out;
