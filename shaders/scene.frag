@@ -16,6 +16,11 @@ uniform vec3 u_light_dir;    // unit direction the light travels
 uniform float u_fog_far;     // distance at which fog is complete
 uniform vec3 u_fog_color;    // the sky's colour, in the space the lighting is done in
 uniform vec3 u_lighting;     // ambient, sun and headlight factors (for that space)
+uniform float u_srgb_out;    // 1: the framebuffer encodes to sRGB; 0: written as it is
+
+// Dither: noise of this many steps of the 8-bit output (peak to peak) is added to the
+// final colour, so a smooth gradient across a big flat wall is not cut into bands.
+const float DITHER_STEPS = 1.0;
 
 out vec4 frag_color;
 
@@ -49,5 +54,15 @@ void main() {
     float headlight = u_lighting.z * facing / eye_distance;
     vec3 lit = base.rgb * (u_lighting.x + u_lighting.y * diffuse + headlight);
     float fog = clamp(eye_distance / u_fog_far, 0.0, 1.0);
-    frag_color = vec4(mix(lit, u_fog_color, fog * fog), 1.0);
+    vec3 color = mix(lit, u_fog_color, fog * fog);
+    // Interleaved gradient noise (Jimenez, "Next Generation Post Processing in Call of
+    // Duty: Advanced Warfare", SIGGRAPH 2014): a fixed pattern over the screen, uniform
+    // in [0, 1), no texture. One 8-bit step in linear light is about 2 sqrt(c) / 255 where
+    // the framebuffer encodes to sRGB (the slope of the sRGB curve), 1 / 255 otherwise;
+    // one square root of the brightest channel serves all three (a software rasterizer
+    // pays for each).
+    float noise = fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
+    float c = max(max(color.r, color.g), max(color.b, 0.0));
+    float lsb = mix(1.0, 2.0 * sqrt(c), u_srgb_out) / 255.0;
+    frag_color = vec4(color + (noise - 0.5) * DITHER_STEPS * lsb, 1.0);
 }

@@ -31,6 +31,102 @@ pub const DEFAULT_WINDOW_SIZE: [u32; 2] = [1280, 720];
 /// window's (0.25: a sixteenth of the pixels; the HUD is always at the window's own).
 pub const RENDER_SCALE_RANGE: RangeInclusive<f32> = 0.25..=1.0;
 
+/// How fast a gamepad's right stick turns the view at full tilt, degrees a second.
+pub const PAD_LOOK_SPEED_RANGE: RangeInclusive<f32> = 10.0..=720.0;
+/// Its default: a half turn a second (console games use 120 to 200).
+pub const DEFAULT_PAD_LOOK_SPEED: f32 = 180.0;
+
+/// The physical keys a move can be bound to, by the names the settings file writes
+/// (winit's `KeyCode` names: a key's place on a US keyboard, so `KeyW` is the key left
+/// of `KeyE` on every layout).
+pub const KEY_NAMES: &[&str] = &[
+    "KeyA",
+    "KeyB",
+    "KeyC",
+    "KeyD",
+    "KeyE",
+    "KeyF",
+    "KeyG",
+    "KeyH",
+    "KeyI",
+    "KeyJ",
+    "KeyK",
+    "KeyL",
+    "KeyM",
+    "KeyN",
+    "KeyO",
+    "KeyP",
+    "KeyQ",
+    "KeyR",
+    "KeyS",
+    "KeyT",
+    "KeyU",
+    "KeyV",
+    "KeyW",
+    "KeyX",
+    "KeyY",
+    "KeyZ",
+    "Digit0",
+    "Digit1",
+    "Digit2",
+    "Digit3",
+    "Digit4",
+    "Digit5",
+    "Digit6",
+    "Digit7",
+    "Digit8",
+    "Digit9",
+    "Space",
+    "ShiftLeft",
+    "ShiftRight",
+    "ControlLeft",
+    "ControlRight",
+    "AltLeft",
+    "AltRight",
+    "CapsLock",
+    "Tab",
+    "Backspace",
+    "Enter",
+    "Comma",
+    "Period",
+    "Slash",
+    "Semicolon",
+    "Quote",
+    "BracketLeft",
+    "BracketRight",
+    "Backslash",
+    "Minus",
+    "Equal",
+    "Backquote",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+    "Insert",
+    "Delete",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Numpad0",
+    "Numpad1",
+    "Numpad2",
+    "Numpad3",
+    "Numpad4",
+    "Numpad5",
+    "Numpad6",
+    "Numpad7",
+    "Numpad8",
+    "Numpad9",
+];
+
+/// A key's name as people say it: `KeyW` is "W", `Digit1` is "1", others as named.
+pub fn key_label(name: &str) -> &str {
+    name.strip_prefix("Key")
+        .or_else(|| name.strip_prefix("Digit"))
+        .unwrap_or(name)
+}
+
 /// How a texture is sampled between its texels and between its mipmap levels (the
 /// settings' `texture_filter`, `--texture-filter`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,6 +212,24 @@ pub struct Preferences {
     /// The scene's pixels a side, a fraction of the window's (1: every pixel; less draws
     /// fewer, stretched over the window: faster on a software renderer, softer).
     pub render_scale: f32,
+    /// The key that walks forward (a name of [`KEY_NAMES`]; the arrow keys always do too).
+    pub key_forward: String,
+    /// The key that walks back.
+    pub key_back: String,
+    /// The key that steps left.
+    pub key_left: String,
+    /// The key that steps right.
+    pub key_right: String,
+    /// The key that jumps (walking) or rises (flying).
+    pub key_jump: String,
+    /// The key that crouches while held (walking) or sinks (flying).
+    pub key_crouch: String,
+    /// The key that runs while held.
+    pub key_run: String,
+    /// A gamepad's right stick turns the view this fast at full tilt, degrees a second.
+    pub pad_look_speed: f32,
+    /// Pushing the right stick up looks down.
+    pub pad_invert_y: bool,
 }
 
 impl Default for Preferences {
@@ -130,6 +244,15 @@ impl Default for Preferences {
             window_size: DEFAULT_WINDOW_SIZE,
             texture_filter: TextureFilter::default(),
             render_scale: 1.0,
+            key_forward: "KeyW".into(),
+            key_back: "KeyS".into(),
+            key_left: "KeyA".into(),
+            key_right: "KeyD".into(),
+            key_jump: "Space".into(),
+            key_crouch: "KeyC".into(),
+            key_run: "ShiftLeft".into(),
+            pad_look_speed: DEFAULT_PAD_LOOK_SPEED,
+            pad_invert_y: false,
         }
     }
 }
@@ -145,7 +268,7 @@ pub struct OutOfRange {
 
 impl Preferences {
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 18] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -155,7 +278,29 @@ impl Preferences {
         "window_size",
         "texture_filter",
         "render_scale",
+        "key_forward",
+        "key_back",
+        "key_left",
+        "key_right",
+        "key_jump",
+        "key_crouch",
+        "key_run",
+        "pad_look_speed",
+        "pad_invert_y",
     ];
+
+    /// The moves' keys, with their names in the file: (name, this key, the default).
+    pub fn move_keys(&mut self) -> [(&'static str, &mut String); 7] {
+        [
+            ("key_forward", &mut self.key_forward),
+            ("key_back", &mut self.key_back),
+            ("key_left", &mut self.key_left),
+            ("key_right", &mut self.key_right),
+            ("key_jump", &mut self.key_jump),
+            ("key_crouch", &mut self.key_crouch),
+            ("key_run", &mut self.key_run),
+        ]
+    }
 
     /// These settings with every number brought into its range (the nearest end; not a
     /// number: the default), and a line for each that had to be.
@@ -205,6 +350,12 @@ impl Preferences {
             &RENDER_SCALE_RANGE,
             d.render_scale,
         );
+        let pad_look_speed = fit(
+            "pad_look_speed",
+            self.pad_look_speed,
+            &PAD_LOOK_SPEED_RANGE,
+            d.pad_look_speed,
+        );
         let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
         let window_size = self.window_size.map(side);
         if window_size != self.window_size {
@@ -220,7 +371,7 @@ impl Preferences {
                 ),
             });
         }
-        let checked = Preferences {
+        let mut checked = Preferences {
             mouse_sensitivity,
             invert_y: self.invert_y,
             fov,
@@ -230,7 +381,24 @@ impl Preferences {
             window_size,
             texture_filter: self.texture_filter,
             render_scale,
+            pad_look_speed,
+            pad_invert_y: self.pad_invert_y,
+            ..self.clone()
         };
+        let mut defaults = Preferences::default();
+        for ((key, name), (_, default)) in checked.move_keys().into_iter().zip(defaults.move_keys())
+        {
+            if !KEY_NAMES.contains(&name.as_str()) {
+                out.push(OutOfRange {
+                    key,
+                    message: format!(
+                        "{key} = {} is no key name (KeyW, Space, ShiftLeft... as README's Settings lists): {default} is used",
+                        crate::quote::quote(name)
+                    ),
+                });
+                *name = default.clone();
+            }
+        }
         (checked, out)
     }
 }
@@ -299,6 +467,30 @@ mod tests {
         })
         .unwrap();
         assert_eq!(table["texture_filter"].as_str(), Some("nearest"));
+    }
+
+    #[test]
+    fn a_move_bound_to_no_key_name_gets_its_default_with_a_line() {
+        let p = Preferences {
+            key_forward: "KeyI".into(),
+            key_jump: "Spacebar".into(),
+            ..Preferences::default()
+        };
+        let (c, out) = p.checked();
+        assert_eq!(c.key_forward, "KeyI", "a key name: kept");
+        assert_eq!(c.key_jump, "Space");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].key, "key_jump");
+        assert!(
+            out[0].message.contains("'Spacebar' is no key name"),
+            "{out:?}"
+        );
+        for (_, name) in Preferences::default().move_keys() {
+            assert!(KEY_NAMES.contains(&name.as_str()), "{name}");
+        }
+        assert_eq!(key_label("KeyW"), "W");
+        assert_eq!(key_label("Digit1"), "1");
+        assert_eq!(key_label("ShiftLeft"), "ShiftLeft");
     }
 
     #[test]

@@ -357,6 +357,13 @@ impl Session {
         start_warning(&self.map.frame, &self.world, eye, "the start")
     }
 
+    /// Whether an eye at `eye` (world coordinates) is below the lowest point of the map:
+    /// a walker falling there has nothing left under it to land on (an open map walked
+    /// off falls for ever), and the window offers the way back to the spawn.
+    pub fn below_map(&self, eye: Vec3) -> bool {
+        eye.y < self.world.bounds().min.y
+    }
+
     /// The pose to start from.
     pub fn start_pose(&self, pitch_deg: Option<f32>) -> Pose {
         Pose::new(
@@ -561,4 +568,21 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_eye_is_below_the_map_only_under_its_lowest_point() {
+        let s = Session::open(None, &OpenOptions::default()).expect("the built-in map");
+        let lowest = s.world.bounds().min.y;
+        let spawn = s.start_pose(None).position;
+        assert!(!s.below_map(spawn));
+        assert!(!s.below_map(Vec3::new(spawn.x, lowest + 0.01, spawn.z)));
+        assert!(s.below_map(Vec3::new(spawn.x, lowest - 0.01, spawn.z)));
+        // Anywhere across: what counts is the height, not being over the map.
+        assert!(s.below_map(Vec3::new(1e4, lowest - 50.0, -1e4)));
+    }
 }

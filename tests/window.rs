@@ -2001,3 +2001,389 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
     assert!(log.contains("as you set it for this file"), "{log}");
     assert!(!log.contains("Read as"), "{log}");
 }
+
+/// The height in pixels from the first to the last row of text (near-white pixels that
+/// `before` did not have) in the bottom `band` pixels of `after`, across its middle half:
+/// how tall the notices at the bottom are.
+fn new_text_height_at_bottom(before: &Path, after: &Path, band: u32) -> u32 {
+    let (a, b) = (
+        image::open(before).expect("a PNG").to_rgb8(),
+        image::open(after).expect("a PNG").to_rgb8(),
+    );
+    let (w, h) = b.dimensions();
+    let white = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c > 200);
+    let rows: Vec<u32> = (h - band..h)
+        .filter(|&y| {
+            (w / 4..3 * w / 4).any(|x| white(b.get_pixel(x, y)) && !white(a.get_pixel(x, y)))
+        })
+        .collect();
+    match (rows.first(), rows.last()) {
+        (Some(top), Some(bottom)) => bottom - top + 1,
+        _ => 0,
+    }
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_long_notice_after_a_short_one_is_laid_out_at_its_own_width_and_printed_once() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("notices");
+    // A long file name: the notice is wider than the short one before it.
+    let rec = dir.join("a-recording-with-a-long-name-to-fill-the-line.txt");
+    let args = ["--record", rec.to_str().unwrap(), "--exit-after", "40"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let quiet = f12(&x, &dir, 1);
+    // Let the screenshot's notice go, then a short one: "view 1".
+    sleep(Duration::from_millis(4200));
+    x.xdotool(&["key", "ctrl+1"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "1"]);
+    sleep(Duration::from_millis(600));
+    x.xdotool(&["key", "F5"]);
+    sleep(Duration::from_millis(600));
+    let long = f12(&x, &dir, 2);
+    let log = finish(&x, child);
+    assert_eq!(log.matches("recorded ").count(), 1, "{log}");
+    assert!(log.contains(&format!("to {}", rec.display())), "{log}");
+    // 13-point text: a line is ~16 px tall, so one or two lines span under 40 px; a
+    // word a line (the bug) spanned over 100.
+    let tall = new_text_height_at_bottom(&quiet, &long, 160);
+    assert!(
+        (6..40).contains(&tall),
+        "the notice's text is {tall} px tall"
+    );
+}
+
+/// A square floor at y = 0 reaching `half` metres along x and z, and nothing else:
+/// walked off, it falls for ever.
+fn platform(dir: &Path, half: f32) -> PathBuf {
+    let p = dir.join("platform.obj");
+    let h = half;
+    let obj = format!("v -{h} 0 -{h}\nv {h} 0 -{h}\nv {h} 0 {h}\nv -{h} 0 {h}\nf 1 4 3 2\n");
+    std::fs::write(&p, obj).unwrap();
+    p
+}
+
+/// The share of pixels in rows `y0..y1` (from the top), across the middle half, that are
+/// near-white in `after` and were not in `before`: text that came.
+fn new_white_share(before: &Path, after: &Path, y0: u32, y1: u32) -> f32 {
+    let (a, b) = (
+        image::open(before).expect("a PNG").to_rgb8(),
+        image::open(after).expect("a PNG").to_rgb8(),
+    );
+    let w = b.width();
+    let white = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c > 200);
+    let (mut new, mut all) = (0, 0);
+    for y in y0..y1 {
+        for x in w / 4..3 * w / 4 {
+            all += 1;
+            new += usize::from(white(b.get_pixel(x, y)) && !white(a.get_pixel(x, y)));
+        }
+    }
+    new as f32 / all as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn walking_off_an_open_map_says_r_returns_and_r_returns_to_the_spawn() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("fall");
+    let map = platform(&dir, 2.0);
+    let trace = dir.join("trace.csv");
+    let args = [
+        map.to_str().unwrap(),
+        "--up",
+        "y",
+        "--scale",
+        "1",
+        "--spawn",
+        "0,1.6,1.5",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--exit-after",
+        "40",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let standing = f12(&x, &dir, 1);
+    // Walk off the far edge (3.5 m away at 3 m/s), and fall well below the floor.
+    hold(&x, &["w"], 1.6);
+    sleep(Duration::from_millis(1000));
+    let fallen = f12(&x, &dir, 2);
+    x.xdotool(&["key", "r"]);
+    sleep(Duration::from_millis(600));
+    let back = f12(&x, &dir, 3);
+    let log = finish(&x, child);
+    assert!(log.contains("back at the spawn"), "{log}");
+    assert!(!log.contains("loaded platform"), "R reloaded: {log}");
+    let rows = read_trace(&trace);
+    let lowest = rows.iter().map(|r| r.y).fold(f32::INFINITY, f32::min);
+    assert!(lowest < -2.0, "never fell: lowest eye {lowest}");
+    let last = rows.last().unwrap();
+    assert!(
+        (last.x - 0.0).abs() < 0.01 && (last.y - 1.6).abs() < 0.05 && (last.z - 1.5).abs() < 0.01,
+        "R left the eye at {} {} {}",
+        last.x,
+        last.y,
+        last.z
+    );
+    // The HUD's line sits 85 px below the middle while falling, and goes at the spawn.
+    let h = image::open(&standing).unwrap().height();
+    let band = (h / 2 + 70, h / 2 + 100);
+    let (said, gone) = (
+        new_white_share(&standing, &fallen, band.0, band.1),
+        new_white_share(&standing, &back, band.0, band.1),
+    );
+    assert!(said > 0.02 && gone < 0.005, "{said} vs {gone}");
+}
+
+/// The share of horizontally neighbouring pixels of different colour in the box from
+/// `(x0, y0)` to `(x1, y1)`: a smooth gradient drawn in bands has long runs of one colour.
+fn neighbours_differing(p: &Path, (x0, y0): (u32, u32), (x1, y1): (u32, u32)) -> f32 {
+    let img = image::open(p).expect("a PNG").to_rgb8();
+    let (mut differ, mut all) = (0, 0);
+    for y in y0..y1 {
+        for x in x0..x1 - 1 {
+            all += 1;
+            differ += usize::from(img.get_pixel(x, y) != img.get_pixel(x + 1, y));
+        }
+    }
+    differ as f32 / all as f32
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_crosshair_has_a_dark_outline_and_a_wide_floor_is_dithered_not_banded() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("dither");
+    let map = platform(&dir, 40.0);
+    // Looking down at a wide plain floor: its light changes smoothly across the view.
+    let args = [
+        map.to_str().unwrap(),
+        "--up",
+        "y",
+        "--scale",
+        "1",
+        "--spawn",
+        "0,1.6,0",
+        "--pitch",
+        "-50",
+        "--exit-after",
+        "30",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let shot = f12(&x, &dir, 1);
+    finish(&x, child);
+    let img = image::open(&shot).unwrap().to_rgb8();
+    let (cx, cy) = (img.width() / 2, img.height() / 2);
+    // Clear of the HUD, the minimap, the hint and the notices: plain floor.
+    let floor = neighbours_differing(&shot, (cx + 150, cy + 90), (cx + 400, cy + 260));
+    assert!(floor > 0.2, "{floor} of neighbours differ: banded");
+    // Around the centre: the white cross, and its dark outline on the light floor.
+    let luma = |x: u32, y: u32| {
+        img.get_pixel(x, y)
+            .0
+            .iter()
+            .map(|&c| f32::from(c))
+            .sum::<f32>()
+            / 3.0
+    };
+    let around: Vec<f32> = (cy - 9..cy + 10)
+        .flat_map(|y| (cx - 9..cx + 10).map(move |x| (x, y)))
+        .map(|(x, y)| luma(x, y))
+        .collect();
+    let background = luma(cx + 30, cy - 30);
+    let darkest = around.iter().copied().fold(f32::INFINITY, f32::min);
+    let brightest = around.iter().copied().fold(0.0, f32::max);
+    assert!(
+        brightest > 215.0 && darkest < background - 60.0,
+        "cross from {darkest} to {brightest} on {background}"
+    );
+}
+
+/// The number after `key = ` in a TOML text.
+fn toml_number(text: &str, key: &str) -> f32 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {text}"));
+    line.split('=').nth(1).unwrap().trim().parse().unwrap()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn tab_moves_a_row_at_a_time_in_the_panel_and_the_arrows_change_that_row() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("panel-tab");
+    let (child, _win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view (focused as it opens) -> mouse sensitivity -> invert Y -> walking
+    // speed: three Tabs, a frame apart (egui takes one focus move a frame).
+    for _ in 0..3 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(250));
+    }
+    for _ in 0..4 {
+        x.xdotool(&["key", "Left"]);
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(200));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(400));
+    finish(&x, child);
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
+        .expect("the panel's change is saved");
+    let defaults = walkthrough::preferences::Preferences::default();
+    let speed = toml_number(&saved, "walking_speed");
+    assert!(
+        speed < defaults.walking_speed * 0.99,
+        "walking speed {speed}: {saved}"
+    );
+    assert_eq!(toml_number(&saved, "fov"), defaults.fov, "{saved}");
+    assert_eq!(
+        toml_number(&saved, "mouse_sensitivity"),
+        defaults.mouse_sensitivity,
+        "{saved}"
+    );
+    assert!(saved.contains("invert_y = false"), "{saved}");
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn in_a_640_by_400_window_the_hud_covers_at_most_40_percent_of_the_width() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("small-hud");
+    let (child, win) = launch_in(&x, &["--size", "640x400", "--exit-after", "30"], &dir);
+    assert_eq!(window_size(&x, &win), (640, 400));
+    let shot = f12(&x, &dir, 1);
+    finish(&x, child);
+    let img = image::open(&shot).unwrap().to_rgb8();
+    // The HUD's text (near-white) in the top left, left of where the minimap starts.
+    let rightmost = (0..140)
+        .flat_map(|y| (0..420).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0.iter().all(|&c| c > 200))
+        .map(|(x, _)| x)
+        .max()
+        .expect("the HUD's text is drawn");
+    assert!(
+        (150..=256).contains(&rightmost),
+        "the HUD's text reaches {rightmost} px of 640"
+    );
+}
+
+/// The yaw of each row of a trace, degrees.
+fn trace_yaw(p: &Path) -> Vec<f32> {
+    let text = std::fs::read_to_string(p).expect("trace written");
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("rebind");
+    // At the built-in map's spawn, looking down the hall (-z), 6 m clear ahead.
+    let walk_args = |trace: &Path| {
+        [
+            "--spawn",
+            "0,1.6,8",
+            "--yaw",
+            "0",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--exit-after",
+            "30",
+        ]
+        .map(String::from)
+    };
+    let first = dir.join("first.csv");
+    let args = walk_args(&first);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (child, _win) = launch_in(&x, &args, &dir);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view -> ... -> window width, height -> the forward key's button.
+    for _ in 0..10 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(150));
+    }
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["key", "i"]);
+    sleep(Duration::from_millis(400));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(400));
+    // W no longer walks; I does: 0.6 s of each walk 1.8 m, not 3.6.
+    hold(&x, &["w"], 0.6);
+    hold(&x, &["i"], 0.6);
+    let log = finish(&x, child);
+    assert!(log.contains("Forward key: I"), "{log}");
+    let z = trace_z(&first);
+    let walked = z[0] - z.last().unwrap();
+    assert!((1.2..2.6).contains(&walked), "walked {walked} m");
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(saved.contains("key_forward = \"KeyI\""), "{saved}");
+    // The next run reads it: I walks at once.
+    let second = dir.join("second.csv");
+    let args = walk_args(&second);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (child, _win) = launch_in(&x, &args, &dir);
+    hold(&x, &["i"], 0.6);
+    finish(&x, child);
+    let z = trace_z(&second);
+    assert!(
+        z[0] - z.last().unwrap() > 1.0,
+        "I did not walk after a restart: {z:?}"
+    );
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_gamepad_walks_with_its_left_stick_looks_with_its_right_and_west_switches_to_stop() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("pad");
+    // Played through the same path as a real pad's events (there is none here).
+    let events = dir.join("pad.txt");
+    std::fs::write(
+        &events,
+        "0.3 connected\n0.5 axis left-y 1\n1.5 axis left-y 0\n2.0 axis right-x 1\n2.5 axis right-x 0\n2.8 button west down\n2.9 button west up\n",
+    )
+    .unwrap();
+    let trace = dir.join("trace.csv");
+    let args = [
+        "--spawn",
+        "0,1.6,8",
+        "--yaw",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--pad-events",
+        events.to_str().unwrap(),
+        "--exit-after",
+        "30",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    sleep(Duration::from_millis(3500));
+    let log = finish(&x, child);
+    assert!(log.contains("gamepad connected"), "{log}");
+    let rows = read_trace(&trace);
+    let (start, last) = (&rows[0], rows.last().unwrap());
+    // A second of the stick up at 3 m/s: 3 m forward (-z), none sideways.
+    let walked = start.z - last.z;
+    assert!((walked - 3.0).abs() < 0.3, "walked {walked} m");
+    assert!(
+        (last.x - start.x).abs() < 0.01,
+        "drifted {} m",
+        last.x - start.x
+    );
+    // Half a second of the right stick full right at 180 deg/s: about 90 degrees right
+    // (the frames' times decide the exact turn).
+    let yaw = *trace_yaw(&trace).last().unwrap();
+    assert!((-120.0..-60.0).contains(&yaw), "turned to {yaw} degrees");
+    assert_eq!(last.response, "stop");
+}

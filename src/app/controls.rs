@@ -53,7 +53,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "R",
-        does: "reload the map (keeps your place if it is still inside)",
+        does: "reload the map (keeps your place if it is still inside); fallen off the map: back to the spawn",
     },
     Control {
         keys: "U / Shift+U",
@@ -80,16 +80,20 @@ pub const CONTROLS: &[Control] = &[
         does: "debug view: touched triangles (red stop, yellow slide), tested ones, normals",
     },
     Control {
+        keys: "gamepad",
+        does: "left stick: walk; right stick: look; A (south): jump / up; B: crouch / down; a bumper or the left stick's click: run; Y: walk / fly; X: stop / slide; D-pad: views 1-4 (plugged in before or while it runs)",
+    },
+    Control {
         keys: "drop a file on the window",
         does: "open that .obj or scene .toml",
     },
     Control {
         keys: "F1",
-        does: "show / hide these controls",
+        does: "show these controls (a page at a time in a small window) / hide them",
     },
     Control {
         keys: "F2",
-        does: "settings: field of view, mouse sensitivity and invert Y, walking speed and run factor, vsync, texture filter, render scale, window size (saved as you change them)",
+        does: "settings: field of view, mouse sensitivity and invert Y, walking speed and run factor, vsync, texture filter, render scale, window size, the moves' keys, the gamepad's look speed and invert Y (saved as you change them)",
     },
     Control {
         keys: "Ctrl+1..9 / 1..9",

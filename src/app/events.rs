@@ -61,6 +61,18 @@ fn view_slot(key: KeyCode) -> Option<u8> {
 impl App {
     fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
         if self.prefs.open {
+            if let Some(m) = self.prefs.binding
+                && down
+                && !repeat
+            {
+                // The key pressed after a move's button is its new key (Esc: no change).
+                self.prefs.binding = None;
+                self.prefs.binding_done = true;
+                if key != KeyCode::Escape {
+                    self.bind_key(m, key);
+                }
+                return;
+            }
             // The keyboard is the panel's while it shows: F2 or Esc closes it.
             if down && !repeat && matches!(key, KeyCode::F2 | KeyCode::Escape) {
                 self.toggle_settings();
@@ -80,7 +92,6 @@ impl App {
         let Some(action) = Action::of_key(key, self.keys.shift()) else {
             return;
         };
-        let s = &mut self.sim.controller.settings;
         match action {
             Action::Escape if self.captured => {
                 self.set_capture(false);
@@ -88,22 +99,8 @@ impl App {
                     .notify("mouse free: Esc again to quit, click to look".into());
             }
             Action::Escape => self.exit(event_loop),
-            Action::NextResponse => {
-                s.response = s.response.next();
-                let line = format!("response {}", s.response);
-                self.sim.record_set(&line);
-            }
-            Action::NextMode => {
-                s.mode = s.mode.next();
-                let line = format!("mode {}", s.mode);
-                self.sim.record_set(&line);
-            }
-            Action::NextMethod => {
-                s.method = s.method.next();
-                let line = format!("method {}", s.method);
-                self.sim.record_set(&line);
-            }
-            Action::Help => self.overlay.help = !self.overlay.help,
+            Action::NextResponse | Action::NextMode | Action::NextMethod => self.switch(action),
+            Action::Help => self.overlay.press_help(),
             Action::Settings => self.toggle_settings(),
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
@@ -129,10 +126,45 @@ impl App {
             }
             Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
+            Action::Reload if self.fallen_off() => self.return_to_spawn(),
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
             Action::NextUp { backwards } => self.turn_up(backwards),
             Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),
             Action::Keep => self.keep_frame(),
+        }
+    }
+
+    /// Stop / slide, walk / fly or the next point-in-triangle method (a key's or a pad's
+    /// press), recorded as the script line that does it.
+    pub(super) fn switch(&mut self, action: Action) {
+        let s = &mut self.sim.controller.settings;
+        let line = match action {
+            Action::NextResponse => {
+                s.response = s.response.next();
+                format!("response {}", s.response)
+            }
+            Action::NextMode => {
+                s.mode = s.mode.next();
+                format!("mode {}", s.mode)
+            }
+            Action::NextMethod => {
+                s.method = s.method.next();
+                format!("method {}", s.method)
+            }
+            _ => return,
+        };
+        self.sim.record_set(&line);
+    }
+
+    /// Turn the view (the mouse's or the right stick's turn, degrees): the detached
+    /// camera's, or the walker's (recorded).
+    pub(super) fn turn_view(&mut self, dyaw: f32, dpitch: f32) {
+        match &mut self.free_camera {
+            Some(camera) => camera.pose.turn(dyaw, dpitch),
+            None => {
+                self.sim.controller.pose.turn(dyaw, dpitch);
+                self.sim.record_turn(dyaw, dpitch);
+            }
         }
     }
 
@@ -340,13 +372,7 @@ impl ApplicationHandler for App {
             && self.captured
         {
             let (dyaw, dpitch) = self.prefs.mouse_turn(dx, dy);
-            match &mut self.free_camera {
-                Some(camera) => camera.pose.turn(dyaw, dpitch),
-                None => {
-                    self.sim.controller.pose.turn(dyaw, dpitch);
-                    self.sim.record_turn(dyaw, dpitch);
-                }
-            }
+            self.turn_view(dyaw, dpitch);
         }
     }
 

@@ -20,14 +20,17 @@
 //! - `debug_view`: the collision made visible (G): what the last steps touched and tested.
 
 mod bench;
+mod bindings;
 pub mod controls;
 mod correction;
 mod debug_view;
 mod events;
 mod free_camera;
+mod gamepad;
 mod keys;
 mod loading;
 mod options;
+mod pads;
 mod preferences;
 mod recording;
 mod redraw;
@@ -79,6 +82,8 @@ pub struct Config {
     pub common: Common,
     /// The window's own options.
     pub window: WindowOptions,
+    /// Gamepad events to play (`--pad-events`).
+    pub pad_events: Vec<gamepad::PlayedEvent>,
 }
 
 /// The files a run writes as it goes, opened (and every output checked) before the
@@ -125,12 +130,22 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     let opened = open_map(map.as_deref(), open, common.forget, common.verbose)?;
     let starts = script.iter().flat_map(|s| s.starts());
     warn_starts(&opened.session, starts, common.script.as_deref());
+    let pad_events = match &window.pad_events {
+        Some(p) => {
+            let bytes = walkthrough::files::read_file(p, walkthrough::files::FileKind::Script)
+                .map_err(|e| e.to_string())?;
+            gamepad::parse_pad_events(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| format!("{}: {e}", walkthrough::quote::shown_path(p)))?
+        }
+        None => Vec::new(),
+    };
     let config = Config {
         map,
         open,
         script: script.map(|s| s.commands),
         common,
         window,
+        pad_events,
     };
     let inputs = inputs(&opened.session, config.common.script.as_ref());
     let moves = !opened.session.movers.is_empty();
@@ -199,7 +214,14 @@ impl App {
         App {
             sim: Simulation::new(session, controller, config.script.clone(), outputs.trace),
             gpu: None,
-            keys: HeldKeys::default(),
+            keys: {
+                let mut keys = HeldKeys::default();
+                keys.bind(bindings::MoveKeys::of(&prefs.live));
+                keys
+            },
+            pad: gamepad::PadState::default(),
+            gamepads: gamepad::Gamepads::new(config.pad_events.clone()),
+            pad_polled: None,
             captured: false,
             ctrl: false,
             view_placed: false,
@@ -241,6 +263,11 @@ struct App {
     /// Created when the window opens.
     gpu: Option<Gpu>,
     keys: HeldKeys,
+    /// What the gamepads hold, and the pads themselves.
+    pad: gamepad::PadState,
+    gamepads: gamepad::Gamepads,
+    /// When the pads were last read (the right stick turns by the time since).
+    pad_polled: Option<Instant>,
     /// The cursor is captured for mouse look.
     captured: bool,
     /// A Control key is held (Ctrl+1..9 saves a view).

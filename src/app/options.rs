@@ -100,6 +100,11 @@ pub struct WindowOptions {
     /// Moving the mouse forward looks down, for this run (F2 sets it for good).
     #[arg(long)]
     pub invert_y: bool,
+    /// Play gamepad events as if a pad sent them (trying the pad's mapping, and tests,
+    /// with no pad): a line an event, `SECS button NAME down|up`, `SECS axis NAME TILT`,
+    /// SECS after the first frame (docs/gamepad.md).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub pad_events: Option<PathBuf>,
 }
 
 /// This run's settings: the saved ones with the command line's over them.

@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 
 use winit::dpi::PhysicalSize;
 
-use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE};
+use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE, key_label};
+use winit::keyboard::KeyCode;
 
 use super::App;
+use super::bindings::{Move, MoveKeys, key_name};
 
 /// How long the settings rest unchanged before they are written: a slider's drag is one
 /// write, not one a frame.
@@ -28,10 +30,32 @@ impl App {
         }
     }
 
+    /// Bind the move `m` to `key` (pressed after its button in the panel), in this run's
+    /// settings and the saved ones.
+    pub(super) fn bind_key(&mut self, m: Move, key: KeyCode) {
+        let Some(name) = key_name(key) else {
+            return self.overlay.notify(format!(
+                "{key:?} cannot be a move's key: {} kept",
+                m.label()
+            ));
+        };
+        *m.key_of(&mut self.prefs.live) = name.to_string();
+        *m.key_of(&mut self.prefs.saved) = name.to_string();
+        self.prefs.changed_at = Some(Instant::now());
+        self.keys.bind(MoveKeys::of(&self.prefs.live));
+        self.overlay
+            .notify(format!("{}: {}", m.label(), key_label(name)));
+    }
+
     /// Apply what the panel changed (`before`: the settings before it).
     pub(super) fn apply_settings(&mut self, before: &Preferences) {
         let live = self.prefs.live.clone();
         self.prefs.changed_at = Some(Instant::now());
+        // Defaults puts the moves' keys back.
+        let bound = MoveKeys::of(&live);
+        if bound != MoveKeys::of(before) {
+            self.keys.bind(bound);
+        }
         if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
             if self.sim.scripted() {
                 self.prefs.walk_pending = true;

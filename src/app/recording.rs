@@ -64,7 +64,6 @@ impl App {
                 msg
             }
         };
-        crate::terminal::say(&msg);
         self.overlay.notify(msg);
         // `--record` names one file: F5 afterwards saves new ones.
         self.config.window.record = None;

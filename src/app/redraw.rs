@@ -24,6 +24,7 @@ impl App {
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let frame_start = Instant::now();
         self.poll_loading();
+        self.poll_pads(frame_start);
         let advance = self.advance(self.sim_clock(frame_start));
         if !self.draw_scene(frame_start) {
             return;
@@ -126,6 +127,7 @@ impl App {
 
     /// Draw the HUD, the minimap and the notices (egui).
     fn draw_hud(&mut self, hit: bool, now: Instant) {
+        let fallen = self.fallen_off();
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
@@ -160,6 +162,7 @@ impl App {
             captured: self.captured,
             settings_open: self.prefs.open,
             stance: &stance,
+            fallen,
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
             replay_speed: self.sim.replay_speed().unwrap_or(1),
@@ -310,7 +313,6 @@ impl App {
             ),
             Err(e) => {
                 let msg = format!("the screenshot was not saved: {e}");
-                crate::terminal::say(&msg);
                 // `--screenshot`'s file was asked for: the run ends with an error.
                 if path.is_some() {
                     self.error.get_or_insert_with(|| msg.clone());

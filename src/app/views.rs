@@ -2,7 +2,7 @@
 //! map file (by its content) with its corrections in settings.toml.
 
 use walkthrough::collision::placement::out_of_range;
-use walkthrough::player::Pose;
+use walkthrough::player::{Pose, Stance};
 use walkthrough::store::{ContentKey, SavedView};
 
 use super::App;
@@ -16,6 +16,22 @@ impl App {
             // A scene: its models have keys, the scene has none.
             (None, Some(_)) => None,
         }
+    }
+
+    /// The walker has walked off the map: falling, with its eye below the map's lowest
+    /// point (R then returns to the spawn instead of reloading).
+    pub(super) fn fallen_off(&self) -> bool {
+        let c = &self.sim.controller;
+        c.stance() == Stance::Falling && self.sim.session.below_map(c.pose.position)
+    }
+
+    /// Back to where the map starts (R after a fall off the map), recorded like a view.
+    pub(super) fn return_to_spawn(&mut self) {
+        let pose = self.sim.session.start_pose(None);
+        self.sim.controller.place(pose);
+        self.sim.record_place(&pose);
+        self.overlay.notify("back at the spawn".into());
+        self.view_placed = true;
     }
 
     /// Ctrl+`slot`: keep the current pose.

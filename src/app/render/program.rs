@@ -77,6 +77,8 @@ pub struct FrameUniforms {
     /// The fog's (the sky's) colour, in the space the shader works in.
     pub fog: [f32; 3],
     pub light: Lighting,
+    /// The framebuffer encodes to sRGB (the dither's step is an sRGB step).
+    pub srgb: bool,
 }
 
 /// One program's uniforms.
@@ -89,6 +91,7 @@ pub struct Uniforms {
     fog_far: Option<glow::UniformLocation>,
     fog_color: Option<glow::UniformLocation>,
     lighting: Option<glow::UniformLocation>,
+    srgb_out: Option<glow::UniformLocation>,
 }
 
 /// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
@@ -124,6 +127,7 @@ impl Program {
             fog_far: u("u_fog_far"),
             fog_color: u("u_fog_color"),
             lighting: u("u_lighting"),
+            srgb_out: u("u_srgb_out"),
         };
         Ok(Program { program, uniforms })
     }
@@ -147,6 +151,7 @@ impl Program {
                 light.sun,
                 light.headlight,
             );
+            gl.uniform_1_f32(u.srgb_out.as_ref(), f32::from(u8::from(f.srgb)));
             gl.uniform_1_i32(u.texture.as_ref(), 0);
         }
     }

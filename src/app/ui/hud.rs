@@ -11,6 +11,9 @@ use walkthrough::geometry::InsideMethod;
 use walkthrough::map::MapFrame;
 use walkthrough::player::Mode;
 
+/// What the HUD says while the walker falls below the map.
+pub const FALLEN: &str = "you fell off the map: R returns to the spawn";
+
 /// How long a notice stays on screen, seconds.
 const NOTICE_SECS: f32 = 4.0;
 
@@ -19,6 +22,10 @@ const NOTICE_SECS: f32 = 4.0;
 pub struct Overlay {
     /// The controls are shown (F1).
     pub help: bool,
+    /// The page of them shown, in a window too small for all at once.
+    help_page: usize,
+    /// How many pages they took when last drawn.
+    help_pages: usize,
     /// Seconds since a collision last changed a move (for the flash).
     pub since_hit: f32,
     /// Frames per second, smoothed.
@@ -34,6 +41,9 @@ pub struct Overlay {
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
     text: String,
+    /// What each message slot (loading, offer, notice, hint, fallen) showed last frame, as a
+    /// hash (0: nothing): a new message is laid out afresh at its own width.
+    laid_out: [u64; 5],
 }
 
 impl Overlay {
@@ -55,10 +65,22 @@ impl Overlay {
         self.flags = frame.flags();
     }
 
-    /// Show `msg` for a few seconds (and print it: the terminal keeps a record).
+    /// Show `msg` for a few seconds (and print it once: the terminal keeps a record).
     pub fn notify(&mut self, msg: String) {
-        eprintln!("{msg}");
+        crate::terminal::say(&msg);
         self.notice = Some((msg, Instant::now()));
+    }
+
+    /// F1: show the controls, then their next page if the window needs several, then
+    /// hide them.
+    pub fn press_help(&mut self) {
+        if !self.help {
+            (self.help, self.help_page) = (true, 0);
+        } else if self.help_page + 1 < self.help_pages {
+            self.help_page += 1;
+        } else {
+            self.help = false;
+        }
     }
 
     /// The notice still on screen, if any.
@@ -98,6 +120,8 @@ pub struct HudState<'a> {
     pub settings_open: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
+    /// The walker fell off the map (below its lowest point, falling): R returns.
+    pub fallen: bool,
     /// A loading message, when a map loads in the background.
     pub loading: Option<&'a str>,
     /// Script playing.
@@ -148,11 +172,50 @@ pub struct DebugLine {
 const HIT_FLASH_SECS: f32 = 0.3;
 /// Width a notice wraps at, points (a correction's notice is two lines at it).
 const NOTICE_WIDTH: f32 = 620.0;
-/// Width of the HUD box, points: wide enough for every line, so it never changes size.
+/// The messages' text size, points.
+const MESSAGE_POINTS: f32 = 13.0;
+/// The inner margin of the HUD's and the messages' panels, points.
+const PANEL_MARGIN: f32 = 8.0;
+/// Space kept clear each side of a message in a narrower window, points.
+const NOTICE_MARGIN: f32 = 16.0;
+/// Width of the HUD's text, points: wide enough for every line, so the box never changes
+/// size (in a window wide enough for it).
 const HUD_WIDTH: f32 = 440.0;
-/// Where the HUD box ends, points from the window's left edge: its 8-point offset, its
-/// width and its panel's margins (what the minimap keeps clear of).
-pub const HUD_RIGHT: f32 = 8.0 + HUD_WIDTH + 2.0 * 8.0;
+/// The HUD box's distance from the window's left and top edges, points.
+const HUD_LEFT: f32 = 8.0;
+/// The most of the window's width the HUD box covers.
+const HUD_SHARE: f32 = 0.4;
+/// The HUD's text size at its full width, points.
+const HUD_POINTS: f32 = 13.0;
+/// The smallest it shrinks to in a narrow window (its long lines then wrap), points.
+const HUD_MIN_POINTS: f32 = 10.0;
+
+/// The HUD's text width and size in a window `window_width` points wide.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HudFit {
+    /// Width of the text, points (lines longer wrap).
+    pub width: f32,
+    /// Text size, points.
+    pub points: f32,
+}
+
+/// The HUD in a window `window_width` points wide: its full width where that is under
+/// [`HUD_SHARE`] of the window, else narrower, its text smaller in proportion down to
+/// [`HUD_MIN_POINTS`] (at 640 points the box is 40% of the window, at 10 points).
+pub fn hud_fit(window_width: f32) -> HudFit {
+    let room = HUD_SHARE * window_width - HUD_LEFT - 2.0 * PANEL_MARGIN;
+    let width = room.clamp(0.0, HUD_WIDTH);
+    HudFit {
+        width,
+        points: (HUD_POINTS * width / HUD_WIDTH).clamp(HUD_MIN_POINTS, HUD_POINTS),
+    }
+}
+
+/// Where the HUD box ends in a window `window_width` points wide, points from its left
+/// edge (what the minimap keeps clear of).
+pub fn hud_right(window_width: f32) -> f32 {
+    HUD_LEFT + hud_fit(window_width).width + 2.0 * PANEL_MARGIN
+}
 
 /// The unit of positions in a file whose unit is `scale` metres: "m", or
 /// "units (1 unit = 5.47 mm)" with three significant digits in m, cm or mm.
@@ -180,7 +243,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let ctx = ui.ctx().clone();
     let panel = egui::Frame::NONE
         .fill(Color32::from_black_alpha(160))
-        .inner_margin(8.0)
+        .inner_margin(PANEL_MARGIN)
         .corner_radius(4.0);
     // The buffer is taken out while the rest of the overlay is read, and put back.
     let mut text = std::mem::take(&mut o.text);
@@ -190,75 +253,113 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         Response::Stop => "STOPPED",
         Response::Slide => "SLIDING",
     };
-    let help_hint = if o.help {
-        "F1 hides the help"
-    } else {
-        "F1 help"
+    let help_hint = match (o.help, o.help_pages) {
+        (false, _) => "F1 help",
+        (true, n) if o.help_page + 1 < n => "F1 the help's next page",
+        (true, _) => "F1 hides the help",
     };
-    egui::Area::new(egui::Id::unique("hud"))
-        .anchor(Align2::LEFT_TOP, [8.0, 8.0])
-        .show(&ctx, |ui| {
-            panel.show(ui, |ui| {
-                // Every line is always there (blank when idle) and the width is fixed:
-                // the box never jumps as the flash comes and goes.
-                ui.set_width(HUD_WIDTH);
-                ui.add(
-                    egui::Label::new(
-                        RichText::new(text.as_str())
-                            .monospace()
-                            .size(13.0)
-                            .color(Color32::WHITE),
-                    )
-                    .extend(),
-                );
-                ui.label(
-                    RichText::new(flash)
-                        .monospace()
-                        .strong()
-                        .size(14.0)
-                        .color(Color32::from_rgb(255, 90, 70)),
-                );
-                ui.label(
-                    RichText::new(help_hint)
-                        .monospace()
-                        .size(11.0)
-                        .color(Color32::LIGHT_GRAY),
-                );
-            });
-        });
+    status_box(&ctx, panel, &text, [flash, help_hint]);
     o.text = text;
     let hint = (!s.captured && !o.help && !s.settings_open)
         .then_some("click in the window to look around");
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
         // or less, and the HUD's lines showing through made both hard to read.
-        super::help::draw(&ctx, panel.fill(Color32::from_black_alpha(235)));
+        let panel = panel.fill(Color32::from_black_alpha(235));
+        o.help_pages = super::help::draw(&ctx, panel, o.help_page);
     } else if !s.settings_open {
         crosshair(&ctx);
     }
-    for (id, msg, anchor, offset) in [
+    let slots = [
         ("loading", s.loading, Align2::CENTER_TOP, [0.0, 12.0]),
         // Above the notices, clear of the HUD's box and the crosshair.
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
-    ] {
-        if let Some(msg) = msg {
-            egui::Area::new(egui::Id::unique(id))
-                .anchor(anchor, offset)
-                .default_width(NOTICE_WIDTH)
-                .show(&ctx, |ui| {
-                    panel.show(ui, |ui| {
-                        ui.label(
-                            RichText::new(msg)
-                                .monospace()
-                                .size(13.0)
-                                .color(Color32::WHITE),
-                        );
-                    });
-                });
-        }
+        // Below the crosshair and its hint, clear of the HUD's box in a small window.
+        (
+            "fallen",
+            s.fallen.then_some(FALLEN),
+            Align2::CENTER_CENTER,
+            [0.0, 85.0],
+        ),
+    ];
+    let mut laid = o.laid_out;
+    for ((id, msg, anchor, offset), laid_out) in slots.into_iter().zip(&mut laid) {
+        let Some(msg) = msg else {
+            *laid_out = 0;
+            continue;
+        };
+        // An egui area keeps last frame's size and wraps new text at it: a long notice
+        // after a short one came out a word a line. A new message gets a sizing pass
+        // (one frame unseen) at its own width, so it is laid out at that.
+        let now = egui::util::hash(msg);
+        let fresh = std::mem::replace(laid_out, now) != now;
+        let text = RichText::new(msg)
+            .monospace()
+            .size(MESSAGE_POINTS)
+            .color(Color32::WHITE);
+        egui::Area::new(egui::Id::unique(id))
+            .anchor(anchor, offset)
+            .default_width(if fresh {
+                wrap_width(&ctx, msg)
+            } else {
+                NOTICE_WIDTH
+            })
+            .sizing_pass(fresh)
+            .show(&ctx, |ui| panel.show(ui, |ui| ui.label(text)));
     }
+    o.laid_out = laid;
+}
+
+/// The width a message is laid out at, points: [`NOTICE_WIDTH`], or wider when one of
+/// its words (a file's path) is wider, so that a path is not cut; never wider than the
+/// window less [`NOTICE_MARGIN`] each side.
+fn wrap_width(ctx: &egui::Context, msg: &str) -> f32 {
+    let font = egui::FontId::monospace(MESSAGE_POINTS);
+    let glyph = ctx.fonts_mut(|f| f.glyph_width(&font, 'M'));
+    let longest = msg
+        .split_whitespace()
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    // The panel's inner margins, and a point to spare for rounding.
+    let word = longest as f32 * glyph + 2.0 * PANEL_MARGIN + 1.0;
+    let window = ctx.content_rect().width() - 2.0 * NOTICE_MARGIN;
+    NOTICE_WIDTH.max(word).min(window)
+}
+
+/// The HUD's box at the top left: its lines `text`, then the collision flash and the
+/// help's hint (`[flash, help_hint]`), sized to the window by [`hud_fit`].
+fn status_box(ctx: &egui::Context, panel: egui::Frame, text: &str, [flash, help_hint]: [&str; 2]) {
+    let fit = hud_fit(ctx.content_rect().width());
+    egui::Area::new(egui::Id::unique("hud"))
+        .anchor(Align2::LEFT_TOP, [HUD_LEFT, HUD_LEFT])
+        .show(ctx, |ui| {
+            panel.show(ui, |ui| {
+                // Every line is always there (blank when idle) and the width is fixed
+                // for a window's width: the box never jumps as the flash comes and goes.
+                ui.set_width(fit.width);
+                let lines = RichText::new(text)
+                    .monospace()
+                    .size(fit.points)
+                    .color(Color32::WHITE);
+                ui.add(egui::Label::new(lines).wrap());
+                ui.label(
+                    RichText::new(flash)
+                        .monospace()
+                        .strong()
+                        .size(fit.points + 1.0)
+                        .color(Color32::from_rgb(255, 90, 70)),
+                );
+                ui.label(
+                    RichText::new(help_hint)
+                        .monospace()
+                        .size(fit.points - 2.0)
+                        .color(Color32::LIGHT_GRAY),
+                );
+            });
+        });
 }
 
 /// The HUD's lines into `text` (cleared first): modes, position, stance, speed, the map and
@@ -313,16 +414,36 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     }
 }
 
-/// A small crosshair at the centre of the window.
+/// Half the length of the crosshair's arms, points.
+const CROSS_ARM: f32 = 6.0;
+/// The crosshair's white line, points wide.
+const CROSS_LINE: f32 = 1.5;
+/// Its dark outline, points each side of the line (seen on white walls and bright sky).
+const CROSS_OUTLINE: f32 = 1.0;
+
+/// A small crosshair at the centre of the window: a white cross over a dark one a little
+/// larger, so it shows on bright surfaces and dark ones alike.
 fn crosshair(ctx: &egui::Context) {
     let c = ctx.content_rect().center();
-    let stroke = egui::Stroke::new(1.5, Color32::from_white_alpha(200));
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         egui::Id::unique("cross"),
     ));
-    painter.line_segment([c - egui::vec2(6.0, 0.0), c + egui::vec2(6.0, 0.0)], stroke);
-    painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
+    let outline = egui::Stroke::new(
+        CROSS_LINE + 2.0 * CROSS_OUTLINE,
+        Color32::from_black_alpha(170),
+    );
+    let line = egui::Stroke::new(CROSS_LINE, Color32::from_white_alpha(230));
+    for (stroke, reach) in [(outline, CROSS_ARM + CROSS_OUTLINE), (line, CROSS_ARM)] {
+        painter.line_segment(
+            [c - egui::vec2(reach, 0.0), c + egui::vec2(reach, 0.0)],
+            stroke,
+        );
+        painter.line_segment(
+            [c - egui::vec2(0.0, reach), c + egui::vec2(0.0, reach)],
+            stroke,
+        );
+    }
 }
 
 #[cfg(test)]
@@ -343,6 +464,53 @@ mod tests {
         assert_eq!(units_label(0.0254), "units (1 unit = 2.54 cm)");
         assert_eq!(units_label(0.3048), "units (1 unit = 30.5 cm)");
         assert_eq!(units_label(2.0), "units (1 unit = 2.00 m)");
+    }
+
+    #[test]
+    fn the_hud_covers_at_most_40_percent_of_a_small_window_in_readable_text() {
+        let full = hud_fit(1280.0);
+        assert_eq!(
+            full,
+            HudFit {
+                width: HUD_WIDTH,
+                points: HUD_POINTS
+            }
+        );
+        assert_eq!(hud_right(1280.0), 8.0 + 440.0 + 16.0);
+        for window in [640.0, 800.0, 1024.0] {
+            let fit = hud_fit(window);
+            assert!(
+                hud_right(window) <= 0.4 * window + 1e-3,
+                "{window}: {fit:?}"
+            );
+            assert!(fit.points >= HUD_MIN_POINTS, "{window}: {fit:?}");
+        }
+        assert_eq!(hud_fit(640.0).points, HUD_MIN_POINTS);
+        // Between, the text shrinks with the box.
+        let mid = hud_fit(1024.0);
+        assert!(
+            mid.points > HUD_MIN_POINTS && mid.points < HUD_POINTS,
+            "{mid:?}"
+        );
+    }
+
+    #[test]
+    fn f1_shows_the_help_turns_its_pages_then_hides_it() {
+        let mut o = Overlay::new("m".into(), MapFrame::default());
+        o.press_help();
+        assert!(o.help);
+        // Drawn in a small window: two pages.
+        o.help_pages = 2;
+        o.press_help();
+        assert!(o.help && o.help_page == 1);
+        o.press_help();
+        assert!(!o.help);
+        // In a big window, one page: the second press hides it.
+        o.press_help();
+        o.help_pages = 1;
+        assert_eq!(o.help_page, 0);
+        o.press_help();
+        assert!(!o.help);
     }
 
     #[test]

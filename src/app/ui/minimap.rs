@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use walkthrough::map::minimap::TopDown;
 
-use super::hud::HUD_RIGHT;
+use super::hud::hud_right;
 
 /// Longer side of the map image, pixels.
 pub const IMAGE_SIDE: u32 = 256;
@@ -25,7 +25,7 @@ const SMALLEST_SIDE: f32 = 96.0;
 /// what is left beside the HUD box (with an 8-point gap either side), at least
 /// [`SMALLEST_SIDE`].
 fn shown_side(screen_width: f32) -> f32 {
-    (screen_width - HUD_RIGHT - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
+    (screen_width - hud_right(screen_width) - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
 }
 /// How much trail is kept, and how often a point is added to it.
 const TRAIL_AGE: Duration = Duration::from_secs(60);
@@ -176,10 +176,12 @@ mod tests {
     #[test]
     fn the_minimap_keeps_its_size_in_a_wide_window_and_clear_of_the_hud_in_a_narrow_one() {
         assert_eq!(shown_side(1280.0), SHOWN_SIDE);
-        let side = shown_side(640.0);
+        // The HUD takes at most 40% of the width: 640 points leave room for all of it.
+        assert_eq!(shown_side(640.0), SHOWN_SIDE);
+        let side = shown_side(320.0);
         assert!(side < SHOWN_SIDE, "{side}");
         // It starts 8 points right of the HUD box and ends 8 points from the edge.
-        assert_eq!(640.0 - 8.0 - side, HUD_RIGHT + 8.0);
-        assert_eq!(shown_side(320.0), SMALLEST_SIDE);
+        assert_eq!(320.0 - 8.0 - side, hud_right(320.0) + 8.0);
+        assert_eq!(shown_side(150.0), SMALLEST_SIDE);
     }
 }

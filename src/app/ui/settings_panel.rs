@@ -11,11 +11,16 @@ use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, RichText};
 
+use crate::app::bindings::Move;
+
 use walkthrough::player::{FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
-    Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE, TextureFilter,
-    WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
+    PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
+    TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE, key_label,
 };
+
+/// The height the panel leaves free in the window (its title, the margins), points.
+const PANEL_CLEARANCE: f32 = 120.0;
 
 /// A software renderer's frame rate under which the render scale is suggested.
 const SLOW_FPS: f32 = 30.0;
@@ -71,6 +76,11 @@ pub struct SettingsState {
     pub walk_pending: bool,
     /// Suggests the render scale when a software renderer's frames are slow.
     pub scale_hint: ScaleHint,
+    /// The move whose button was pressed: the next key pressed is bound to it (Esc
+    /// keeps the one it has).
+    pub binding: Option<Move>,
+    /// A key was just bound: a click egui sees in the same press is not a new binding.
+    pub binding_done: bool,
 }
 
 impl SettingsState {
@@ -92,6 +102,8 @@ impl SettingsState {
             save_error: None,
             walk_pending: false,
             scale_hint: ScaleHint::default(),
+            binding: None,
+            binding_done: false,
             file: file.map_or_else(
                 || "not saved: there is no config folder".into(),
                 |f| format!("saved as you change them, in {}", f.display()),
@@ -127,6 +139,9 @@ pub fn panel(prefs: &mut SettingsState, ctx: &egui::Context) -> PanelAnswer {
         .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
+        // As tall as the window allows; a small window scrolls to the control Tab reaches.
+        .vscroll(true)
+        .min_height(ctx.content_rect().height() - PANEL_CLEARANCE)
         .show(ctx, |ui| {
             answer.close = settings_grid(ui, prefs);
         });
@@ -153,15 +168,35 @@ fn row<T: Copy>(
     add: impl FnOnce(&mut egui::Ui, &mut T) -> bool,
 ) {
     ui.label(label);
-    if add(ui, live) {
+    if ui.horizontal(|ui| add(ui, live)).inner {
         *saved = *live;
     }
     ui.end_row();
 }
 
+/// A slider that one Tab reaches and the arrow keys move, with `shown` written beside it
+/// as plain text once it is drawn. egui's own number box beside a slider took a Tab of
+/// its own, and there the arrows moved a text cursor instead of the value.
+fn slider<T: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    value: &mut T,
+    make: impl FnOnce(&mut T) -> egui::Slider<'_>,
+    shown: impl FnOnce(T) -> String,
+) -> egui::Response {
+    let r = ui.add(make(value).show_value(false));
+    ui.label(shown(*value));
+    r
+}
+
 /// The panel's rows; true when Close was pressed. A change goes to this run's settings and
 /// the saved ones.
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    rows(ui, p);
+    footer(ui, p)
+}
+
+/// The rows of settings, one control each (one Tab apart).
+fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
     let live = &mut p.live;
     let saved = &mut p.saved;
     let focus_first = &mut p.focus_first;
@@ -175,8 +210,12 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
                 &mut live.fov,
                 &mut saved.fov,
                 |ui, v| {
-                    let s = egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0);
-                    let r = ui.add(s.suffix("° across"));
+                    let r = slider(
+                        ui,
+                        v,
+                        |v| egui::Slider::new(v, FOV_RANGE_DEG).step_by(1.0),
+                        |v| format!("{v:.0}° across"),
+                    );
                     // Not in egui's invisible sizing pass of a new window: it takes no focus.
                     if *focus_first && !ui.is_sizing_pass() {
                         r.request_focus();
@@ -187,8 +226,13 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             );
             let (l, s) = (&mut live.mouse_sensitivity, &mut saved.mouse_sensitivity);
             row(ui, "Mouse sensitivity", l, s, |ui, v| {
-                let s = egui::Slider::new(v, SENSITIVITY_RANGE).logarithmic(true);
-                ui.add(s.max_decimals(3).suffix("° / pixel")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, SENSITIVITY_RANGE).logarithmic(true),
+                    |v| format!("{v:.3}° / pixel"),
+                )
+                .changed()
             });
             row(
                 ui,
@@ -199,13 +243,23 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             );
             let (l, s) = (&mut live.walking_speed, &mut saved.walking_speed);
             row(ui, "Walking speed", l, s, |ui, v| {
-                let s = egui::Slider::new(v, WALKING_SPEED_RANGE).logarithmic(true);
-                ui.add(s.max_decimals(2).suffix(" m/s")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, WALKING_SPEED_RANGE).logarithmic(true),
+                    |v| format!("{v:.2} m/s"),
+                )
+                .changed()
             });
             let (l, s) = (&mut live.run_factor, &mut saved.run_factor);
             row(ui, "Run factor (Shift)", l, s, |ui, v| {
-                let s = egui::Slider::new(v, RUN_FACTOR_RANGE).step_by(0.1);
-                ui.add(s.suffix("×")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, RUN_FACTOR_RANGE).step_by(0.1),
+                    |v| format!("{v:.1}×"),
+                )
+                .changed()
             });
             row(ui, "Vsync", &mut live.vsync, &mut saved.vsync, |ui, v| {
                 ui.checkbox(v, "").changed()
@@ -224,20 +278,73 @@ fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
             });
             let (l, s) = (&mut live.render_scale, &mut saved.render_scale);
             row(ui, "Render scale", l, s, |ui, v| {
-                let s = egui::Slider::new(v, RENDER_SCALE_RANGE).step_by(0.05);
-                ui.add(s.max_decimals(2).suffix("× a side")).changed()
+                slider(
+                    ui,
+                    v,
+                    |v| egui::Slider::new(v, RENDER_SCALE_RANGE).step_by(0.05),
+                    |v| format!("{v:.2}× a side"),
+                )
+                .changed()
             });
             let (l, s) = (&mut live.window_size, &mut saved.window_size);
             row(ui, "Window size", l, s, |ui, v| {
-                ui.horizontal(|ui| {
-                    v.iter_mut().fold(false, |changed, side| {
-                        let d = egui::DragValue::new(side).range(WINDOW_SIDE_RANGE);
-                        ui.add(d.suffix(" px")).changed() | changed
-                    })
+                v.iter_mut().fold(false, |changed, side| {
+                    let d = egui::DragValue::new(side).range(WINDOW_SIDE_RANGE);
+                    ui.add(d.suffix(" px")).changed() | changed
                 })
-                .inner
             });
+            move_rows(ui, live, &mut p.binding, &mut p.binding_done);
+            pad_rows(ui, live, saved);
         });
+}
+
+/// A row a move: its key, on a button that waits for the next key pressed to bind it
+/// (the app's key handler takes it: [`SettingsState::binding`]).
+fn move_rows(
+    ui: &mut egui::Ui,
+    live: &mut Preferences,
+    binding: &mut Option<Move>,
+    done: &mut bool,
+) {
+    for m in Move::ALL {
+        ui.label(m.label());
+        let text = if *binding == Some(m) {
+            "press a key (Esc keeps this one)".to_string()
+        } else {
+            key_label(m.key_of(live)).to_string()
+        };
+        // The key just bound may be Space or Enter, which egui takes for a click on the
+        // focused button too: that click is not a new wish to bind.
+        if ui.button(text).clicked() && !*done {
+            *binding = Some(m);
+        }
+        ui.end_row();
+    }
+    *done = false;
+}
+
+/// The gamepad's rows: its look speed and inversion.
+fn pad_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
+    let (l, s) = (&mut live.pad_look_speed, &mut saved.pad_look_speed);
+    row(ui, "Gamepad look speed", l, s, |ui, v| {
+        slider(
+            ui,
+            v,
+            |v| egui::Slider::new(v, PAD_LOOK_SPEED_RANGE).step_by(5.0),
+            |v| format!("{v:.0}° / s"),
+        )
+        .changed()
+    });
+    let (l, s) = (&mut live.pad_invert_y, &mut saved.pad_invert_y);
+    row(ui, "Gamepad invert Y", l, s, |ui, v| {
+        ui.checkbox(v, "").changed()
+    });
+}
+
+/// Below the rows: which settings the command line set, where they are saved, and the
+/// Defaults and Close buttons; true when Close was pressed.
+fn footer(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    let (live, saved) = (&mut p.live, &mut p.saved);
     let note = |t: String| RichText::new(t).size(12.0).color(Color32::LIGHT_GRAY);
     if !p.overridden.is_empty() {
         ui.label(note(format!(

@@ -53,6 +53,7 @@ impl Renderer {
             } else {
                 DISPLAY_LIGHTING
             },
+            srgb: self.srgb,
         };
         let mut stats = DrawStats {
             clusters: self.order.len(),
