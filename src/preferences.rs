@@ -12,7 +12,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::player::{DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER};
+use crate::player::{
+    BOOM_LENGTH_RANGE, BoomSettings, DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER,
+};
 
 /// Mouse look sensitivity the settings allow, degrees of turn per pixel of motion.
 pub const SENSITIVITY_RANGE: RangeInclusive<f32> = 0.01..=1.0;
@@ -116,6 +118,12 @@ pub struct Preferences {
     /// The scene's pixels a side, a fraction of the window's (1: every pixel; less draws
     /// fewer, stretched over the window: faster on a software renderer, softer).
     pub render_scale: f32,
+    /// Show the walk in third person: a camera on a boom behind the head, the body drawn
+    /// (V switches).
+    pub third_person: bool,
+    /// The third-person boom's length, metres (within [`BOOM_LENGTH_RANGE`]; Ctrl + the
+    /// mouse wheel changes it).
+    pub boom_length: f32,
 }
 
 impl Default for Preferences {
@@ -130,6 +138,8 @@ impl Default for Preferences {
             window_size: DEFAULT_WINDOW_SIZE,
             texture_filter: TextureFilter::default(),
             render_scale: 1.0,
+            third_person: false,
+            boom_length: BoomSettings::default().length,
         }
     }
 }
@@ -145,7 +155,7 @@ pub struct OutOfRange {
 
 impl Preferences {
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 11] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -155,6 +165,8 @@ impl Preferences {
         "window_size",
         "texture_filter",
         "render_scale",
+        "third_person",
+        "boom_length",
     ];
 
     /// These settings with every number brought into its range (the nearest end; not a
@@ -205,6 +217,12 @@ impl Preferences {
             &RENDER_SCALE_RANGE,
             d.render_scale,
         );
+        let boom_length = fit(
+            "boom_length",
+            self.boom_length,
+            &BOOM_LENGTH_RANGE,
+            d.boom_length,
+        );
         let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
         let window_size = self.window_size.map(side);
         if window_size != self.window_size {
@@ -230,6 +248,8 @@ impl Preferences {
             window_size,
             texture_filter: self.texture_filter,
             render_scale,
+            third_person: self.third_person,
+            boom_length,
         };
         (checked, out)
     }
@@ -255,6 +275,7 @@ mod tests {
             run_factor: 1.5,
             window_size: [10, 720],
             render_scale: 0.1,
+            boom_length: 10.0,
             ..Preferences::default()
         };
         let (c, out) = p.checked();
@@ -264,6 +285,7 @@ mod tests {
         assert_eq!(c.run_factor, 1.5, "in range: kept");
         assert_eq!(c.window_size, [64, 720]);
         assert_eq!(c.render_scale, 0.25);
+        assert_eq!(c.boom_length, 6.0);
         let keys: Vec<_> = out.iter().map(|o| o.key).collect();
         assert_eq!(
             keys,
@@ -272,6 +294,7 @@ mod tests {
                 "fov",
                 "walking_speed",
                 "render_scale",
+                "boom_length",
                 "window_size"
             ]
         );

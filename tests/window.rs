@@ -828,7 +828,7 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
         trace.to_str().unwrap(),
     ];
     let (child, _win) = launch_in(&x, &args, &dir);
-    x.xdotool(&["key", "v"]);
+    x.xdotool(&["key", "shift+v"]);
     sleep(Duration::from_millis(200));
     hold(&x, &["w"], 1.0);
     // While the app runs its rows go to trace.csv.partial.
@@ -842,7 +842,7 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
         stood < 0.01,
         "the body moved {stood} m while the camera was detached"
     );
-    x.xdotool(&["key", "v"]);
+    x.xdotool(&["key", "shift+v"]);
     sleep(Duration::from_millis(200));
     hold(&x, &["w"], 0.5);
     finish(&x, child);
@@ -1937,4 +1937,57 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
     let log = finish(&x, child);
     assert!(log.contains("as you set it for this file"), "{log}");
     assert!(!log.contains("Read as"), "{log}");
+}
+
+/// A scripted run of `script` on the built-in map at 960 x 600: its trace and its
+/// screenshot at the script's end (in `dir`, named `name`).
+fn scripted_shot(x: &Xvfb, dir: &Path, name: &str, script: &str) -> (String, PathBuf) {
+    let path = dir.join(format!("{name}.txt"));
+    std::fs::write(&path, script).unwrap();
+    let (trace, shot) = (
+        dir.join(format!("{name}.csv")),
+        dir.join(format!("{name}.png")),
+    );
+    let child = spawn_in(
+        x,
+        &[
+            "--script",
+            path.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--exit-when-done",
+        ],
+        dir,
+    );
+    wait_for_exit(child, "the scripted window did not close");
+    (std::fs::read_to_string(&trace).unwrap(), shot)
+}
+
+/// The figure's orange torso: red well above green and blue.
+fn is_torso(c: [f32; 3]) -> bool {
+    c[0] > c[1] + 50.0 && c[0] > c[2] + 90.0
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn view_third_draws_the_figure_below_the_crosshair_and_the_trace_is_sims() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("third");
+    let walk = "forward 1\nturn 30\nwait 0.5\n";
+    let (third, third_shot) = scripted_shot(&x, &dir, "third", &format!("view third\n{walk}"));
+    let (first, first_shot) = scripted_shot(&x, &dir, "first", walk);
+    // The view changes no row of the trace, and the window's trace is `sim`'s.
+    assert_eq!(third, first);
+    assert_eq!(third, sim_trace(&dir.join("third.txt")));
+    // The torso stands below the crosshair in third person, and not in first.
+    let (t, f) = (
+        region_colour(&third_shot, 170, 40, 40),
+        region_colour(&first_shot, 170, 40, 40),
+    );
+    assert!(is_torso(t), "no figure below the crosshair: {t:?}");
+    assert!(!is_torso(f), "a figure in first person: {f:?}");
 }

@@ -69,7 +69,11 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "V",
-        does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
+        does: "first / third person: a camera behind the head, the body drawn (the walk is the same); Ctrl+wheel sets the boom 0.5 to 6 m; saved",
+    },
+    Control {
+        keys: "Shift+V",
+        does: "detached camera: the body stands still, the keys and mouse fly the view; Shift+V again returns",
     },
     Control {
         keys: "N",
@@ -134,6 +138,8 @@ pub enum Action {
     Settings,
     /// Show or hide the collision debug view.
     DebugView,
+    /// First person or third person.
+    NextView,
     /// Fly the view away from the body, or back to its eye.
     DetachCamera,
     /// Show or hide the minimap.
@@ -177,7 +183,8 @@ impl Action {
             KeyCode::F1 => Action::Help,
             KeyCode::F2 => Action::Settings,
             KeyCode::KeyG => Action::DebugView,
-            KeyCode::KeyV => Action::DetachCamera,
+            KeyCode::KeyV if shift => Action::DetachCamera,
+            KeyCode::KeyV => Action::NextView,
             KeyCode::KeyN => Action::Minimap,
             KeyCode::F5 => Action::Record,
             KeyCode::KeyP => Action::Pause,
@@ -255,7 +262,7 @@ mod tests {
             (KeyCode::KeyM, "M", Action::NextMethod),
             (KeyCode::F1, "F1", Action::Help),
             (KeyCode::KeyG, "G", Action::DebugView),
-            (KeyCode::KeyV, "V", Action::DetachCamera),
+            (KeyCode::KeyV, "V", Action::NextView),
             (KeyCode::KeyN, "N", Action::Minimap),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
@@ -280,6 +287,10 @@ mod tests {
             );
         }
         assert_eq!(Action::of_key(KeyCode::KeyW, false), None);
+        assert_eq!(
+            Action::of_key(KeyCode::KeyV, true),
+            Some(Action::DetachCamera)
+        );
         assert_eq!(
             Action::of_key(KeyCode::KeyU, true),
             Some(Action::NextUp { backwards: true })

@@ -107,6 +107,7 @@ impl App {
             Action::Settings => self.toggle_settings(),
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
+            Action::NextView => self.next_view(),
             Action::DetachCamera => {
                 self.free_camera = match self.free_camera {
                     Some(_) => None,
@@ -323,6 +324,10 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / PIXELS_PER_NOTCH,
                 };
+                if self.ctrl {
+                    self.lengthen_boom(notches);
+                    return;
+                }
                 let s = &mut self.sim.controller.settings;
                 s.speed = (s.speed * SPEED_PER_NOTCH.powf(notches))
                     .clamp(*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());

@@ -16,7 +16,8 @@
 //!   window's size) and saved.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
-//! - `free_camera`: the detached view (V).
+//! - `free_camera`: the detached view (Shift+V).
+//! - `third_person`: the camera on a boom behind the head (V), the figure drawn.
 //! - `debug_view`: the collision made visible (G): what the last steps touched and tested.
 
 mod bench;
@@ -24,6 +25,7 @@ pub mod controls;
 mod correction;
 mod debug_view;
 mod events;
+mod figure;
 mod free_camera;
 mod keys;
 mod loading;
@@ -33,6 +35,7 @@ mod recording;
 mod redraw;
 mod render;
 mod simulation;
+mod third_person;
 mod ui;
 mod views;
 
@@ -60,6 +63,7 @@ use keys::HeldKeys;
 use loading::Loading;
 use render::{DebugDraw, GlWindowContext, Renderer};
 use simulation::{Simulation, TraceFile};
+use third_person::ThirdPerson;
 use ui::hud::Overlay;
 use ui::minimap::{self, Minimap};
 use ui::offer::Offer;
@@ -205,6 +209,7 @@ impl App {
             overlay,
             debug: DebugView::new(config.window.debug_view),
             free_camera: None,
+            third: ThirdPerson::new(),
             minimap,
             loading: None,
             started: Instant::now(),
@@ -251,8 +256,10 @@ struct App {
     debug: DebugView,
     /// The minimap (N).
     minimap: Minimap,
-    /// The detached camera (V): the view flies, the body stands.
+    /// The detached camera (Shift+V): the view flies, the body stands.
     free_camera: Option<FreeCamera>,
+    /// The third-person camera's boom and the figure (V).
+    third: ThirdPerson,
     loading: Option<Loading>,
     /// When the window opened (for `--exit-after`).
     started: Instant,

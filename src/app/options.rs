@@ -100,6 +100,10 @@ pub struct WindowOptions {
     /// Moving the mouse forward looks down, for this run (F2 sets it for good).
     #[arg(long)]
     pub invert_y: bool,
+    /// Start in third person: a camera on a boom behind the head, the body drawn (V
+    /// switches; the walk and its trace are the same).
+    #[arg(long)]
+    pub third_person: bool,
 }
 
 /// This run's settings: the saved ones with the command line's over them.
@@ -174,6 +178,12 @@ impl WindowOptions {
             &mut live.render_scale,
             self.render_scale,
             "--render-scale",
+            f,
+        );
+        set(
+            &mut live.third_person,
+            self.third_person.then_some(true),
+            "--third-person",
             f,
         );
         RunPreferences { live, flags }

@@ -70,6 +70,8 @@ impl App {
         if let Some(speed) = self.sim.speed_of(&advance) {
             self.overlay.moving_at = speed;
         }
+        let effects = self.sim.take_effects();
+        self.apply_effects(effects);
         if let Some(step) = advance.script_finished_at {
             self.script_finished(step);
         }
@@ -87,13 +89,18 @@ impl App {
         if size.width == 0 || size.height == 0 {
             return false;
         }
-        let controller = &self.sim.controller;
-        let view = self
-            .free_camera
-            .as_ref()
-            .map_or(controller.view_pose(), |c| c.pose);
+        let mut solid = std::mem::take(&mut self.debug.geometry.solid);
+        solid.clear();
+        let view = match &self.free_camera {
+            Some(c) => c.pose,
+            None => self.camera_pose(now, &mut solid),
+        };
+        let Some(gpu) = &mut self.gpu else {
+            return false;
+        };
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer.draw(&view, size.width, size.height);
+        let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
             let at = self.free_camera.as_ref().map_or(now, |c| c.since);
@@ -101,6 +108,7 @@ impl App {
         } else {
             self.debug.geometry.clear();
         }
+        self.debug.geometry.solid = solid;
         if self.free_camera.is_some() {
             let body = controller.body();
             let centre = body.centre_of(controller.pose.position);

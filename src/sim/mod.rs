@@ -9,8 +9,8 @@ mod trace;
 
 pub use recorder::ScriptRecorder;
 pub use script::{
-    Command, KEY_NAMES, Script, ScriptError, ScriptPlayer, StartLine, parse_script, read_script,
-    start_pose, total_steps,
+    Command, KEY_NAMES, Script, ScriptEffect, ScriptError, ScriptPlayer, StartLine, parse_script,
+    read_script, start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
 pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};

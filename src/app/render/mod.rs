@@ -33,5 +33,5 @@ mod texture;
 pub use context::{GlWindowContext, probe_software};
 pub use counters::DrawStats;
 pub use culling::Culling;
-pub use debug_draw::{DebugDraw, DebugGeometry};
+pub use debug_draw::{DebugDraw, DebugGeometry, DebugVertex};
 pub use renderer::Renderer;
