@@ -10,6 +10,7 @@
 //! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
+//! - [`decals`]: squares of a texture stuck on the map, clipped to the triangles under them.
 //! - [`files`]: reading the user's files: regular files only, within size limits.
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
@@ -59,6 +60,7 @@
 
 pub mod collision;
 pub mod cull;
+pub mod decals;
 pub mod files;
 pub mod geometry;
 pub mod map;

@@ -12,10 +12,12 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use walkthrough::decals::Decals;
+use walkthrough::decals::csv::write_decals;
 use walkthrough::output::PartialFile;
 use walkthrough::player::Controller;
 use walkthrough::quote::escape_lines;
-use walkthrough::sim::{self, TraceWriter};
+use walkthrough::sim::{self, ScriptEffect, TraceWriter};
 
 use options::Common;
 
@@ -61,6 +63,11 @@ struct SimArgs {
     /// Refuse a script longer than this many steps.
     #[arg(long, default_value_t = sim::DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Write the triangles of the decals the script's `decal` lines stick to FILE as CSV
+    /// (a row a triangle: decal, texture, x0,y0,z0,x1,y1,z1,x2,y2,z2 in the map file's
+    /// coordinates).
+    #[arg(long, value_name = "FILE")]
+    decals_out: Option<PathBuf>,
 }
 
 /// Seconds as a decimal (`0.01`) or a fraction (`1/120`, kept exact in `f64`).
@@ -124,8 +131,13 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     });
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
     let mut trace = TraceWriter::new(out).map_err(write_error)?;
+    let mut decals_out = match &args.decals_out {
+        Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut decals = Decals::default();
     let started = Instant::now();
-    let run = sim::run(
+    let run = sim::run_with_effects(
         session.collider(),
         &session.map.frame,
         &mut controller,
@@ -143,6 +155,14 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             }
             trace.row(&step.row)
         },
+        |effect| {
+            if let (ScriptEffect::Decal(eye), Some(_)) = (effect, &decals_out)
+                && let Some(at) =
+                    walkthrough::decals::aim(&session.world, &eye, decals.next_texture())
+            {
+                decals.add(walkthrough::decals::build(&session.world, at));
+            }
+        },
     );
     // Interrupted or not, the rows written so far reach the file whole.
     let rows = trace.rows();
@@ -150,6 +170,12 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         .finish()
         .and_then(TraceOut::commit)
         .map_err(write_error)?;
+    if let (Some(mut f), Some(p)) = (decals_out.take(), &args.decals_out) {
+        let shown = walkthrough::quote::shown_path(p);
+        write_decals(&decals, &session.map.frame, &mut f)
+            .and_then(|()| f.commit())
+            .map_err(|e| format!("{shown}: cannot write the decals: {e}"))?;
+    }
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(

@@ -1991,3 +1991,31 @@ fn view_third_draws_the_figure_below_the_crosshair_and_the_trace_is_sims() {
     assert!(is_torso(t), "no figure below the crosshair: {t:?}");
     assert!(!is_torso(f), "a figure in first person: {f:?}");
 }
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("decal");
+    // 1.5 m from the built-in map's south wall, facing it.
+    let start = "start 0,1.6,10.5 180 0\n";
+    let (_, stuck) = scripted_shot(&x, &dir, "stuck", &format!("{start}decal\nwait 0.3\n"));
+    // The settings folder keeps it for the built-in map.
+    let kept = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(kept.contains("decals = [["), "{kept}");
+    let (_, again) = scripted_shot(&x, &dir, "again", &format!("{start}wait 0.3\n"));
+    // A fresh settings folder: no decal.
+    let fresh_dir = dir.join("fresh");
+    std::fs::create_dir_all(&fresh_dir).unwrap();
+    let (_, fresh) = scripted_shot(&x, &fresh_dir, "fresh", &format!("{start}wait 0.3\n"));
+    let same = middle_difference(&stuck, &again);
+    let without = middle_difference(&again, &fresh);
+    assert!(
+        same < 0.5,
+        "the decal is not drawn the same after the reopen: {same}"
+    );
+    assert!(
+        without > 3.0,
+        "no decal drawn: {without} from a wall without one"
+    );
+}

@@ -76,6 +76,10 @@ pub const CONTROLS: &[Control] = &[
         does: "detached camera: the body stands still, the keys and mouse fly the view; Shift+V again returns",
     },
     Control {
+        keys: "right mouse button",
+        does: "stick a decal where the crosshair points (target, arrow, splat in turn; up to 256, the oldest replaced); Shift: take the one there away; kept for the map file",
+    },
+    Control {
         keys: "N",
         does: "minimap: the map from above, you, your view and your trail of the last minute",
     },

@@ -17,7 +17,7 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
-use super::render::{Culling, DebugDraw, GlWindowContext, Renderer, probe_software};
+use super::render::{Culling, DebugDraw, DecalDraw, GlWindowContext, Renderer, probe_software};
 use super::{App, Gpu};
 
 /// Speed factor of one notch of the mouse wheel.
@@ -265,11 +265,16 @@ impl ApplicationHandler for App {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),
         };
+        let decal_draw = match DecalDraw::new(ctx.gl.clone()) {
+            Ok(d) => d,
+            Err(e) => return self.fail(event_loop, e),
+        };
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
             debug_draw,
+            decal_draw,
             renderer,
             ctx,
         });
@@ -317,6 +322,18 @@ impl ApplicationHandler for App {
                 if self.captured {
                     self.overlay
                         .notify("mouse captured: move it to look, Esc frees it".into());
+                }
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Right,
+                ..
+            } if self.captured && !self.prefs.open => {
+                let eye = self.drawn_from;
+                if self.keys.shift() {
+                    self.unstick_decal(&eye);
+                } else {
+                    self.stick_decal(&eye);
                 }
             }
             WindowEvent::MouseWheel { delta, .. } if !self.prefs.open => {

@@ -147,6 +147,7 @@ impl App {
                 self.stop_recording("the map changed: ");
                 self.sim
                     .replace_session(session, purpose == Purpose::Reload);
+                self.load_decals();
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
                 // A new map asks again when the survey is unsure of it; the same map

@@ -12,6 +12,8 @@
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
+//! - `decals`: decals stuck with the right mouse button (or a script's `decal`), kept
+//!   with the views.
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
@@ -24,6 +26,7 @@ mod bench;
 pub mod controls;
 mod correction;
 mod debug_view;
+mod decals;
 mod events;
 mod figure;
 mod free_camera;
@@ -61,14 +64,16 @@ use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
 use loading::Loading;
-use render::{DebugDraw, GlWindowContext, Renderer};
+use render::{DebugDraw, DecalDraw, GlWindowContext, Renderer};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
 use ui::hud::Overlay;
 use ui::minimap::{self, Minimap};
 use ui::offer::Offer;
 use ui::settings_panel::SettingsState;
+use walkthrough::decals::Decals;
 use walkthrough::map::minimap::top_down;
+use walkthrough::player::Pose;
 
 /// Everything the command line decided.
 pub struct Config {
@@ -199,7 +204,7 @@ impl App {
             "minimap drawn in {:.0} ms",
             drawn.elapsed().as_secs_f64() * 1e3
         );
-        App {
+        let mut app = App {
             sim: Simulation::new(session, controller, config.script.clone(), outputs.trace),
             gpu: None,
             keys: HeldKeys::default(),
@@ -224,7 +229,11 @@ impl App {
             offer,
             prefs,
             config,
-        }
+            decals: Decals::default(),
+            drawn_from: Pose::default(),
+        };
+        app.load_decals();
+        app
     }
 }
 
@@ -233,6 +242,7 @@ impl App {
 struct Gpu {
     egui: egui_glow::EguiGlow,
     debug_draw: DebugDraw,
+    decal_draw: DecalDraw,
     renderer: Renderer,
     ctx: GlWindowContext,
 }
@@ -281,4 +291,9 @@ struct App {
     offer: Option<Offer>,
     /// The user's settings, as this run uses them, and the F2 panel.
     prefs: SettingsState,
+    /// The decals stuck on the map (the right mouse button, a script's `decal`).
+    decals: Decals,
+    /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
+    /// third-person camera).
+    drawn_from: Pose,
 }

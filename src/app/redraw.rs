@@ -8,6 +8,8 @@ use image::ImageEncoder;
 use walkthrough::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
+use walkthrough::sim::ScriptEffect;
+
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::simulation::Advance;
@@ -78,6 +80,16 @@ impl App {
         advance
     }
 
+    /// Apply what the script asked of the view in this frame's steps.
+    fn apply_effects(&mut self, effects: Vec<ScriptEffect>) {
+        for effect in effects {
+            match effect {
+                ScriptEffect::View(kind) => self.set_view(kind),
+                ScriptEffect::Decal(eye) => self.stick_decal(&eye),
+            }
+        }
+    }
+
     /// Draw the map and the 3D overlays (the debug view, the detached body, the person
     /// marker) from the view; false when there is nothing to draw into (no window yet, or
     /// minimised).
@@ -98,8 +110,11 @@ impl App {
         let Some(gpu) = &mut self.gpu else {
             return false;
         };
+        self.drawn_from = view;
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer.draw(&view, size.width, size.height);
+        let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
+        gpu.decal_draw.draw(view_proj, &self.decals);
         let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.

@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use walkthrough::collision::Body;
 use walkthrough::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
-use walkthrough::sim::ScriptEffect;
 
 use super::App;
 use super::figure::Figure;
@@ -63,7 +62,7 @@ impl App {
     }
 
     /// Show the walk from `kind`'s camera (for this run; a script's `view` line).
-    fn set_view(&mut self, kind: ViewKind) {
+    pub(super) fn set_view(&mut self, kind: ViewKind) {
         self.prefs.live.third_person = kind == ViewKind::Third;
         self.third.boom.reset();
         self.sim.record_set(&format!("view {kind}"));
@@ -79,15 +78,6 @@ impl App {
         self.prefs.changed_at = Some(Instant::now());
         self.overlay
             .notify(format!("third-person boom {length:.2} m"));
-    }
-
-    /// Apply what the script asked of the view since the last frame.
-    pub(super) fn apply_effects(&mut self, effects: Vec<ScriptEffect>) {
-        for effect in effects {
-            match effect {
-                ScriptEffect::View(kind) => self.set_view(kind),
-            }
-        }
     }
 
     /// The pose the scene is drawn from at `now`: the eye, or in third person the camera

@@ -65,7 +65,22 @@ pub fn run<E>(
     controller: &mut Controller,
     script: &[Command],
     dt: f64,
+    sink: impl FnMut(&Step) -> Result<(), E>,
+) -> Result<u64, E> {
+    run_with_effects(world, frame, controller, script, dt, sink, |_| {})
+}
+
+/// [`run`], also handing each [`ScriptEffect`] (a `view` or `decal` line) to `effect`
+/// before the step that follows it: what `sim --decals-out` sticks decals with. The steps
+/// are the same whatever `effect` does.
+pub fn run_with_effects<E>(
+    world: &dyn Collider,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f64,
     mut sink: impl FnMut(&Step) -> Result<(), E>,
+    mut effect: impl FnMut(ScriptEffect),
 ) -> Result<u64, E> {
     if let Some(pose) = start_pose(script) {
         controller.place(pose);
@@ -77,8 +92,11 @@ pub fn run<E>(
         row: stepper.start_row(controller, frame),
     })?;
     while let Some(intent) = player.next_step(controller) {
+        player.take_effects().into_iter().for_each(&mut effect);
         sink(&stepper.step(world, frame, controller, &intent))?;
     }
+    // Effects after the last step (a script ending with `decal`).
+    player.take_effects().into_iter().for_each(&mut effect);
     Ok(stepper.steps())
 }
 

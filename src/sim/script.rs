@@ -15,6 +15,7 @@
 //!                                        where the walk starts)
 //! view third|first                       the window's camera (the walk and trace are
 //!                                        the same in both)
+//! decal                                  stick a decal where the crosshair points
 //! ```
 //!
 //! A UTF-8 byte order mark before the first line is skipped (an editor's, as OBJ files
@@ -64,6 +65,8 @@ pub enum Command {
     Start(Pose),
     /// Show the walk from this camera (a [`ScriptEffect`]: the walk never reads it).
     View(ViewKind),
+    /// Stick a decal where the crosshair points (a [`ScriptEffect`]).
+    Decal,
 }
 
 /// What a script asks of whoever shows the walk, not of the walk: the window applies it,
@@ -73,6 +76,8 @@ pub enum Command {
 pub enum ScriptEffect {
     /// Show the walk from this camera.
     View(ViewKind),
+    /// Stick a decal where the crosshair of this eye points (the drawn eye at that step).
+    Decal(Pose),
 }
 
 /// The movement keys a `keys` line may hold, as they move: forward, back, left, right, up
@@ -232,13 +237,14 @@ fn parse_line(line: &str) -> Result<Command, String> {
         "crouch" => Command::Crouch(on_off(need("on or off")?)?),
         "speed" => speed_setting(&verb, number("metres a second")?)?,
         "run-factor" => speed_setting(&verb, number("a factor")?)?,
-        "jump" => match arg {
-            None => Command::Jump,
-            Some(extra) => return Err(format!("unexpected {} after 'jump'", quote(extra))),
+        "jump" | "decal" => match arg {
+            None if verb == "jump" => Command::Jump,
+            None => Command::Decal,
+            Some(extra) => return Err(format!("unexpected {} after {v}", quote(extra))),
         },
         _ => {
             return Err(format!(
-                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode, method or view)"
+                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode, method, view or decal)"
             ));
         }
     })
@@ -428,6 +434,7 @@ impl ScriptPlayer {
                 // The controller is placed afresh: a recording starts from rest.
                 Command::Start(p) => c.place(p),
                 Command::View(v) => self.effects.push(ScriptEffect::View(v)),
+                Command::Decal => self.effects.push(ScriptEffect::Decal(c.view_pose())),
             }
         }
     }

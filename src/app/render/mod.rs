@@ -12,7 +12,9 @@
 //! - `texture`: uploads with mipmaps, the filter, anisotropy.
 //! - `render_scale`: the scene drawn offscreen with fewer pixels, stretched over the window.
 //! - `counters`: what a frame drew, and its fragments counted (`--bench-frames`).
-//! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker).
+//! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker,
+//!   the third-person figure).
+//! - `decal_draw`: the decals over the walls they lie on.
 //! - `gl`: the GL helpers every file here uses (programs, uniforms, vertex layouts, the
 //!   depth read).
 //!
@@ -23,6 +25,7 @@ mod context;
 mod counters;
 mod culling;
 mod debug_draw;
+mod decal_draw;
 mod gl;
 mod levels;
 mod program;
@@ -34,4 +37,5 @@ pub use context::{GlWindowContext, probe_software};
 pub use counters::DrawStats;
 pub use culling::Culling;
 pub use debug_draw::{DebugDraw, DebugGeometry, DebugVertex};
+pub use decal_draw::DecalDraw;
 pub use renderer::Renderer;
