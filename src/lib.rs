@@ -18,6 +18,8 @@
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
+//! - [`movers`]: a world that moves: placed models following their motion, carrying and
+//!   pushing the body tick by tick, never passing through it.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
 //! - [`session`]: a map opened and ready to walk: world, scale, spawn.
 //! - [`preferences`]: the user's settings (mouse, field of view, speed, window).
@@ -64,6 +66,7 @@ pub mod decals;
 pub mod files;
 pub mod geometry;
 pub mod map;
+pub mod movers;
 pub mod names;
 pub mod output;
 pub mod player;

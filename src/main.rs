@@ -117,7 +117,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             args.max_steps
         ));
     }
-    let session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
+    let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     terminal::warn_starts(&session, script.starts(), c.script.as_deref());
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
     let inputs = terminal::inputs(&session, c.script.as_ref());
@@ -130,16 +130,20 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         walkthrough::quote::shown_path(p)
     });
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
-    let mut trace = TraceWriter::new(out).map_err(write_error)?;
-    let mut decals_out = match &args.decals_out {
+    let moves = !session.movers.is_empty();
+    let mut trace = TraceWriter::new(out, moves).map_err(write_error)?;
+    let decals_out = match &args.decals_out {
         Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
         None => None,
     };
-    let mut decals = Decals::default();
+    // The eyes of the script's `decal` lines, in order: stuck on the map after the run
+    // (the walk holds the session meanwhile; decals stick to the map at rest).
+    let mut decal_eyes = Vec::new();
     let started = Instant::now();
-    let run = sim::run_with_effects(
-        session.collider(),
-        &session.map.frame,
+    let frame = session.map.frame;
+    let run = sim::run_in(
+        &mut session.ticking(),
+        &frame,
         &mut controller,
         &script.commands,
         args.dt,
@@ -156,11 +160,8 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             trace.row(&step.row)
         },
         |effect| {
-            if let (ScriptEffect::Decal(eye), Some(_)) = (effect, &decals_out)
-                && let Some(at) =
-                    walkthrough::decals::aim(&session.world, &eye, decals.next_texture())
-            {
-                decals.add(walkthrough::decals::build(&session.world, at));
+            if let ScriptEffect::Decal(eye) = effect {
+                decal_eyes.push(eye);
             }
         },
     );
@@ -170,7 +171,13 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         .finish()
         .and_then(TraceOut::commit)
         .map_err(write_error)?;
-    if let (Some(mut f), Some(p)) = (decals_out.take(), &args.decals_out) {
+    if let (Some(mut f), Some(p)) = (decals_out, &args.decals_out) {
+        let mut decals = Decals::default();
+        for eye in &decal_eyes {
+            if let Some(at) = walkthrough::decals::aim(&session.world, eye, decals.next_texture()) {
+                decals.add(walkthrough::decals::build(&session.world, at));
+            }
+        }
         let shown = walkthrough::quote::shown_path(p);
         write_decals(&decals, &session.map.frame, &mut f)
             .and_then(|()| f.commit())

@@ -8,13 +8,14 @@ use glam::Vec3;
 
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
-use crate::collision::{Collider, CollisionWorld, InstancedWorld, WorldStats};
+use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::solids::closed_solids;
 use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
     load_obj_file,
 };
+use crate::movers::{Clock, Movers, Still, World};
 use crate::player::Pose;
 use crate::survey::units::Unit;
 use crate::survey::{
@@ -80,8 +81,11 @@ pub struct Session {
     /// Its collision world (for a scene: every placement baked into world space, used for
     /// spawn finding and ray casts; moves collide with [`Session::placed`] instead).
     pub world: CollisionWorld,
-    /// For a scene file: the placed models, tested in their own space.
+    /// For a scene file: the placed models, tested in their own space (the movers at
+    /// their current poses).
     pub placed: Option<InstancedWorld>,
+    /// The scene's movers and their clocks (empty for a still scene or an OBJ).
+    pub movers: Movers,
     /// Where the player starts and why.
     pub spawn: SpawnChoice,
     /// Why the map has the scale it has.
@@ -182,29 +186,17 @@ impl Session {
         } else {
             (None, None)
         };
+        let reasons = frame_reasons(opts, path.is_some(), remembered, &guess);
         Ok(Session {
             map,
             world,
             placed: None,
+            movers: Movers::default(),
             spawn,
             up_guess,
             scale_guess,
-            scale_reason: match (opts.scale, path, remembered) {
-                (None, None, _) => "the built-in map is in metres".to_string(),
-                (_, _, Some(r)) => format!(
-                    "scale {} as you set it for this file (remembered; --forget drops it)",
-                    r.scale
-                ),
-                _ => guess.scale_reason,
-            },
-            up_reason: match (opts.up, path, remembered) {
-                (None, None, _) => "the built-in map is Y-up".to_string(),
-                (_, _, Some(r)) => format!(
-                    "up axis {} as you set it for this file (remembered; --forget drops it)",
-                    r.up
-                ),
-                _ => guess.up_reason,
-            },
+            scale_reason: reasons.scale,
+            up_reason: reasons.up,
             timings: LoadTimings {
                 parse,
                 survey,
@@ -234,10 +226,13 @@ impl Session {
         given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
         let placements = scene.world.instances.len();
+        let mut placed = scene.world;
+        placed.set_moving(&scene.movers.iter().map(|m| m.instance).collect::<Vec<_>>());
         Ok(Session {
             map,
             world,
-            placed: Some(scene.world),
+            placed: Some(placed),
+            movers: Movers::new(&scene.movers),
             spawn,
             up_guess: None,
             scale_guess: None,
@@ -284,6 +279,40 @@ impl Session {
         self.spawn.position = scaled_eye(self.spawn.position, factor);
         self.scale_reason = format!("scale {scale} set in the window (was {old})");
         Ok(Rescaled { factor })
+    }
+
+    /// The world to step in: the scene's placements with their movers (they move as the
+    /// ticks pass), else the still world of [`collider`](Self::collider).
+    pub fn ticking(&mut self) -> World<'_> {
+        if self.movers.is_empty() {
+            return World::Still(Still(self.collider()));
+        }
+        match &mut self.placed {
+            Some(placed) => World::Moving(self.movers.world(placed)),
+            None => World::Still(Still(&self.world)),
+        }
+    }
+
+    /// Put every mover back at its first key, not started (the scene reopened, or a
+    /// script or recording started again from the top).
+    pub fn restart_movers(&mut self) {
+        let Some(placed) = &mut self.placed else {
+            return;
+        };
+        for m in &mut self.movers.list {
+            m.clock = Clock::default();
+            m.blocked = 0;
+        }
+        let poses: Vec<PlacementPose> = self
+            .movers
+            .list
+            .iter()
+            .map(|m| PlacementPose {
+                instance: m.instance,
+                to_world: m.matrix(),
+            })
+            .collect();
+        placed.move_placements(&poses);
     }
 
     /// What moves collide with: the placed models of a scene, else the map's world.
@@ -344,6 +373,40 @@ impl Session {
             self.spawn.yaw_deg + 0.0,
             self.spawn.reason
         )
+    }
+}
+
+/// Why a map has its scale and up axis.
+struct Reasons {
+    scale: String,
+    up: String,
+}
+
+/// The reasons of a map's frame: the built-in map's, the frame remembered for the `file`,
+/// or the survey's (`guess`).
+fn frame_reasons(
+    opts: &OpenOptions,
+    file: bool,
+    remembered: Option<MapFrame>,
+    guess: &FrameGuess,
+) -> Reasons {
+    Reasons {
+        scale: match (opts.scale, file, remembered) {
+            (None, false, _) => "the built-in map is in metres".to_string(),
+            (_, _, Some(r)) => format!(
+                "scale {} as you set it for this file (remembered; --forget drops it)",
+                r.scale
+            ),
+            _ => guess.scale_reason.clone(),
+        },
+        up: match (opts.up, file, remembered) {
+            (None, false, _) => "the built-in map is Y-up".to_string(),
+            (_, _, Some(r)) => format!(
+                "up axis {} as you set it for this file (remembered; --forget drops it)",
+                r.up
+            ),
+            _ => guess.up_reason.clone(),
+        },
     }
 }
 

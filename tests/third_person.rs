@@ -62,6 +62,7 @@ fn random_intent(rng: &mut Rng) -> MoveIntent {
         run: rng.f() < 0.3,
         jump: rng.f() < 0.1,
         crouch: rng.f() < 0.15,
+        ..MoveIntent::default()
     }
 }
 

@@ -17,6 +17,8 @@ pub struct HeldKeys {
     run: bool,
     /// Space went down since the last step took the intent: a jump when walking.
     jump: bool,
+    /// E went down since the last step took the intent: use what is looked at.
+    using: bool,
 }
 
 impl HeldKeys {
@@ -24,6 +26,10 @@ impl HeldKeys {
     pub fn set(&mut self, key: KeyCode, down: bool) -> bool {
         if key == KeyCode::Space && down && !self.up {
             self.jump = true;
+        }
+        if key == KeyCode::KeyE {
+            self.using |= down;
+            return true;
         }
         let slot = match key {
             KeyCode::KeyW | KeyCode::ArrowUp => &mut self.forward,
@@ -60,6 +66,7 @@ impl HeldKeys {
             run: self.run,
             jump: std::mem::take(&mut self.jump),
             crouch: self.down,
+            using: std::mem::take(&mut self.using),
         }
     }
 }

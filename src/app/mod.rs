@@ -100,8 +100,8 @@ struct Outputs {
 
 impl Outputs {
     /// Check `--screenshot` and `--record`, and open `--trace` and `--bench-out`; none may
-    /// be one of `inputs`.
-    fn open(config: &Config, inputs: &[PathBuf]) -> Result<Outputs, String> {
+    /// be one of `inputs`. The trace has the `on` column where the map `moves`.
+    fn open(config: &Config, inputs: &[PathBuf], moves: bool) -> Result<Outputs, String> {
         let w = &config.window;
         for p in [&w.screenshot, &w.record].into_iter().flatten() {
             check_writable(p, inputs).map_err(|e| e.to_string())?;
@@ -109,7 +109,7 @@ impl Outputs {
         let create = |p: &PathBuf| PartialFile::create(p, inputs).map_err(|e| e.to_string());
         let trace = match &config.common.trace {
             Some(p) => Some(
-                TraceWriter::new(create(p)?)
+                TraceWriter::new(create(p)?, moves)
                     .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
             ),
             None => None,
@@ -142,7 +142,8 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         window,
     };
     let inputs = inputs(&opened.session, config.common.script.as_ref());
-    let outputs = Outputs::open(&config, &inputs)?;
+    let moves = !opened.session.movers.is_empty();
+    let outputs = Outputs::open(&config, &inputs, moves)?;
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);

@@ -14,6 +14,7 @@ use walkthrough::sim::{
 };
 
 use walkthrough::collision::Recorder;
+use walkthrough::movers::Still;
 
 use super::debug_view::DebugView;
 use super::keys::HeldKeys;
@@ -176,9 +177,10 @@ impl Simulation {
 
     /// Write the trace's first row (the starting pose); called once, when the window opens.
     pub fn start(&mut self) {
+        let frame = self.session.map.frame;
         let row = self
             .stepper
-            .start_row(&self.controller, &self.session.map.frame);
+            .start_row(&self.session.ticking(), &self.controller, &frame);
         self.write_trace(&row);
     }
 
@@ -241,21 +243,29 @@ impl Simulation {
             if let Some(r) = &mut self.recording {
                 r.step(&intent);
             }
-            let collider = self.session.collider();
-            let frame = &self.session.map.frame;
+            let frame = self.session.map.frame;
+            let moves = !self.session.movers.is_empty();
             let step = match debug.as_deref_mut() {
-                Some(view) => {
+                // The debug view counts the sweeps of a still world (a moving one is
+                // stepped as it is: its movers' ticks are not recorded).
+                Some(view) if !moves => {
                     let response = self.controller.settings.response;
-                    let recorder = Recorder::new(collider, &mut view.account);
-                    let step = self
-                        .stepper
-                        .step(&recorder, frame, &mut self.controller, &intent);
+                    let recorder = Recorder::new(self.session.collider(), &mut view.account);
+                    let step = self.stepper.step(
+                        &mut Still(&recorder),
+                        &frame,
+                        &mut self.controller,
+                        &intent,
+                    );
                     view.after_step(response, &step.report, now);
                     step
                 }
-                None => self
-                    .stepper
-                    .step(collider, frame, &mut self.controller, &intent),
+                _ => self.stepper.step(
+                    &mut self.session.ticking(),
+                    &frame,
+                    &mut self.controller,
+                    &intent,
+                ),
             };
             advance.hit |= step.report.hit;
             advance.pushed_out |= step.report.pushed_out;

@@ -83,13 +83,86 @@ pub struct InstancedWorld {
     /// the placements near it without testing every one (a scene of 100,000 placements
     /// stepped at 250 ms a step with a linear scan).
     top: OnceLock<Placements>,
+    /// The movers' tree (see [`InstancedWorld::set_moving`]): refitted as they move.
+    moving: Placements,
+    /// Per placement: is it a mover (kept out of `top`)?
+    is_moving: Vec<bool>,
 }
 
-/// The placements' tree, and the order its leaves index the placements in.
+/// A BVH over some placements' world boxes, and the placement each leaf entry is.
 #[derive(Clone, Debug, Default)]
 struct Placements {
     bvh: Bvh,
+    /// Leaf entry `k` is placement `order[k]`.
     order: Vec<u32>,
+}
+
+impl Placements {
+    /// The tree over the placements `ids` of `instances`.
+    fn over(instances: &[Instance], ids: &[u32]) -> Placements {
+        let boxes: Vec<Aabb> = ids.iter().map(|&i| instances[i as usize].bounds).collect();
+        let Built { bvh, order } = Bvh::build(&boxes);
+        Placements {
+            bvh,
+            order: order.iter().map(|&k| ids[k as usize]).collect(),
+        }
+    }
+
+    /// The same tree fitted to where its placements are now.
+    fn refit(&mut self, instances: &[Instance]) {
+        let boxes: Vec<Aabb> = self
+            .order
+            .iter()
+            .map(|&i| instances[i as usize].bounds)
+            .collect();
+        self.bvh.refit(&boxes);
+    }
+}
+
+/// A placement's new world matrix (see [`InstancedWorld::move_placements`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlacementPose {
+    /// The placement's index in [`InstancedWorld::instances`].
+    pub instance: usize,
+    /// Its model space to world space from now on.
+    pub to_world: Affine3A,
+}
+
+/// What [`InstancedWorld::move_placements`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moved {
+    /// Placements given their new matrix.
+    pub moved: usize,
+    /// Poses refused (no such placement, or a matrix that cannot be inverted).
+    pub refused: usize,
+}
+
+/// Which placements a query tests (see [`InstancedWorld::only`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// Every placement.
+    All,
+    /// This placement alone.
+    One(usize),
+    /// Every placement but this one.
+    AllBut(usize),
+}
+
+impl Which {
+    fn admits(self, instance: usize) -> bool {
+        match self {
+            Which::All => true,
+            Which::One(i) => i == instance,
+            Which::AllBut(i) => i != instance,
+        }
+    }
+}
+
+/// An [`InstancedWorld`] whose queries test only [`Which`] placements.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection<'a> {
+    world: &'a InstancedWorld,
+    which: Which,
 }
 
 impl InstancedWorld {
@@ -97,8 +170,7 @@ impl InstancedWorld {
     pub fn new(models: Vec<CollisionWorld>) -> InstancedWorld {
         InstancedWorld {
             models,
-            instances: Vec::new(),
-            top: OnceLock::new(),
+            ..InstancedWorld::default()
         }
     }
 
@@ -107,7 +179,185 @@ impl InstancedWorld {
     /// inverse overflows). A model scaled by 0.001 (millimetres to metres) is placed: its
     /// determinant, 1e-9, was under the `f32::EPSILON` this once asked for.
     pub fn place(&mut self, model: usize, to_world: Affine3A) -> Option<()> {
-        let world = self.models.get(model)?;
+        let triangle_base = self.instances.last().map_or(0, |i| {
+            i.triangle_base + self.models[i.model].triangles().len() as u32
+        });
+        let inst = Instance::new(self.models.get(model)?, model, to_world, triangle_base)?;
+        self.instances.push(inst);
+        self.top = OnceLock::new();
+        Some(())
+    }
+
+    /// Mark the placements `moving` as movers: the placements' tree keeps the still ones
+    /// fixed, and a small tree of their own is refitted as they move (see
+    /// [`move_placements`](Self::move_placements)). Indices past the placements are
+    /// ignored.
+    pub fn set_moving(&mut self, moving: &[usize]) {
+        let n = self.instances.len();
+        let mut ids: Vec<u32> = moving
+            .iter()
+            .filter(|&&i| i < n)
+            .map(|&i| i as u32)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        self.moving = Placements::over(&self.instances, &ids);
+        self.is_moving = vec![false; n];
+        for &i in &ids {
+            self.is_moving[i as usize] = true;
+        }
+        self.top = OnceLock::new();
+    }
+
+    /// Give placements new world matrices (the movers at this tick), then refit the
+    /// movers' tree once. A pose that cannot be placed (see [`place`](Self::place)) leaves
+    /// its placement where it was; the result counts those refused.
+    pub fn move_placements(&mut self, poses: &[PlacementPose]) -> Moved {
+        let mut moved = Moved::default();
+        for pose in poses {
+            let Some(old) = self.instances.get(pose.instance) else {
+                moved.refused += 1;
+                continue;
+            };
+            let world = &self.models[old.model];
+            match Instance::new(world, old.model, pose.to_world, old.triangle_base) {
+                Some(inst) => {
+                    if !self.is_moving.get(pose.instance).copied().unwrap_or(false) {
+                        // A still placement moved: the still tree is made again.
+                        self.top = OnceLock::new();
+                    }
+                    self.instances[pose.instance] = inst;
+                    moved.moved += 1;
+                }
+                None => moved.refused += 1,
+            }
+        }
+        self.moving.refit(&self.instances);
+        moved
+    }
+
+    /// The placement whose triangle `triangle` is (numbered as [`Contact::triangle`]).
+    pub fn instance_of(&self, triangle: u32) -> Option<usize> {
+        let at = self
+            .instances
+            .partition_point(|inst| inst.triangle_base <= triangle)
+            .checked_sub(1)?;
+        let inst = &self.instances[at];
+        let count = self.models[inst.model].triangles().len() as u32;
+        (triangle - inst.triangle_base < count).then_some(at)
+    }
+
+    /// The same world seen by queries that test only some placements: a rider carried
+    /// by a mover is swept against everything but it, a push against it alone.
+    pub fn only(&self, which: Which) -> Selection<'_> {
+        Selection { world: self, which }
+    }
+
+    /// Every placed triangle in world space (for rendering, spawn finding and tests).
+    pub fn baked_triangles(&self) -> impl Iterator<Item = [Vec3; 3]> + '_ {
+        self.instances.iter().flat_map(move |inst| {
+            self.models[inst.model]
+                .triangles()
+                .iter()
+                .map(move |t| inst.bake(t))
+        })
+    }
+
+    /// Visit, nearest first, the placements whose world box (grown by `reach`) the
+    /// segment `p0 -> p0 + d` meets no later than `visitor.t_max()`, through the
+    /// placements' BVH (the still ones', then the movers'), among `which`; a bounding
+    /// sphere test comes before each placement's own tree.
+    fn visit_near(
+        &self,
+        which: Which,
+        p0: Vec3,
+        d: Vec3,
+        reach: Vec3,
+        visitor: &mut impl PlacementVisitor,
+    ) {
+        let longest = reach.max_element() + BOX_MARGIN;
+        if let Which::One(i) = which {
+            // One placement: no tree to walk.
+            if let Some(inst) = self.instances.get(i)
+                && inst.sphere.near_segment(p0, d, longest)
+            {
+                visitor.visit(&self.models[inst.model], inst);
+            }
+            return;
+        }
+        let top = self.top.get_or_init(|| {
+            let still: Vec<u32> = (0..self.instances.len() as u32)
+                .filter(|&i| !self.is_moving.get(i as usize).copied().unwrap_or(false))
+                .collect();
+            Placements::over(&self.instances, &still)
+        });
+        let ray = SlabRay::new(
+            p0.into(),
+            safe_recip(d).into(),
+            Vec3A::from(reach) + Vec3A::splat(BOX_MARGIN),
+        );
+        for tree in [top, &self.moving] {
+            let mut query = NearPlacements {
+                world: self,
+                which,
+                order: &tree.order,
+                p0,
+                d,
+                ray,
+                longest,
+                visitor: &mut *visitor,
+            };
+            tree.bvh.traverse(&mut query);
+        }
+    }
+}
+
+/// What a query does with each placement near it (see [`InstancedWorld::visit_near`]).
+trait PlacementVisitor {
+    /// The query's bound on the segment's parameter: placements beyond it are skipped.
+    fn t_max(&self) -> f32;
+    /// Test the placement's own triangles.
+    fn visit(&mut self, world: &CollisionWorld, inst: &Instance);
+}
+
+/// The placements' BVH walked for a segment grown by a reach.
+struct NearPlacements<'a, V> {
+    world: &'a InstancedWorld,
+    which: Which,
+    order: &'a [u32],
+    p0: Vec3,
+    d: Vec3,
+    ray: SlabRay,
+    longest: f32,
+    visitor: &'a mut V,
+}
+
+impl<V: PlacementVisitor> Visitor for NearPlacements<'_, V> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        node.ray_entry(&self.ray, self.visitor.t_max())
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for k in range {
+            let i = self.order[k as usize] as usize;
+            let inst = &self.world.instances[i];
+            if self.which.admits(i) && inst.sphere.near_segment(self.p0, self.d, self.longest) {
+                self.visitor.visit(&self.world.models[inst.model], inst);
+            }
+        }
+    }
+}
+
+impl Instance {
+    /// `world` (model `model`) placed with `to_world`, its triangles numbered from
+    /// `triangle_base`; `None` when the transform or its inverse is not finite and
+    /// invertible.
+    fn new(
+        world: &CollisionWorld,
+        model: usize,
+        to_world: Affine3A,
+        triangle_base: u32,
+    ) -> Option<Instance> {
         let linear = Mat3::from(to_world.matrix3);
         let det = linear.determinant();
         if !(det.is_finite() && det != 0.0 && to_world.translation.is_finite()) {
@@ -134,10 +384,7 @@ impl InstancedWorld {
         });
         let bounds = Aabb::from_points(corners);
         let centre = bounds.center();
-        let triangle_base = self.instances.last().map_or(0, |i| {
-            i.triangle_base + self.models[i.model].triangles().len() as u32
-        });
-        self.instances.push(Instance {
+        Some(Instance {
             model,
             to_world,
             to_model,
@@ -149,82 +396,9 @@ impl InstancedWorld {
                 radius: (bounds.max - centre).length(),
             },
             triangle_base,
-        });
-        self.top = OnceLock::new();
-        Some(())
-    }
-
-    /// Every placed triangle in world space (for rendering, spawn finding and tests).
-    pub fn baked_triangles(&self) -> impl Iterator<Item = [Vec3; 3]> + '_ {
-        self.instances.iter().flat_map(move |inst| {
-            self.models[inst.model]
-                .triangles()
-                .iter()
-                .map(move |t| inst.bake(t))
         })
     }
 
-    /// Visit, nearest first, the placements whose world box (grown by `reach`) the
-    /// segment `p0 -> p0 + d` meets no later than `visitor.t_max()`, through the
-    /// placements' BVH; a bounding sphere test comes before each placement's own tree.
-    fn visit_near(&self, p0: Vec3, d: Vec3, reach: Vec3, visitor: &mut impl PlacementVisitor) {
-        let top = self.top.get_or_init(|| {
-            let boxes: Vec<Aabb> = self.instances.iter().map(|i| i.bounds).collect();
-            let Built { bvh, order } = Bvh::build(&boxes);
-            Placements { bvh, order }
-        });
-        let mut query = NearPlacements {
-            world: self,
-            order: &top.order,
-            p0,
-            d,
-            ray: SlabRay::new(
-                p0.into(),
-                safe_recip(d).into(),
-                Vec3A::from(reach) + Vec3A::splat(BOX_MARGIN),
-            ),
-            longest: reach.max_element() + BOX_MARGIN,
-            visitor,
-        };
-        top.bvh.traverse(&mut query);
-    }
-}
-
-/// What a query does with each placement near it (see [`InstancedWorld::visit_near`]).
-trait PlacementVisitor {
-    /// The query's bound on the segment's parameter: placements beyond it are skipped.
-    fn t_max(&self) -> f32;
-    /// Test the placement's own triangles.
-    fn visit(&mut self, world: &CollisionWorld, inst: &Instance);
-}
-
-/// The placements' BVH walked for a segment grown by a reach.
-struct NearPlacements<'a, V> {
-    world: &'a InstancedWorld,
-    order: &'a [u32],
-    p0: Vec3,
-    d: Vec3,
-    ray: SlabRay,
-    longest: f32,
-    visitor: &'a mut V,
-}
-
-impl<V: PlacementVisitor> Visitor for NearPlacements<'_, V> {
-    fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(&self.ray, self.visitor.t_max())
-    }
-
-    fn visit_leaf(&mut self, range: Range<u32>) {
-        for k in range {
-            let inst = &self.world.instances[self.order[k as usize] as usize];
-            if inst.sphere.near_segment(self.p0, self.d, self.longest) {
-                self.visitor.visit(&self.world.models[inst.model], inst);
-            }
-        }
-    }
-}
-
-impl Instance {
     /// A model triangle in world space, rounded exactly as the baked copy is.
     #[inline]
     fn bake(&self, tri: &Triangle) -> [Vec3; 3] {
@@ -245,6 +419,30 @@ impl Collider for InstancedWorld {
         delta: Vec3,
         seen: Option<&mut Vec<u32>>,
     ) -> Option<Contact> {
+        self.only(Which::All).sweep_seen(probe, centre, delta, seen)
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        let inst = &self.instances[self.instance_of(index)?];
+        let tri = self.models[inst.model]
+            .triangles()
+            .get((index - inst.triangle_base) as usize)?;
+        Some(inst.bake(tri))
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        self.only(Which::All).nearest_overlap(body, centre)
+    }
+}
+
+impl Collider for Selection<'_> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
         let finder = SweepFinder::new(probe, centre, delta)?;
         let reach = probe.body.reach();
         let mut query = PlacementSweep {
@@ -254,21 +452,13 @@ impl Collider for InstancedWorld {
             reach,
             seen,
         };
-        self.visit_near(centre, delta, reach, &mut query);
+        self.world
+            .visit_near(self.which, centre, delta, reach, &mut query);
         query.finder.best
     }
 
     fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
-        // Placements number their triangles in order, each from its `triangle_base`.
-        let at = self
-            .instances
-            .partition_point(|inst| inst.triangle_base <= index)
-            .checked_sub(1)?;
-        let inst = &self.instances[at];
-        let tri = self.models[inst.model]
-            .triangles()
-            .get((index - inst.triangle_base) as usize)?;
-        Some(inst.bake(tri))
+        self.world.triangle(index)
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
@@ -280,7 +470,8 @@ impl Collider for InstancedWorld {
             centre,
             reach: body.reach() + Vec3::splat(BOX_MARGIN),
         };
-        self.visit_near(centre, Vec3::ZERO, body.reach(), &mut query);
+        self.world
+            .visit_near(self.which, centre, Vec3::ZERO, body.reach(), &mut query);
         query.finder.best
     }
 }

@@ -23,10 +23,12 @@ mod world;
 
 pub use body::{Body, SKIN};
 pub use collider::{Collider, Contact, Probe};
-pub use instances::{Instance, InstancedWorld};
+pub use instances::{Instance, InstancedWorld, Moved, PlacementPose, Selection, Which};
 pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
-pub use response::{MoveOutcome, MoveRules, PushOut, Response, push_out, resolve_move};
+pub use response::{
+    MoveOutcome, MoveRules, PushOut, Response, overlap, penetration, push_out, resolve_move,
+};
 pub use sweep::Feature;
 pub use work::{Watch, Work};
 pub use world::{CollisionWorld, RayHit, WorldStats};

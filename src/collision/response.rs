@@ -293,6 +293,36 @@ pub struct PushOut {
     pub free: bool,
 }
 
+/// The nearest triangle point *inside* the body at `centre`: nearer than halfway
+/// through the contact gap (see [`Body::inner_contact_radius`]), where no move ever leaves
+/// a body. A body resting against something, in the gap, penetrates nothing. `None` when
+/// it penetrates nothing.
+pub fn penetration<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> Option<Contact> {
+    nearer_than(world, body, centre, body.inner_contact_radius())
+}
+
+/// The nearest triangle point within the body itself at `centre` (the ellipsoid, not its
+/// contact gap): what must never be at the end of a tick (a mover that would put one
+/// there is blocked). Rounding may leave a resting body a little into its gap; only this
+/// is a body passed through.
+pub fn overlap<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> Option<Contact> {
+    nearer_than(world, body, centre, 1.0)
+}
+
+/// The nearest triangle point nearer than `radius` (ellipsoid space) to the body's centre.
+fn nearer_than<C: Collider + ?Sized>(
+    world: &C,
+    body: &Body,
+    centre: Vec3,
+    radius: f64,
+) -> Option<Contact> {
+    let c = world.nearest_overlap(body, centre)?;
+    let inv_radii = body.inverse_radii();
+    let centre_e = centre.as_dvec3() * inv_radii;
+    let point_e = c.point.as_dvec3() * inv_radii;
+    ((centre_e - point_e).length() < radius).then_some(c)
+}
+
 /// Push a body placed too near triangles (spawned in a wall or with its feet exactly on
 /// the floor, or grown from the flying sphere into the walker beside one) out along the
 /// normal of its deepest contact until it rests at its contact distance, a few rounds for
@@ -307,19 +337,15 @@ pub fn push_out<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> P
     let radius = body.contact_radius();
     // One more look than pushes: the last look tells whether the last push freed it.
     for round in 0..=MAX_PUSH_ROUNDS {
-        let Some(c) = world.nearest_overlap(body, out.centre) else {
+        // Resting in the gap, as a move leaves a body, is free.
+        let Some(c) = penetration(world, body, out.centre) else {
             out.free = true;
             break;
         };
-        let centre_e = out.centre.as_dvec3() * inv_radii;
-        let point_e = c.point.as_dvec3() * inv_radii;
-        if (centre_e - point_e).length() >= body.inner_contact_radius() {
-            out.free = true;
-            break; // resting in the gap, as a move leaves a body
-        }
         if round == MAX_PUSH_ROUNDS {
             break;
         }
+        let point_e = c.point.as_dvec3() * inv_radii;
         let normal_e = (c.normal.as_dvec3() * body.radii.as_dvec3()).normalize();
         out.centre = ((point_e + normal_e * radius) * body.radii.as_dvec3()).as_vec3();
         out.pushed = true;

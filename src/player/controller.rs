@@ -12,6 +12,7 @@ use crate::collision::{
     Body, Collider, Contact, MoveRules, Placement, Probe, Response, place, push_out, resolve_move,
 };
 use crate::geometry::InsideMethod;
+use crate::movers::{Rider, Still, Ticking};
 use crate::walk::{WalkIntent, WalkSettings, WalkState};
 
 /// Default walking speed, world units (metres) per second.
@@ -249,12 +250,23 @@ impl Controller {
     /// [`crate::walk`]). The eye follows the body. A body not yet placed (a spawn, a
     /// teleport, a mode switch) is placed first (see `Controller::settle`).
     pub fn step(&mut self, world: &dyn Collider, intent: &MoveIntent, dt: f32) -> StepReport {
+        self.step_in(&mut Still(world), intent, dt)
+    }
+
+    /// [`step`](Self::step) in a world where things may move: each tick passes in `world`
+    /// before the body's own move (see [`crate::movers`]); flying, the step is one tick.
+    pub fn step_in(
+        &mut self,
+        ticking: &mut dyn Ticking,
+        intent: &MoveIntent,
+        dt: f32,
+    ) -> StepReport {
         let start = self.pose.position;
         let mut pushed_out = false;
         let mut refused = None;
         let mut centre = self.body().centre_of(start);
         if self.settled != Some(self.body()) {
-            let settled = self.settle(world);
+            let settled = self.settle(ticking.collider());
             centre = settled.centre;
             pushed_out = settled.pushed;
             refused = settled.refused;
@@ -264,8 +276,17 @@ impl Controller {
         let mut report = match self.settings.mode {
             Mode::Fly => {
                 self.walk.reset();
+                let mut rider = Rider {
+                    eye: body.eye_of(centre),
+                    look: self.pose.forward(),
+                    using: intent.using,
+                    ..Rider::at(body, centre)
+                };
+                ticking.pass(dt, &mut rider);
+                self.pose.turn(rider.turned_deg, 0.0);
+                let world = ticking.collider();
                 let d = self.wanted_move(intent, dt);
-                let out = resolve_move(world, &self.settings.move_rules(body), centre, d);
+                let out = resolve_move(world, &self.settings.move_rules(body), rider.centre, d);
                 self.pose.position = body.eye_of(out.end);
                 StepReport {
                     hit: out.hit,
@@ -274,7 +295,7 @@ impl Controller {
                     ..StepReport::default()
                 }
             }
-            Mode::Walk => self.walk_step(world, body, centre, intent, dt),
+            Mode::Walk => self.walk_step(ticking, body, centre, intent, dt),
         };
         report.pushed_out = pushed_out;
         report.refused = refused;
@@ -335,7 +356,7 @@ impl Controller {
 
     fn walk_step(
         &mut self,
-        world: &dyn Collider,
+        world: &mut dyn Ticking,
         body: Body,
         centre: Vec3,
         intent: &MoveIntent,
@@ -352,6 +373,8 @@ impl Controller {
             velocity,
             jump: intent.jump,
             crouch: intent.crouch,
+            using: intent.using,
+            look: self.pose.forward(),
         };
         let mut feet = body.feet_of(centre);
         let rules = self.settings.move_rules(body);
@@ -359,6 +382,7 @@ impl Controller {
         let r = self
             .walk
             .advance(world, &ws, &rules, &mut feet, &walk_intent, dt);
+        self.pose.turn(r.turned_deg, 0.0);
         let now = self.walk.body(&ws);
         self.pose.position = now.eye_of(feet + Vec3::Y * now.radii.y);
         // Step-ups and posture changes are eased in the view, not in the physics.

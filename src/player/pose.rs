@@ -99,6 +99,9 @@ pub struct MoveIntent {
     pub jump: bool,
     /// Crouch (walking), held.
     pub crouch: bool,
+    /// Use (E): starts a mover that waits for it, looked at within reach (see
+    /// [`crate::movers`]); once, at the next step.
+    pub using: bool,
 }
 
 impl MoveIntent {

@@ -13,10 +13,11 @@ pub use script::{
     read_script, start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
-pub use trace::{TRACE_HEADER, TraceRow, TraceWriter};
+pub use trace::{ON_COLUMN, TRACE_HEADER, TraceRow, TraceWriter};
 
 use crate::collision::Collider;
 use crate::map::MapFrame;
+use crate::movers::{Still, Ticking};
 use crate::player::{Controller, StepReport};
 
 /// Default fixed simulation step, seconds (120 steps a second).
@@ -67,14 +68,23 @@ pub fn run<E>(
     dt: f64,
     sink: impl FnMut(&Step) -> Result<(), E>,
 ) -> Result<u64, E> {
-    run_with_effects(world, frame, controller, script, dt, sink, |_| {})
+    run_in(
+        &mut Still(world),
+        frame,
+        controller,
+        script,
+        dt,
+        sink,
+        |_| {},
+    )
 }
 
-/// [`run`], also handing each [`ScriptEffect`] (a `view` or `decal` line) to `effect`
-/// before the step that follows it: what `sim --decals-out` sticks decals with. The steps
-/// are the same whatever `effect` does.
-pub fn run_with_effects<E>(
-    world: &dyn Collider,
+/// [`run`] in a world where things may move (a scene's movers: see [`crate::movers`]),
+/// also handing each [`ScriptEffect`] (a `view` or `decal` line) to `effect` before the
+/// step that follows it: what `sim --decals-out` sticks decals with. The steps are the
+/// same whatever `effect` does.
+pub fn run_in<E>(
+    world: &mut dyn Ticking,
     frame: &MapFrame,
     controller: &mut Controller,
     script: &[Command],
@@ -89,7 +99,7 @@ pub fn run_with_effects<E>(
     let mut stepper = Stepper::new(dt);
     sink(&Step {
         report: StepReport::default(),
-        row: stepper.start_row(controller, frame),
+        row: stepper.start_row(world, controller, frame),
     })?;
     while let Some(intent) = player.next_step(controller) {
         player.take_effects().into_iter().for_each(&mut effect);
@@ -108,10 +118,22 @@ pub fn run_to_rows(
     script: &[Command],
     dt: f64,
 ) -> Vec<TraceRow> {
+    run_to_rows_in(&mut Still(world), frame, controller, script, dt)
+}
+
+/// [`run_to_rows`] in a world where things may move.
+pub fn run_to_rows_in(
+    world: &mut dyn Ticking,
+    frame: &MapFrame,
+    controller: &mut Controller,
+    script: &[Command],
+    dt: f64,
+) -> Vec<TraceRow> {
     let mut rows = Vec::new();
-    let Ok(_steps) = run(world, frame, controller, script, dt, |step| {
+    let sink = |step: &Step| {
         rows.push(step.row);
         Ok::<(), std::convert::Infallible>(())
-    });
+    };
+    let Ok(_steps) = run_in(world, frame, controller, script, dt, sink, |_| {});
     rows
 }

@@ -6,7 +6,7 @@
 //! speed, run factor), then the input in order: a run of steps with the same keys is one `keys` line
 //! (or `wait`); a mouse move between steps is a `turn` and a `look` with the exact values
 //! the window applied (Rust writes an `f32` in the fewest digits that read back to the
-//! same bits); `run`, `crouch` and `jump` come before the step they change. A hold's
+//! same bits); `run`, `crouch`, `jump` and `use` come before the step they change. A hold's
 //! seconds are its steps times `dt`, written so that they round back to those steps.
 
 use std::fmt::Write;
@@ -99,6 +99,9 @@ impl ScriptRecorder {
         }
         if intent.jump {
             self.line("jump");
+        }
+        if intent.using {
+            self.line("use");
         }
         let keys = [intent.forward, intent.strafe, intent.vertical];
         match &mut self.pending {

@@ -9,6 +9,8 @@
 //! wait SECS                              no key held
 //! response stop|slide                    mode walk|fly      method NAME
 //! jump                                   jump at the next step, if on the ground
+//! use                                    the use key (E) at the next step: starts a
+//!                                        mover looked at (`start = "use"`)
 //! crouch on|off                          hold the crouch key from now on, or release it
 //! speed M_PER_S                          walking (and flying) speed from now on
 //! start X,Y,Z YAW PITCH                  the eye's pose, world coordinates (first line:
@@ -54,6 +56,8 @@ pub enum Command {
     Run(bool),
     /// Jump at the next step (walking, on the ground).
     Jump,
+    /// The use key at the next step.
+    Use,
     /// Crouch key held (true) or released.
     Crouch(bool),
     /// Walking (and flying) speed, m/s.
@@ -242,9 +246,13 @@ fn parse_line(line: &str) -> Result<Command, String> {
             None => Command::Decal,
             Some(extra) => return Err(format!("unexpected {} after {v}", quote(extra))),
         },
+        "use" => match arg {
+            None => Command::Use,
+            Some(extra) => return Err(format!("unexpected {} after 'use'", quote(extra))),
+        },
         _ => {
             return Err(format!(
-                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, crouch, speed, run-factor, start, response, mode, method, view or decal)"
+                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, use, crouch, speed, run-factor, start, response, mode, method, view or decal)"
             ));
         }
     })
@@ -370,6 +378,7 @@ pub struct ScriptPlayer {
     run: bool,
     crouch: bool,
     jump: bool,
+    using: bool,
     dt: f32,
     /// Effects met since [`ScriptPlayer::take_effects`] was last called.
     effects: Vec<ScriptEffect>,
@@ -385,6 +394,7 @@ impl ScriptPlayer {
             run: false,
             crouch: false,
             jump: false,
+            using: false,
             dt,
             effects: Vec::new(),
         }
@@ -412,6 +422,7 @@ impl ScriptPlayer {
                     i.run = self.run;
                     i.crouch = self.crouch;
                     i.jump = std::mem::take(&mut self.jump);
+                    i.using = std::mem::take(&mut self.using);
                     return Some(i);
                 }
                 self.holding = None;
@@ -429,6 +440,7 @@ impl ScriptPlayer {
                 Command::Run(on) => self.run = on,
                 Command::Crouch(on) => self.crouch = on,
                 Command::Jump => self.jump = true,
+                Command::Use => self.using = true,
                 Command::Speed(v) => c.settings.speed = v,
                 Command::RunFactor(v) => c.settings.run_multiplier = v,
                 // The controller is placed afresh: a recording starts from rest.

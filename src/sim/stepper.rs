@@ -3,8 +3,8 @@
 //! byte, with or without a window.
 
 use super::TraceRow;
-use crate::collision::Collider;
 use crate::map::MapFrame;
+use crate::movers::Ticking;
 use crate::player::{Controller, MoveIntent, StepReport};
 
 /// Counts fixed steps of `dt` seconds and makes the trace row of each.
@@ -46,24 +46,31 @@ impl Stepper {
     }
 
     /// The row of the current state, as the trace's first row (frame 0) records it.
-    pub fn start_row(&self, controller: &Controller, frame: &MapFrame) -> TraceRow {
-        TraceRow::new(0, 0.0, controller, frame, false)
+    pub fn start_row(
+        &self,
+        world: &dyn Ticking,
+        controller: &Controller,
+        frame: &MapFrame,
+    ) -> TraceRow {
+        TraceRow::new(0, 0.0, controller, frame, false).standing_on(world, controller)
     }
 
-    /// Advance `controller` by one step with `intent` through `world`.
+    /// Advance `controller` by one step with `intent` through `world`, where things may
+    /// move (see [`crate::movers`]).
     pub fn step(
         &mut self,
-        world: &dyn Collider,
+        world: &mut dyn Ticking,
         frame: &MapFrame,
         controller: &mut Controller,
         intent: &MoveIntent,
     ) -> Step {
-        let report = controller.step(world, intent, self.dt());
+        let report = controller.step_in(world, intent, self.dt());
         self.steps += 1;
         // Time as steps times dt in `f64`, never a running sum nor the `f32` step: frame
         // 418 at 1/120 s is 3.483333, not 3.483334.
         let t = self.steps as f64 * self.dt;
-        let row = TraceRow::new(self.steps, t, controller, frame, report.hit);
+        let row = TraceRow::new(self.steps, t, controller, frame, report.hit)
+            .standing_on(world, controller);
         Step { report, row }
     }
 }

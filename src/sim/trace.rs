@@ -5,10 +5,15 @@ use std::io::{self, Write};
 
 use crate::collision::Response;
 use crate::map::MapFrame;
+use crate::movers::Ticking;
 use crate::player::{Controller, Mode};
 
 /// The trace's header line, exactly.
 pub const TRACE_HEADER: &str = "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched";
+
+/// The column a trace gains where things move (a scene with `[model.motion]`): the
+/// placement stood on.
+pub const ON_COLUMN: &str = "on";
 
 /// One row: the pose after a step, in the map file's own coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +36,10 @@ pub struct TraceRow {
     pub ground: bool,
     /// Walking, crouched.
     pub crouched: bool,
+    /// Where things move: the placement (0-based, scene order) the walker stands on, or
+    /// -1 (in the air, flying, or on none). `None`: nothing moves, and the trace has no
+    /// `on` column.
+    pub on: Option<i64>,
 }
 
 impl TraceRow {
@@ -46,13 +55,30 @@ impl TraceRow {
             hit,
             ground: c.settings.mode == Mode::Walk && c.walk.on_ground(),
             crouched: c.settings.mode == Mode::Walk && c.walk.crouched,
+            on: None,
+        }
+    }
+
+    /// The row with its `on` column where `world` moves.
+    pub fn standing_on(self, world: &dyn Ticking, c: &Controller) -> TraceRow {
+        if !world.moves() {
+            return self;
+        }
+        let on = c
+            .walk
+            .ground
+            .filter(|_| c.settings.mode == Mode::Walk)
+            .and_then(|g| world.placement_of(g.triangle));
+        TraceRow {
+            on: Some(on.map_or(-1, |i| i as i64)),
+            ..self
         }
     }
 }
 
 impl fmt::Display for TraceRow {
-    /// `frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched`, positions to 6
-    /// decimals.
+    /// `frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched` (and `on` where
+    /// things move), positions to 6 decimals.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.position;
         write!(
@@ -69,7 +95,11 @@ impl fmt::Display for TraceRow {
             self.hit as u8,
             self.ground as u8,
             self.crouched as u8
-        )
+        )?;
+        match self.on {
+            Some(on) => write!(f, ",{on}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -84,9 +114,13 @@ pub struct TraceWriter<W: Write> {
 }
 
 impl<W: Write> TraceWriter<W> {
-    /// Start a trace on `out`: writes the header.
-    pub fn new(mut out: W) -> io::Result<Self> {
-        writeln!(out, "{TRACE_HEADER}")?;
+    /// Start a trace on `out`: writes the header (with the `on` column when `moves`).
+    pub fn new(mut out: W, moves: bool) -> io::Result<Self> {
+        if moves {
+            writeln!(out, "{TRACE_HEADER},{ON_COLUMN}")?;
+        } else {
+            writeln!(out, "{TRACE_HEADER}")?;
+        }
         Ok(TraceWriter {
             out,
             line: String::with_capacity(128),
@@ -130,7 +164,7 @@ mod tests {
     fn the_writer_writes_the_header_then_whole_rows() {
         let c = Controller::new(Pose::default(), ControllerSettings::default());
         let row = TraceRow::new(7, 0.5, &c, &MapFrame::default(), true);
-        let mut w = TraceWriter::new(Vec::new()).unwrap();
+        let mut w = TraceWriter::new(Vec::new(), false).unwrap();
         w.row(&row).unwrap();
         assert_eq!(w.rows(), 1);
         let text = String::from_utf8(w.out).unwrap();

@@ -19,6 +19,7 @@ use super::{WalkSettings, WalkState};
 use crate::collision::{
     Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move,
 };
+use crate::movers::{Rider, Ticking};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
 const TICK_SLACK: f64 = 1e-3;
@@ -37,6 +38,10 @@ pub struct WalkIntent {
     pub jump: bool,
     /// Crouch (held): stay crouched while true, stand up when there is room.
     pub crouch: bool,
+    /// The use key, at the first tick (starts a mover looked at: see [`crate::movers`]).
+    pub using: bool,
+    /// Where the eye looks (unit), for the use key.
+    pub look: Vec3,
 }
 
 /// What one outer step did.
@@ -50,16 +55,20 @@ pub struct WalkReport {
     pub stepped_up: f32,
     /// Internal ticks run.
     pub ticks: u32,
+    /// Degrees the movers turned the walker about the vertical (a turntable ridden).
+    pub turned_deg: f32,
 }
 
 impl WalkState {
     /// Advance the walker whose feet are at `feet` by `dt` seconds: as many whole ticks
     /// of `settings.tick` as `dt` and the time owed from earlier steps hold. Ticks are
     /// counted with a thousandth of a tick to spare, so that `dt` written to ten digits
-    /// (0.0083333333 for 1/120) never loses one to rounding.
+    /// (0.0083333333 for 1/120) never loses one to rounding. Before each tick's own move,
+    /// the tick passes in `world` (its movers carry and push the body: see
+    /// [`crate::movers`]).
     pub fn advance(
         &mut self,
-        world: &dyn Collider,
+        world: &mut dyn Ticking,
         settings: &WalkSettings,
         rules: &MoveRules,
         feet: &mut Vec3,
@@ -82,9 +91,10 @@ impl WalkState {
         if self.owed.abs() < TICK_SLACK * tick {
             self.owed = 0.0;
         }
-        for _ in 0..ticks as u64 {
+        for k in 0..ticks as u64 {
+            self.pass(world, settings, feet, intent, k == 0, &mut report);
             self.tick(
-                world,
+                world.collider(),
                 settings,
                 rules,
                 feet,
@@ -95,6 +105,31 @@ impl WalkState {
             report.ticks += 1;
         }
         report
+    }
+
+    /// Let one tick pass in `world` before the walker's move: what moves carries and
+    /// pushes the body (`first`: the use key is pressed at this tick).
+    fn pass(
+        &mut self,
+        world: &mut dyn Ticking,
+        settings: &WalkSettings,
+        feet: &mut Vec3,
+        intent: &WalkIntent,
+        first: bool,
+        report: &mut WalkReport,
+    ) {
+        let body = self.body(settings);
+        let centre = *feet + Vec3::Y * body.radii.y;
+        let mut rider = Rider {
+            standing_on: self.ground.map(|g| g.triangle),
+            eye: body.eye_of(centre),
+            look: intent.look,
+            using: first && intent.using,
+            ..Rider::at(body, centre)
+        };
+        world.pass(settings.tick, &mut rider);
+        *feet = body.feet_of(rider.centre);
+        report.turned_deg += rider.turned_deg;
     }
 
     /// The body of the current posture.

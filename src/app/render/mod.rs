@@ -2,8 +2,10 @@
 //! Nothing here knows the app: the shell hands it a map, a pose and lines to draw.
 //!
 //! - `context`: the window and its GL context (glutin).
-//! - `renderer`: the map's draw calls: the clusters in view, nearest first; on a software
-//!   renderer in two passes around a read of the depth buffer for occlusion culling.
+//! - `renderer`: the map's GL objects and the renderer's settings; `renderer/upload` puts
+//!   the map on the GPU (its levels of detail as they come), `renderer/draw` draws a
+//!   frame: the clusters in view, nearest first; on a software renderer in two passes
+//!   around a read of the depth buffer for occlusion culling.
 //! - `culling`: what each frame leaves out (occlusion culling on a software renderer, the
 //!   frustum alone on a GPU: measured).
 //! - `levels`: the map's levels of detail, made on a thread of their own and handed over

@@ -4,57 +4,35 @@
 //! vertex buffer and each pass's indices streamed ([`walkthrough::cull::batches`]; the
 //! map's own index buffer when drawing everything in view, as with frustum culling alone,
 //! a GPU's default: see [`Culling`]).
+//!
+//! This file holds the renderer's GL objects, their making and deleting, and its
+//! settings; `upload` puts the map on the GPU (and its levels of detail as they come),
+//! `draw` draws a frame.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
-use std::collections::HashMap;
-use std::mem::offset_of;
+mod draw;
+mod upload;
+
 use std::sync::Arc;
 
-use glam::{Mat4, UVec2, Vec3};
+use glam::{Mat4, Vec3};
 use glow::HasContext;
 
-use walkthrough::cull::{
-    Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, View, cluster_map, draw_order,
-};
-use walkthrough::map::{Map, TextureImage, Vertex};
-use walkthrough::player::Pose;
+use walkthrough::cull::{Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, cluster_map};
+use walkthrough::map::Map;
 use walkthrough::player::{FieldOfView, NEAR_PLANE};
 use walkthrough::preferences::TextureFilter;
 
 use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
-use super::gl::{self, Attribute, GpuVertex, check_gl};
-use super::levels::{Arrival, LevelsJob};
-use super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Program, Variant};
+use super::levels::LevelsJob;
+use super::program::{Program, Variant};
 use super::render_scale::RenderScale;
-use super::texture::{Sampling, max_anisotropy, set_sampling, upload_texture};
-
-impl GpuVertex for Vertex {
-    // Locations as shaders/scene.vert declares them.
-    const ATTRIBUTES: &'static [Attribute] = &[
-        Attribute::new(0, 3, offset_of!(Vertex, position)),
-        Attribute::new(1, 3, offset_of!(Vertex, normal)),
-        Attribute::new(2, 2, offset_of!(Vertex, uv)),
-    ];
-}
+use super::texture::{Sampling, max_anisotropy, set_sampling};
+use upload::GpuMaterial;
 
 /// Sky / fog colour.
 pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
-
-struct GpuMaterial {
-    color: [f32; 3],
-    texture: Option<glow::Texture>,
-}
-
-/// What is bound while a frame's draws are submitted: the program, the material, and
-/// whether back faces are culled.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bound {
-    program: Option<Variant>,
-    material: Option<usize>,
-    /// Back faces are culled (`begin_frame` leaves them drawn).
-    cull_back_faces: bool,
-}
 
 /// The samples a pixel of the default framebuffer has (0 or 1: none extra).
 fn samples(gl: &glow::Context) -> i32 {
@@ -198,122 +176,6 @@ impl Renderer {
         self.far = far_plane(map);
     }
 
-    /// Add the batches of the mesh's levels of detail made since the last frame.
-    fn add_finished_levels(&mut self) {
-        let mut added = false;
-        loop {
-            match self.levels.take() {
-                Arrival::Batch(levels) => {
-                    added |= Arc::make_mut(&mut self.mesh).add_levels(levels);
-                }
-                Arrival::Done(made) => {
-                    eprintln!(
-                        "levels of detail: {} triangles for {} of {} clusters, {} in {:.0} ms",
-                        made.triangles,
-                        made.simplified,
-                        self.mesh.originals(),
-                        if made.from_cache {
-                            "read from the cache"
-                        } else {
-                            "made"
-                        },
-                        made.took.as_secs_f64() * 1000.0
-                    );
-                    break;
-                }
-                Arrival::Waiting => break,
-            }
-        }
-        if added {
-            if let Some(o) = &mut self.occlusion {
-                o.grow(self.mesh.meshlets.len());
-            }
-            // The vertices are the same: only the index list grew.
-            self.upload_indices();
-        }
-    }
-
-    /// The mesh is new, or scaled: forget what was seen of it, and upload it.
-    fn mesh_changed(&mut self) {
-        if let Some(o) = &mut self.occlusion {
-            *o = Occlusion::new(self.mesh.meshlets.len());
-        }
-        self.upload_mesh();
-    }
-
-    fn upload_mesh(&self) {
-        let gl = &self.gl;
-        // SAFETY: context current; the objects bound are owned by self.
-        unsafe {
-            gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.vertices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the vertex buffer upload");
-        }
-        gl::set_vertex_layout::<Vertex>(gl);
-        // SAFETY: as above.
-        unsafe { gl.bind_vertex_array(None) };
-        self.upload_indices();
-    }
-
-    /// Upload the mesh's index list (bound to the vertex array).
-    fn upload_indices(&self) {
-        let gl = &self.gl;
-        // SAFETY: context current; the objects bound are owned by self.
-        unsafe {
-            gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                bytemuck::cast_slice(&self.mesh.indices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the index buffer upload");
-            gl.bind_vertex_array(None);
-        }
-    }
-
-    /// Upload each distinct texture image once, however many materials share it.
-    fn upload_materials(&mut self, map: &Map) {
-        for t in self.textures.drain(..) {
-            // SAFETY: context current; the textures were made by this renderer.
-            unsafe { self.gl.delete_texture(t) };
-        }
-        let mut uploaded: HashMap<*const TextureImage, glow::Texture> = HashMap::new();
-        let mut materials = Vec::with_capacity(map.materials.len());
-        for m in &map.materials {
-            let texture = m.texture.as_ref().and_then(|img| {
-                let key = Arc::as_ptr(img);
-                if let Some(t) = uploaded.get(&key) {
-                    return Some(*t);
-                }
-                match upload_texture(&self.gl, img, self.srgb, self.sampling) {
-                    Ok(t) => {
-                        self.textures.push(t);
-                        uploaded.insert(key, t);
-                        Some(t)
-                    }
-                    Err(e) => {
-                        eprintln!(
-                            "warning: a {}x{} texture could not be uploaded ({e}); its material is drawn in its plain colour",
-                            img.width, img.height
-                        );
-                        None
-                    }
-                }
-            });
-            materials.push(GpuMaterial {
-                color: self.shading(m.diffuse),
-                texture,
-            });
-        }
-        self.materials = materials;
-    }
-
     /// Sample the map's textures with `filter` (the settings' texture filter, changed
     /// live).
     pub fn set_texture_filter(&mut self, filter: TextureFilter) {
@@ -323,15 +185,6 @@ impl Renderer {
         self.sampling.filter = filter;
         for &t in &self.textures {
             set_sampling(&self.gl, t, self.sampling);
-        }
-    }
-
-    /// `color`, written as displayed (sRGB), in the space the shader works in.
-    fn shading(&self, color: [f32; 3]) -> [f32; 3] {
-        if self.srgb {
-            color.map(srgb_to_linear)
-        } else {
-            color
         }
     }
 
@@ -389,269 +242,6 @@ impl Renderer {
         let aspect = width.max(1) as f32 / height.max(1) as f32;
         Mat4::perspective_rh_gl(self.fov.vertical_rad(aspect), aspect, NEAR_PLANE, self.far)
     }
-
-    /// Draw the map seen from `pose` into the current framebuffer: the clusters the view
-    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]), less
-    /// the meshlets hidden behind what is drawn (see [`Occlusion`]).
-    /// At a render scale under 1 the scene is drawn smaller, offscreen, and stays bound
-    /// until [`Renderer::present`].
-    pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
-        let [width, height] = self.render_scale.bind(&self.gl, [width, height]);
-        let proj = self.projection(width, height);
-        let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
-        self.add_finished_levels();
-        if self.culling != Culling::Off {
-            draw_order(&self.mesh, &view, &mut self.order);
-        } else {
-            self.order.clear();
-            self.order.extend(0..self.mesh.originals() as u32);
-        }
-        self.begin_frame(width, height);
-        let frame = FrameUniforms {
-            view_proj: view.view_proj,
-            eye: pose.position,
-            far: self.far,
-            fog: self.shading(CLEAR_COLOR),
-            light: if self.srgb {
-                LINEAR_LIGHTING
-            } else {
-                DISPLAY_LIGHTING
-            },
-        };
-        let mut stats = DrawStats {
-            clusters: self.order.len(),
-            ..DrawStats::default()
-        };
-        let mut draws = std::mem::take(&mut self.draws);
-        let mut batches = std::mem::take(&mut self.batches);
-        let mut bound = Bound::default();
-        match self
-            .occlusion
-            .take()
-            .filter(|_| self.culling == Culling::Occlusion)
-        {
-            Some(mut o) => {
-                o.first_pass(&self.mesh, &self.order, &view, &mut batches);
-                self.submit_batches(&batches, &frame, &mut bound, &mut stats);
-                // The second pass, in steps: each tests what is left against the depth
-                // drawn so far (see SECOND_PASS_STEP_TRIANGLES).
-                let mut from = if o.second_pass_due() {
-                    0
-                } else {
-                    self.order.len()
-                };
-                let gl = self.gl.clone();
-                let read = |o: &mut Occlusion| {
-                    o.pyramid.rebuild(width as usize, height as usize, |depth| {
-                        gl::read_depth(&gl, width, height, depth)
-                    });
-                };
-                while from < self.order.len() {
-                    if batches.is_empty() {
-                        o.pyramid.clear();
-                    } else {
-                        read(&mut o);
-                    }
-                    from = o.second_pass(&self.mesh, &self.order, from, &view, &mut batches);
-                    self.submit_batches(&batches, &frame, &mut bound, &mut stats);
-                }
-                // What the first steps found seen, against the frame's whole depth (the
-                // pyramid already holds it when the last step drew nothing).
-                if o.retest_due() {
-                    if !batches.is_empty() {
-                        read(&mut o);
-                    }
-                    o.retest(&self.mesh, &self.order, &view);
-                }
-                self.occlusion = Some(o);
-            }
-            None => {
-                draws.clear();
-                draws.extend(self.order.iter().map(|&i| {
-                    let c = &self.mesh.clusters[i as usize];
-                    Draw {
-                        material: c.material as u32,
-                        cutout: c.cutout,
-                        // Everything drawn (`--no-cull`) is drawn two-sided too.
-                        cull_back_faces: self.culling != Culling::Off
-                            && c.hides_back_faces(view.eye, view.near_reach),
-                        first: c.first,
-                        count: c.count,
-                    }
-                }));
-                // SAFETY: context current; the VAO (bound by `begin_frame`) and the
-                // buffer are owned by self.
-                unsafe {
-                    self.gl
-                        .bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo))
-                };
-                self.submit(&draws, &frame, &mut bound, &mut stats);
-            }
-        }
-        self.draws = draws;
-        self.batches = batches;
-        self.end_frame(&mut stats);
-        self.stats = stats;
-    }
-
-    /// Set the state the scene's pass relies on (egui leaves its own behind), clear, and
-    /// start the frame's counters.
-    fn begin_frame(&mut self, width: u32, height: u32) {
-        let gl = &self.gl;
-        // SAFETY: context current; all objects are owned by self and alive.
-        unsafe {
-            gl.viewport(0, 0, width as i32, height as i32);
-            gl.disable(glow::SCISSOR_TEST);
-            gl.disable(glow::BLEND);
-            gl.disable(glow::CULL_FACE);
-            gl.cull_face(glow::BACK);
-            gl.front_face(glow::CCW);
-            gl.enable(glow::DEPTH_TEST);
-            gl.depth_func(glow::LESS);
-            gl.depth_mask(true);
-            if self.srgb {
-                gl.enable(glow::FRAMEBUFFER_SRGB);
-            }
-            let [r, g, b] = self.shading(CLEAR_COLOR);
-            gl.clear_color(r, g, b, 1.0);
-            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
-            gl.active_texture(glow::TEXTURE0);
-            gl.bind_vertex_array(Some(self.vao));
-        }
-        self.counters.begin_frame(gl);
-    }
-
-    /// Upload a pass's indices and draw them.
-    fn submit_batches(
-        &mut self,
-        batches: &Batches,
-        frame: &FrameUniforms,
-        bound: &mut Bound,
-        stats: &mut DrawStats,
-    ) {
-        if batches.is_empty() {
-            return;
-        }
-        let gl = &self.gl;
-        // SAFETY: context current; the VAO (bound by `begin_frame`) and the buffer are
-        // owned by self. New storage each pass (the driver may still be drawing from the
-        // last), the usual way to stream.
-        unsafe {
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.stream));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                bytemuck::cast_slice(&batches.indices),
-                glow::STREAM_DRAW,
-            );
-        }
-        self.submit(&batches.draws, frame, bound, stats);
-    }
-
-    /// Draw `draws`, binding a program, a material and (while counting) a samples query
-    /// only when they change from what `bound` says is bound.
-    fn submit(
-        &mut self,
-        draws: &[Draw],
-        frame: &FrameUniforms,
-        bound: &mut Bound,
-        stats: &mut DrawStats,
-    ) {
-        for d in draws {
-            let material = d.material as usize;
-            let Some(m) = self.materials.get(material) else {
-                continue;
-            };
-            // A cut-out whose texture could not be uploaded is drawn in its colour.
-            let variant = match (m.texture, d.cutout) {
-                (None, _) => Variant::Plain,
-                (Some(_), false) => Variant::Textured,
-                (Some(_), true) => Variant::Cutout,
-            };
-            let p = &self.programs[variant.index()];
-            let gl = &self.gl;
-            if bound.program != Some(variant) {
-                p.bind(gl, frame);
-                bound.program = Some(variant);
-                bound.material = None;
-            }
-            self.counters.before_draw(gl, d.cutout);
-            // SAFETY: context current; the index range lies within the index buffer.
-            unsafe {
-                if bound.cull_back_faces != d.cull_back_faces {
-                    bound.cull_back_faces = d.cull_back_faces;
-                    // Back faces by the GL's default, counter-clockwise in front: closed
-                    // solids' triangles are wound outward at load.
-                    if d.cull_back_faces {
-                        gl.enable(glow::CULL_FACE);
-                    } else {
-                        gl.disable(glow::CULL_FACE);
-                    }
-                }
-                if bound.material != Some(material) {
-                    let u = &p.uniforms;
-                    gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
-                    gl.bind_texture(glow::TEXTURE_2D, m.texture);
-                    bound.material = Some(material);
-                }
-                gl.draw_elements(
-                    glow::TRIANGLES,
-                    d.count as i32,
-                    glow::UNSIGNED_INT,
-                    4 * d.first as i32,
-                );
-            }
-            stats.triangles += d.count as usize / 3;
-            stats.draws += 1;
-        }
-    }
-
-    /// End the frame's counters into `stats` and put the state back.
-    fn end_frame(&mut self, stats: &mut DrawStats) {
-        let gl = &self.gl;
-        self.counters.end_frame(gl, stats);
-        // SAFETY: context current; plain state.
-        unsafe {
-            gl.bind_vertex_array(None);
-            gl.use_program(None);
-            gl.disable(glow::CULL_FACE);
-            // The overlays and egui give their colours as displayed.
-            gl.disable(glow::FRAMEBUFFER_SRGB);
-        }
-    }
-
-    /// Read the framebuffer back as RGBA rows, top row first.
-    pub fn read_pixels(&self, width: u32, height: u32) -> Vec<u8> {
-        let mut px = vec![0u8; width as usize * height as usize * 4];
-        // SAFETY: context current; the buffer is exactly width * height * 4 bytes.
-        unsafe {
-            self.gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
-            self.gl.read_pixels(
-                0,
-                0,
-                width as i32,
-                height as i32,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
-                glow::PixelPackData::Slice(Some(&mut px)),
-            );
-        }
-        let row = width as usize * 4;
-        let mut flipped = Vec::with_capacity(px.len());
-        for r in px.chunks_exact(row).rev() {
-            flipped.extend_from_slice(r);
-        }
-        flipped
-    }
-}
-
-/// A colour channel as displayed (sRGB-encoded, 0 to 1) made linear: the sRGB transfer
-/// function (IEC 61966-2-1).
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 /// The far plane for `map`: twice its size, at least 50 m (1 km for a map without size).
@@ -681,20 +271,5 @@ impl Drop for Renderer {
                 self.gl.delete_program(p.program);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn srgb_to_linear_at_its_known_points() {
-        assert_eq!(srgb_to_linear(0.0), 0.0);
-        assert!((srgb_to_linear(1.0) - 1.0).abs() < 1e-6);
-        // Middle grey as displayed is about a fifth of the light.
-        assert!((srgb_to_linear(0.5) - 0.214).abs() < 1e-3);
-        // The linear toe.
-        assert!((srgb_to_linear(0.04) - 0.04 / 12.92).abs() < 1e-7);
     }
 }

@@ -1,0 +1,133 @@
+//! A world that moves: the placed models of a scene that follow their `[model.motion]`,
+//! tick by tick, carrying what stands on them and pushing what is in their way, never
+//! passing through a body.
+//!
+//! The walk asks the world to let each of its fixed ticks pass ([`Ticking::pass`]) before
+//! the walker's own move in it: the movers take their pose at the tick's time (a pure
+//! function of the ticks since each started, so `sim` and the window at any frame rate
+//! see the same poses), then the body is carried and pushed (see [`push`]). What does not
+//! move is a [`Still`] world, whose ticks change nothing.
+//!
+//! The design follows Quake III's movers (`g_mover.c`: `G_MoverPush` moves the pusher,
+//! carries and pushes what it touches, and when something cannot be moved out of the way
+//! the pusher goes back, doors reversing and platforms waiting), on our swept ellipsoid.
+
+mod clock;
+pub mod push;
+
+pub use clock::{Clock, MoverState, Movers, MovingWorld};
+
+use glam::Vec3;
+
+use crate::collision::{Body, Collider};
+
+/// The body a tick carries and pushes, as the walk or the flight hands it over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rider {
+    /// The body.
+    pub body: Body,
+    /// Its centre: moved by the tick when it is carried or pushed.
+    pub centre: Vec3,
+    /// The triangle it stands on (walking, on the ground): its placement carries it.
+    pub standing_on: Option<u32>,
+    /// The eye, for the movers that start when it comes near.
+    pub eye: Vec3,
+    /// Where the eye looks (unit), for the movers that start when used.
+    pub look: Vec3,
+    /// The use key was pressed at this tick.
+    pub using: bool,
+    /// Degrees the tick turned the rider (a turntable's turn about the vertical), added
+    /// to its heading by the caller.
+    pub turned_deg: f32,
+}
+
+impl Rider {
+    /// A body at `centre` that stands on nothing, uses nothing and looks down -Z.
+    pub fn at(body: Body, centre: Vec3) -> Rider {
+        Rider {
+            body,
+            centre,
+            standing_on: None,
+            eye: centre,
+            look: Vec3::NEG_Z,
+            using: false,
+            turned_deg: 0.0,
+        }
+    }
+}
+
+/// A world that time passes in, one fixed tick at a time.
+pub trait Ticking {
+    /// What a body collides with now.
+    fn collider(&self) -> &dyn Collider;
+
+    /// Let `dt` seconds pass: the movers move, and `rider` is carried and pushed out of
+    /// their way (its centre and turn updated). A body that could not be moved out of a
+    /// mover's way blocks that mover instead: no triangle ends the tick inside the body.
+    fn pass(&mut self, dt: f32, rider: &mut Rider);
+
+    /// The placement (scene order) triangle `triangle` belongs to, when the world is made
+    /// of placements that move (the trace's `on` column); `None` otherwise.
+    fn placement_of(&self, triangle: u32) -> Option<usize>;
+
+    /// Does anything in this world move (the trace then has its `on` column)?
+    fn moves(&self) -> bool;
+}
+
+/// A world where nothing moves: ticks pass and change nothing.
+#[derive(Clone, Copy)]
+pub struct Still<'a>(pub &'a dyn Collider);
+
+impl Ticking for Still<'_> {
+    fn collider(&self) -> &dyn Collider {
+        self.0
+    }
+
+    fn pass(&mut self, _dt: f32, _rider: &mut Rider) {}
+
+    fn placement_of(&self, _triangle: u32) -> Option<usize> {
+        None
+    }
+
+    fn moves(&self) -> bool {
+        false
+    }
+}
+
+/// The world a session steps in: still, or with movers.
+pub enum World<'a> {
+    /// Nothing moves.
+    Still(Still<'a>),
+    /// A scene's placements, some of which move.
+    Moving(MovingWorld<'a>),
+}
+
+impl Ticking for World<'_> {
+    fn collider(&self) -> &dyn Collider {
+        match self {
+            World::Still(w) => w.collider(),
+            World::Moving(w) => w.collider(),
+        }
+    }
+
+    fn pass(&mut self, dt: f32, rider: &mut Rider) {
+        match self {
+            World::Still(w) => w.pass(dt, rider),
+            World::Moving(w) => w.pass(dt, rider),
+        }
+    }
+
+    fn placement_of(&self, triangle: u32) -> Option<usize> {
+        match self {
+            World::Still(w) => w.placement_of(triangle),
+            World::Moving(w) => w.placement_of(triangle),
+        }
+    }
+
+    fn moves(&self) -> bool {
+        match self {
+            World::Still(w) => w.moves(),
+            World::Moving(w) => w.moves(),
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! One tick of a moving world: the movers take their next pose, then the body is carried
+//! by what it stands on and pushed by what comes at it, or what cannot move it is sent
+//! back (after Quake III's `G_MoverPush`, `g_mover.c`).
+//!
+//! For a mover going from `M0` to `M1` this tick, `R = M1 M0^-1` is its motion. A body at
+//! `c`:
+//!
+//! - **carried** (it stands on the mover): goes where the mover takes that point, `R c`,
+//!   swept there against everything but the mover (which moves with it) and sliding, and
+//!   turns by the mover's turn about the vertical. Quake III keeps none of a mover's speed
+//!   when the body steps off, and neither do we: the walk's velocity is its own, so a
+//!   step off a platform is a step, and a jump from a rising lift is a jump.
+//! - **pushed** (the mover comes at it): seen from the mover, the body went from `R c`
+//!   (where it was on the mover's old pose) to `c`; the body is swept along that path
+//!   against the mover at `M1`, and where it first touches is where the mover's surface
+//!   leaves it: it is swept there from `c` against everything else, sliding.
+//!
+//! Then nothing may be inside the body. A mover whose triangles are (the body was wedged
+//! against a wall or a ceiling and could not give way) is **blocked**: it goes back to
+//! `M0` for this tick (see `MoverState::block`) and the body's carries and pushes are
+//! made again without it. Every round blocks one mover more, so a tick ends after at most
+//! one round per mover; the poses left are ones the body fits between.
+
+use glam::{Affine3A, Vec3};
+
+use super::Rider;
+use super::clock::{Clock, Movers};
+use crate::collision::{
+    Body, Collider, InstancedWorld, MoveRules, PlacementPose, Probe, Response, Which, overlap,
+    resolve_move,
+};
+use crate::map::motion::Start;
+
+/// How far the use key reaches from the eye along the view, metres (Quake III's use is
+/// 64 units, 1.6 m; a door at arm's length plus a step).
+pub const USE_REACH: f32 = 2.0;
+
+/// What one tick did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassReport {
+    /// Movers that moved.
+    pub moved: usize,
+    /// Movers blocked by the body and sent back.
+    pub blocked: usize,
+    /// The body was carried by the mover it stands on.
+    pub carried: bool,
+    /// The body was pushed.
+    pub pushed: bool,
+}
+
+/// A mover that moved this tick: where it was and where it is.
+#[derive(Clone, Copy, Debug)]
+struct Moving {
+    /// Index in [`Movers::list`].
+    mover: usize,
+    instance: usize,
+    before: Affine3A,
+    after: Affine3A,
+    clock: Clock,
+}
+
+/// Where the body ends after the carries and pushes of one round.
+enum Round {
+    /// It fits: its new centre and turn.
+    Clear {
+        centre: Vec3,
+        turned_deg: f32,
+        carried: bool,
+        pushed: bool,
+    },
+    /// This mover (index into the round's motions) cannot move with the body in its way.
+    Blocked(usize),
+}
+
+/// Let `dt` seconds pass in `placed` for `movers`, carrying and pushing `rider`.
+pub fn pass(
+    placed: &mut InstancedWorld,
+    movers: &mut Movers,
+    dt: f32,
+    rider: &mut Rider,
+) -> PassReport {
+    start_movers(placed, movers, rider);
+    let mut motions: Vec<Moving> = Vec::new();
+    let mut poses = Vec::new();
+    for (k, m) in movers.list.iter_mut().enumerate() {
+        let Some(inst) = placed.instances.get(m.instance) else {
+            continue;
+        };
+        let before = inst.to_world;
+        let clock = m.clock;
+        m.clock = clock.after(&m.motion, f64::from(dt));
+        let after = m.matrix();
+        if after != before {
+            motions.push(Moving {
+                mover: k,
+                instance: m.instance,
+                before,
+                after,
+                clock,
+            });
+            poses.push(PlacementPose {
+                instance: m.instance,
+                to_world: after,
+            });
+        }
+    }
+    let mut report = PassReport {
+        moved: placed.move_placements(&poses).moved,
+        ..PassReport::default()
+    };
+    if motions.is_empty() {
+        return report;
+    }
+    loop {
+        match round(placed, &motions, rider) {
+            Round::Clear {
+                centre,
+                turned_deg,
+                carried,
+                pushed,
+            } => {
+                rider.centre = centre;
+                rider.turned_deg += turned_deg;
+                report.carried = carried;
+                report.pushed = pushed;
+                return report;
+            }
+            Round::Blocked(k) => {
+                let m = motions.swap_remove(k);
+                movers.list[m.mover].block(m.clock);
+                placed.move_placements(&[PlacementPose {
+                    instance: m.instance,
+                    to_world: m.before,
+                }]);
+                report.moved -= 1;
+                report.blocked += 1;
+            }
+        }
+    }
+}
+
+/// Start the movers the rider's coming near or use key starts (and those that start with
+/// the scene).
+fn start_movers(placed: &InstancedWorld, movers: &mut Movers, rider: &Rider) {
+    let used = rider.using.then(|| looked_at(placed, rider)).flatten();
+    for m in &mut movers.list {
+        if used == Some(m.instance) {
+            m.used();
+        }
+        if m.clock.started {
+            continue;
+        }
+        m.clock.started = match m.motion.start {
+            Start::Always => true,
+            Start::Near(radius) => placed
+                .instances
+                .get(m.instance)
+                .is_some_and(|i| i.bounds.distance_squared_to(rider.eye) <= radius * radius),
+            Start::Use => false,
+        };
+    }
+}
+
+/// The placement the eye looks at within [`USE_REACH`]: the first a small sphere swept
+/// along the view meets.
+fn looked_at(placed: &InstancedWorld, rider: &Rider) -> Option<usize> {
+    let look = rider.look.normalize_or_zero();
+    let probe = Probe::new(Body::FLYER, Default::default());
+    let hit = placed.sweep(&probe, rider.eye, look * USE_REACH)?;
+    placed.instance_of(hit.triangle)
+}
+
+/// The carries and pushes of every mover in `motions`, from the rider's centre at the
+/// tick's start.
+fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
+    let body = rider.body;
+    let slide = MoveRules::new(body, Response::Slide);
+    let probe = slide.probe;
+    let riding = rider.standing_on.and_then(|t| placed.instance_of(t));
+    let mut c = rider.centre;
+    let (mut turned_deg, mut carried, mut pushed) = (0.0, false, false);
+    for (k, m) in motions.iter().enumerate() {
+        let moved_by = m.after * m.before.inverse();
+        let on_it = moved_by.transform_point3(c);
+        let others = placed.only(Which::AllBut(m.instance));
+        if riding == Some(m.instance) {
+            c = resolve_move(&others, &slide, c, on_it - c).end;
+            turned_deg += turn_about_vertical(&moved_by);
+            carried = true;
+        } else if let Some(hit) =
+            placed
+                .only(Which::One(m.instance))
+                .sweep(&probe, on_it, c - on_it)
+        {
+            let left_at = on_it + (c - on_it) * hit.t as f32;
+            c = resolve_move(&others, &slide, c, left_at - c).end;
+            pushed = true;
+        }
+        if overlap(&placed.only(Which::One(m.instance)), &body, c).is_some() {
+            return Round::Blocked(k);
+        }
+    }
+    // A later push may have sent the body into an earlier mover.
+    if let Some(inside) = overlap(placed, &body, c)
+        && let Some(at) = placed.instance_of(inside.triangle)
+        && let Some(k) = motions.iter().position(|m| m.instance == at)
+    {
+        return Round::Blocked(k);
+    }
+    Round::Clear {
+        centre: c,
+        turned_deg,
+        carried,
+        pushed,
+    }
+}
+
+/// Degrees a transform turns a heading by, about the vertical (+Y; counter-clockwise seen
+/// from above, as the yaw grows): how its linear part turns the view's forward, -Z. A turn
+/// that stands the forward on end turns no heading.
+fn turn_about_vertical(m: &Affine3A) -> f32 {
+    let f = m.transform_vector3(Vec3::NEG_Z);
+    let flat = Vec3::new(f.x, 0.0, f.z);
+    if flat.length_squared() < 1e-12 {
+        return 0.0;
+    }
+    (-f.x).atan2(-f.z).to_degrees()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_about_the_vertical_turns_the_heading_by_as_much() {
+        for deg in [0.0f32, 10.0, -35.0, 90.0, 179.0] {
+            let m = Affine3A::from_rotation_y(deg.to_radians());
+            assert!((turn_about_vertical(&m) - deg).abs() < 1e-3, "{deg}");
+        }
+        let tilt = Affine3A::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        assert_eq!(turn_about_vertical(&tilt), 0.0);
+    }
+
+    #[test]
+    fn clocks_hold_wrap_and_reflect() {
+        use crate::map::motion::{Ease, Key, Motion, Play, Start};
+        let motion = |play| Motion {
+            keys: vec![
+                Key {
+                    t: 0.0,
+                    position: Vec3::ZERO,
+                    rotation: Vec3::ZERO,
+                },
+                Key {
+                    t: 2.0,
+                    position: Vec3::X,
+                    rotation: Vec3::ZERO,
+                },
+            ],
+            play,
+            start: Start::Always,
+            ease: Ease::Linear,
+        };
+        let c = Clock {
+            started: true,
+            elapsed: 1.5,
+            direction: 1.0,
+        };
+        assert_eq!(c.after(&motion(Play::Once), 1.0).elapsed, 2.0);
+        assert_eq!(c.after(&motion(Play::Loop), 1.0).elapsed, 0.5);
+        assert_eq!(c.after(&motion(Play::PingPong), 1.0).elapsed, 2.5);
+        let back = Clock {
+            direction: -1.0,
+            elapsed: 0.5,
+            ..c
+        };
+        assert_eq!(back.after(&motion(Play::PingPong), 1.0).elapsed, 3.5);
+        let idle = Clock::default();
+        assert_eq!(idle.after(&motion(Play::Loop), 1.0), idle);
+    }
+}
