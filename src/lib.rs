@@ -15,6 +15,7 @@
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
 //! - [`map`]: OBJ/MTL loading (tobj), the file-to-world frame, the built-in map.
+//! - [`mirrors`]: the map's mirror surfaces by plane, and the reflection about each.
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
@@ -66,6 +67,7 @@ pub mod decals;
 pub mod files;
 pub mod geometry;
 pub mod map;
+pub mod mirrors;
 pub mod movers;
 pub mod names;
 pub mod output;

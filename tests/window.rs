@@ -2019,3 +2019,128 @@ fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
         "no decal drawn: {without} from a wall without one"
     );
 }
+
+/// A room 6 x 3 x 5.5 m (grey walls) with a mirror (material `glass`, 2.5 x 2.4 m on
+/// the wall z = 0, from x = -1.5 to 1) and a red box behind the viewer's left
+/// (x -1.4 to -0.8, z 2.8 to 3.4), written into `dir`.
+fn mirror_room(dir: &Path) -> PathBuf {
+    let mut obj = String::from("mtllib room.mtl\n");
+    let mut n = 0;
+    let mut quad = |obj: &mut String, c: [[f32; 3]; 4]| {
+        for p in c {
+            obj.push_str(&format!("v {} {} {}\n", p[0], p[1], p[2]));
+        }
+        obj.push_str(&format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4));
+        n += 4;
+    };
+    let boxed = |obj: &mut String,
+                 quad: &mut dyn FnMut(&mut String, [[f32; 3]; 4]),
+                 lo: [f32; 3],
+                 hi: [f32; 3]| {
+        let c = |i: usize| {
+            [
+                if i & 1 == 0 { lo[0] } else { hi[0] },
+                if i & 2 == 0 { lo[1] } else { hi[1] },
+                if i & 4 == 0 { lo[2] } else { hi[2] },
+            ]
+        };
+        for q in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            quad(obj, q.map(c));
+        }
+    };
+    obj.push_str("usemtl wall\n");
+    boxed(&mut obj, &mut quad, [-3.0, 0.0, -0.5], [3.0, 3.0, 5.0]);
+    obj.push_str("usemtl glass\n");
+    quad(
+        &mut obj,
+        [
+            [-1.5, 0.3, 0.0],
+            [1.0, 0.3, 0.0],
+            [1.0, 2.7, 0.0],
+            [-1.5, 2.7, 0.0],
+        ],
+    );
+    obj.push_str("usemtl red\n");
+    boxed(&mut obj, &mut quad, [-1.4, 0.8, 2.8], [-0.8, 2.2, 3.4]);
+    std::fs::write(dir.join("room.obj"), obj).unwrap();
+    std::fs::write(
+        dir.join("room.mtl"),
+        "newmtl wall\nKd 0.6 0.6 0.6\nnewmtl glass\nKd 0.8 0.8 0.8\nnewmtl red\nKd 1 0 0\n",
+    )
+    .unwrap();
+    dir.join("room.obj")
+}
+
+/// Pixels of a PNG that are red (the marker), in the left and right halves of its
+/// middle band (the HUD and the minimap, with its red arrow, lie above it).
+fn red_pixels(p: &Path) -> (usize, usize) {
+    let img = image::open(p).expect("a PNG").to_rgb8();
+    let (half, h) = (img.width() / 2, img.height());
+    let (mut left, mut right) = (0, 0);
+    for (x, _, px) in img
+        .enumerate_pixels()
+        .filter(|(_, y, _)| (h / 3..2 * h / 3).contains(y))
+    {
+        if px[0] > 120 && px[1] < 90 && px[2] < 90 {
+            if x < half {
+                left += 1;
+            } else {
+                right += 1;
+            }
+        }
+    }
+    (left, right)
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("mirror");
+    let map = mirror_room(&dir);
+    let shot = |yaw: &str, name: &str| {
+        let png = dir.join(name);
+        let child = spawn_in(
+            &x,
+            &[
+                map.to_str().unwrap(),
+                "--mirror",
+                "glass",
+                "--up",
+                "y",
+                "--scale",
+                "1",
+                "--spawn",
+                "0,1.6,2",
+                "--yaw",
+                yaw,
+                "--size",
+                "960x600",
+                "--screenshot",
+                png.to_str().unwrap(),
+                "--exit-after",
+                "1.5",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the mirror window did not close");
+        png
+    };
+    // Facing the mirror: the marker behind the viewer's left shows in it, on the left.
+    let (left, right) = red_pixels(&shot("0", "facing.png"));
+    assert!(
+        left > 2000,
+        "the marker's reflection is missing: {left} red pixels"
+    );
+    assert_eq!(right, 0, "a reflection on the wrong side");
+    // Turned to +X: neither the mirror nor the marker is in view, nothing red.
+    let (left, right) = red_pixels(&shot("-90", "away.png"));
+    assert_eq!((left, right), (0, 0));
+}

@@ -102,6 +102,7 @@ impl App {
             Err(e) => return self.overlay.notify(e),
         };
         self.reframe_decals(old);
+        self.find_mirrors();
         let pose = self.sim.controller.pose;
         self.sim.controller.place(Pose {
             position: scaled_eye(pose.position, rescaled.factor),

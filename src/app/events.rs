@@ -17,7 +17,9 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
-use super::render::{Culling, DebugDraw, DecalDraw, GlWindowContext, Renderer, probe_software};
+use super::render::{
+    Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, probe_software,
+};
 use super::{App, Gpu};
 
 /// Speed factor of one notch of the mouse wheel.
@@ -269,12 +271,18 @@ impl ApplicationHandler for App {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),
         };
+        let mut mirror_draw = match MirrorDraw::new(ctx.gl.clone()) {
+            Ok(d) => d,
+            Err(e) => return self.fail(event_loop, e),
+        };
+        mirror_draw.upload(&self.mirrors);
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
             debug_draw,
             decal_draw,
+            mirror_draw,
             renderer,
             ctx,
         });

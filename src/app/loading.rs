@@ -148,6 +148,7 @@ impl App {
                 self.sim
                     .replace_session(session, purpose == Purpose::Reload);
                 self.load_decals();
+                self.find_mirrors();
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
                 // A new map asks again when the survey is unsure of it; the same map

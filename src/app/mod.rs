@@ -16,6 +16,7 @@
 //!   with the views.
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
+//! - `mirrors`: the map's mirrors found at each load and drawn in each frame.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `free_camera`: the detached view (Shift+V).
@@ -32,6 +33,7 @@ mod figure;
 mod free_camera;
 mod keys;
 mod loading;
+mod mirrors;
 mod options;
 mod preferences;
 mod recording;
@@ -64,7 +66,7 @@ use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
 use loading::Loading;
-use render::{DebugDraw, DecalDraw, GlWindowContext, Renderer};
+use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
 use ui::hud::Overlay;
@@ -73,6 +75,7 @@ use ui::offer::Offer;
 use ui::settings_panel::SettingsState;
 use walkthrough::decals::Decals;
 use walkthrough::map::minimap::top_down;
+use walkthrough::mirrors::Mirror;
 use walkthrough::player::Pose;
 
 /// Everything the command line decided.
@@ -232,8 +235,10 @@ impl App {
             config,
             decals: Decals::default(),
             drawn_from: Pose::default(),
+            mirrors: Vec::new(),
         };
         app.load_decals();
+        app.find_mirrors();
         app
     }
 }
@@ -244,6 +249,7 @@ struct Gpu {
     egui: egui_glow::EguiGlow,
     debug_draw: DebugDraw,
     decal_draw: DecalDraw,
+    mirror_draw: MirrorDraw,
     renderer: Renderer,
     ctx: GlWindowContext,
 }
@@ -297,4 +303,6 @@ struct App {
     /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
     /// third-person camera).
     drawn_from: Pose,
+    /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
+    mirrors: Vec<Mirror>,
 }

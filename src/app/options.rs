@@ -104,6 +104,10 @@ pub struct WindowOptions {
     /// switches; the walk and its trace are the same).
     #[arg(long)]
     pub third_person: bool,
+    /// Draw the material NAME as a mirror (repeatable; a scene says `mirror = [...]` on
+    /// its [[model]]).
+    #[arg(long, value_name = "NAME")]
+    pub mirror: Vec<String>,
 }
 
 /// This run's settings: the saved ones with the command line's over them.

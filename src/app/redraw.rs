@@ -115,6 +115,7 @@ impl App {
         gpu.renderer.draw(&view, size.width, size.height);
         let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
         gpu.decal_draw.draw(view_proj, &self.decals);
+        self.draw_mirrors(&view, view_proj, [size.width, size.height]);
         let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.

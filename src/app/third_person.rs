@@ -102,18 +102,27 @@ impl App {
         let view = t
             .boom
             .frame(self.sim.session.collider(), &settings, head, &eye, dt);
-        if let Some(figure) = &t.figure
-            && view.length >= FIGURE_HIDDEN_UNDER
-        {
-            // Flying, the body is the eye's small sphere: the figure stands as a walker.
-            let body = match controller.settings.mode {
-                Mode::Walk => controller.body(),
-                Mode::Fly => Body::WALKER,
-            };
-            // Drawn where the eye is drawn (eased over step-ups, as the view is).
-            let centre = body.centre_of(eye.position);
-            figure.place(&body, centre, eye.yaw_deg, solid);
+        if view.length >= FIGURE_HIDDEN_UNDER {
+            self.place_figure(solid);
         }
         view.pose
+    }
+
+    /// The walker's figure where the body stands, added to `solid` (third person, and
+    /// every mirror's reflection).
+    pub(super) fn place_figure(&self, solid: &mut Vec<DebugVertex>) {
+        let Some(figure) = &self.third.figure else {
+            return;
+        };
+        let controller = &self.sim.controller;
+        let eye = controller.view_pose();
+        // Flying, the body is the eye's small sphere: the figure stands as a walker.
+        let body = match controller.settings.mode {
+            Mode::Walk => controller.body(),
+            Mode::Fly => Body::WALKER,
+        };
+        // Drawn where the eye is drawn (eased over step-ups, as the view is).
+        let centre = body.centre_of(eye.position);
+        figure.place(&body, centre, eye.yaw_deg, solid);
     }
 }

@@ -17,6 +17,8 @@
 //! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker,
 //!   the third-person figure).
 //! - `decal_draw`: the decals over the walls they lie on.
+//! - `mirror_draw`: a mirror's pixels marked in the stencil before its reflection (drawn
+//!   by the renderer) and its glass after.
 //! - `gl`: the GL helpers every file here uses (programs, uniforms, vertex layouts, the
 //!   depth read).
 //!
@@ -30,6 +32,7 @@ mod debug_draw;
 mod decal_draw;
 mod gl;
 mod levels;
+mod mirror_draw;
 mod program;
 mod render_scale;
 mod renderer;
@@ -40,4 +43,5 @@ pub use counters::DrawStats;
 pub use culling::Culling;
 pub use debug_draw::{DebugDraw, DebugGeometry, DebugVertex};
 pub use decal_draw::DecalDraw;
+pub use mirror_draw::MirrorDraw;
 pub use renderer::Renderer;

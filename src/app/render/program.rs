@@ -2,7 +2,7 @@
 //! light the scene is drawn in.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
 use super::gl;
@@ -77,6 +77,9 @@ pub struct FrameUniforms {
     /// The fog's (the sky's) colour, in the space the shader works in.
     pub fog: [f32; 3],
     pub light: Lighting,
+    /// What is kept: `dot(clip_plane, p) >= 0` (a mirror's reflection; `Vec4::W` keeps
+    /// all).
+    pub clip_plane: Vec4,
 }
 
 /// One program's uniforms.
@@ -89,6 +92,7 @@ pub struct Uniforms {
     fog_far: Option<glow::UniformLocation>,
     fog_color: Option<glow::UniformLocation>,
     lighting: Option<glow::UniformLocation>,
+    clip_plane: Option<glow::UniformLocation>,
 }
 
 /// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
@@ -124,6 +128,7 @@ impl Program {
             fog_far: u("u_fog_far"),
             fog_color: u("u_fog_color"),
             lighting: u("u_lighting"),
+            clip_plane: u("u_clip_plane"),
         };
         Ok(Program { program, uniforms })
     }
@@ -148,6 +153,8 @@ impl Program {
                 light.headlight,
             );
             gl.uniform_1_i32(u.texture.as_ref(), 0);
+            let c = f.clip_plane;
+            gl.uniform_4_f32(u.clip_plane.as_ref(), c.x, c.y, c.z, c.w);
         }
     }
 }

@@ -11,6 +11,7 @@
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 mod draw;
+mod reflect;
 mod upload;
 
 use std::sync::Arc;
