@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use glam::Vec3;
+use glam::{Affine3A, Vec3};
 
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
@@ -12,11 +12,11 @@ use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, 
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::solids::closed_solids;
 use crate::map::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, builtin,
-    load_obj_file,
+    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis,
+    builtin, load_obj_file,
 };
 use crate::movers::{Clock, Movers, Still, World};
-use crate::player::Pose;
+use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
 use crate::survey::{
     FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,
@@ -313,6 +313,31 @@ impl Session {
             })
             .collect();
         placed.move_placements(&poses);
+    }
+
+    /// The current model-to-world matrix of each of `meshes`' placements (a scene's
+    /// movers, for drawing them where they are).
+    pub fn mover_poses<'a>(
+        &'a self,
+        meshes: &'a [MovingMesh],
+    ) -> impl Iterator<Item = Affine3A> + 'a {
+        meshes.iter().map(|m| {
+            self.placed
+                .as_ref()
+                .and_then(|p| p.instances.get(m.instance))
+                .map_or(Affine3A::IDENTITY, |i| i.to_world)
+        })
+    }
+
+    /// The mover (its placement, scene order from 0) the walker of `controller` stands
+    /// on, if any.
+    pub fn riding(&self, controller: &Controller) -> Option<usize> {
+        let ground = controller
+            .walk
+            .ground
+            .filter(|_| controller.settings.mode == Mode::Walk)?;
+        let at = self.placed.as_ref()?.instance_of(ground.triangle)?;
+        self.movers.of_instance(at).map(|m| m.instance)
     }
 
     /// What moves collide with: the placed models of a scene, else the map's world.

@@ -516,6 +516,69 @@ fn wait_for_output(mut child: Child, why: &str) -> std::process::Output {
     }
 }
 
+/// Issue 40: the window draws the movers where they are, and walks the moving scene as
+/// `sim` does (the trace with its `on` column, byte for byte).
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_door_is_drawn_closed_then_open_as_the_walker_comes_and_the_trace_equals_sims() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("movers");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/moving-scene/scene.toml");
+    let scene = scene.to_str().unwrap();
+    // Facing the door (-X) 3.2 m from it, beyond its 2.5 m: it waits, closed. A step
+    // closer starts it; 2 s later it has slid aside.
+    let mut centres = Vec::new();
+    for (name, script) in [
+        ("far", "start -0.5,1.7,0 90 0\nwait 0.2\n"),
+        ("near", "start -0.5,1.7,0 90 0\nforward 0.3\nwait 2\n"),
+    ] {
+        let path = dir.join(format!("{name}.txt"));
+        std::fs::write(&path, script).unwrap();
+        let (trace, shot) = (
+            dir.join(format!("{name}.csv")),
+            dir.join(format!("{name}.png")),
+        );
+        let child = spawn(
+            &x,
+            &[
+                scene,
+                "--script",
+                path.to_str().unwrap(),
+                "--trace",
+                trace.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+        );
+        wait_for_exit(child, "the window did not close when the script was done");
+        let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .env("WALKTHROUGH_CONFIG_DIR", dir.join("walkthrough-config"))
+            .args(["sim", scene, "--script", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            sim.status.success(),
+            "{}",
+            String::from_utf8_lossy(&sim.stderr)
+        );
+        let win = std::fs::read_to_string(&trace).unwrap();
+        assert!(
+            win.starts_with("frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched,on\n")
+        );
+        assert_eq!(win, String::from_utf8(sim.stdout).unwrap(), "{name}");
+        centres.push(centre_colour(&shot, 32));
+    }
+    // The door is orange (0.95, 0.55, 0.15): red well over blue. Open, the room's far
+    // wall (beige) is seen through the doorway.
+    let [far, near] = [centres[0], centres[1]];
+    assert!(
+        far[0] - far[2] > 80.0,
+        "the closed door at the centre: {far:?}"
+    );
+    assert!(near[0] - near[2] < 50.0, "the doorway open: {near:?}");
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {

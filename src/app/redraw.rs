@@ -112,6 +112,8 @@ impl App {
         };
         self.drawn_from = view;
         gpu.renderer.fov = self.prefs.fov();
+        gpu.renderer
+            .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
         gpu.renderer.draw(&view, size.width, size.height);
         let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
         gpu.decal_draw.draw(view_proj, &self.decals);
@@ -151,6 +153,15 @@ impl App {
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
+        // The scene's models are named from 1 in its messages.
+        let stance = match self.sim.session.riding(controller) {
+            Some(i) => format!(
+                "{}, riding model {} of the scene",
+                controller.stance().name(),
+                i + 1
+            ),
+            None => controller.stance().name().to_string(),
+        };
         let loading = self.loading.as_ref().map(|l| {
             format!(
                 "loading {} ... {:.1} s",
@@ -172,7 +183,7 @@ impl App {
             speed: s.speed,
             captured: self.captured,
             settings_open: self.prefs.open,
-            stance: controller.stance().name(),
+            stance: &stance,
             loading: loading.as_deref(),
             scripted: self.sim.scripted(),
             replay_speed: self.sim.replay_speed().unwrap_or(1),

@@ -155,6 +155,20 @@ pub struct Map {
     /// What a warning summarises, line by line (every missing texture's path), for
     /// `--verbose`.
     pub details: Vec<String>,
+    /// A scene's movers, drawn apart from the still triangles above (which they are not
+    /// among): each in its model's space, placed at its current matrix every frame.
+    pub moving: Vec<MovingMesh>,
+}
+
+/// A mover's triangles for drawing, in its model's space.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MovingMesh {
+    /// Its placement ([`crate::collision::InstancedWorld::instances`] index).
+    pub instance: usize,
+    /// Its vertices, three a triangle, grouped by material.
+    pub vertices: Vec<Vertex>,
+    /// Its batches (materials index [`Map::materials`]).
+    pub batches: Vec<Batch>,
 }
 
 /// Vertices in one list, drawn in batches of one material each.

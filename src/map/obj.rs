@@ -196,6 +196,7 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
             .len(),
         warnings,
         details,
+        moving: Vec::new(),
     })
 }
 

@@ -334,7 +334,8 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         batches,
         mut materials,
         marked_spawn,
-    } = bake(&models, &placements);
+        moving,
+    } = bake(&models, &placements, &movers);
     mark_mirrors(&mut materials, &file.models).map_err(|(at, reason)| MapError::Parse {
         path: shown.clone(),
         line: line_at(&text, at),
@@ -360,6 +361,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         objects: placements.len(),
         warnings,
         details,
+        moving,
     };
     Ok(Scene { map, world, movers })
 }
@@ -526,11 +528,14 @@ struct Baked {
     batches: Vec<super::Batch>,
     materials: Vec<super::Material>,
     marked_spawn: Option<super::MarkedSpawn>,
+    /// The movers, kept in their models' space.
+    moving: Vec<super::MovingMesh>,
 }
 
-/// Bake every placement of `models` for drawing, grouped by material across models; the
-/// first model's marked spawn, placed, is the scene's.
-fn bake(models: &[Map], placements: &[(usize, Affine3A)]) -> Baked {
+/// Bake every still placement of `models` for drawing, grouped by material across
+/// models, and keep each mover's triangles apart in its model's space; the first model's
+/// marked spawn, placed, is the scene's.
+fn bake(models: &[Map], placements: &[(usize, Affine3A)], movers: &[Mover]) -> Baked {
     let mut materials = vec![super::Material::default_grey()];
     let mut offsets = Vec::new();
     for m in models {
@@ -539,14 +544,19 @@ fn bake(models: &[Map], placements: &[(usize, Affine3A)]) -> Baked {
     }
     let mut per_material: Vec<Vec<Vertex>> = vec![Vec::new(); materials.len()];
     let mut marked_spawn = None;
-    for &(model, m) in placements {
-        let normal_m = glam::Mat3::from(m.matrix3).inverse().transpose();
+    let mut moving = Vec::new();
+    for (k, &(model, placed)) in placements.iter().enumerate() {
         let map = &models[model];
         if marked_spawn.is_none() {
             marked_spawn = map.marked_spawn.map(|s| super::MarkedSpawn {
-                position: m.transform_point3(s.position),
+                position: placed.transform_point3(s.position),
             });
         }
+        // A mover's triangles stay in its model's space, batched apart.
+        let mover = movers.iter().any(|m| m.instance == k);
+        let mut own: Vec<Vec<Vertex>> = vec![Vec::new(); if mover { materials.len() } else { 0 }];
+        let m = if mover { Affine3A::IDENTITY } else { placed };
+        let normal_m = glam::Mat3::from(m.matrix3).inverse().transpose();
         for b in &map.batches {
             let target = if b.material == 0 {
                 0
@@ -554,11 +564,24 @@ fn bake(models: &[Map], placements: &[(usize, Affine3A)]) -> Baked {
                 b.material + offsets[model]
             };
             let verts = &map.vertices[b.first as usize..(b.first + b.count) as usize];
-            per_material[target].extend(verts.iter().map(|v| Vertex {
+            let into = if mover {
+                &mut own[target]
+            } else {
+                &mut per_material[target]
+            };
+            into.extend(verts.iter().map(|v| Vertex {
                 position: m.transform_point3(v.position.into()).into(),
                 normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
                 uv: v.uv,
             }));
+        }
+        if mover {
+            let super::Batched { vertices, batches } = super::batch_by_material(own);
+            moving.push(super::MovingMesh {
+                instance: k,
+                vertices,
+                batches,
+            });
         }
     }
     let super::Batched { vertices, batches } = super::batch_by_material(per_material);
@@ -567,5 +590,6 @@ fn bake(models: &[Map], placements: &[(usize, Affine3A)]) -> Baked {
         batches,
         materials,
         marked_spawn,
+        moving,
     }
 }

@@ -11,6 +11,7 @@
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 mod draw;
+mod movers;
 mod reflect;
 mod upload;
 
@@ -30,6 +31,7 @@ use super::levels::LevelsJob;
 use super::program::{Program, Variant};
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling};
+use movers::MoverDraw;
 use upload::GpuMaterial;
 
 /// Sky / fog colour.
@@ -86,6 +88,8 @@ pub struct Renderer {
     stats: DrawStats,
     /// Where the scene is drawn: the window, or fewer pixels stretched over it.
     render_scale: RenderScale,
+    /// A scene's movers, drawn where they are each frame.
+    movers: MoverDraw,
 }
 
 impl Renderer {
@@ -150,6 +154,7 @@ impl Renderer {
             counters: FragmentCounters::default(),
             stats: DrawStats::default(),
             render_scale: RenderScale::new(samples(&gl), srgb),
+            movers: MoverDraw::default(),
         };
         r.upload(map, eye);
         Ok(r)
@@ -163,6 +168,7 @@ impl Renderer {
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
+        self.movers.meshes = map.moving.clone();
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
         self.levels = LevelsJob::start(Arc::clone(&self.mesh), textured, eye);
@@ -264,6 +270,7 @@ impl Drop for Renderer {
             }
             self.counters.delete(&self.gl);
             self.render_scale.delete(&self.gl);
+            self.movers.delete(&self.gl);
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);

@@ -71,6 +71,7 @@ impl Renderer {
             }
             None => self.draw_in_view(&view, &frame, &mut bound, &mut stats),
         }
+        self.draw_movers(&frame, &mut stats);
         self.end_frame(&mut stats);
         self.stats = stats;
     }

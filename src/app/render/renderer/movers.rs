@@ -1,0 +1,134 @@
+//! A scene's movers drawn where they are this frame: each mover's triangles (kept in its
+//! model's space, see [`walkthrough::map::MovingMesh`]) placed by its current matrix on
+//! the CPU into one streamed buffer, then drawn batch by batch with the scene's programs
+//! and materials. Movers are few and small beside the map (doors, lifts, platforms), so
+//! placing them on the CPU keeps the shaders one; they are not culled by the clusters,
+//! whose boxes do not move.
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
+
+use glam::{Affine3A, Mat3, Vec3};
+use glow::HasContext;
+
+use walkthrough::map::{MovingMesh, Vertex};
+
+use super::super::counters::DrawStats;
+use super::super::gl::{self, check_gl};
+use super::super::program::{FrameUniforms, Variant};
+use super::Renderer;
+
+/// The movers' meshes and the buffer they are placed into each frame.
+#[derive(Default)]
+pub(super) struct MoverDraw {
+    /// The GL objects, made at the first frame with movers (`None`: not made).
+    objects: Option<(glow::VertexArray, glow::Buffer)>,
+    /// Each mover's triangles, in model space (the map's [`Map::moving`](walkthrough::map::Map::moving)).
+    pub(super) meshes: Vec<MovingMesh>,
+    /// Each mover's matrix this frame, in `meshes`' order.
+    pub(super) poses: Vec<Affine3A>,
+    /// This frame's placed vertices (kept: no allocation per frame).
+    placed: Vec<Vertex>,
+}
+
+impl MoverDraw {
+    /// Delete the GL objects.
+    pub(super) fn delete(&mut self, gl: &glow::Context) {
+        if let Some((vao, vbo)) = self.objects.take() {
+            // SAFETY: context current; the objects are owned here and not used again.
+            unsafe {
+                gl.delete_buffer(vbo);
+                gl.delete_vertex_array(vao);
+            }
+        }
+    }
+}
+
+impl Renderer {
+    /// Where each mover is this frame, in the map's `moving` order (its placement's
+    /// current model-to-world matrix).
+    pub fn set_mover_poses(&mut self, poses: impl IntoIterator<Item = Affine3A>) {
+        self.movers.poses.clear();
+        self.movers.poses.extend(poses);
+    }
+
+    /// Draw the movers at their poses (after the map's passes, into the same depth).
+    pub(super) fn draw_movers(&mut self, frame: &FrameUniforms, stats: &mut DrawStats) {
+        let d = &mut self.movers;
+        if d.meshes.is_empty() {
+            return;
+        }
+        d.placed.clear();
+        let mut draws = Vec::new();
+        for (mesh, m) in d.meshes.iter().zip(&d.poses) {
+            let normal_m = Mat3::from(m.matrix3).inverse().transpose();
+            for b in &mesh.batches {
+                let first = d.placed.len();
+                let verts = &mesh.vertices[b.first as usize..(b.first + b.count) as usize];
+                d.placed.extend(verts.iter().map(|v| Vertex {
+                    position: m.transform_point3(v.position.into()).into(),
+                    normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
+                    uv: v.uv,
+                }));
+                draws.push((b.material, first, d.placed.len() - first));
+            }
+        }
+        let gl = &self.gl;
+        let (vao, vbo) = match d.objects {
+            Some(o) => o,
+            // SAFETY: context current; the objects are owned by `MoverDraw`.
+            None => match unsafe {
+                gl.create_vertex_array()
+                    .and_then(|a| Ok((a, gl.create_buffer()?)))
+            } {
+                Ok(o) => {
+                    d.objects = Some(o);
+                    o
+                }
+                Err(e) => {
+                    eprintln!("warning: cannot draw the movers: {e}");
+                    d.meshes.clear();
+                    return;
+                }
+            },
+        };
+        // SAFETY: context current; the array and buffer are owned by `MoverDraw`. New
+        // storage each frame (the driver may still be drawing from the last).
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytemuck::cast_slice(&d.placed),
+                glow::STREAM_DRAW,
+            );
+            check_gl!(gl, "the movers' upload");
+        }
+        gl::set_vertex_layout::<Vertex>(gl);
+        let mut bound = None;
+        for (material, first, count) in draws {
+            let Some(m) = self.materials.get(material) else {
+                continue;
+            };
+            let variant = match m.texture {
+                None => Variant::Plain,
+                Some(_) => Variant::Textured,
+            };
+            let p = &self.programs[variant.index()];
+            if bound != Some(variant) {
+                p.bind(gl, frame);
+                bound = Some(variant);
+            }
+            // SAFETY: context current; the range lies within the buffer just filled.
+            unsafe {
+                gl.disable(glow::CULL_FACE);
+                let u = &p.uniforms;
+                gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
+                gl.bind_texture(glow::TEXTURE_2D, m.texture);
+                gl.draw_arrays(glow::TRIANGLES, first as i32, count as i32);
+            }
+            stats.triangles += count / 3;
+            stats.draws += 1;
+        }
+        // SAFETY: context current; the map's own array back for what follows.
+        unsafe { gl.bind_vertex_array(Some(self.vao)) };
+    }
+}
