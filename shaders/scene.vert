@@ -5,6 +5,9 @@ layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 
 uniform mat4 u_view_proj;
+// Drawing a mirror's reflection: what lies behind the mirror's plane is cut away
+// (enabled only then; (0, 0, 0, 1) keeps everything).
+uniform vec4 u_clip_plane;
 
 out vec3 v_world;
 out vec3 v_normal;
@@ -16,4 +19,5 @@ void main() {
     // OBJ texture coordinates start at the bottom row; images are uploaded top row first.
     v_uv = vec2(a_uv.x, 1.0 - a_uv.y);
     gl_Position = u_view_proj * vec4(a_position, 1.0);
+    gl_ClipDistance[0] = dot(u_clip_plane, vec4(a_position, 1.0));
 }

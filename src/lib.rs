@@ -11,6 +11,7 @@
 //!   closest point, positions as keys.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
+//! - [`decals`]: squares of a texture stuck on the map, clipped to the triangles under them.
 //! - [`files`]: reading the user's files: regular files only, within size limits.
 //! - [`output`]: writing files without losing any: never over an input, never into a
 //!   pipe, replaced only once whole.
@@ -18,6 +19,7 @@
 //! - [`cull`]: what the renderer draws of a map, in which order: clusters, levels of
 //!   detail, frustum and occlusion culling, closed solids' back faces (pure geometry; the
 //!   GL side is the binary's).
+//! - [`mirrors`]: the map's mirror surfaces by plane, and the reflection about each.
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.
@@ -66,9 +68,11 @@
 
 pub mod collision;
 pub mod cull;
+pub mod decals;
 pub mod files;
 pub mod geometry;
 pub mod map;
+pub mod mirrors;
 pub mod movers;
 pub mod names;
 pub mod output;

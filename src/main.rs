@@ -12,10 +12,12 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use walkthrough::decals::Decals;
+use walkthrough::decals::csv::write_decals;
 use walkthrough::output::PartialFile;
 use walkthrough::player::Controller;
 use walkthrough::quote::escape_lines;
-use walkthrough::sim::{self, TraceWriter};
+use walkthrough::sim::{self, ScriptEffect, TraceWriter};
 
 use options::Common;
 
@@ -61,6 +63,11 @@ struct SimArgs {
     /// Refuse a script longer than this many steps.
     #[arg(long, default_value_t = sim::DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Write the triangles of the decals the script's `decal` lines stick to FILE as CSV
+    /// (a row a triangle: decal, texture, x0,y0,z0,x1,y1,z1,x2,y2,z2 in the map file's
+    /// coordinates).
+    #[arg(long, value_name = "FILE")]
+    decals_out: Option<PathBuf>,
 }
 
 /// Seconds as a decimal (`0.01`) or a fraction (`1/120`, kept exact in `f64`).
@@ -125,6 +132,13 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
     let moves = !session.movers.is_empty();
     let mut trace = TraceWriter::new(out, moves).map_err(write_error)?;
+    let decals_out = match &args.decals_out {
+        Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    // The eyes of the script's `decal` lines, in order: stuck on the map after the run
+    // (the walk holds the session meanwhile; decals stick to the map at rest).
+    let mut decal_eyes = Vec::new();
     let started = Instant::now();
     let frame = session.map.frame;
     let run = sim::run_in(
@@ -145,6 +159,11 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             }
             trace.row(&step.row)
         },
+        |effect| {
+            if let ScriptEffect::Decal(eye) = effect {
+                decal_eyes.push(eye);
+            }
+        },
     );
     // Interrupted or not, the rows written so far reach the file whole.
     let rows = trace.rows();
@@ -152,6 +171,18 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         .finish()
         .and_then(TraceOut::commit)
         .map_err(write_error)?;
+    if let (Some(mut f), Some(p)) = (decals_out, &args.decals_out) {
+        let mut decals = Decals::default();
+        for eye in &decal_eyes {
+            if let Some(at) = walkthrough::decals::aim(&session.world, eye, decals.next_texture()) {
+                decals.add(walkthrough::decals::build(&session.world, at));
+            }
+        }
+        let shown = walkthrough::quote::shown_path(p);
+        write_decals(&decals, &session.map.frame, &mut f)
+            .and_then(|()| f.commit())
+            .map_err(|e| format!("{shown}: cannot write the decals: {e}"))?;
+    }
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(

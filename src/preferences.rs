@@ -12,7 +12,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::player::{DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER};
+use crate::player::{
+    BOOM_LENGTH_RANGE, BoomSettings, DEFAULT_FOV_DEG, DEFAULT_SPEED, FOV_RANGE_DEG, RUN_MULTIPLIER,
+};
 
 /// Mouse look sensitivity the settings allow, degrees of turn per pixel of motion.
 pub const SENSITIVITY_RANGE: RangeInclusive<f32> = 0.01..=1.0;
@@ -230,6 +232,12 @@ pub struct Preferences {
     pub pad_look_speed: f32,
     /// Pushing the right stick up looks down.
     pub pad_invert_y: bool,
+    /// Show the walk in third person: a camera on a boom behind the head, the body drawn
+    /// (V switches).
+    pub third_person: bool,
+    /// The third-person boom's length, metres (within [`BOOM_LENGTH_RANGE`]; Ctrl + the
+    /// mouse wheel changes it).
+    pub boom_length: f32,
 }
 
 impl Default for Preferences {
@@ -253,6 +261,8 @@ impl Default for Preferences {
             key_run: "ShiftLeft".into(),
             pad_look_speed: DEFAULT_PAD_LOOK_SPEED,
             pad_invert_y: false,
+            third_person: false,
+            boom_length: BoomSettings::default().length,
         }
     }
 }
@@ -268,7 +278,7 @@ pub struct OutOfRange {
 
 impl Preferences {
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 18] = [
+    pub const KEYS: [&'static str; 20] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -287,6 +297,8 @@ impl Preferences {
         "key_run",
         "pad_look_speed",
         "pad_invert_y",
+        "third_person",
+        "boom_length",
     ];
 
     /// The moves' keys, with their names in the file: (name, this key, the default).
@@ -356,6 +368,12 @@ impl Preferences {
             &PAD_LOOK_SPEED_RANGE,
             d.pad_look_speed,
         );
+        let boom_length = fit(
+            "boom_length",
+            self.boom_length,
+            &BOOM_LENGTH_RANGE,
+            d.boom_length,
+        );
         let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
         let window_size = self.window_size.map(side);
         if window_size != self.window_size {
@@ -383,6 +401,8 @@ impl Preferences {
             render_scale,
             pad_look_speed,
             pad_invert_y: self.pad_invert_y,
+            third_person: self.third_person,
+            boom_length,
             ..self.clone()
         };
         let mut defaults = Preferences::default();
@@ -423,6 +443,7 @@ mod tests {
             run_factor: 1.5,
             window_size: [10, 720],
             render_scale: 0.1,
+            boom_length: 10.0,
             ..Preferences::default()
         };
         let (c, out) = p.checked();
@@ -432,6 +453,7 @@ mod tests {
         assert_eq!(c.run_factor, 1.5, "in range: kept");
         assert_eq!(c.window_size, [64, 720]);
         assert_eq!(c.render_scale, 0.25);
+        assert_eq!(c.boom_length, 6.0);
         let keys: Vec<_> = out.iter().map(|o| o.key).collect();
         assert_eq!(
             keys,
@@ -440,6 +462,7 @@ mod tests {
                 "fov",
                 "walking_speed",
                 "render_scale",
+                "boom_length",
                 "window_size"
             ]
         );

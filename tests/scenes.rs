@@ -710,3 +710,50 @@ fn a_scenes_motion_is_read_and_a_bad_one_named_at_its_line() {
         assert!(e.contains(want), "{e}\nwanted {want}");
     }
 }
+
+#[test]
+fn a_models_mirror_list_marks_its_materials_and_an_unknown_name_is_refused_at_its_line() {
+    let d = scene_dir(&[
+        (
+            "m.toml",
+            "[[model]]\nfile = \"m.obj\"\nmirror = [\"glass\"]\n\n[[model]]\nfile = \"m.obj\"\nposition = [5, 0, 0]\n",
+        ),
+        (
+            "m.obj",
+            "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nusemtl glass\nf 1 2 3\nusemtl wall\nf 1 3 4\n",
+        ),
+        (
+            "m.mtl",
+            "newmtl glass\nKd 1 1 1\nnewmtl wall\nKd 0.5 0.5 0.5\n",
+        ),
+    ]);
+    let scene = load_scene(&d.join("m.toml"), UpAxis::Y, TextureOptions::default()).unwrap();
+    let marked: Vec<(&str, bool)> = scene
+        .map
+        .materials
+        .iter()
+        .map(|m| (m.name.as_str(), m.mirror))
+        .collect();
+    assert_eq!(
+        marked,
+        [("default", false), ("glass", true), ("wall", false)]
+    );
+    // Both placements' glass, one plane: one mirror of two triangles.
+    let mirrors = walkthrough::mirrors::find_mirrors(&scene.map);
+    assert_eq!(mirrors.len(), 1);
+    assert_eq!(mirrors[0].triangles.len(), 2);
+
+    std::fs::write(
+        d.join("n.toml"),
+        "[[model]]\nfile = \"m.obj\"\n\nmirror = [\"gllass\"]\n",
+    )
+    .unwrap();
+    let e = load_scene(&d.join("n.toml"), UpAxis::Y, TextureOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!("{}:4:", d.join("n.toml").display()))
+            && e.contains("no model has a material named 'gllass'"),
+        "{e}"
+    );
+}

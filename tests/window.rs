@@ -891,7 +891,7 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
         trace.to_str().unwrap(),
     ];
     let (child, _win) = launch_in(&x, &args, &dir);
-    x.xdotool(&["key", "v"]);
+    x.xdotool(&["key", "shift+v"]);
     sleep(Duration::from_millis(200));
     hold(&x, &["w"], 1.0);
     // While the app runs its rows go to trace.csv.partial.
@@ -905,7 +905,7 @@ fn detached_camera_flies_while_the_body_stands_then_v_returns_to_it() {
         stood < 0.01,
         "the body moved {stood} m while the camera was detached"
     );
-    x.xdotool(&["key", "v"]);
+    x.xdotool(&["key", "shift+v"]);
     sleep(Duration::from_millis(200));
     hold(&x, &["w"], 0.5);
     finish(&x, child);
@@ -2386,4 +2386,210 @@ fn a_gamepad_walks_with_its_left_stick_looks_with_its_right_and_west_switches_to
     let yaw = *trace_yaw(&trace).last().unwrap();
     assert!((-120.0..-60.0).contains(&yaw), "turned to {yaw} degrees");
     assert_eq!(last.response, "stop");
+}
+
+/// A scripted run of `script` on the built-in map at 960 x 600: its trace and its
+/// screenshot at the script's end (in `dir`, named `name`).
+fn scripted_shot(x: &Xvfb, dir: &Path, name: &str, script: &str) -> (String, PathBuf) {
+    let path = dir.join(format!("{name}.txt"));
+    std::fs::write(&path, script).unwrap();
+    let (trace, shot) = (
+        dir.join(format!("{name}.csv")),
+        dir.join(format!("{name}.png")),
+    );
+    let child = spawn_in(
+        x,
+        &[
+            "--script",
+            path.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--exit-when-done",
+        ],
+        dir,
+    );
+    wait_for_exit(child, "the scripted window did not close");
+    (std::fs::read_to_string(&trace).unwrap(), shot)
+}
+
+/// The figure's orange torso: red well above green and blue.
+fn is_torso(c: [f32; 3]) -> bool {
+    c[0] > c[1] + 50.0 && c[0] > c[2] + 90.0
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn view_third_draws_the_figure_below_the_crosshair_and_the_trace_is_sims() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("third");
+    let walk = "forward 1\nturn 30\nwait 0.5\n";
+    let (third, third_shot) = scripted_shot(&x, &dir, "third", &format!("view third\n{walk}"));
+    let (first, first_shot) = scripted_shot(&x, &dir, "first", walk);
+    // The view changes no row of the trace, and the window's trace is `sim`'s.
+    assert_eq!(third, first);
+    assert_eq!(third, sim_trace(&dir.join("third.txt")));
+    // The torso stands below the crosshair in third person, and not in first.
+    let (t, f) = (
+        region_colour(&third_shot, 170, 40, 40),
+        region_colour(&first_shot, 170, 40, 40),
+    );
+    assert!(is_torso(t), "no figure below the crosshair: {t:?}");
+    assert!(!is_torso(f), "a figure in first person: {f:?}");
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("decal");
+    // 1.5 m from the built-in map's south wall, facing it.
+    let start = "start 0,1.6,10.5 180 0\n";
+    let (_, stuck) = scripted_shot(&x, &dir, "stuck", &format!("{start}decal\nwait 0.3\n"));
+    // The settings folder keeps it for the built-in map.
+    let kept = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    assert!(kept.contains("decals = [["), "{kept}");
+    let (_, again) = scripted_shot(&x, &dir, "again", &format!("{start}wait 0.3\n"));
+    // A fresh settings folder: no decal.
+    let fresh_dir = dir.join("fresh");
+    std::fs::create_dir_all(&fresh_dir).unwrap();
+    let (_, fresh) = scripted_shot(&x, &fresh_dir, "fresh", &format!("{start}wait 0.3\n"));
+    let same = middle_difference(&stuck, &again);
+    let without = middle_difference(&again, &fresh);
+    assert!(
+        same < 0.5,
+        "the decal is not drawn the same after the reopen: {same}"
+    );
+    assert!(
+        without > 3.0,
+        "no decal drawn: {without} from a wall without one"
+    );
+}
+
+/// A room 6 x 3 x 5.5 m (grey walls) with a mirror (material `glass`, 2.5 x 2.4 m on
+/// the wall z = 0, from x = -1.5 to 1) and a red box behind the viewer's left
+/// (x -1.4 to -0.8, z 2.8 to 3.4), written into `dir`.
+fn mirror_room(dir: &Path) -> PathBuf {
+    let mut obj = String::from("mtllib room.mtl\n");
+    let mut n = 0;
+    let mut quad = |obj: &mut String, c: [[f32; 3]; 4]| {
+        for p in c {
+            obj.push_str(&format!("v {} {} {}\n", p[0], p[1], p[2]));
+        }
+        obj.push_str(&format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4));
+        n += 4;
+    };
+    let boxed = |obj: &mut String,
+                 quad: &mut dyn FnMut(&mut String, [[f32; 3]; 4]),
+                 lo: [f32; 3],
+                 hi: [f32; 3]| {
+        let c = |i: usize| {
+            [
+                if i & 1 == 0 { lo[0] } else { hi[0] },
+                if i & 2 == 0 { lo[1] } else { hi[1] },
+                if i & 4 == 0 { lo[2] } else { hi[2] },
+            ]
+        };
+        for q in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            quad(obj, q.map(c));
+        }
+    };
+    obj.push_str("usemtl wall\n");
+    boxed(&mut obj, &mut quad, [-3.0, 0.0, -0.5], [3.0, 3.0, 5.0]);
+    obj.push_str("usemtl glass\n");
+    quad(
+        &mut obj,
+        [
+            [-1.5, 0.3, 0.0],
+            [1.0, 0.3, 0.0],
+            [1.0, 2.7, 0.0],
+            [-1.5, 2.7, 0.0],
+        ],
+    );
+    obj.push_str("usemtl red\n");
+    boxed(&mut obj, &mut quad, [-1.4, 0.8, 2.8], [-0.8, 2.2, 3.4]);
+    std::fs::write(dir.join("room.obj"), obj).unwrap();
+    std::fs::write(
+        dir.join("room.mtl"),
+        "newmtl wall\nKd 0.6 0.6 0.6\nnewmtl glass\nKd 0.8 0.8 0.8\nnewmtl red\nKd 1 0 0\n",
+    )
+    .unwrap();
+    dir.join("room.obj")
+}
+
+/// Pixels of a PNG that are red (the marker), in the left and right halves of its
+/// middle band (the HUD and the minimap, with its red arrow, lie above it).
+fn red_pixels(p: &Path) -> (usize, usize) {
+    let img = image::open(p).expect("a PNG").to_rgb8();
+    let (half, h) = (img.width() / 2, img.height());
+    let (mut left, mut right) = (0, 0);
+    for (x, _, px) in img
+        .enumerate_pixels()
+        .filter(|(_, y, _)| (h / 3..2 * h / 3).contains(y))
+    {
+        if px[0] > 120 && px[1] < 90 && px[2] < 90 {
+            if x < half {
+                left += 1;
+            } else {
+                right += 1;
+            }
+        }
+    }
+    (left, right)
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("mirror");
+    let map = mirror_room(&dir);
+    let shot = |yaw: &str, name: &str| {
+        let png = dir.join(name);
+        let child = spawn_in(
+            &x,
+            &[
+                map.to_str().unwrap(),
+                "--mirror",
+                "glass",
+                "--up",
+                "y",
+                "--scale",
+                "1",
+                "--spawn",
+                "0,1.6,2",
+                "--yaw",
+                yaw,
+                "--size",
+                "960x600",
+                "--screenshot",
+                png.to_str().unwrap(),
+                "--exit-after",
+                "1.5",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the mirror window did not close");
+        png
+    };
+    // Facing the mirror: the marker behind the viewer's left shows in it, on the left.
+    let (left, right) = red_pixels(&shot("0", "facing.png"));
+    assert!(
+        left > 2000,
+        "the marker's reflection is missing: {left} red pixels"
+    );
+    assert_eq!(right, 0, "a reflection on the wrong side");
+    // Turned to +X: neither the mirror nor the marker is in view, nothing red.
+    let (left, right) = red_pixels(&shot("-90", "away.png"));
+    assert_eq!((left, right), (0, 0));
 }

@@ -48,6 +48,10 @@ pub const CONTROLS: &[Control] = &[
         does: "crouch while held (walk), down (fly)",
     },
     Control {
+        keys: "E",
+        does: "use: start the door or lift you look at (a scene's start = \"use\"; within 2 m)",
+    },
+    Control {
         keys: "M",
         does: "point-in-triangle method: angle-sum, barycentric, Möller–Trumbore",
     },
@@ -69,7 +73,15 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "V",
-        does: "detached camera: the body stands still, the keys and mouse fly the view; V again returns",
+        does: "first / third person: a camera behind the head, the body drawn (the walk is the same); Ctrl+wheel sets the boom 0.5 to 6 m; saved",
+    },
+    Control {
+        keys: "Shift+V",
+        does: "detached camera: the body stands still, the keys and mouse fly the view; Shift+V again returns",
+    },
+    Control {
+        keys: "right mouse button",
+        does: "stick a decal where the crosshair points (target, arrow, splat in turn; up to 256, the oldest replaced); Shift: take the one there away; kept for the map file",
     },
     Control {
         keys: "N",
@@ -138,6 +150,8 @@ pub enum Action {
     Settings,
     /// Show or hide the collision debug view.
     DebugView,
+    /// First person or third person.
+    NextView,
     /// Fly the view away from the body, or back to its eye.
     DetachCamera,
     /// Show or hide the minimap.
@@ -181,7 +195,8 @@ impl Action {
             KeyCode::F1 => Action::Help,
             KeyCode::F2 => Action::Settings,
             KeyCode::KeyG => Action::DebugView,
-            KeyCode::KeyV => Action::DetachCamera,
+            KeyCode::KeyV if shift => Action::DetachCamera,
+            KeyCode::KeyV => Action::NextView,
             KeyCode::KeyN => Action::Minimap,
             KeyCode::F5 => Action::Record,
             KeyCode::KeyP => Action::Pause,
@@ -259,7 +274,7 @@ mod tests {
             (KeyCode::KeyM, "M", Action::NextMethod),
             (KeyCode::F1, "F1", Action::Help),
             (KeyCode::KeyG, "G", Action::DebugView),
-            (KeyCode::KeyV, "V", Action::DetachCamera),
+            (KeyCode::KeyV, "V", Action::NextView),
             (KeyCode::KeyN, "N", Action::Minimap),
             (KeyCode::F12, "F12", Action::Screenshot),
             (KeyCode::KeyR, "R", Action::Reload),
@@ -284,6 +299,10 @@ mod tests {
             );
         }
         assert_eq!(Action::of_key(KeyCode::KeyW, false), None);
+        assert_eq!(
+            Action::of_key(KeyCode::KeyV, true),
+            Some(Action::DetachCamera)
+        );
         assert_eq!(
             Action::of_key(KeyCode::KeyU, true),
             Some(Action::NextUp { backwards: true })

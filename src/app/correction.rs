@@ -96,10 +96,13 @@ impl App {
             _ => next_scale(current, larger, to_unit),
         };
         self.stop_recording("the scale changed: ");
+        let old = self.sim.session.map.frame;
         let rescaled = match self.sim.session.rescale(scale) {
             Ok(r) => r,
             Err(e) => return self.overlay.notify(e),
         };
+        self.reframe_decals(old);
+        self.find_mirrors();
         let pose = self.sim.controller.pose;
         self.sim.controller.place(Pose {
             position: scaled_eye(pose.position, rescaled.factor),

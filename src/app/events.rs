@@ -17,7 +17,9 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
-use super::render::{Culling, DebugDraw, GlWindowContext, Renderer, probe_software};
+use super::render::{
+    Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, probe_software,
+};
 use super::{App, Gpu};
 
 /// Speed factor of one notch of the mouse wheel.
@@ -104,6 +106,7 @@ impl App {
             Action::Settings => self.toggle_settings(),
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
+            Action::NextView => self.next_view(),
             Action::DetachCamera => {
                 self.free_camera = match self.free_camera {
                     Some(_) => None,
@@ -296,11 +299,22 @@ impl ApplicationHandler for App {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),
         };
+        let decal_draw = match DecalDraw::new(ctx.gl.clone()) {
+            Ok(d) => d,
+            Err(e) => return self.fail(event_loop, e),
+        };
+        let mut mirror_draw = match MirrorDraw::new(ctx.gl.clone()) {
+            Ok(d) => d,
+            Err(e) => return self.fail(event_loop, e),
+        };
+        mirror_draw.upload(&self.mirrors);
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
             debug_draw,
+            decal_draw,
+            mirror_draw,
             renderer,
             ctx,
         });
@@ -350,11 +364,27 @@ impl ApplicationHandler for App {
                         .notify("mouse captured: move it to look, Esc frees it".into());
                 }
             }
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Right,
+                ..
+            } if self.captured && !self.prefs.open => {
+                let eye = self.drawn_from;
+                if self.keys.shift() {
+                    self.unstick_decal(&eye);
+                } else {
+                    self.stick_decal(&eye);
+                }
+            }
             WindowEvent::MouseWheel { delta, .. } if !self.prefs.open => {
                 let notches = match delta {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / PIXELS_PER_NOTCH,
                 };
+                if self.ctrl {
+                    self.lengthen_boom(notches);
+                    return;
+                }
                 let s = &mut self.sim.controller.settings;
                 s.speed = (s.speed * SPEED_PER_NOTCH.powf(notches))
                     .clamp(*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());

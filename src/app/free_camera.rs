@@ -1,4 +1,4 @@
-//! The detached camera (V): a view that flies free of the body, through walls, so the
+//! The detached camera (Shift+V): a view that flies free of the body, through walls, so the
 //! body can be seen against what it touches. The body stands still meanwhile (its
 //! physics goes on without input).
 

@@ -147,6 +147,8 @@ impl App {
                 self.stop_recording("the map changed: ");
                 self.sim
                     .replace_session(session, purpose == Purpose::Reload);
+                self.load_decals();
+                self.find_mirrors();
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
                 // A new map asks again when the survey is unsure of it; the same map

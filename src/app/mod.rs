@@ -12,11 +12,15 @@
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
+//! - `decals`: decals stuck with the right mouse button (or a script's `decal`), kept
+//!   with the views.
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
+//! - `mirrors`: the map's mirrors found at each load and drawn in each frame.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
-//! - `free_camera`: the detached view (V).
+//! - `free_camera`: the detached view (Shift+V).
+//! - `third_person`: the camera on a boom behind the head (V), the figure drawn.
 //! - `debug_view`: the collision made visible (G): what the last steps touched and tested.
 
 mod bench;
@@ -24,11 +28,14 @@ mod bindings;
 pub mod controls;
 mod correction;
 mod debug_view;
+mod decals;
 mod events;
+mod figure;
 mod free_camera;
 mod gamepad;
 mod keys;
 mod loading;
+mod mirrors;
 mod options;
 mod pads;
 mod preferences;
@@ -36,6 +43,7 @@ mod recording;
 mod redraw;
 mod render;
 mod simulation;
+mod third_person;
 mod ui;
 mod views;
 
@@ -61,13 +69,17 @@ use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
 use loading::Loading;
-use render::{DebugDraw, GlWindowContext, Renderer};
+use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer};
 use simulation::{Simulation, TraceFile};
+use third_person::ThirdPerson;
 use ui::hud::Overlay;
 use ui::minimap::{self, Minimap};
 use ui::offer::Offer;
 use ui::settings_panel::SettingsState;
+use walkthrough::decals::Decals;
 use walkthrough::map::minimap::top_down;
+use walkthrough::mirrors::Mirror;
+use walkthrough::player::Pose;
 
 /// Everything the command line decided.
 pub struct Config {
@@ -211,7 +223,7 @@ impl App {
             "minimap drawn in {:.0} ms",
             drawn.elapsed().as_secs_f64() * 1e3
         );
-        App {
+        let mut app = App {
             sim: Simulation::new(session, controller, config.script.clone(), outputs.trace),
             gpu: None,
             keys: {
@@ -228,6 +240,7 @@ impl App {
             overlay,
             debug: DebugView::new(config.window.debug_view),
             free_camera: None,
+            third: ThirdPerson::new(),
             minimap,
             loading: None,
             started: Instant::now(),
@@ -242,7 +255,13 @@ impl App {
             offer,
             prefs,
             config,
-        }
+            decals: Decals::default(),
+            drawn_from: Pose::default(),
+            mirrors: Vec::new(),
+        };
+        app.load_decals();
+        app.find_mirrors();
+        app
     }
 }
 
@@ -251,6 +270,8 @@ impl App {
 struct Gpu {
     egui: egui_glow::EguiGlow,
     debug_draw: DebugDraw,
+    decal_draw: DecalDraw,
+    mirror_draw: MirrorDraw,
     renderer: Renderer,
     ctx: GlWindowContext,
 }
@@ -279,8 +300,10 @@ struct App {
     debug: DebugView,
     /// The minimap (N).
     minimap: Minimap,
-    /// The detached camera (V): the view flies, the body stands.
+    /// The detached camera (Shift+V): the view flies, the body stands.
     free_camera: Option<FreeCamera>,
+    /// The third-person camera's boom and the figure (V).
+    third: ThirdPerson,
     loading: Option<Loading>,
     /// When the window opened (for `--exit-after`).
     started: Instant,
@@ -302,4 +325,11 @@ struct App {
     offer: Option<Offer>,
     /// The user's settings, as this run uses them, and the F2 panel.
     prefs: SettingsState,
+    /// The decals stuck on the map (the right mouse button, a script's `decal`).
+    decals: Decals,
+    /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
+    /// third-person camera).
+    drawn_from: Pose,
+    /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
+    mirrors: Vec<Mirror>,
 }

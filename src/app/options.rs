@@ -105,6 +105,14 @@ pub struct WindowOptions {
     /// SECS after the first frame (docs/gamepad.md).
     #[arg(long, value_name = "FILE", hide = true)]
     pub pad_events: Option<PathBuf>,
+    /// Start in third person: a camera on a boom behind the head, the body drawn (V
+    /// switches; the walk and its trace are the same).
+    #[arg(long)]
+    pub third_person: bool,
+    /// Draw the material NAME as a mirror (repeatable; a scene says `mirror = [...]` on
+    /// its [[model]]).
+    #[arg(long, value_name = "NAME")]
+    pub mirror: Vec<String>,
 }
 
 /// This run's settings: the saved ones with the command line's over them.
@@ -179,6 +187,12 @@ impl WindowOptions {
             &mut live.render_scale,
             self.render_scale,
             "--render-scale",
+            f,
+        );
+        set(
+            &mut live.third_person,
+            self.third_person.then_some(true),
+            "--third-person",
             f,
         );
         RunPreferences { live, flags }

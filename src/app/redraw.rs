@@ -8,6 +8,8 @@ use image::ImageEncoder;
 use walkthrough::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
+use walkthrough::sim::ScriptEffect;
+
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::simulation::Advance;
@@ -71,10 +73,22 @@ impl App {
         if let Some(speed) = self.sim.speed_of(&advance) {
             self.overlay.moving_at = speed;
         }
+        let effects = self.sim.take_effects();
+        self.apply_effects(effects);
         if let Some(step) = advance.script_finished_at {
             self.script_finished(step);
         }
         advance
+    }
+
+    /// Apply what the script asked of the view in this frame's steps.
+    fn apply_effects(&mut self, effects: Vec<ScriptEffect>) {
+        for effect in effects {
+            match effect {
+                ScriptEffect::View(kind) => self.set_view(kind),
+                ScriptEffect::Decal(eye) => self.stick_decal(&eye),
+            }
+        }
     }
 
     /// Draw the map and the 3D overlays (the debug view, the detached body, the person
@@ -88,15 +102,24 @@ impl App {
         if size.width == 0 || size.height == 0 {
             return false;
         }
-        let controller = &self.sim.controller;
-        let view = self
-            .free_camera
-            .as_ref()
-            .map_or(controller.view_pose(), |c| c.pose);
+        let mut solid = std::mem::take(&mut self.debug.geometry.solid);
+        solid.clear();
+        let view = match &self.free_camera {
+            Some(c) => c.pose,
+            None => self.camera_pose(now, &mut solid),
+        };
+        let Some(gpu) = &mut self.gpu else {
+            return false;
+        };
+        self.drawn_from = view;
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer
             .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
         gpu.renderer.draw(&view, size.width, size.height);
+        let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
+        gpu.decal_draw.draw(view_proj, &self.decals);
+        self.draw_mirrors(&view, view_proj, [size.width, size.height]);
+        let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
             let at = self.free_camera.as_ref().map_or(now, |c| c.since);
@@ -104,6 +127,7 @@ impl App {
         } else {
             self.debug.geometry.clear();
         }
+        self.debug.geometry.solid = solid;
         if self.free_camera.is_some() {
             let body = controller.body();
             let centre = body.centre_of(controller.pose.position);

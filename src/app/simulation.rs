@@ -10,7 +10,7 @@ use walkthrough::player::{Controller, Refusal};
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{
-    Command, ScriptPlayer, ScriptRecorder, Stepper, TraceRow, TraceWriter, start_pose,
+    Command, ScriptEffect, ScriptPlayer, ScriptRecorder, Stepper, TraceRow, TraceWriter, start_pose,
 };
 
 use walkthrough::collision::Recorder;
@@ -51,6 +51,8 @@ pub struct Simulation {
     replay_speed: u32,
     /// The speed P resumes at.
     resume_speed: u32,
+    /// What the script asked of the view in this frame's steps, for the window to apply.
+    effects: Vec<ScriptEffect>,
 }
 
 /// What one frame's steps did.
@@ -94,6 +96,7 @@ impl Simulation {
             recording: None,
             replay_speed: 1,
             resume_speed: 1,
+            effects: Vec::new(),
         }
     }
 
@@ -215,10 +218,11 @@ impl Simulation {
         let mut advance = Advance::default();
         while self.accumulator >= dt {
             self.accumulator -= dt;
-            let scripted = self
-                .script
-                .as_mut()
-                .map(|player| player.next_step(&mut self.controller));
+            let scripted = self.script.as_mut().map(|player| {
+                let next = player.next_step(&mut self.controller);
+                self.effects.extend(player.take_effects());
+                next
+            });
             let intent = match scripted {
                 Some(Some(intent)) => intent,
                 Some(None) => {
@@ -273,6 +277,11 @@ impl Simulation {
         // Whole rows reach the file each frame: a killed run loses at most one frame.
         self.with_trace(|w| w.flush());
         advance
+    }
+
+    /// What the script asked of the view since the last call (in order).
+    pub fn take_effects(&mut self) -> Vec<ScriptEffect> {
+        std::mem::take(&mut self.effects)
     }
 
     /// Flush and close the trace, at exit.

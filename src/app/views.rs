@@ -9,7 +9,7 @@ use super::App;
 
 impl App {
     /// The key the map's memory is kept under: its file's content, or the built-in map's.
-    fn views_key(&self) -> Option<ContentKey> {
+    pub(super) fn views_key(&self) -> Option<ContentKey> {
         match (&self.content_key, &self.sim.session.map.source) {
             (Some(k), _) => Some(k.clone()),
             (None, None) => Some(ContentKey::of_bytes(b"walkthrough built-in map")),

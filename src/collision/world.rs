@@ -246,6 +246,25 @@ impl CollisionWorld {
     }
 }
 
+impl CollisionWorld {
+    /// Every triangle whose bounds meet the box `b` (indices into [`triangles`](Self::triangles),
+    /// in the order the tree meets them): what a decal's box may cover. The one traversal,
+    /// [`Bvh::traverse`], entering the boxes that meet `b`.
+    pub fn triangles_in_box(&self, b: &Aabb) -> Vec<u32> {
+        if !(b.min.is_finite() && b.max.is_finite()) || b.is_empty() {
+            return Vec::new();
+        }
+        let mut query = BoxQuery {
+            triangles: &self.triangles,
+            min: Vec3A::from(b.min),
+            max: Vec3A::from(b.max),
+            found: Vec::new(),
+        };
+        self.bvh.traverse(&mut query);
+        query.found
+    }
+}
+
 /// The BVH answers every query: the sweep (see [`super::sweep`] for the test of one
 /// triangle) and the overlap both walk the one traversal, [`Bvh::traverse`].
 impl Collider for CollisionWorld {
@@ -431,6 +450,30 @@ impl Visitor for OverlapQuery<'_> {
     }
 }
 
+/// Every triangle whose box meets a box, as a BVH visitor.
+struct BoxQuery<'a> {
+    triangles: &'a [Triangle],
+    min: Vec3A,
+    max: Vec3A,
+    found: Vec<u32>,
+}
+
+impl Visitor for BoxQuery<'_> {
+    fn enter(&mut self, node: &Node) -> Option<f32> {
+        node.overlaps(self.min, self.max).then_some(0.0)
+    }
+
+    fn visit_leaf(&mut self, range: Range<u32>) {
+        for i in range {
+            let b = self.triangles[i as usize].bounds();
+            if Vec3A::from(b.min).cmple(self.max).all() && Vec3A::from(b.max).cmpge(self.min).all()
+            {
+                self.found.push(i);
+            }
+        }
+    }
+}
+
 /// A ray's first triangle, as a BVH visitor (Möller–Trumbore: the survey needs no method).
 struct RayQuery<'a> {
     triangles: &'a [Triangle],
@@ -530,6 +573,36 @@ mod tests {
         }
         let (sb, bb) = (scaled.bounds(), built.bounds());
         assert!((sb.min - bb.min).length() < 1e-5 && (sb.max - bb.max).length() < 1e-5);
+    }
+
+    #[test]
+    fn the_box_query_finds_exactly_the_triangles_whose_boxes_meet_it() {
+        // A grid of small triangles; every box of a sweep of boxes against brute force.
+        let tris: Vec<[Vec3; 3]> = (0..400)
+            .map(|i| {
+                let o = Vec3::new((i % 20) as f32, (i / 20) as f32 * 0.5, (i % 7) as f32 * 0.3);
+                [
+                    o,
+                    o + Vec3::new(0.4, 0.0, 0.1),
+                    o + Vec3::new(0.0, 0.3, 0.2),
+                ]
+            })
+            .collect();
+        let w = CollisionWorld::new(tris.iter().copied());
+        for k in 0..50 {
+            let c = Vec3::new((k * 7 % 20) as f32, (k % 10) as f32, (k % 3) as f32);
+            let b = Aabb::from_points([c - Vec3::splat(0.7), c + Vec3::splat(0.9)]);
+            let mut got = w.triangles_in_box(&b);
+            got.sort_unstable();
+            let want: Vec<u32> = (0..w.triangles().len() as u32)
+                .filter(|&i| {
+                    let t = w.triangles()[i as usize].bounds();
+                    t.min.cmple(b.max).all() && t.max.cmpge(b.min).all()
+                })
+                .collect();
+            assert_eq!(got, want, "box {k}");
+        }
+        assert!(w.triangles_in_box(&Aabb::EMPTY).is_empty());
     }
 
     #[test]

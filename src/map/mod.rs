@@ -86,6 +86,9 @@ pub struct Material {
     pub diffuse: [f32; 3],
     /// Decoded diffuse texture (`map_Kd`), with the alpha of `map_d` merged in.
     pub texture: Option<std::sync::Arc<TextureImage>>,
+    /// Drawn as a mirror (a scene's `mirror = [...]`, `--mirror NAME`: see
+    /// [`crate::mirrors`]).
+    pub mirror: bool,
 }
 
 impl Material {
@@ -95,6 +98,7 @@ impl Material {
             name: "default".into(),
             diffuse: [0.7, 0.7, 0.7],
             texture: None,
+            mirror: false,
         }
     }
 }

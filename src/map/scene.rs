@@ -14,6 +14,9 @@
 //! rotation = [0.0, 45.0, 0.0]   # degrees about X, then Y, then Z
 //! scale = [1.0, 2.5, 1.0]       # or one number
 //!
+//! mirror = ["glass"]            # optional: materials drawn as mirrors (see
+//!                               # [`crate::mirrors`]; by name, in every model)
+//!
 //! [model.motion]                # optional: it moves (see [`super::motion`])
 //! keys = [[0, 2, 0, -3, 0, 45, 0], [3, 2, 3, -3, 0, 45, 0]]
 //! play = "ping-pong"
@@ -68,6 +71,9 @@ struct Placement {
     /// `[model.motion]`: how it moves (see [`super::motion`]).
     #[serde(default)]
     motion: Option<MotionSpec>,
+    /// Materials drawn as mirrors (by name; see [`crate::mirrors`]).
+    #[serde(default)]
+    mirror: Option<Spanned<Vec<String>>>,
 }
 
 /// The scale a placement may have on each axis: within 1e-4 to 1e4. Beyond them a
@@ -326,10 +332,15 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
     let Baked {
         vertices,
         batches,
-        materials,
+        mut materials,
         marked_spawn,
         moving,
     } = bake(&models, &placements, &movers);
+    mark_mirrors(&mut materials, &file.models).map_err(|(at, reason)| MapError::Parse {
+        path: shown.clone(),
+        line: line_at(&text, at),
+        reason,
+    })?;
     let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
     let inputs = std::iter::once(path.to_path_buf())
         .chain(models.iter().flat_map(|m| m.inputs.iter().cloned()))
@@ -484,6 +495,31 @@ fn far_field(p: &Placement, placed: &Numbers, b: Aabb) -> (usize, String) {
             format!("{position} (with scale {:?})", placed.scale.to_array()),
         )
     }
+}
+
+/// Mark as mirrors the materials the placements' `mirror` lists name (a name in any
+/// model's list marks that material wherever it is used); a name no material has is
+/// refused, with where it is in the file.
+fn mark_mirrors(
+    materials: &mut [super::Material],
+    models: &[Placement],
+) -> Result<(), (usize, String)> {
+    for list in models.iter().filter_map(|p| p.mirror.as_ref()) {
+        for name in list.get_ref() {
+            let mut found = false;
+            for m in materials.iter_mut().filter(|m| &m.name == name) {
+                m.mirror = true;
+                found = true;
+            }
+            if !found {
+                return Err((
+                    list.span().start,
+                    format!("mirror: no model has a material named {}", quote(name)),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A scene's placements baked into one drawable map's parts.

@@ -225,6 +225,7 @@ pub(super) fn convert_material(
         name: m.name.clone(),
         diffuse,
         texture,
+        mirror: false,
     }
 }
 

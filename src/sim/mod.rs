@@ -9,8 +9,8 @@ mod trace;
 
 pub use recorder::ScriptRecorder;
 pub use script::{
-    Command, KEY_NAMES, Script, ScriptError, ScriptPlayer, StartLine, parse_script, read_script,
-    start_pose, total_steps,
+    Command, KEY_NAMES, Script, ScriptEffect, ScriptError, ScriptPlayer, StartLine, parse_script,
+    read_script, start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
 pub use trace::{ON_COLUMN, TRACE_HEADER, TraceRow, TraceWriter};
@@ -68,10 +68,21 @@ pub fn run<E>(
     dt: f64,
     sink: impl FnMut(&Step) -> Result<(), E>,
 ) -> Result<u64, E> {
-    run_in(&mut Still(world), frame, controller, script, dt, sink)
+    run_in(
+        &mut Still(world),
+        frame,
+        controller,
+        script,
+        dt,
+        sink,
+        |_| {},
+    )
 }
 
-/// [`run`] in a world where things may move (a scene's movers: see [`crate::movers`]).
+/// [`run`] in a world where things may move (a scene's movers: see [`crate::movers`]),
+/// also handing each [`ScriptEffect`] (a `view` or `decal` line) to `effect` before the
+/// step that follows it: what `sim --decals-out` sticks decals with. The steps are the
+/// same whatever `effect` does.
 pub fn run_in<E>(
     world: &mut dyn Ticking,
     frame: &MapFrame,
@@ -79,6 +90,7 @@ pub fn run_in<E>(
     script: &[Command],
     dt: f64,
     mut sink: impl FnMut(&Step) -> Result<(), E>,
+    mut effect: impl FnMut(ScriptEffect),
 ) -> Result<u64, E> {
     if let Some(pose) = start_pose(script) {
         controller.place(pose);
@@ -90,8 +102,11 @@ pub fn run_in<E>(
         row: stepper.start_row(world, controller, frame),
     })?;
     while let Some(intent) = player.next_step(controller) {
+        player.take_effects().into_iter().for_each(&mut effect);
         sink(&stepper.step(world, frame, controller, &intent))?;
     }
+    // Effects after the last step (a script ending with `decal`).
+    player.take_effects().into_iter().for_each(&mut effect);
     Ok(stepper.steps())
 }
 
@@ -115,9 +130,10 @@ pub fn run_to_rows_in(
     dt: f64,
 ) -> Vec<TraceRow> {
     let mut rows = Vec::new();
-    let Ok(_steps) = run_in(world, frame, controller, script, dt, |step| {
+    let sink = |step: &Step| {
         rows.push(step.row);
         Ok::<(), std::convert::Infallible>(())
-    });
+    };
+    let Ok(_steps) = run_in(world, frame, controller, script, dt, sink, |_| {});
     rows
 }

@@ -15,6 +15,9 @@
 //! speed M_PER_S                          walking (and flying) speed from now on
 //! start X,Y,Z YAW PITCH                  the eye's pose, world coordinates (first line:
 //!                                        where the walk starts)
+//! view third|first                       the window's camera (the walk and trace are
+//!                                        the same in both)
+//! decal                                  stick a decal where the crosshair points
 //! ```
 //!
 //! A UTF-8 byte order mark before the first line is skipped (an editor's, as OBJ files
@@ -26,7 +29,7 @@ use glam::Vec3;
 use crate::collision::Response;
 use crate::collision::placement::out_of_range;
 use crate::geometry::InsideMethod;
-use crate::player::{Controller, Mode, MoveIntent, Pose};
+use crate::player::{Controller, Mode, MoveIntent, Pose, ViewKind};
 use crate::preferences::RUN_FACTOR_RANGE;
 use crate::quote::quote;
 
@@ -64,6 +67,21 @@ pub enum Command {
     /// Put the eye at this pose (world coordinates); as the first command, where the walk
     /// starts (see [`start_pose`]).
     Start(Pose),
+    /// Show the walk from this camera (a [`ScriptEffect`]: the walk never reads it).
+    View(ViewKind),
+    /// Stick a decal where the crosshair points (a [`ScriptEffect`]).
+    Decal,
+}
+
+/// What a script asks of whoever shows the walk, not of the walk: the window applies it,
+/// `sim` (which shows nothing) only passes it on. It happens between the steps it falls
+/// between, so a window and `sim` see it at the same step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScriptEffect {
+    /// Show the walk from this camera.
+    View(ViewKind),
+    /// Stick a decal where the crosshair of this eye points (the drawn eye at that step).
+    Decal(Pose),
 }
 
 /// The movement keys a `keys` line may hold, as they move: forward, back, left, right, up
@@ -213,14 +231,20 @@ fn parse_line(line: &str) -> Result<Command, String> {
             Command::Response(need("stop or slide")?.parse().map_err(|e| format!("{e}"))?)
         }
         "mode" => Command::Mode(need("walk or fly")?.parse().map_err(|e| format!("{e}"))?),
+        "view" => Command::View(
+            need("third or first")?
+                .parse()
+                .map_err(|e| format!("{e}"))?,
+        ),
         "method" => Command::Method(need("a method name")?.parse().map_err(|e| format!("{e}"))?),
         "run" => Command::Run(on_off(need("on or off")?)?),
         "crouch" => Command::Crouch(on_off(need("on or off")?)?),
         "speed" => speed_setting(&verb, number("metres a second")?)?,
         "run-factor" => speed_setting(&verb, number("a factor")?)?,
-        "jump" => match arg {
-            None => Command::Jump,
-            Some(extra) => return Err(format!("unexpected {} after 'jump'", quote(extra))),
+        "jump" | "decal" => match arg {
+            None if verb == "jump" => Command::Jump,
+            None => Command::Decal,
+            Some(extra) => return Err(format!("unexpected {} after {v}", quote(extra))),
         },
         "use" => match arg {
             None => Command::Use,
@@ -228,7 +252,7 @@ fn parse_line(line: &str) -> Result<Command, String> {
         },
         _ => {
             return Err(format!(
-                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, use, crouch, speed, run-factor, start, response, mode or method)"
+                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, use, crouch, speed, run-factor, start, response, mode, method, view or decal)"
             ));
         }
     })
@@ -356,6 +380,8 @@ pub struct ScriptPlayer {
     jump: bool,
     using: bool,
     dt: f32,
+    /// Effects met since [`ScriptPlayer::take_effects`] was last called.
+    effects: Vec<ScriptEffect>,
 }
 
 impl ScriptPlayer {
@@ -370,12 +396,19 @@ impl ScriptPlayer {
             jump: false,
             using: false,
             dt,
+            effects: Vec::new(),
         }
     }
 
     /// True when every command has been played.
     pub fn finished(&self) -> bool {
         self.holding.is_none() && self.next >= self.commands.len()
+    }
+
+    /// The effects met since the last call, in order (the window applies them after the
+    /// frame's steps; the walk never depends on them).
+    pub fn take_effects(&mut self) -> Vec<ScriptEffect> {
+        std::mem::take(&mut self.effects)
     }
 
     /// The intent for the next step, after applying any instant commands to `c`;
@@ -412,6 +445,8 @@ impl ScriptPlayer {
                 Command::RunFactor(v) => c.settings.run_multiplier = v,
                 // The controller is placed afresh: a recording starts from rest.
                 Command::Start(p) => c.place(p),
+                Command::View(v) => self.effects.push(ScriptEffect::View(v)),
+                Command::Decal => self.effects.push(ScriptEffect::Decal(c.view_pose())),
             }
         }
     }
@@ -453,6 +488,25 @@ mod tests {
             assert_eq!(e.line, 1);
             assert!(e.reason.contains(why), "{bad}: {}", e.reason);
         }
+    }
+
+    #[test]
+    fn view_lines_become_effects_at_their_step_and_leave_the_walk_alone() {
+        let commands =
+            parse_script("v.txt", "forward 0.05\nview third\nwait 0.05\nview First\n").unwrap();
+        assert_eq!(commands[1], Command::View(ViewKind::Third));
+        let mut p = ScriptPlayer::new(commands, 0.025);
+        let mut c = Controller::new(Pose::default(), ControllerSettings::default());
+        let mut seen = Vec::new();
+        while p.next_step(&mut c).is_some() {
+            seen.push(p.take_effects());
+        }
+        // Two steps of forward, then the effect comes with the first step of the wait.
+        assert_eq!(seen[0], vec![]);
+        assert_eq!(seen[2], vec![ScriptEffect::View(ViewKind::Third)]);
+        assert_eq!(p.take_effects(), vec![ScriptEffect::View(ViewKind::First)]);
+        let e = parse_script("v.txt", "view second\n").unwrap_err();
+        assert!(e.reason.contains("unknown view 'second'"), "{}", e.reason);
     }
 
     /// The reliability issue: a script that began with a UTF-8 byte order mark was refused

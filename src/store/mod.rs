@@ -25,6 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use glam::Vec3;
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::decals::Placement;
 use crate::files::{FileKind, Opened, open_file, read_file};
 use crate::map::MapFrame;
 use crate::map::scene::is_scene_path;
@@ -247,6 +248,7 @@ impl Store {
             up: None,
             scale: None,
             views: BTreeMap::new(),
+            decals: Vec::new(),
             saved,
         });
         stored.file = file;
@@ -297,6 +299,55 @@ impl Store {
         self.save()
     }
 
+    /// The decals kept for the map of `key`, oldest first, in the file's coordinates (as
+    /// written: [`Placement::to_world`] refuses what a hand edit broke).
+    pub fn decals(&self, key: &ContentKey) -> Vec<Placement> {
+        let Some(s) = self.maps.get(&key.0) else {
+            return Vec::new();
+        };
+        s.decals
+            .iter()
+            .map(|d| Placement {
+                point: Vec3::new(d[0], d[1], d[2]),
+                normal: Vec3::new(d[3], d[4], d[5]),
+                up: Vec3::new(d[6], d[7], d[8]),
+                size: d[9],
+                // A number the file got wrong is some texture, never a panic.
+                texture: d[10].clamp(0.0, 255.0) as u8,
+            })
+            .collect()
+    }
+
+    /// Keep `decals` (file coordinates, oldest first) for the map of `key` (found at
+    /// `file`), in place of those kept before, and save.
+    pub fn keep_decals(
+        &mut self,
+        key: &ContentKey,
+        file: &Path,
+        decals: &[Placement],
+    ) -> Result<(), String> {
+        self.entry(key, file).decals = decals
+            .iter()
+            .map(|d| {
+                let (p, n, u) = (d.point, d.normal, d.up);
+                [
+                    p.x,
+                    p.y,
+                    p.z,
+                    n.x,
+                    n.y,
+                    n.z,
+                    u.x,
+                    u.y,
+                    u.z,
+                    d.size,
+                    f32::from(d.texture),
+                ]
+            })
+            .collect();
+        self.save()
+    }
+
     /// Forget the map of `key`; saves when there was something to forget. Returns whether
     /// there was.
     /// (Saved views are kept.)
@@ -305,7 +356,7 @@ impl Store {
             return Ok(false);
         };
         let had = s.up.take().is_some() | s.scale.take().is_some();
-        if s.views.is_empty() {
+        if s.views.is_empty() && s.decals.is_empty() {
             self.maps.remove(&key.0);
         }
         if !had {
@@ -342,7 +393,7 @@ impl Store {
         let body = toml::to_string(&file)
             .map_err(|e| format!("{}: cannot write the settings: {e}", path.display()))?;
         let text = format!(
-            "# walkthrough's settings (F2 in the window changes them; see the README), then what\n# it remembers of maps, one table per map, named by the map file's content (xxh3-128\n# and length): the up axis and scale you set (open the map with --forget, or delete\n# them, to let the survey read it again) and the views you kept (Ctrl+1..9: X, Y, Z in\n# the file's coordinates, yaw, pitch); the built-in map's table says built_in = true.\n\n{body}"
+            "# walkthrough's settings (F2 in the window changes them; see the README), then what\n# it remembers of maps, one table per map, named by the map file's content (xxh3-128\n# and length): the up axis and scale you set (open the map with --forget, or delete\n# them, to let the survey read it again) and the views you kept (Ctrl+1..9: X, Y, Z in\n# the file's coordinates, yaw, pitch) and the decals you stuck on it (right button); the\n# built-in map's table says built_in = true.\n\n{body}"
         );
         write_file(path, text.as_bytes(), &[], Replace::Yes).map_err(|e| e.to_string())
     }

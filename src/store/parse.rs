@@ -31,6 +31,10 @@ pub(super) struct Stored {
     /// Saved views by slot ("1" to "9"): X, Y, Z in the file's coordinates, yaw, pitch.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(super) views: BTreeMap<String, [f32; 5]>,
+    /// Decals stuck on the map, oldest first: the point X, Y, Z, the surface's normal,
+    /// the square's up (file coordinates), its side (file units) and its texture number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) decals: Vec<[f32; 11]>,
     /// When it was set, seconds since 1970 (the oldest goes first past the limit).
     #[serde(default)]
     pub(super) saved: u64,

@@ -160,6 +160,35 @@ fn views_are_kept_per_map_beside_the_correction_and_outlive_forget() {
 }
 
 #[test]
+fn decals_are_kept_per_map_in_order_and_outlive_forget() {
+    let dir = scratch("decals");
+    let key = ContentKey::of_bytes(b"v 0 0 1\n");
+    let decal = |x: f32, texture: u8| Placement {
+        point: Vec3::new(x, 1.5, -0.25),
+        normal: Vec3::Z,
+        up: Vec3::Y,
+        size: 0.5,
+        texture,
+    };
+    let kept = [decal(1.0, 2), decal(-3.5, 0)];
+    {
+        let mut c = Store::load(Some(&dir)).store;
+        assert!(c.decals(&key).is_empty());
+        c.keep_decals(&key, Path::new("room.obj"), &kept).unwrap();
+        c.remember(&key, Path::new("room.obj"), frame(UpAxis::Y, 1.0))
+            .unwrap();
+    }
+    let mut c = Store::load(Some(&dir)).store;
+    assert_eq!(c.decals(&key), kept);
+    assert_eq!(c.forget(&key), Ok(true));
+    let mut c = Store::load(Some(&dir)).store;
+    assert_eq!(c.decals(&key), kept);
+    c.keep_decals(&key, Path::new("room.obj"), &kept[1..])
+        .unwrap();
+    assert_eq!(Store::load(Some(&dir)).store.decals(&key), kept[1..]);
+}
+
+#[test]
 fn past_the_limit_the_oldest_is_dropped() {
     let mut c = Store::default();
     for i in 0..=MAX_REMEMBERED {
@@ -172,6 +201,7 @@ fn past_the_limit_the_oldest_is_dropped() {
                 up: Some("y".into()),
                 scale: Some(1.0),
                 views: BTreeMap::new(),
+                decals: Vec::new(),
                 saved: i as u64 + 10,
             },
         );

@@ -47,17 +47,28 @@ impl GlWindowContext {
         msaa: u8,
         msaa_asked: bool,
     ) -> Result<GlWindowContext, String> {
-        let mut template = ConfigTemplateBuilder::new().with_depth_size(24);
+        // A stencil marks a mirror's pixels (see app/render/mirror_draw.rs).
+        let mut template = ConfigTemplateBuilder::new()
+            .with_depth_size(24)
+            .with_stencil_size(8);
         if msaa > 0 {
             template = template.with_multisampling(msaa);
         }
         let (window, config) = DisplayBuilder::new()
             .with_window_attributes(Some(attributes))
             .build(event_loop, template, |configs| {
-                // The samples asked for (no multisampling cost unasked), then sRGB, then
-                // the most depth bits.
+                // The samples asked for (no multisampling cost unasked), then a stencil,
+                // then sRGB, then the most depth bits.
                 configs
-                    .max_by_key(|c| (c.num_samples() == msaa, c.srgb_capable(), c.depth_size()))
+                    .max_by_key(|c| {
+                        let stencil = c.stencil_size() >= 8;
+                        (
+                            c.num_samples() == msaa,
+                            stencil,
+                            c.srgb_capable(),
+                            c.depth_size(),
+                        )
+                    })
                     .expect("glutin offers at least one config")
             })
             .map_err(|e| format!("cannot create a window with OpenGL: {e}"))?;

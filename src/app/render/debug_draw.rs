@@ -1,7 +1,8 @@
 //! Draws the debug view over the scene: translucent triangles (what the last steps touched)
 //! and lines (the triangles tested, the contact normal, the body), from vertex lists the
-//! frame fills. One buffer, two draw calls; the buffer grows to the largest frame and is
-//! then reused.
+//! frame fills; and solid triangles drawn into the scene's depth (the walker's figure in
+//! third person). One buffer, three draw calls; the buffer grows to the largest frame
+//! and is then reused.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::mem::offset_of;
@@ -46,7 +47,10 @@ impl DebugVertex {
 /// What to draw this frame.
 #[derive(Default)]
 pub struct DebugGeometry {
-    /// Filled triangles, three vertices each.
+    /// Opaque triangles, three vertices each, hidden by the map and hiding it (the
+    /// figure): drawn first, with depth writes.
+    pub solid: Vec<DebugVertex>,
+    /// Filled translucent triangles, three vertices each.
     pub triangles: Vec<DebugVertex>,
     /// Lines, two vertices each.
     pub lines: Vec<DebugVertex>,
@@ -55,13 +59,14 @@ pub struct DebugGeometry {
 impl DebugGeometry {
     /// Empty it, keeping its memory.
     pub fn clear(&mut self) {
+        self.solid.clear();
         self.triangles.clear();
         self.lines.clear();
     }
 
     /// Nothing to draw.
     pub fn is_empty(&self) -> bool {
-        self.triangles.is_empty() && self.lines.is_empty()
+        self.solid.is_empty() && self.triangles.is_empty() && self.lines.is_empty()
     }
 
     /// A filled triangle.
@@ -150,13 +155,14 @@ impl DebugDraw {
     /// blended and pulled a little toward the eye (so they cover the face they highlight),
     /// lines on top of them.
     pub fn draw(&mut self, view_proj: Mat4, geometry: &DebugGeometry) {
-        let (tris, lines) = (&geometry.triangles, &geometry.lines);
-        if tris.is_empty() && lines.is_empty() {
+        let (solid, tris, lines) = (&geometry.solid, &geometry.triangles, &geometry.lines);
+        if geometry.is_empty() {
             return;
         }
         let gl = &self.gl;
         let vertex = std::mem::size_of::<DebugVertex>();
-        let bytes = (tris.len() + lines.len()) * vertex;
+        let bytes = (solid.len() + tris.len() + lines.len()) * vertex;
+        let (first_tri, first_line) = (solid.len(), solid.len() + tris.len());
         // SAFETY: context current; the buffer is at least `bytes` long.
         unsafe {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
@@ -165,10 +171,15 @@ impl DebugDraw {
                 gl.buffer_data_size(glow::ARRAY_BUFFER, self.capacity as i32, glow::STREAM_DRAW);
                 check_gl!(gl, "the debug buffer's growth");
             }
-            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, bytemuck::cast_slice(tris));
+            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, bytemuck::cast_slice(solid));
             gl.buffer_sub_data_u8_slice(
                 glow::ARRAY_BUFFER,
-                (tris.len() * vertex) as i32,
+                (first_tri * vertex) as i32,
+                bytemuck::cast_slice(tris),
+            );
+            gl.buffer_sub_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                (first_line * vertex) as i32,
                 bytemuck::cast_slice(lines),
             );
             gl.use_program(Some(self.program));
@@ -178,17 +189,20 @@ impl DebugDraw {
                 &view_proj.to_cols_array(),
             );
             gl.bind_vertex_array(Some(self.vao));
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_mask(true);
+            gl.draw_arrays(glow::TRIANGLES, 0, solid.len() as i32);
             gl.enable(glow::BLEND);
             gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
             gl.enable(glow::DEPTH_TEST);
             gl.depth_mask(false);
             gl.enable(glow::POLYGON_OFFSET_FILL);
             gl.polygon_offset(-1.0, -4.0);
-            gl.draw_arrays(glow::TRIANGLES, 0, tris.len() as i32);
+            gl.draw_arrays(glow::TRIANGLES, first_tri as i32, tris.len() as i32);
             gl.disable(glow::POLYGON_OFFSET_FILL);
             // Lines are seen through walls: the tested triangles are often behind the one hit.
             gl.disable(glow::DEPTH_TEST);
-            gl.draw_arrays(glow::LINES, tris.len() as i32, lines.len() as i32);
+            gl.draw_arrays(glow::LINES, first_line as i32, lines.len() as i32);
             gl.depth_mask(true);
             gl.disable(glow::BLEND);
             gl.bind_vertex_array(None);

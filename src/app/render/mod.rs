@@ -14,7 +14,11 @@
 //! - `texture`: uploads with mipmaps, the filter, anisotropy.
 //! - `render_scale`: the scene drawn offscreen with fewer pixels, stretched over the window.
 //! - `counters`: what a frame drew, and its fragments counted (`--bench-frames`).
-//! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker).
+//! - `debug_draw`: the overlay's lines and triangles (the debug view, the person marker,
+//!   the third-person figure).
+//! - `decal_draw`: the decals over the walls they lie on.
+//! - `mirror_draw`: a mirror's pixels marked in the stencil before its reflection (drawn
+//!   by the renderer) and its glass after.
 //! - `gl`: the GL helpers every file here uses (programs, uniforms, vertex layouts, the
 //!   depth read).
 //!
@@ -25,8 +29,10 @@ mod context;
 mod counters;
 mod culling;
 mod debug_draw;
+mod decal_draw;
 mod gl;
 mod levels;
+mod mirror_draw;
 mod program;
 mod render_scale;
 mod renderer;
@@ -35,5 +41,7 @@ mod texture;
 pub use context::{GlWindowContext, probe_software};
 pub use counters::DrawStats;
 pub use culling::Culling;
-pub use debug_draw::{DebugDraw, DebugGeometry};
+pub use debug_draw::{DebugDraw, DebugGeometry, DebugVertex};
+pub use decal_draw::DecalDraw;
+pub use mirror_draw::MirrorDraw;
 pub use renderer::Renderer;

@@ -2,7 +2,7 @@
 //! light the scene is drawn in.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
 use super::gl;
@@ -79,6 +79,9 @@ pub struct FrameUniforms {
     pub light: Lighting,
     /// The framebuffer encodes to sRGB (the dither's step is an sRGB step).
     pub srgb: bool,
+    /// What is kept: `dot(clip_plane, p) >= 0` (a mirror's reflection; `Vec4::W` keeps
+    /// all).
+    pub clip_plane: Vec4,
 }
 
 /// One program's uniforms.
@@ -92,6 +95,7 @@ pub struct Uniforms {
     fog_color: Option<glow::UniformLocation>,
     lighting: Option<glow::UniformLocation>,
     srgb_out: Option<glow::UniformLocation>,
+    clip_plane: Option<glow::UniformLocation>,
 }
 
 /// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
@@ -128,6 +132,7 @@ impl Program {
             fog_color: u("u_fog_color"),
             lighting: u("u_lighting"),
             srgb_out: u("u_srgb_out"),
+            clip_plane: u("u_clip_plane"),
         };
         Ok(Program { program, uniforms })
     }
@@ -153,6 +158,8 @@ impl Program {
             );
             gl.uniform_1_f32(u.srgb_out.as_ref(), f32::from(u8::from(f.srgb)));
             gl.uniform_1_i32(u.texture.as_ref(), 0);
+            let c = f.clip_plane;
+            gl.uniform_4_f32(u.clip_plane.as_ref(), c.x, c.y, c.z, c.w);
         }
     }
 }

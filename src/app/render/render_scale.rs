@@ -178,14 +178,15 @@ impl Target {
             gl.renderbuffer_storage_multisample(
                 glow::RENDERBUFFER,
                 samples.max(0),
-                glow::DEPTH_COMPONENT24,
+                // With a stencil, as the window's own: mirrors mark their pixels in it.
+                glow::DEPTH24_STENCIL8,
                 w,
                 h,
             );
             gl.bind_renderbuffer(glow::RENDERBUFFER, None);
             gl.framebuffer_renderbuffer(
                 glow::FRAMEBUFFER,
-                glow::DEPTH_ATTACHMENT,
+                glow::DEPTH_STENCIL_ATTACHMENT,
                 glow::RENDERBUFFER,
                 Some(depth),
             );

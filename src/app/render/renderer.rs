@@ -12,6 +12,7 @@
 
 mod draw;
 mod movers;
+mod reflect;
 mod upload;
 
 use std::sync::Arc;

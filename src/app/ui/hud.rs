@@ -130,7 +130,7 @@ pub struct HudState<'a> {
     pub replay_speed: u32,
     /// The walk is being recorded (F5): into this file (`--record`), or a new one.
     pub recording: Option<&'a str>,
-    /// The view is the detached camera (V).
+    /// The view is the detached camera (Shift+V).
     pub detached: bool,
     /// The debug view's counters, when it is on.
     pub debug: Option<DebugLine>,
@@ -374,7 +374,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
         s.mode,
         s.method,
         if s.detached {
-            "  |  detached camera (V returns)"
+            "  |  detached camera (Shift+V returns)"
         } else if s.scripted {
             match s.replay_speed {
                 0 => "  |  script paused (P resumes)",

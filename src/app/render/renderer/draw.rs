@@ -3,7 +3,7 @@
 //! back.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
-use glam::UVec2;
+use glam::{UVec2, Vec4};
 use glow::HasContext;
 
 use walkthrough::cull::{Batches, Draw, Occlusion, View, draw_order};
@@ -18,7 +18,7 @@ use crate::app::render::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTI
 /// What is bound while a frame's draws are submitted: the program, the material, and
 /// whether back faces are culled.
 #[derive(Clone, Copy, Debug, Default)]
-struct Bound {
+pub(super) struct Bound {
     program: Option<Variant>,
     material: Option<usize>,
     /// Back faces are culled (`begin_frame` leaves them drawn).
@@ -54,6 +54,7 @@ impl Renderer {
                 DISPLAY_LIGHTING
             },
             srgb: self.srgb,
+            clip_plane: Vec4::W,
         };
         let mut stats = DrawStats {
             clusters: self.order.len(),
@@ -126,7 +127,7 @@ impl Renderer {
 
     /// Draw the frame's clusters whole, from the map's own index buffer (frustum culling
     /// alone, or none).
-    fn draw_in_view(
+    pub(super) fn draw_in_view(
         &mut self,
         view: &View,
         frame: &FrameUniforms,

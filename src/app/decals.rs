@@ -1,0 +1,99 @@
+//! Decals in the window: the right mouse button sticks one where the crosshair points
+//! (Shift + the right button takes the one there away), a script's `decal` line does
+//! the same from the eye; kept per map file with its saved views, made again on the map
+//! whenever it is loaded, turned or scaled.
+
+use walkthrough::decals::{Placement, aim, build};
+use walkthrough::map::MapFrame;
+use walkthrough::player::Pose;
+
+use super::App;
+
+impl App {
+    /// Stick a decal where the crosshair of `eye` points.
+    pub(super) fn stick_decal(&mut self, eye: &Pose) {
+        let world = &self.sim.session.world;
+        let Some(at) = aim(world, eye, self.decals.next_texture()) else {
+            return self
+                .overlay
+                .notify("no wall under the crosshair for a decal".into());
+        };
+        let decal = build(world, at);
+        let pieces = decal.triangles.len();
+        self.decals.add(decal);
+        self.save_decals(format!(
+            "decal {} stuck ({pieces} triangles; Shift + right button takes it away)",
+            self.decals.list.len()
+        ));
+    }
+
+    /// Take away the decal under the crosshair of `eye`.
+    pub(super) fn unstick_decal(&mut self, eye: &Pose) {
+        let world = &self.sim.session.world;
+        let hit = world.ray_cast(
+            eye.position,
+            eye.forward(),
+            walkthrough::decals::DECAL_REACH,
+        );
+        let removed = hit.is_some_and(|h| {
+            self.decals
+                .remove_at(eye.position + eye.forward() * h.distance)
+        });
+        if removed {
+            self.save_decals("decal taken away".into());
+        } else {
+            self.overlay.notify("no decal under the crosshair".into());
+        }
+    }
+
+    /// Keep the decals for the map (in its file's coordinates) and say `done`.
+    fn save_decals(&mut self, done: String) {
+        let Some(key) = self.views_key() else {
+            return self
+                .overlay
+                .notify(format!("{done} (kept for this run: scenes keep no decals)"));
+        };
+        let frame = self.sim.session.map.frame;
+        let kept: Vec<Placement> = self
+            .decals
+            .placements()
+            .map(|p| p.to_file(&frame))
+            .collect();
+        let file = self
+            .sim
+            .session
+            .map
+            .source
+            .clone()
+            .unwrap_or_else(|| "built-in map".into());
+        match self.store.keep_decals(&key, &file, &kept) {
+            Ok(()) => self.overlay.notify(done),
+            Err(e) => self
+                .overlay
+                .notify(format!("{done}; kept for now, not saved: {e}")),
+        }
+    }
+
+    /// The decals kept for the map now open, made on its triangles (at the start, and
+    /// after a load, a reload or a turn).
+    pub(super) fn load_decals(&mut self) {
+        let frame = self.sim.session.map.frame;
+        let kept = match self.views_key() {
+            Some(key) => self.store.decals(&key),
+            None => Vec::new(),
+        };
+        let placements = kept.iter().filter_map(|p| p.to_world(&frame));
+        self.decals.rebuild(&self.sim.session.world, placements);
+    }
+
+    /// The map was scaled from the frame `old`: the decals stay where they were on it.
+    pub(super) fn reframe_decals(&mut self, old: MapFrame) {
+        let frame = self.sim.session.map.frame;
+        let moved: Vec<Placement> = self
+            .decals
+            .placements()
+            .filter_map(|p| p.to_file(&old).to_world(&frame))
+            .collect();
+        self.decals.rebuild(&self.sim.session.world, moved);
+    }
+}

@@ -1,0 +1,230 @@
+//! Draws the map's decals ([`walkthrough::decals`]) over the walls they lie on: their
+//! clipped triangles in one buffer (uploaded again when the decals change), each decal
+//! culled by its box against the view's frustum like a cluster, drawn with a depth
+//! offset toward the eye (the decal's triangles lie exactly on the wall's: without it
+//! the two fight over each pixel and flicker), textures cut out by alpha.
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
+
+use std::mem::offset_of;
+use std::sync::Arc;
+
+use glam::Mat4;
+use glow::HasContext;
+use walkthrough::cull::Frustum;
+use walkthrough::decals::{DECAL_TEXTURES, Decals};
+use walkthrough::geometry::Aabb;
+use walkthrough::map::TextureImage;
+use walkthrough::preferences::TextureFilter;
+
+use super::gl::{self, Attribute, GpuVertex, check_gl};
+use super::texture::{Sampling, upload_texture};
+
+const VERTEX_SHADER: &str = include_str!("../../../shaders/decal.vert");
+const FRAGMENT_SHADER: &str = include_str!("../../../shaders/decal.frag");
+
+/// The decal textures, in [`DECAL_TEXTURES`]' order (`assets/decals/`).
+const TEXTURE_FILES: [&[u8]; 3] = [
+    include_bytes!("../../../assets/decals/target.png"),
+    include_bytes!("../../../assets/decals/arrow.png"),
+    include_bytes!("../../../assets/decals/splat.png"),
+];
+
+/// The depth offset toward the eye, as `glPolygonOffset(factor, units)`: a slope-scaled
+/// part for walls seen at a glancing angle and a constant one (the debug overlay's).
+const DEPTH_OFFSET: (f32, f32) = (-1.0, -4.0);
+/// Decal colours times this: about what the map's lighting leaves of a wall's colour,
+/// so a decal does not glow.
+const SHADE: f32 = 0.85;
+
+/// One vertex of a decal.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+struct DecalVertex {
+    position: [f32; 3],
+    uv: [f32; 2],
+}
+
+impl GpuVertex for DecalVertex {
+    // Locations as shaders/decal.vert declares them.
+    const ATTRIBUTES: &'static [Attribute] = &[
+        Attribute::new(0, 3, offset_of!(DecalVertex, position)),
+        Attribute::new(1, 2, offset_of!(DecalVertex, uv)),
+    ];
+}
+
+/// Where one decal's vertices are in the buffer.
+struct Range {
+    first: i32,
+    count: i32,
+    texture: usize,
+    bounds: Aabb,
+}
+
+/// The decals' GL objects.
+pub struct DecalDraw {
+    gl: Arc<glow::Context>,
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    shade: Option<glow::UniformLocation>,
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    textures: Vec<glow::Texture>,
+    ranges: Vec<Range>,
+    /// The decals' generation last uploaded (`None`: nothing yet).
+    uploaded: Option<u64>,
+    /// Decals drawn in the last frame (the rest were out of view).
+    pub drawn: usize,
+}
+
+impl DecalDraw {
+    /// Compile the decals' shaders and upload their textures.
+    pub fn new(gl: Arc<glow::Context>) -> Result<DecalDraw, String> {
+        let program = gl::program(
+            &gl,
+            ("shaders/decal.vert", VERTEX_SHADER),
+            ("shaders/decal.frag", FRAGMENT_SHADER),
+        )?;
+        let view_proj = gl::uniform(&gl, program, "u_view_proj");
+        let shade = gl::uniform(&gl, program, "u_shade");
+        let sampling = Sampling {
+            filter: TextureFilter::Trilinear,
+            anisotropy: 1.0,
+        };
+        let mut textures = Vec::new();
+        for (name, bytes) in DECAL_TEXTURES.iter().zip(TEXTURE_FILES) {
+            let img = image::load_from_memory(bytes)
+                .map_err(|e| format!("assets/decals/{name}.png: {e}"))?
+                .to_rgba8();
+            let img = TextureImage {
+                width: img.width(),
+                height: img.height(),
+                rgba: img.into_raw(),
+                has_alpha: true,
+            };
+            textures.push(upload_texture(&gl, &img, false, sampling)?);
+        }
+        // SAFETY: context current; the objects are owned by the returned value and
+        // deleted in `Drop` (the textures and program too if these cannot be made).
+        unsafe {
+            let made = gl
+                .create_vertex_array()
+                .and_then(|vao| Ok((vao, gl.create_buffer()?)));
+            let (vao, vbo) = made.inspect_err(|_| {
+                textures.iter().for_each(|t| gl.delete_texture(*t));
+                gl.delete_program(program);
+            })?;
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl::set_vertex_layout::<DecalVertex>(&gl);
+            gl.bind_vertex_array(None);
+            Ok(DecalDraw {
+                gl,
+                program,
+                view_proj,
+                shade,
+                vao,
+                vbo,
+                textures,
+                ranges: Vec::new(),
+                uploaded: None,
+                drawn: 0,
+            })
+        }
+    }
+
+    /// Upload `decals`' triangles when they changed since the last upload.
+    fn upload(&mut self, decals: &Decals) {
+        if self.uploaded == Some(decals.generation) {
+            return;
+        }
+        self.uploaded = Some(decals.generation);
+        self.ranges.clear();
+        let mut vertices = Vec::new();
+        for d in &decals.list {
+            let first = vertices.len() as i32;
+            for t in &d.triangles {
+                for (p, uv) in t.corners.iter().zip(t.uv) {
+                    vertices.push(DecalVertex {
+                        position: p.to_array(),
+                        uv,
+                    });
+                }
+            }
+            self.ranges.push(Range {
+                first,
+                count: vertices.len() as i32 - first,
+                texture: usize::from(d.placement.texture) % self.textures.len(),
+                bounds: d.bounds,
+            });
+        }
+        let gl = &self.gl;
+        // SAFETY: context current; the buffer is owned by self.
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytemuck::cast_slice(&vertices),
+                glow::STATIC_DRAW,
+            );
+            check_gl!(gl, "the decals' upload");
+        }
+    }
+
+    /// Draw `decals` into the current frame, seen through `view_proj` (after the map,
+    /// whose depth they are tested against).
+    pub fn draw(&mut self, view_proj: Mat4, decals: &Decals) {
+        self.drawn = 0;
+        if decals.list.is_empty() {
+            return;
+        }
+        self.upload(decals);
+        let frustum = Frustum::from_view_proj(view_proj);
+        let gl = &self.gl;
+        // SAFETY: context current; every range lies within the uploaded buffer.
+        unsafe {
+            gl.use_program(Some(self.program));
+            gl.uniform_matrix_4_f32_slice(
+                self.view_proj.as_ref(),
+                false,
+                &view_proj.to_cols_array(),
+            );
+            gl.uniform_1_f32(self.shade.as_ref(), SHADE);
+            gl.bind_vertex_array(Some(self.vao));
+            gl.active_texture(glow::TEXTURE0);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.depth_mask(false);
+            gl.disable(glow::BLEND);
+            gl.disable(glow::CULL_FACE);
+            gl.enable(glow::POLYGON_OFFSET_FILL);
+            gl.polygon_offset(DEPTH_OFFSET.0, DEPTH_OFFSET.1);
+            for r in self.ranges.iter().filter(|r| r.count > 0) {
+                if !frustum.sees(&r.bounds) {
+                    continue;
+                }
+                gl.bind_texture(glow::TEXTURE_2D, Some(self.textures[r.texture]));
+                gl.draw_arrays(glow::TRIANGLES, r.first, r.count);
+                self.drawn += 1;
+            }
+            gl.disable(glow::POLYGON_OFFSET_FILL);
+            gl.depth_mask(true);
+            gl.depth_func(glow::LESS);
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+        }
+    }
+}
+
+impl Drop for DecalDraw {
+    fn drop(&mut self) {
+        // SAFETY: dropped while the context is current (the app drops it with the renderer).
+        unsafe {
+            for t in &self.textures {
+                self.gl.delete_texture(*t);
+            }
+            self.gl.delete_buffer(self.vbo);
+            self.gl.delete_vertex_array(self.vao);
+            self.gl.delete_program(self.program);
+        }
+    }
+}
