@@ -337,43 +337,49 @@ impl Preferences {
             }
             fixed
         };
-        let mouse_sensitivity = fit(
-            "mouse_sensitivity",
-            self.mouse_sensitivity,
-            &SENSITIVITY_RANGE,
-            d.mouse_sensitivity,
-        );
-        let fov = fit("fov", self.fov, &FOV_RANGE_DEG, d.fov);
-        let walking_speed = fit(
-            "walking_speed",
-            self.walking_speed,
-            &WALKING_SPEED_RANGE,
-            d.walking_speed,
-        );
-        let run_factor = fit(
-            "run_factor",
-            self.run_factor,
-            &RUN_FACTOR_RANGE,
-            d.run_factor,
-        );
-        let render_scale = fit(
-            "render_scale",
-            self.render_scale,
-            &RENDER_SCALE_RANGE,
-            d.render_scale,
-        );
-        let pad_look_speed = fit(
-            "pad_look_speed",
-            self.pad_look_speed,
-            &PAD_LOOK_SPEED_RANGE,
-            d.pad_look_speed,
-        );
-        let boom_length = fit(
-            "boom_length",
-            self.boom_length,
-            &BOOM_LENGTH_RANGE,
-            d.boom_length,
-        );
+        let mut checked = self.clone();
+        // Each number with its key, range and default: one rule for all.
+        for (key, value, range, default) in [
+            (
+                "mouse_sensitivity",
+                &mut checked.mouse_sensitivity,
+                &SENSITIVITY_RANGE,
+                d.mouse_sensitivity,
+            ),
+            ("fov", &mut checked.fov, &FOV_RANGE_DEG, d.fov),
+            (
+                "walking_speed",
+                &mut checked.walking_speed,
+                &WALKING_SPEED_RANGE,
+                d.walking_speed,
+            ),
+            (
+                "run_factor",
+                &mut checked.run_factor,
+                &RUN_FACTOR_RANGE,
+                d.run_factor,
+            ),
+            (
+                "render_scale",
+                &mut checked.render_scale,
+                &RENDER_SCALE_RANGE,
+                d.render_scale,
+            ),
+            (
+                "pad_look_speed",
+                &mut checked.pad_look_speed,
+                &PAD_LOOK_SPEED_RANGE,
+                d.pad_look_speed,
+            ),
+            (
+                "boom_length",
+                &mut checked.boom_length,
+                &BOOM_LENGTH_RANGE,
+                d.boom_length,
+            ),
+        ] {
+            *value = fit(key, *value, range, default);
+        }
         let side = |v: u32| v.clamp(*WINDOW_SIDE_RANGE.start(), *WINDOW_SIDE_RANGE.end());
         let window_size = self.window_size.map(side);
         if window_size != self.window_size {
@@ -389,22 +395,7 @@ impl Preferences {
                 ),
             });
         }
-        let mut checked = Preferences {
-            mouse_sensitivity,
-            invert_y: self.invert_y,
-            fov,
-            walking_speed,
-            run_factor,
-            vsync: self.vsync,
-            window_size,
-            texture_filter: self.texture_filter,
-            render_scale,
-            pad_look_speed,
-            pad_invert_y: self.pad_invert_y,
-            third_person: self.third_person,
-            boom_length,
-            ..self.clone()
-        };
+        checked.window_size = window_size;
         let mut defaults = Preferences::default();
         for ((key, name), (_, default)) in checked.move_keys().into_iter().zip(defaults.move_keys())
         {
