@@ -415,15 +415,7 @@ impl Instance {
             inverse.z_axis.abs(),
         );
         let mb = world.bounds();
-        let corners = (0..8).map(|i| {
-            let c = Vec3::new(
-                if i & 1 == 0 { mb.min.x } else { mb.max.x },
-                if i & 2 == 0 { mb.min.y } else { mb.max.y },
-                if i & 4 == 0 { mb.min.z } else { mb.max.z },
-            );
-            to_world.transform_point3(c)
-        });
-        let bounds = Aabb::from_points(corners);
+        let bounds = Aabb::from_points(mb.corners().map(|c| to_world.transform_point3(c)));
         let centre = bounds.center();
         let t = Vec3::from(to_world.translation);
         Some(Instance {

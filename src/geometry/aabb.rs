@@ -83,6 +83,18 @@ impl Aabb {
             .length_squared()
     }
 
+    /// The eight corners, corner `i` taking `max` on the axes whose bit is set in `i`
+    /// (x: 1, y: 2, z: 4).
+    pub fn corners(&self) -> [Vec3; 8] {
+        std::array::from_fn(|i| {
+            Vec3::new(
+                if i & 1 == 0 { self.min.x } else { self.max.x },
+                if i & 2 == 0 { self.min.y } else { self.max.y },
+                if i & 4 == 0 { self.min.z } else { self.max.z },
+            )
+        })
+    }
+
     /// Do the two boxes share a point (touching counts)?
     pub fn overlaps(&self, other: &Aabb) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()

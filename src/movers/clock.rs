@@ -148,16 +148,13 @@ pub fn hull(motion: &Motion, scale: Vec3, model: Aabb) -> Aabb {
         return Aabb::EMPTY;
     };
     let positions = Aabb::from_points(motion.keys.iter().map(|k| k.position));
-    let corners = (0..8).map(|i| {
-        Vec3::new(
-            if i & 1 == 0 { model.min.x } else { model.max.x },
-            if i & 2 == 0 { model.min.y } else { model.max.y },
-            if i & 4 == 0 { model.min.z } else { model.max.z },
-        )
-    });
+    let corners = model.corners();
     let turns = motion.keys.iter().any(|k| k.rotation != first.rotation);
     let around = if turns {
-        let r = corners.map(|c| (c * scale).length()).fold(0.0, f32::max);
+        let r = corners
+            .iter()
+            .map(|&c| (c * scale).length())
+            .fold(0.0, f32::max);
         Aabb {
             min: Vec3::splat(-r),
             max: Vec3::splat(r),
@@ -322,12 +319,7 @@ mod tests {
             let h = hull(&motion, scale, model);
             for i in 0..=300 {
                 let m = motion.matrix_at(f64::from(motion.duration()) * i as f64 / 300.0, scale);
-                for c in 0..8 {
-                    let p = Vec3::new(
-                        if c & 1 == 0 { model.min.x } else { model.max.x },
-                        if c & 2 == 0 { model.min.y } else { model.max.y },
-                        if c & 4 == 0 { model.min.z } else { model.max.z },
-                    );
+                for p in model.corners() {
                     let w = m.transform_point3(p);
                     assert!(h.contains(w), "pose {i}: corner {w} outside {h:?}");
                 }

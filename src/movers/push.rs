@@ -266,14 +266,7 @@ fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
 /// back by the move (a box of the moved box's corners: it holds the old box).
 fn inst_before(m: &Moving, inst: &crate::collision::Instance) -> Aabb {
     let back = m.before * m.after.inverse();
-    let b = inst.bounds;
-    Aabb::from_points((0..8).map(|i| {
-        back.transform_point3(Vec3::new(
-            if i & 1 == 0 { b.min.x } else { b.max.x },
-            if i & 2 == 0 { b.min.y } else { b.max.y },
-            if i & 4 == 0 { b.min.z } else { b.max.z },
-        ))
-    }))
+    Aabb::from_points(inst.bounds.corners().map(|c| back.transform_point3(c)))
 }
 
 /// Degrees a transform turns a heading by, about the vertical (+Y; counter-clockwise seen

@@ -3,7 +3,7 @@
 //! back.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
-use glam::{UVec2, Vec4};
+use glam::{Mat4, UVec2, Vec3, Vec4};
 use glow::HasContext;
 
 use walkthrough::cull::{Batches, Draw, Occlusion, View, draw_order};
@@ -43,19 +43,7 @@ impl Renderer {
             self.order.extend(0..self.mesh.originals() as u32);
         }
         self.begin_frame(width, height);
-        let frame = FrameUniforms {
-            view_proj: view.view_proj,
-            eye: pose.position,
-            far: self.far,
-            fog: self.shading(CLEAR_COLOR),
-            light: if self.srgb {
-                LINEAR_LIGHTING
-            } else {
-                DISPLAY_LIGHTING
-            },
-            srgb: self.srgb,
-            clip_plane: Vec4::W,
-        };
+        let frame = self.frame_uniforms(view.view_proj, pose.position, Vec4::W);
         let mut stats = DrawStats {
             clusters: self.order.len(),
             ..DrawStats::default()
@@ -75,6 +63,29 @@ impl Renderer {
         self.draw_movers(&frame, &mut stats);
         self.end_frame(&mut stats);
         self.stats = stats;
+    }
+
+    /// The scene program's uniforms for a frame seen by `view_proj` from `eye`, keeping
+    /// what `clip_plane` keeps (`Vec4::W`: all).
+    pub(super) fn frame_uniforms(
+        &self,
+        view_proj: Mat4,
+        eye: Vec3,
+        clip_plane: Vec4,
+    ) -> FrameUniforms {
+        FrameUniforms {
+            view_proj,
+            eye,
+            far: self.far,
+            fog: self.shading(CLEAR_COLOR),
+            light: if self.srgb {
+                LINEAR_LIGHTING
+            } else {
+                DISPLAY_LIGHTING
+            },
+            srgb: self.srgb,
+            clip_plane,
+        }
     }
 
     /// Draw the frame's clusters with occlusion culling: the first pass (what was seen

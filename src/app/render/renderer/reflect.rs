@@ -12,9 +12,8 @@ use walkthrough::player::Pose;
 
 use super::super::counters::DrawStats;
 use super::super::culling::Culling;
-use super::super::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING};
+use super::Renderer;
 use super::draw::Bound;
-use super::{CLEAR_COLOR, Renderer};
 
 impl Renderer {
     /// Draw the map seen from `pose` reflected by `reflection` (a mirror's), keeping what
@@ -37,20 +36,9 @@ impl Renderer {
             UVec2::new(width, height),
         );
         draw_order(&self.mesh, &view, &mut self.order);
-        let frame = FrameUniforms {
-            view_proj: view.view_proj,
-            // The eye seen in the mirror: lighting and fog are reckoned from it.
-            eye: reflection.transform_point3(pose.position),
-            far: self.far,
-            fog: self.shading(CLEAR_COLOR),
-            light: if self.srgb {
-                LINEAR_LIGHTING
-            } else {
-                DISPLAY_LIGHTING
-            },
-            srgb: self.srgb,
-            clip_plane,
-        };
+        // The eye seen in the mirror: lighting and fog are reckoned from it.
+        let eye = reflection.transform_point3(pose.position);
+        let frame = self.frame_uniforms(view.view_proj, eye, clip_plane);
         let gl = self.gl.clone();
         // SAFETY: context current; plain state, put back below.
         unsafe {
