@@ -387,3 +387,47 @@ fn a_mover_asleep_far_from_the_walker_is_where_its_clock_says_when_the_walker_co
     // 2 s of 30 deg/s, less the landing: turned about 60 degrees with it.
     assert!((end.yaw_deg - 60.0).abs() < 2.0, "{end:?}");
 }
+
+/// Found by the 10^7-step run: a flyer pushed against a turning box, then sliding over the
+/// box's edge in its own move, ended 0.09 µm inside its own surface. The sweep lets a body
+/// passing over a convex edge come as near as its surface (the graze radius); the end
+/// check allows the rounding of that, and only that.
+#[test]
+fn a_flyer_sliding_over_a_turning_boxs_edge_ends_no_deeper_than_a_rounding() {
+    use glam::{Affine3A, Mat3A, Vec3A};
+    use walkthrough::collision::{Body, CollisionWorld, MoveRules, Response, resolve_move};
+    use walkthrough::tolerance::SURFACE_ROUNDING;
+    let size = Vec3::new(2.0861928, 0.71030354, 1.2691104);
+    let m = Affine3A {
+        matrix3: Mat3A::from_cols(
+            Vec3A::new(0.35220677, 0.0, -0.93592215),
+            Vec3A::Y,
+            Vec3A::new(0.93592215, 0.0, 0.35220677),
+        ),
+        translation: Vec3A::new(2.282745, 1.5567993, 2.0969336),
+    };
+    let tris: Vec<[Vec3; 3]> = common::cube(-size * 0.5, size * 0.5)
+        .iter()
+        .map(|t| t.map(|v| m.transform_point3(v)))
+        .collect();
+    let world = CollisionWorld::new(tris.iter().copied());
+    let body = Body::FLYER;
+    let start = Vec3::new(2.5317183, 1.6887028, 3.3097746);
+    let out = resolve_move(
+        &world,
+        &MoveRules::new(body, Response::Slide),
+        start,
+        Vec3::new(0.0043343357, 0.0, -0.015469668),
+    );
+    assert!(out.hit);
+    let nearest = common::nearest_ellipsoid_distance(&body, out.end, &tris);
+    // Over the edge it comes to its own surface (1 in ellipsoid units), give or take the
+    // rounding of its f32 position; never deeper.
+    let rounding = f64::from(SURFACE_ROUNDING / body.radii.min_element());
+    assert!(nearest < 1.0 + 1e-3, "it slid up to the box: {nearest}");
+    assert!(
+        nearest >= 1.0 - rounding,
+        "inside by more than a rounding: {nearest}"
+    );
+    assert!(overlap(&world, &body, out.end).is_none());
+}

@@ -12,7 +12,7 @@ use glam::{DVec3, Vec3};
 
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::InsideMethod;
-use crate::tolerance::{MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE};
+use crate::tolerance::{MIN_MOVE, PARALLEL_COSINE, SAME_PLANE_COSINE, SURFACE_ROUNDING};
 
 /// The slide response gives up after this many hit-and-redirect rounds in one step.
 pub const MAX_SLIDE_ITERATIONS: usize = 5;
@@ -302,11 +302,13 @@ pub fn penetration<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -
 }
 
 /// The nearest triangle point within the body itself at `centre` (the ellipsoid, not its
-/// contact gap): what must never be at the end of a tick (a mover that would put one
-/// there is blocked). Rounding may leave a resting body a little into its gap; only this
-/// is a body passed through.
+/// contact gap, less [`SURFACE_ROUNDING`]): what must never be at the end of a tick (a
+/// mover that would put one there is blocked). A body may rest in its gap, and touch its
+/// own surface by a rounding where it slid over an edge; only this is a body passed
+/// through.
 pub fn overlap<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> Option<Contact> {
-    nearer_than(world, body, centre, 1.0)
+    let rounding = f64::from(SURFACE_ROUNDING) / f64::from(body.radii.min_element());
+    nearer_than(world, body, centre, 1.0 - rounding)
 }
 
 /// The nearest triangle point nearer than `radius` (ellipsoid space) to the body's centre.
