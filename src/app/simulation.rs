@@ -13,8 +13,7 @@ use walkthrough::sim::{
     Command, ScriptEffect, ScriptPlayer, ScriptRecorder, Stepper, TraceRow, TraceWriter, start_pose,
 };
 
-use walkthrough::collision::Recorder;
-use walkthrough::movers::Still;
+use walkthrough::movers::Recorded;
 
 use super::debug_view::DebugView;
 use super::keys::HeldKeys;
@@ -244,23 +243,19 @@ impl Simulation {
                 r.step(&intent);
             }
             let frame = self.session.map.frame;
-            let moves = !self.session.movers.is_empty();
             let step = match debug.as_deref_mut() {
-                // The debug view counts the sweeps of a still world (a moving one is
-                // stepped as it is: its movers' ticks are not recorded).
-                Some(view) if !moves => {
+                // The debug view records the step's sweeps, movers or not.
+                Some(view) => {
                     let response = self.controller.settings.response;
-                    let recorder = Recorder::new(self.session.collider(), &mut view.account);
-                    let step = self.stepper.step(
-                        &mut Still(&recorder),
-                        &frame,
-                        &mut self.controller,
-                        &intent,
-                    );
+                    let mut world = self.session.ticking();
+                    let mut recorded = Recorded::new(&mut world, &mut view.account);
+                    let step =
+                        self.stepper
+                            .step(&mut recorded, &frame, &mut self.controller, &intent);
                     view.after_step(response, &step.report, now);
                     step
                 }
-                _ => self.stepper.step(
+                None => self.stepper.step(
                     &mut self.session.ticking(),
                     &frame,
                     &mut self.controller,

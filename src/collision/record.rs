@@ -30,6 +30,25 @@ impl Account {
     }
 }
 
+/// Sweep `inner` and write what the sweep did into `account`: one routine for every
+/// recorder (this one, and the moving world's in [`crate::movers`]).
+pub fn record_sweep(
+    inner: &dyn Collider,
+    account: &mut Account,
+    probe: &Probe,
+    centre: Vec3,
+    delta: Vec3,
+    seen: Option<&mut Vec<u32>>,
+) -> Option<Contact> {
+    account.sweeps += 1;
+    let contact = match seen {
+        Some(seen) => inner.sweep_seen(probe, centre, delta, Some(seen)),
+        None => inner.sweep_seen(probe, centre, delta, Some(&mut account.tested)),
+    };
+    account.contacts.extend(contact);
+    contact
+}
+
 /// Wraps a collider and fills an [`Account`].
 pub struct Recorder<'a> {
     inner: &'a dyn Collider,
@@ -55,16 +74,14 @@ impl Collider for Recorder<'_> {
         delta: Vec3,
         seen: Option<&mut Vec<u32>>,
     ) -> Option<Contact> {
-        let mut account = self.account.borrow_mut();
-        account.sweeps += 1;
-        let contact = match seen {
-            Some(seen) => self.inner.sweep_seen(probe, centre, delta, Some(seen)),
-            None => self
-                .inner
-                .sweep_seen(probe, centre, delta, Some(&mut account.tested)),
-        };
-        account.contacts.extend(contact);
-        contact
+        record_sweep(
+            self.inner,
+            &mut self.account.borrow_mut(),
+            probe,
+            centre,
+            delta,
+            seen,
+        )
     }
 
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {

@@ -19,7 +19,8 @@ pub use clock::{Clock, MoverState, Movers, MovingWorld};
 
 use glam::Vec3;
 
-use crate::collision::{Body, Collider};
+use crate::collision::record::record_sweep;
+use crate::collision::{Account, Body, Collider, Contact, Probe};
 
 /// The body a tick carries and pushes, as the walk or the flight hands it over.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,5 +130,70 @@ impl Ticking for World<'_> {
             World::Still(w) => w.moves(),
             World::Moving(w) => w.moves(),
         }
+    }
+}
+
+/// A world where things may move, whose sweeps are written into an [`Account`] as they
+/// are made (the debug view's record of a step; see [`crate::collision::Recorder`] for a
+/// still world). The same answers: recording changes nothing.
+pub struct Recorded<'a> {
+    world: &'a mut dyn Ticking,
+    account: std::cell::RefCell<&'a mut Account>,
+}
+
+impl<'a> Recorded<'a> {
+    /// Record into `account` (cleared first) what is asked of `world`.
+    pub fn new(world: &'a mut dyn Ticking, account: &'a mut Account) -> Recorded<'a> {
+        account.clear();
+        Recorded {
+            world,
+            account: std::cell::RefCell::new(account),
+        }
+    }
+}
+
+impl Collider for Recorded<'_> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
+        let inner = self.world.collider();
+        record_sweep(
+            inner,
+            &mut self.account.borrow_mut(),
+            probe,
+            centre,
+            delta,
+            seen,
+        )
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.world.collider().triangle(index)
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        self.world.collider().nearest_overlap(body, centre)
+    }
+}
+
+impl Ticking for Recorded<'_> {
+    fn collider(&self) -> &dyn Collider {
+        self
+    }
+
+    fn pass(&mut self, dt: f32, rider: &mut Rider) {
+        self.world.pass(dt, rider);
+    }
+
+    fn placement_of(&self, triangle: u32) -> Option<usize> {
+        self.world.placement_of(triangle)
+    }
+
+    fn moves(&self) -> bool {
+        self.world.moves()
     }
 }
