@@ -20,6 +20,7 @@ pub use clock::{Clock, MoverState, Movers, MovingWorld};
 use glam::Vec3;
 
 use crate::collision::{Body, Collider};
+use crate::geometry::Aabb;
 
 /// The body a tick carries and pushes, as the walk or the flight hands it over.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,6 +73,13 @@ pub trait Ticking {
 
     /// Does anything in this world move (the trace then has its `on` column)?
     fn moves(&self) -> bool;
+
+    /// The water in this world (a scene's `[[water]]` boxes, world frame; the surface of
+    /// each is its top): the walker wades and swims in it (see [`crate::walk`]), and the
+    /// trace has its `water` column where there is any.
+    fn water(&self) -> &[Aabb] {
+        &[]
+    }
 }
 
 /// A world where nothing moves: ticks pass and change nothing.
@@ -94,40 +102,52 @@ impl Ticking for Still<'_> {
     }
 }
 
-/// The world a session steps in: still, or with movers.
-pub enum World<'a> {
+/// What moves in the world a session steps in: nothing, or a scene's movers.
+pub enum Movement<'a> {
     /// Nothing moves.
     Still(Still<'a>),
     /// A scene's placements, some of which move.
     Moving(MovingWorld<'a>),
 }
 
+/// The world a session steps in: still or with movers, and its water.
+pub struct World<'a> {
+    /// What moves in it.
+    pub movement: Movement<'a>,
+    /// Its water boxes (empty: dry).
+    pub water: &'a [Aabb],
+}
+
 impl Ticking for World<'_> {
     fn collider(&self) -> &dyn Collider {
-        match self {
-            World::Still(w) => w.collider(),
-            World::Moving(w) => w.collider(),
+        match &self.movement {
+            Movement::Still(w) => w.collider(),
+            Movement::Moving(w) => w.collider(),
         }
     }
 
     fn pass(&mut self, dt: f32, rider: &mut Rider) {
-        match self {
-            World::Still(w) => w.pass(dt, rider),
-            World::Moving(w) => w.pass(dt, rider),
+        match &mut self.movement {
+            Movement::Still(w) => w.pass(dt, rider),
+            Movement::Moving(w) => w.pass(dt, rider),
         }
     }
 
     fn placement_of(&self, triangle: u32) -> Option<usize> {
-        match self {
-            World::Still(w) => w.placement_of(triangle),
-            World::Moving(w) => w.placement_of(triangle),
+        match &self.movement {
+            Movement::Still(w) => w.placement_of(triangle),
+            Movement::Moving(w) => w.placement_of(triangle),
         }
     }
 
     fn moves(&self) -> bool {
-        match self {
-            World::Still(w) => w.moves(),
-            World::Moving(w) => w.moves(),
+        match &self.movement {
+            Movement::Still(w) => w.moves(),
+            Movement::Moving(w) => w.moves(),
         }
+    }
+
+    fn water(&self) -> &[Aabb] {
+        self.water
     }
 }
