@@ -375,6 +375,7 @@ impl Controller {
             crouch: intent.crouch,
             using: intent.using,
             look: self.pose.forward(),
+            swim: intent.vertical,
         };
         let mut feet = body.feet_of(centre);
         let rules = self.settings.move_rules(body);
