@@ -186,6 +186,19 @@ fn a_dry_scene_has_no_water_column_and_a_wet_one_has_it_last() {
             .iter()
             .all(|r| r.water.is_none())
     );
+    // The README's inline form places the same box as a [[water]] table.
+    let inline = d.join("inline.toml");
+    std::fs::write(
+        &inline,
+        "water = [{ box = [-2, -1, -6, 2, 0.4, -3] }]\n[[model]]\nfile = \"floor.obj\"\n",
+    )
+    .unwrap();
+    let water = open(&inline).water;
+    assert_eq!(water.len(), 1);
+    assert_eq!(
+        (water[0].min, water[0].max),
+        (Vec3::new(-2.0, -1.0, -6.0), Vec3::new(2.0, 0.4, -3.0))
+    );
     let columns = walkthrough::sim::TraceColumns::of(&open(&pool("header")).ticking());
     assert!(columns.water && !columns.on);
     let mut w = walkthrough::sim::TraceWriter::new(Vec::new(), columns).unwrap();
