@@ -46,6 +46,7 @@ mod simulation;
 mod third_person;
 mod ui;
 mod views;
+mod water_draw;
 
 use std::path::PathBuf;
 use std::time::Instant;
