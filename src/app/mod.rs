@@ -17,6 +17,7 @@
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
 //! - `mirrors`: the map's mirrors found at each load and drawn in each frame.
+//! - `water_draw`: the water's surfaces, and the tint under water, over each frame.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `free_camera`: the detached view (Shift+V).
