@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings};
+use walkthrough::player::{Controller, ControllerSettings, Stance};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows_in};
 
@@ -164,6 +164,23 @@ fn an_idle_swimmer_cannot_climb_a_ledge_it_does_not_swim_up_to() {
     eye_at(end, 0.4);
     // Against the ledge's face (z = -9) with the body's 0.3 m radius.
     assert!((end.position[2] + 8.7).abs() < 0.01, "{end:?}");
+}
+
+#[test]
+fn the_hud_says_swimming_not_falling_or_jumping() {
+    let mut session = open(&pool("stance"));
+    let script = parse_script("water.txt", "start 0,-0.5,-6 0 0\nwait 0.1\n").unwrap();
+    let mut c = Controller::new(session.start_pose(None), ControllerSettings::default());
+    run_to_rows_in(
+        &mut session.ticking(),
+        &MapFrame::default(),
+        &mut c,
+        &script,
+        1.0 / 60.0,
+    );
+    assert!(c.walk.vertical_speed > 0.0, "floating up: {:?}", c.walk);
+    assert_eq!(c.stance(), Stance::Swimming);
+    assert_eq!(c.stance().name(), "swimming");
 }
 
 #[test]
