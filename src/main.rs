@@ -17,7 +17,7 @@ use walkthrough::decals::csv::write_decals;
 use walkthrough::output::PartialFile;
 use walkthrough::player::Controller;
 use walkthrough::quote::escape_lines;
-use walkthrough::sim::{self, ScriptEffect, TraceWriter};
+use walkthrough::sim::{self, ScriptEffect, TraceColumns, TraceWriter};
 
 use options::Common;
 
@@ -130,8 +130,8 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         walkthrough::quote::shown_path(p)
     });
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
-    let moves = !session.movers.is_empty();
-    let mut trace = TraceWriter::new(out, moves).map_err(write_error)?;
+    let columns = TraceColumns::of(&session.ticking());
+    let mut trace = TraceWriter::new(out, columns).map_err(write_error)?;
     let decals_out = match &args.decals_out {
         Some(p) => Some(PartialFile::create(p, &inputs).map_err(|e| e.to_string())?),
         None => None,

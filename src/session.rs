@@ -10,12 +10,13 @@ use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
 use crate::cull::solids::closed_solids;
+use crate::geometry::Aabb;
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis,
     builtin, load_obj_file,
 };
-use crate::movers::{Clock, Movers, Still, World};
+use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
 use crate::survey::{
@@ -86,6 +87,8 @@ pub struct Session {
     pub placed: Option<InstancedWorld>,
     /// The scene's movers and their clocks (empty for a still scene or an OBJ).
     pub movers: Movers,
+    /// The scene's `[[water]]` boxes, world frame (empty for an OBJ or a dry scene).
+    pub water: Vec<Aabb>,
     /// Where the player starts and why.
     pub spawn: SpawnChoice,
     /// Why the map has the scale it has.
@@ -192,6 +195,7 @@ impl Session {
             world,
             placed: None,
             movers: Movers::default(),
+            water: Vec::new(),
             spawn,
             up_guess,
             scale_guess,
@@ -233,6 +237,7 @@ impl Session {
             world,
             placed: Some(placed),
             movers,
+            water: scene.water,
             spawn,
             up_guess: None,
             scale_guess: None,
@@ -284,12 +289,21 @@ impl Session {
     /// The world to step in: the scene's placements with their movers (they move as the
     /// ticks pass), else the still world of [`collider`](Self::collider).
     pub fn ticking(&mut self) -> World<'_> {
-        if self.movers.is_empty() {
-            return World::Still(Still(self.collider()));
-        }
-        match &mut self.placed {
-            Some(placed) => World::Moving(self.movers.world(placed)),
-            None => World::Still(Still(&self.world)),
+        let movement = if self.movers.is_empty() {
+            let collider: &dyn Collider = match &self.placed {
+                Some(p) => p,
+                None => &self.world,
+            };
+            Movement::Still(Still(collider))
+        } else {
+            match &mut self.placed {
+                Some(placed) => Movement::Moving(self.movers.world(placed)),
+                None => Movement::Still(Still(&self.world)),
+            }
+        };
+        World {
+            movement,
+            water: &self.water,
         }
     }
 

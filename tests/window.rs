@@ -2593,3 +2593,82 @@ fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view
     let (left, right) = red_pixels(&shot("-90", "away.png"));
     assert_eq!((left, right), (0, 0));
 }
+
+/// OBJ text of `tris`.
+fn obj_text(tris: &[[Vec3; 3]]) -> String {
+    let mut t = String::new();
+    for (i, tri) in tris.iter().enumerate() {
+        for v in tri {
+            t += &format!("v {} {} {}\n", v.x, v.y, v.z);
+        }
+        t += &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3);
+    }
+    t
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn under_water_the_view_is_tinted_and_the_windows_trace_has_sims_water_column() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("water");
+    // A closed grey room 10 m square, its floor at y = -2; water 2.3 m deep in it.
+    let room = common::cube(Vec3::new(-5.0, -2.0, -5.0), Vec3::new(5.0, 3.0, 5.0));
+    std::fs::write(dir.join("room.obj"), obj_text(&room)).unwrap();
+    let model = "[[model]]\nfile = \"room.obj\"\n";
+    std::fs::write(dir.join("dry.toml"), model).unwrap();
+    let wet = format!("{model}[[water]]\nbox = [-5, -2, -5, 5, 0.3, 5]\n");
+    std::fs::write(dir.join("wet.toml"), wet).unwrap();
+    let script = dir.join("look.txt");
+    // The eye 0.8 m under the surface, looking at a wall; floating up 0.1 m meanwhile.
+    std::fs::write(&script, "start 0,-0.5,0 0 0\nwait 0.1\n").unwrap();
+    let mut centres = Vec::new();
+    for name in ["dry", "wet"] {
+        let scene = dir.join(format!("{name}.toml"));
+        let (trace, shot) = (
+            dir.join(format!("{name}.csv")),
+            dir.join(format!("{name}.png")),
+        );
+        let child = spawn(
+            &x,
+            &[
+                scene.to_str().unwrap(),
+                "--script",
+                script.to_str().unwrap(),
+                "--trace",
+                trace.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+        );
+        wait_for_exit(child, "the window did not close when the script was done");
+        let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .env("WALKTHROUGH_CONFIG_DIR", dir.join("walkthrough-config"))
+            .args(["sim", scene.to_str().unwrap(), "--script"])
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(
+            sim.status.success(),
+            "{}",
+            String::from_utf8_lossy(&sim.stderr)
+        );
+        let win = std::fs::read_to_string(&trace).unwrap();
+        assert_eq!(win, String::from_utf8(sim.stdout).unwrap(), "{name}");
+        let header = win.lines().next().unwrap();
+        assert_eq!(header.ends_with(",water"), name == "wet", "{header}");
+        if name == "wet" {
+            assert!(
+                win.lines().last().unwrap().ends_with(",2"),
+                "swimming: {win}"
+            );
+        }
+        centres.push(centre_colour(&shot, 32));
+    }
+    // The tint is blue-green over the grey wall: blue gains on red under water.
+    let [dry, wet] = [centres[0], centres[1]];
+    assert!(
+        wet[2] - wet[0] > dry[2] - dry[0] + 10.0,
+        "dry {dry:?}, under water {wet:?}"
+    );
+}

@@ -17,6 +17,7 @@
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
 //! - `mirrors`: the map's mirrors found at each load and drawn in each frame.
+//! - `water_draw`: the water's surfaces, and the tint under water, over each frame.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `free_camera`: the detached view (Shift+V).
@@ -46,6 +47,7 @@ mod simulation;
 mod third_person;
 mod ui;
 mod views;
+mod water_draw;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -59,7 +61,7 @@ use walkthrough::output::PartialFile;
 use walkthrough::output::check_writable;
 use walkthrough::player::{Controller, ControllerSettings};
 use walkthrough::session::OpenOptions;
-use walkthrough::sim::{Command, TraceWriter};
+use walkthrough::sim::{Command, TraceColumns, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
 use crate::options::Common;
@@ -108,8 +110,8 @@ struct Outputs {
 
 impl Outputs {
     /// Check `--screenshot` and `--record`, and open `--trace` and `--bench-out`; none may
-    /// be one of `inputs`. The trace has the `on` column where the map `moves`.
-    fn open(config: &Config, inputs: &[PathBuf], moves: bool) -> Result<Outputs, String> {
+    /// be one of `inputs`. The trace has the `on` and `water` columns as `columns` says.
+    fn open(config: &Config, inputs: &[PathBuf], columns: TraceColumns) -> Result<Outputs, String> {
         let w = &config.window;
         for p in [&w.screenshot, &w.record].into_iter().flatten() {
             check_writable(p, inputs).map_err(|e| e.to_string())?;
@@ -117,7 +119,7 @@ impl Outputs {
         let create = |p: &PathBuf| PartialFile::create(p, inputs).map_err(|e| e.to_string());
         let trace = match &config.common.trace {
             Some(p) => Some(
-                TraceWriter::new(create(p)?, moves)
+                TraceWriter::new(create(p)?, columns)
                     .map_err(|e| format!("{}: cannot write the trace: {e}", p.display()))?,
             ),
             None => None,
@@ -139,7 +141,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     let script = common.script()?;
     let open = common.open_options()?;
     let settings = common.settings()?;
-    let opened = open_map(map.as_deref(), open, common.forget, common.verbose)?;
+    let mut opened = open_map(map.as_deref(), open, common.forget, common.verbose)?;
     let starts = script.iter().flat_map(|s| s.starts());
     warn_starts(&opened.session, starts, common.script.as_deref());
     let pad_events = match &window.pad_events {
@@ -160,8 +162,8 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         pad_events,
     };
     let inputs = inputs(&opened.session, config.common.script.as_ref());
-    let moves = !opened.session.movers.is_empty();
-    let outputs = Outputs::open(&config, &inputs, moves)?;
+    let columns = TraceColumns::of(&opened.session.ticking());
+    let outputs = Outputs::open(&config, &inputs, columns)?;
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);

@@ -14,6 +14,7 @@ use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::simulation::Advance;
 use super::ui::settings_panel::{self, PanelAnswer};
+use super::water_draw::add_water;
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -136,6 +137,7 @@ impl App {
         // The marker is drawn into the same lines; the list is handed back after drawing.
         let mut overlay = std::mem::take(&mut self.debug.geometry);
         self.draw_marker(&mut overlay, now);
+        add_water(&mut overlay, &self.sim.session.water, &view);
         if let Some(gpu) = &mut self.gpu
             && !overlay.is_empty()
         {

@@ -20,6 +20,9 @@
 //! [model.motion]                # optional: it moves (see [`super::motion`])
 //! keys = [[0, 2, 0, -3, 0, 45, 0], [3, 2, 3, -3, 0, 45, 0]]
 //! play = "ping-pong"
+//!
+//! [[water]]                     # optional: a box of water (see [`crate::walk`]);
+//! box = [-5, -2, -9, 5, 0.3, 0] # min x, y, z then max x, y, z; the surface is its top
 //! ```
 
 use std::collections::HashMap;
@@ -46,6 +49,50 @@ struct SceneFile {
     up: Option<Spanned<String>>,
     #[serde(default, rename = "model")]
     models: Vec<Placement>,
+    #[serde(default, rename = "water")]
+    water: Vec<WaterSpec>,
+}
+
+/// A `[[water]]` table as written: its box, with where it is in the file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WaterSpec {
+    #[serde(rename = "box")]
+    bounds: Spanned<Vec<f32>>,
+}
+
+impl WaterSpec {
+    /// The box, or why its numbers are refused (with their byte offset in the file).
+    fn aabb(&self) -> Result<Aabb, (usize, String)> {
+        let at = self.bounds.span().start;
+        let v = self.bounds.get_ref();
+        let [x0, y0, z0, x1, y1, z1] = v[..] else {
+            return Err((
+                at,
+                format!(
+                    "water: box {v:?} must be six numbers [x0, y0, z0, x1, y1, z1], not {}",
+                    v.len()
+                ),
+            ));
+        };
+        let (min, max) = (Vec3::new(x0, y0, z0), Vec3::new(x1, y1, z1));
+        if !(min.is_finite() && max.is_finite()) {
+            return Err((at, format!("water: box {v:?} must be six finite numbers")));
+        }
+        if min.cmpgt(max).any() {
+            return Err((
+                at,
+                format!("water: box {v:?} has a minimum over its maximum (give x0, y0, z0 first)"),
+            ));
+        }
+        if min.abs().max(max.abs()).max_element() > MAX_WORLD_EXTENT {
+            return Err((
+                at,
+                format!("water: box {v:?} reaches beyond the {MAX_WORLD_EXTENT:e} m a map may"),
+            ));
+        }
+        Ok(Aabb { min, max })
+    }
 }
 
 #[derive(Deserialize)]
@@ -101,6 +148,8 @@ pub struct Scene {
     pub world: InstancedWorld,
     /// The placements that move.
     pub movers: Vec<Mover>,
+    /// The `[[water]]` boxes, scene frame (the surface of each is its top).
+    pub water: Vec<Aabb>,
 }
 
 /// A placement that moves.
@@ -127,7 +176,7 @@ fn count_tables(text: &str) -> usize {
                     .take_while(|&c| c != ']')
                     .filter(|c| !c.is_whitespace() && *c != '[')
                     .collect();
-                name == "model"
+                name == "model" || name == "water"
             }
         })
         .count();
@@ -264,6 +313,19 @@ fn placement_transform(p: &Placement) -> Result<Numbers, (usize, String)> {
     })
 }
 
+/// The `[[water]]` boxes of a scene, or the first refused at its line of `text`.
+fn water_boxes(shown: &str, text: &str, specs: &[WaterSpec]) -> Result<Vec<Aabb>, MapError> {
+    specs
+        .iter()
+        .map(WaterSpec::aabb)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|(at, reason)| MapError::Parse {
+            path: shown.to_string(),
+            line: line_at(text, at),
+            reason,
+        })
+}
+
 /// True when `path` looks like a scene file (`.toml`).
 pub fn is_scene_path(path: &Path) -> bool {
     path.extension()
@@ -299,6 +361,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
             reason: "the scene places no [[model]]".into(),
         });
     }
+    let water = water_boxes(&shown, &text, &file.water)?;
     let dir = folder_of(path);
     let opts = LoadOptions {
         scale: Some(1.0),
@@ -363,7 +426,12 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         details,
         moving,
     };
-    Ok(Scene { map, world, movers })
+    Ok(Scene {
+        map,
+        world,
+        movers,
+        water,
+    })
 }
 
 /// The models of a scene loaded (each file once) and placed.

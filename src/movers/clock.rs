@@ -279,6 +279,10 @@ impl Ticking for MovingWorld<'_> {
     fn moves(&self) -> bool {
         true
     }
+    /// Water comes with the session's world (see [`super::World`]), not with its parts.
+    fn water(&self) -> &[crate::geometry::Aabb] {
+        &[]
+    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use glam::Vec3;
 
 use crate::collision::record::record_sweep;
 use crate::collision::{Account, Body, Collider, Contact, Probe};
+use crate::geometry::Aabb;
 
 /// The body a tick carries and pushes, as the walk or the flight hands it over.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,6 +74,12 @@ pub trait Ticking {
 
     /// Does anything in this world move (the trace then has its `on` column)?
     fn moves(&self) -> bool;
+
+    /// The water in this world (a scene's `[[water]]` boxes, world frame; the surface of
+    /// each is its top): the walker wades and swims in it (see [`crate::walk`]), and the
+    /// trace has its `water` column where there is any. No default: a world that wraps
+    /// another (a recorder) must hand its water on.
+    fn water(&self) -> &[Aabb];
 }
 
 /// A world where nothing moves: ticks pass and change nothing.
@@ -93,43 +100,59 @@ impl Ticking for Still<'_> {
     fn moves(&self) -> bool {
         false
     }
+    /// Water comes with the session's world (see [`super::World`]), not with its parts.
+    fn water(&self) -> &[crate::geometry::Aabb] {
+        &[]
+    }
 }
 
-/// The world a session steps in: still, or with movers.
-pub enum World<'a> {
+/// What moves in the world a session steps in: nothing, or a scene's movers.
+pub enum Movement<'a> {
     /// Nothing moves.
     Still(Still<'a>),
     /// A scene's placements, some of which move.
     Moving(MovingWorld<'a>),
 }
 
+/// The world a session steps in: still or with movers, and its water.
+pub struct World<'a> {
+    /// What moves in it.
+    pub movement: Movement<'a>,
+    /// Its water boxes (empty: dry).
+    pub water: &'a [Aabb],
+}
+
 impl Ticking for World<'_> {
     fn collider(&self) -> &dyn Collider {
-        match self {
-            World::Still(w) => w.collider(),
-            World::Moving(w) => w.collider(),
+        match &self.movement {
+            Movement::Still(w) => w.collider(),
+            Movement::Moving(w) => w.collider(),
         }
     }
 
     fn pass(&mut self, dt: f32, rider: &mut Rider) {
-        match self {
-            World::Still(w) => w.pass(dt, rider),
-            World::Moving(w) => w.pass(dt, rider),
+        match &mut self.movement {
+            Movement::Still(w) => w.pass(dt, rider),
+            Movement::Moving(w) => w.pass(dt, rider),
         }
     }
 
     fn placement_of(&self, triangle: u32) -> Option<usize> {
-        match self {
-            World::Still(w) => w.placement_of(triangle),
-            World::Moving(w) => w.placement_of(triangle),
+        match &self.movement {
+            Movement::Still(w) => w.placement_of(triangle),
+            Movement::Moving(w) => w.placement_of(triangle),
         }
     }
 
     fn moves(&self) -> bool {
-        match self {
-            World::Still(w) => w.moves(),
-            World::Moving(w) => w.moves(),
+        match &self.movement {
+            Movement::Still(w) => w.moves(),
+            Movement::Moving(w) => w.moves(),
         }
+    }
+
+    fn water(&self) -> &[Aabb] {
+        self.water
     }
 }
 
@@ -195,5 +218,9 @@ impl Ticking for Recorded<'_> {
 
     fn moves(&self) -> bool {
         self.world.moves()
+    }
+
+    fn water(&self) -> &[Aabb] {
+        self.world.water()
     }
 }

@@ -13,7 +13,7 @@ use crate::collision::{
 };
 use crate::geometry::InsideMethod;
 use crate::movers::{Rider, Still, Ticking};
-use crate::walk::{WalkIntent, WalkSettings, WalkState};
+use crate::walk::{WalkIntent, WalkSettings, WalkState, WaterLevel};
 
 /// Default walking speed, world units (metres) per second.
 pub const DEFAULT_SPEED: f32 = 3.0;
@@ -98,6 +98,8 @@ pub enum Stance {
     /// Walking, held up without ground (wedged in a slot narrower than the body): it can
     /// jump out.
     Wedged,
+    /// Walking, swimming (the eye under water: see [`crate::walk::water`]).
+    Swimming,
 }
 
 impl Stance {
@@ -110,6 +112,7 @@ impl Stance {
             Stance::Rising => "jumping",
             Stance::Falling => "falling",
             Stance::Wedged => "wedged",
+            Stance::Swimming => "swimming",
         }
     }
 }
@@ -213,6 +216,7 @@ impl Controller {
             Mode::Fly => Stance::Flying,
             Mode::Walk if self.walk.on_ground() && self.walk.crouched => Stance::Crouched,
             Mode::Walk if self.walk.on_ground() => Stance::OnGround,
+            Mode::Walk if self.walk.water == WaterLevel::Swimming => Stance::Swimming,
             Mode::Walk if self.walk.wedged => Stance::Wedged,
             Mode::Walk if self.walk.vertical_speed > 0.0 => Stance::Rising,
             Mode::Walk => Stance::Falling,
@@ -375,6 +379,7 @@ impl Controller {
             crouch: intent.crouch,
             using: intent.using,
             look: self.pose.forward(),
+            swim: intent.vertical,
         };
         let mut feet = body.feet_of(centre);
         let rules = self.settings.move_rules(body);

@@ -13,7 +13,7 @@ pub use script::{
     read_script, start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
-pub use trace::{ON_COLUMN, TRACE_HEADER, TraceRow, TraceWriter};
+pub use trace::{ON_COLUMN, TRACE_HEADER, TraceColumns, TraceRow, TraceWriter, WATER_COLUMN};
 
 use crate::collision::Collider;
 use crate::map::MapFrame;

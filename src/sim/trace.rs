@@ -15,6 +15,29 @@ pub const TRACE_HEADER: &str = "frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,gro
 /// placement stood on.
 pub const ON_COLUMN: &str = "on";
 
+/// The column a trace gains where there is water (a scene with `[[water]]`), after
+/// [`ON_COLUMN`] where that one is there: 0 dry, 1 wading, 2 swimming.
+pub const WATER_COLUMN: &str = "water";
+
+/// The columns a trace has beyond [`TRACE_HEADER`]'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceColumns {
+    /// [`ON_COLUMN`]: things move.
+    pub on: bool,
+    /// [`WATER_COLUMN`]: there is water.
+    pub water: bool,
+}
+
+impl TraceColumns {
+    /// The columns a trace of a walk in `world` has.
+    pub fn of(world: &dyn Ticking) -> TraceColumns {
+        TraceColumns {
+            on: world.moves(),
+            water: !world.water().is_empty(),
+        }
+    }
+}
+
 /// One row: the pose after a step, in the map file's own coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TraceRow {
@@ -40,6 +63,9 @@ pub struct TraceRow {
     /// -1 (in the air, flying, or on none). `None`: nothing moves, and the trace has no
     /// `on` column.
     pub on: Option<i64>,
+    /// Where there is water: how deep the walker is in it (0 dry, 1 wading, 2 swimming;
+    /// 0 when flying). `None`: no water, and the trace has no `water` column.
+    pub water: Option<u8>,
 }
 
 impl TraceRow {
@@ -56,29 +82,30 @@ impl TraceRow {
             ground: c.settings.mode == Mode::Walk && c.walk.on_ground(),
             crouched: c.settings.mode == Mode::Walk && c.walk.crouched,
             on: None,
+            water: None,
         }
     }
 
-    /// The row with its `on` column where `world` moves.
+    /// The row with its `on` column where `world` moves, and its `water` column where
+    /// `world` has water.
     pub fn standing_on(self, world: &dyn Ticking, c: &Controller) -> TraceRow {
-        if !world.moves() {
-            return self;
-        }
-        let on = c
-            .walk
-            .ground
-            .filter(|_| c.settings.mode == Mode::Walk)
-            .and_then(|g| world.placement_of(g.triangle));
-        TraceRow {
-            on: Some(on.map_or(-1, |i| i as i64)),
-            ..self
-        }
+        let walking = c.settings.mode == Mode::Walk;
+        let on = world.moves().then(|| {
+            c.walk
+                .ground
+                .filter(|_| walking)
+                .and_then(|g| world.placement_of(g.triangle))
+                .map_or(-1, |i| i as i64)
+        });
+        let water =
+            (!world.water().is_empty()).then(|| if walking { c.walk.water.number() } else { 0 });
+        TraceRow { on, water, ..self }
     }
 }
 
 impl fmt::Display for TraceRow {
     /// `frame,t,x,y,z,yaw_deg,pitch_deg,response,hit,ground,crouched` (and `on` where
-    /// things move), positions to 6 decimals.
+    /// things move, `water` where there is water), positions to 6 decimals.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.position;
         write!(
@@ -96,8 +123,11 @@ impl fmt::Display for TraceRow {
             self.ground as u8,
             self.crouched as u8
         )?;
-        match self.on {
-            Some(on) => write!(f, ",{on}"),
+        if let Some(on) = self.on {
+            write!(f, ",{on}")?;
+        }
+        match self.water {
+            Some(water) => write!(f, ",{water}"),
             None => Ok(()),
         }
     }
@@ -114,13 +144,16 @@ pub struct TraceWriter<W: Write> {
 }
 
 impl<W: Write> TraceWriter<W> {
-    /// Start a trace on `out`: writes the header (with the `on` column when `moves`).
-    pub fn new(mut out: W, moves: bool) -> io::Result<Self> {
-        if moves {
-            writeln!(out, "{TRACE_HEADER},{ON_COLUMN}")?;
-        } else {
-            writeln!(out, "{TRACE_HEADER}")?;
+    /// Start a trace on `out`: writes the header (with the `on` and `water` columns as
+    /// `columns` says).
+    pub fn new(mut out: W, columns: TraceColumns) -> io::Result<Self> {
+        let mut header = TRACE_HEADER.to_string();
+        for (wanted, column) in [(columns.on, ON_COLUMN), (columns.water, WATER_COLUMN)] {
+            if wanted {
+                header = format!("{header},{column}");
+            }
         }
+        writeln!(out, "{header}")?;
         Ok(TraceWriter {
             out,
             line: String::with_capacity(128),
@@ -164,7 +197,7 @@ mod tests {
     fn the_writer_writes_the_header_then_whole_rows() {
         let c = Controller::new(Pose::default(), ControllerSettings::default());
         let row = TraceRow::new(7, 0.5, &c, &MapFrame::default(), true);
-        let mut w = TraceWriter::new(Vec::new(), false).unwrap();
+        let mut w = TraceWriter::new(Vec::new(), TraceColumns::default()).unwrap();
         w.row(&row).unwrap();
         assert_eq!(w.rows(), 1);
         let text = String::from_utf8(w.out).unwrap();

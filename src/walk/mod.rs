@@ -6,9 +6,11 @@
 
 mod settings;
 pub mod step;
+pub mod water;
 
 pub use settings::WalkSettings;
 pub use step::{WalkIntent, WalkReport};
+pub use water::WaterLevel;
 
 use crate::collision::Contact;
 
@@ -26,6 +28,11 @@ pub struct WalkState {
     /// jump is allowed from here as from the ground; otherwise the walker could only
     /// walk out, if at all.
     pub wedged: bool,
+    /// How deep in water (see [`water`]), after the last tick.
+    pub water: WaterLevel,
+    /// Climbing out of water (Quake III's water jump): rising from a swim over an edge,
+    /// under gravity as a jump until the rise ends or ground holds the body.
+    climbing: bool,
     /// Time not yet simulated, seconds (less than a tick).
     owed: f64,
     /// A jump asked for, done at the next tick on the ground.

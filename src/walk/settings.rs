@@ -35,6 +35,33 @@ pub struct WalkSettings {
     /// Time constant of the drawn eye catching up with a step-up or a crouch, seconds (the
     /// view only; the physics and the trace keep the physical eye).
     pub view_smoothing: f32,
+    /// Walking speed factor with the feet in water (Quake III's `pm_wadeScale`, 0.70).
+    pub wade_speed_factor: f32,
+    /// Horizontal speed factor when swimming (Quake III's `pm_swimScale`, 0.50).
+    pub swim_speed_factor: f32,
+    /// Vertical speed of swimming up (Space) or down (C), m/s.
+    pub swim_vertical_speed: f32,
+    /// Where a swimmer left alone floats: its eye this far above the surface, metres (the
+    /// head out of the water; the waist still in it, so it goes on swimming).
+    pub float_eye_above: f32,
+    /// Time constant of a swimmer's drift toward its floating height, seconds: buoyancy
+    /// below it, a slow sinking above it (no gravity fall in water).
+    pub float_time: f32,
+    /// Fastest rise of buoyancy, m/s.
+    pub float_rise_speed: f32,
+    /// Fastest sinking of a swimmer above its floating height, m/s (Quake sinks an idle
+    /// swimmer at 60 units/s, about 1.5 m/s; ours is slower, as the brief asks).
+    pub float_sink_speed: f32,
+    /// A swimmer pressing against a wall climbs out (Quake III's `PM_CheckWaterJump`) when
+    /// the body raised this far would pass over it, metres: from swimming with the waist
+    /// at the surface (Space held), a ledge up to about 0.3 m above the water.
+    pub water_jump_clearance: f32,
+    /// How far ahead the raised body must be free for a climb out, metres (Quake III
+    /// looks 30 units ahead; ours is the body's own sweep, from its surface).
+    pub water_jump_reach: f32,
+    /// Upward speed of a climb out, m/s: `v^2 / 2g` = 1.43 m of rise, over the clearance
+    /// (Quake III's 350 units/s).
+    pub water_jump_speed: f32,
 }
 
 impl Default for WalkSettings {
@@ -50,6 +77,16 @@ impl Default for WalkSettings {
             crouch_speed_factor: 0.5,
             tick: 1.0 / 240.0,
             view_smoothing: 0.1,
+            wade_speed_factor: 0.7,
+            swim_speed_factor: 0.5,
+            swim_vertical_speed: 1.5,
+            float_eye_above: 0.1,
+            float_time: 0.5,
+            float_rise_speed: 1.0,
+            float_sink_speed: 0.5,
+            water_jump_clearance: 1.2,
+            water_jump_reach: 0.2,
+            water_jump_speed: 5.3,
         }
     }
 }
@@ -78,8 +115,21 @@ impl WalkSettings {
             self.crouch_height,
             self.crouch_eye_height,
             self.tick,
+            self.float_time,
+        ];
+        let finite = [
+            self.wade_speed_factor,
+            self.swim_speed_factor,
+            self.swim_vertical_speed,
+            self.float_eye_above,
+            self.float_rise_speed,
+            self.float_sink_speed,
+            self.water_jump_clearance,
+            self.water_jump_reach,
+            self.water_jump_speed,
         ];
         positive.iter().all(|v| v.is_finite() && *v > 0.0)
+            && finite.iter().all(|v| v.is_finite() && *v >= 0.0)
             && (0.0..=1.0).contains(&self.walkable_min_up)
             && self.jump_speed.is_finite()
             && self.ground_band.is_finite()

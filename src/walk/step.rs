@@ -12,13 +12,19 @@
 //! 4. **Vertical**: on the ground and not rising, follow the floor down by up to the step
 //!    height (or leave the ground when there is none); else fall, with the exact
 //!    free-fall integral over the tick (`y += v dt - g dt^2 / 2`), landing on ground.
+//!
+//! In water (see [`super::water`]) the horizontal speed is cut (wading, swimming), a
+//! swimmer does not crouch (C swims down) and does not fall: phase 4 swims instead, and a
+//! swimmer blocked at an edge it can pass over climbs out (phase 3).
 
 use glam::Vec3;
 
+use super::water::{WaterLevel, can_climb_out, immersion, swim_speed, swim_vertical};
 use super::{WalkSettings, WalkState};
 use crate::collision::{
     Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move,
 };
+use crate::geometry::Aabb;
 use crate::movers::{Rider, Ticking};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
@@ -42,6 +48,8 @@ pub struct WalkIntent {
     pub using: bool,
     /// Where the eye looks (unit), for the use key.
     pub look: Vec3,
+    /// Swimming up (+1, Space held) or down (-1, C held); 0 floats.
+    pub swim: f32,
 }
 
 /// What one outer step did.
@@ -95,6 +103,7 @@ impl WalkState {
             self.pass(world, settings, feet, intent, k == 0, &mut report);
             self.tick(
                 world.collider(),
+                world.water(),
                 settings,
                 rules,
                 feet,
@@ -145,6 +154,7 @@ impl WalkState {
     fn tick(
         &mut self,
         world: &dyn Collider,
+        water: &[Aabb],
         s: &WalkSettings,
         rules: &MoveRules,
         feet: &mut Vec3,
@@ -152,8 +162,18 @@ impl WalkState {
         dt: f32,
         report: &mut WalkReport,
     ) {
-        // 1. Crouch, or stand up when the standing body would touch nothing above.
-        if intent.crouch && !self.crouched {
+        let before = self.body(s);
+        let wet = immersion(
+            water,
+            &before,
+            *feet + Vec3::Y * before.radii.y,
+            self.water,
+            self.ground.is_some(),
+        );
+        let swimming = wet.level == WaterLevel::Swimming;
+        // 1. Crouch (not swimming: C swims down), or stand up when the standing body
+        // would touch nothing above.
+        if intent.crouch && !self.crouched && !swimming {
             self.crouch_down(world, s, rules, feet);
         } else if !intent.crouch && self.crouched {
             self.crouched = !self.room_to_stand(world, s, rules, *feet);
@@ -179,8 +199,14 @@ impl WalkState {
             rising = true;
         }
 
-        // 3. Step-slide the horizontal move.
-        let wish = intent.velocity * dt;
+        // 3. Step-slide the horizontal move (slower in water; a swimmer blocked at an
+        // edge it can pass over climbs out).
+        let factor = match wet.level {
+            WaterLevel::Dry => 1.0,
+            WaterLevel::Wading => s.wade_speed_factor,
+            WaterLevel::Swimming => s.swim_speed_factor,
+        };
+        let wish = intent.velocity * factor * dt;
         if wish.length_squared() > 0.0 {
             let plain = resolve_move(world, &level, centre, wish);
             let mut end = plain.end;
@@ -193,19 +219,57 @@ impl WalkState {
                 {
                     report.stepped_up += (stepped.y - centre.y).max(0.0);
                     end = stepped;
+                } else if swimming
+                    && !self.climbing
+                    && can_climb_out(world, s, &level, plain.end, wish)
+                {
+                    self.climbing = true;
+                    self.vertical_speed = s.water_jump_speed;
+                    rising = true;
                 }
             }
             centre = end;
         }
 
-        // 4. Vertical: follow the floor, or fall. An edge the walker moves toward is one
-        // it is rolling up over (after a step-up): ground up to the step height.
+        // 4. Vertical: swim; or follow the floor, or fall.
+        if swimming && !self.climbing {
+            let v = swim_speed(s, &body, centre, wet.surface, intent.swim);
+            self.vertical_speed = v;
+            self.ground = None;
+            self.wedged = false;
+            centre = swim_vertical(world, &free, centre, wet.surface, v, dt);
+        } else {
+            centre = self.walk_vertical(world, s, &free, centre, intent, rising, dt, report);
+        }
+        if self.climbing && (self.ground.is_some() || self.vertical_speed <= 0.0) {
+            self.climbing = false;
+        }
+        self.water = immersion(water, &body, centre, wet.level, self.ground.is_some()).level;
+        *feet = body.feet_of(centre);
+    }
+
+    /// Phase 4 out of water: follow the floor, or fall. The centre it ends at.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_vertical(
+        &mut self,
+        world: &dyn Collider,
+        s: &WalkSettings,
+        free: &MoveRules,
+        mut centre: Vec3,
+        intent: &WalkIntent,
+        rising: bool,
+        dt: f32,
+        report: &mut WalkReport,
+    ) -> Vec3 {
+        let body = free.probe.body;
+        // An edge the walker moves toward is one it is rolling up over (after a step-up):
+        // ground up to the step height.
         let band = |c: &Contact| {
             let ahead = (c.point - centre).dot(intent.velocity) > 0.0;
             if ahead { s.max_step } else { s.ground_band }
         };
         if self.ground.is_some() && !rising {
-            match follow_floor(world, s, &free, centre, band) {
+            match follow_floor(world, s, free, centre, band) {
                 Some(support) => {
                     centre = support.centre;
                     self.ground = Some(support.contact);
@@ -218,7 +282,7 @@ impl WalkState {
             let v = self.vertical_speed;
             let dy = v * dt - 0.5 * s.gravity * dt * dt;
             self.vertical_speed = v - s.gravity * dt;
-            let out = resolve_move(world, &free, centre, Vec3::Y * dy);
+            let out = resolve_move(world, free, centre, Vec3::Y * dy);
             self.wedged = false;
             if dy < 0.0 && out.hit {
                 // Held up by something steep (sliding down it, or wedged against it): the
@@ -244,7 +308,7 @@ impl WalkState {
                 }
             }
         }
-        *feet = body.feet_of(centre);
+        centre
     }
 
     /// Quake III's step-up: the same horizontal move raised by the step height, then
