@@ -106,6 +106,53 @@ impl DebugGeometry {
     }
 }
 
+/// The overlay's program and a vertex array over one buffer of [`DebugVertex`]: what
+/// the debug view and the mirrors' marks both draw with.
+pub struct OverlayObjects {
+    /// The overlay's shaders.
+    pub program: glow::Program,
+    /// Its view-projection uniform.
+    pub view_proj: Option<glow::UniformLocation>,
+    /// The vertex array, laid out for [`DebugVertex`].
+    pub vao: glow::VertexArray,
+    /// Its (empty) buffer.
+    pub vbo: glow::Buffer,
+}
+
+impl OverlayObjects {
+    /// Compile the overlay's shaders and make the array and buffer; the caller owns and
+    /// deletes them (each is deleted here if a later one cannot be made).
+    pub fn new(gl: &glow::Context) -> Result<OverlayObjects, String> {
+        let program = gl::program(
+            gl,
+            ("shaders/debug.vert", VERTEX_SHADER),
+            ("shaders/debug.frag", FRAGMENT_SHADER),
+        )?;
+        let view_proj = gl::uniform(gl, program, "u_view_proj");
+        // SAFETY: context current; the objects are handed to the caller, or deleted here
+        // if a later one cannot be made.
+        unsafe {
+            let vao = gl
+                .create_vertex_array()
+                .inspect_err(|_| gl.delete_program(program))?;
+            let vbo = gl.create_buffer().inspect_err(|_| {
+                gl.delete_vertex_array(vao);
+                gl.delete_program(program);
+            })?;
+            gl.bind_vertex_array(Some(vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+            gl::set_vertex_layout::<DebugVertex>(gl);
+            gl.bind_vertex_array(None);
+            Ok(OverlayObjects {
+                program,
+                view_proj,
+                vao,
+                vbo,
+            })
+        }
+    }
+}
+
 /// The overlay's GL objects.
 pub struct DebugDraw {
     gl: Arc<glow::Context>,
@@ -120,35 +167,20 @@ pub struct DebugDraw {
 impl DebugDraw {
     /// Compile the overlay's shaders.
     pub fn new(gl: Arc<glow::Context>) -> Result<DebugDraw, String> {
-        let program = gl::program(
-            &gl,
-            ("shaders/debug.vert", VERTEX_SHADER),
-            ("shaders/debug.frag", FRAGMENT_SHADER),
-        )?;
-        let view_proj = gl::uniform(&gl, program, "u_view_proj");
-        // SAFETY: context current; the objects are owned by the returned value and deleted
-        // in `Drop`, or here if a later one cannot be made.
-        unsafe {
-            let vao = gl
-                .create_vertex_array()
-                .inspect_err(|_| gl.delete_program(program))?;
-            let vbo = gl.create_buffer().inspect_err(|_| {
-                gl.delete_vertex_array(vao);
-                gl.delete_program(program);
-            })?;
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            gl::set_vertex_layout::<DebugVertex>(&gl);
-            gl.bind_vertex_array(None);
-            Ok(DebugDraw {
-                gl,
-                program,
-                view_proj,
-                vao,
-                vbo,
-                capacity: 0,
-            })
-        }
+        let OverlayObjects {
+            program,
+            view_proj,
+            vao,
+            vbo,
+        } = OverlayObjects::new(&gl)?;
+        Ok(DebugDraw {
+            gl,
+            program,
+            view_proj,
+            vao,
+            vbo,
+            capacity: 0,
+        })
     }
 
     /// Draw `geometry` over the current frame, seen through `view_proj`: triangles

@@ -16,7 +16,7 @@ use walkthrough::geometry::Aabb;
 use walkthrough::map::TextureImage;
 use walkthrough::preferences::TextureFilter;
 
-use super::gl::{self, Attribute, GpuVertex, check_gl};
+use super::gl::{self, Attribute, GpuVertex};
 use super::texture::{Sampling, upload_texture};
 
 const VERTEX_SHADER: &str = include_str!("../../../shaders/decal.vert");
@@ -157,17 +157,12 @@ impl DecalDraw {
                 bounds: d.bounds,
             });
         }
-        let gl = &self.gl;
-        // SAFETY: context current; the buffer is owned by self.
-        unsafe {
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytemuck::cast_slice(&vertices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the decals' upload");
-        }
+        gl::fill_static_buffer(
+            &self.gl,
+            self.vbo,
+            bytemuck::cast_slice(&vertices),
+            "the decals' upload",
+        );
     }
 
     /// Draw `decals` into the current frame, seen through `view_proj` (after the map,

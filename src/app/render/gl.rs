@@ -17,6 +17,17 @@ macro_rules! check_gl {
 }
 pub(crate) use check_gl;
 
+/// Fill the array buffer `buffer` with `bytes` once (static data: the mirrors' marks, the
+/// decals), checking for GL errors under `what`.
+pub fn fill_static_buffer(gl: &glow::Context, buffer: glow::Buffer, bytes: &[u8], what: &str) {
+    // SAFETY: context current; the caller owns the buffer.
+    unsafe {
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+        gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STATIC_DRAW);
+    }
+    check_gl!(gl, what);
+}
+
 /// Print and clear the pending GL errors (see [`check_gl!`]).
 pub fn report_errors(gl: &glow::Context, what: &str, file: &str, line: u32) {
     // A lost context keeps answering with an error: stop after a few.

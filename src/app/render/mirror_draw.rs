@@ -11,11 +11,8 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 use walkthrough::mirrors::Mirror;
 
-use super::debug_draw::DebugVertex;
-use super::gl::{self, check_gl};
-
-const VERTEX_SHADER: &str = include_str!("../../../shaders/debug.vert");
-const FRAGMENT_SHADER: &str = include_str!("../../../shaders/debug.frag");
+use super::debug_draw::{DebugVertex, OverlayObjects};
+use super::gl;
 
 /// The glass over a reflection: a little grey-blue, mostly clear (as displayed).
 const GLASS: [f32; 4] = [0.75, 0.82, 0.88, 0.12];
@@ -38,32 +35,20 @@ pub struct MirrorDraw {
 impl MirrorDraw {
     /// The program (the overlay's shaders) and an empty buffer.
     pub fn new(gl: Arc<glow::Context>) -> Result<MirrorDraw, String> {
-        let program = gl::program(
-            &gl,
-            ("shaders/debug.vert", VERTEX_SHADER),
-            ("shaders/debug.frag", FRAGMENT_SHADER),
-        )?;
-        let view_proj = gl::uniform(&gl, program, "u_view_proj");
-        // SAFETY: context current; the objects are owned by the returned value and deleted
-        // in `Drop` (the program here if they cannot be made).
-        unsafe {
-            let made = gl
-                .create_vertex_array()
-                .and_then(|vao| Ok((vao, gl.create_buffer()?)));
-            let (vao, vbo) = made.inspect_err(|_| gl.delete_program(program))?;
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            gl::set_vertex_layout::<DebugVertex>(&gl);
-            gl.bind_vertex_array(None);
-            Ok(MirrorDraw {
-                gl,
-                program,
-                view_proj,
-                vao,
-                vbo,
-                ranges: Vec::new(),
-            })
-        }
+        let OverlayObjects {
+            program,
+            view_proj,
+            vao,
+            vbo,
+        } = OverlayObjects::new(&gl)?;
+        Ok(MirrorDraw {
+            gl,
+            program,
+            view_proj,
+            vao,
+            vbo,
+            ranges: Vec::new(),
+        })
     }
 
     /// Upload the map's `mirrors` (after a load or a rescale).
@@ -77,17 +62,12 @@ impl MirrorDraw {
             }
             self.ranges.push((first, vertices.len() as i32 - first));
         }
-        let gl = &self.gl;
-        // SAFETY: context current; the buffer is owned by self.
-        unsafe {
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytemuck::cast_slice(&vertices),
-                glow::STATIC_DRAW,
-            );
-            check_gl!(gl, "the mirrors' upload");
-        }
+        gl::fill_static_buffer(
+            &self.gl,
+            self.vbo,
+            bytemuck::cast_slice(&vertices),
+            "the mirrors' upload",
+        );
     }
 
     /// Use the program with `view_proj` and draw mirror `i`'s triangles.
