@@ -2705,7 +2705,9 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     write_terrain(&map, 1120);
     let trace = dir.join("trace.csv");
     let (m, t) = (map.to_str().unwrap(), trace.to_str().unwrap());
-    let (child, _win) = launch_in(&x, &[m, "--trace", t, "--exit-after", "120"], &dir);
+    // Without the cache of built maps, which would make the reload quick.
+    let args = [m, "--no-map-cache", "--trace", t, "--exit-after", "120"];
+    let (child, _win) = launch_in(&x, &args, &dir);
     // R loads it again in the background; the bar shows after half a second.
     x.xdotool(&["key", "r"]);
     // Past PROGRESS_AFTER with frames to spare (a busy llvmpipe draws a few a second),

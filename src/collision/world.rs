@@ -11,6 +11,9 @@ use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 
+mod parts;
+pub use parts::{NodeRecord, WorldParts};
+
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
 /// slab test never drops a candidate the triangle test would accept (world units).
 pub const BOX_MARGIN: f32 = 1e-3;
