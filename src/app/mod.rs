@@ -71,7 +71,7 @@ use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
 use loading::Loading;
-use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer};
+use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
 use ui::hud::Overlay;
@@ -274,6 +274,7 @@ struct Gpu {
     debug_draw: DebugDraw,
     decal_draw: DecalDraw,
     mirror_draw: MirrorDraw,
+    water_surface: WaterSurface,
     renderer: Renderer,
     ctx: GlWindowContext,
 }
