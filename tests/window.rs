@@ -2312,8 +2312,9 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     let (child, _win) = launch_in(&x, &args, &dir);
     x.xdotool(&["key", "F2"]);
     sleep(Duration::from_millis(500));
-    // Field of view -> ... -> window width, height -> the forward key's button.
-    for _ in 0..10 {
+    // Field of view -> ... -> window width, height -> third person, the boom -> the
+    // forward key's button.
+    for _ in 0..12 {
         x.xdotool(&["key", "Tab"]);
         sleep(Duration::from_millis(150));
     }
@@ -2345,6 +2346,54 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
         z[0] - z.last().unwrap() > 1.0,
         "I did not walk after a restart: {z:?}"
     );
+}
+
+/// Issue 39: the panel's view rows. Tab to "Third person", Space ticks it, Tab to the
+/// boom, four Lefts shorten it by a metre: the view is third person at once (the figure
+/// stands below the crosshair) and both are saved.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_panels_view_rows_turn_third_person_on_and_shorten_the_boom() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("panel-view");
+    let args = ["--spawn", "0,1.6,8", "--yaw", "0", "--size", "960x600"];
+    let (child, _win) = launch_in(&x, &[&args[..], &["--exit-after", "30"]].concat(), &dir);
+    let first = f12(&x, &dir, 1);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view -> ... -> window width, height -> third person.
+    for _ in 0..10 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(150));
+    }
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Tab"]);
+    sleep(Duration::from_millis(250));
+    for _ in 0..4 {
+        x.xdotool(&["key", "Left"]);
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(200));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(600));
+    let third = f12(&x, &dir, 2);
+    finish(&x, child);
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
+        .expect("the panel's change is saved");
+    assert!(saved.contains("third_person = true"), "{saved}");
+    let defaults = walkthrough::preferences::Preferences::default();
+    let boom = toml_number(&saved, "boom_length");
+    assert!(
+        (boom - (defaults.boom_length - 1.0)).abs() < 1e-4,
+        "boom {boom}: {saved}"
+    );
+    let (before, after) = (
+        region_colour(&first, 170, 40, 40),
+        region_colour(&third, 170, 40, 40),
+    );
+    assert!(!is_torso(before), "a figure in first person: {before:?}");
+    assert!(is_torso(after), "no figure below the crosshair: {after:?}");
 }
 
 #[test]
