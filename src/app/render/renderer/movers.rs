@@ -174,3 +174,74 @@ fn place(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walkthrough::map::Batch;
+
+    fn vertex(p: [f32; 3], n: [f32; 3]) -> Vertex {
+        Vertex {
+            position: p,
+            normal: n,
+            uv: [0.0, 0.0],
+        }
+    }
+
+    /// Placed once a frame, drawn in the view and in each mirror from the same list: two
+    /// movers, the second of two materials, each placed by its own matrix.
+    #[test]
+    fn each_mover_is_placed_by_its_matrix_into_one_batch_a_material_run() {
+        let tri = |x: f32| {
+            [
+                vertex([x, 0.0, 0.0], [0.0, 0.0, 1.0]),
+                vertex([x + 1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+                vertex([x, 1.0, 0.0], [0.0, 0.0, 1.0]),
+            ]
+        };
+        let one = MovingMesh {
+            instance: 0,
+            vertices: tri(0.0).to_vec(),
+            batches: vec![Batch {
+                material: 2,
+                first: 0,
+                count: 3,
+            }],
+        };
+        let two = MovingMesh {
+            instance: 1,
+            vertices: [tri(0.0), tri(5.0)].concat(),
+            batches: vec![
+                Batch {
+                    material: 0,
+                    first: 0,
+                    count: 3,
+                },
+                Batch {
+                    material: 1,
+                    first: 3,
+                    count: 3,
+                },
+            ],
+        };
+        let poses = [
+            Affine3A::from_translation(Vec3::new(0.0, 2.0, 0.0)),
+            Affine3A::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        ];
+        let (mut placed, mut draws) = (Vec::new(), Vec::new());
+        place(&[one, two], &poses, &mut placed, &mut draws);
+        let batch = |material, first| MoverBatch {
+            material,
+            first,
+            count: 3,
+        };
+        assert_eq!(draws, [batch(2, 0), batch(0, 3), batch(1, 6)]);
+        assert_eq!(placed.len(), 9);
+        // The first lifted 2 m; the second turned a quarter about Y: x to -z.
+        assert_eq!(placed[2].position, [0.0, 3.0, 0.0]);
+        let p = Vec3::from(placed[7].position);
+        assert!((p - Vec3::new(0.0, 0.0, -6.0)).length() < 1e-5, "{p}");
+        let n = Vec3::from(placed[7].normal);
+        assert!((n - Vec3::X).length() < 1e-5, "{n}");
+    }
+}
