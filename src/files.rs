@@ -135,6 +135,27 @@ const MAX_SUGGESTIONS: usize = 4;
 /// Most directory entries looked at for suggestions (a huge directory is not listed whole).
 const MAX_ENTRIES_SCANNED: usize = 10_000;
 
+/// A file's identity by its content: its xxh3-128 digest and its length. Taken from the
+/// bytes a load has read anyway, so a map is read once (the store keys what it remembers
+/// of a map, and the cache keeps built maps, by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Digest {
+    /// xxh3-128 of the bytes.
+    pub hash: u128,
+    /// Their number.
+    pub len: u64,
+}
+
+impl Digest {
+    /// The digest of `bytes`.
+    pub fn of(bytes: &[u8]) -> Digest {
+        Digest {
+            hash: xxhash_rust::xxh3::xxh3_128(bytes),
+            len: bytes.len() as u64,
+        }
+    }
+}
+
 /// The folder `path`'s relative references (an MTL, a texture, a scene's models) are
 /// found from: its parent, or the working folder for a bare file name.
 pub fn folder_of(path: &Path) -> &Path {

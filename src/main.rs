@@ -106,6 +106,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let (settings, mut open) = (c.settings()?, c.open_options()?);
     // sim draws nothing: its textures are only looked for, never decoded.
     open.textures.decode = false;
+    open.headless = true;
     let script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;

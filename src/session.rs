@@ -10,11 +10,13 @@ use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
 use crate::cull::solids::closed_solids;
+use crate::files::Digest;
 use crate::geometry::Aabb;
+use crate::map::progress::{Progress, Stage};
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::{
     LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis,
-    builtin, load_obj_file,
+    builtin, load_obj_file_watched,
 };
 use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
@@ -42,6 +44,10 @@ pub struct OpenOptions {
     /// The frame the user set for this file before ([`crate::store`]): used when
     /// neither `up` nor `scale` is given.
     pub remembered: Option<MapFrame>,
+    /// Nothing will be drawn (`sim`): the renderer's closed solids are not searched for
+    /// (on a ten-million-triangle map a core for seconds, beside the collision world's
+    /// build, which then has both).
+    pub headless: bool,
 }
 
 /// Smallest a map may be made across (its longest side, metres) by [`Session::rescale`]:
@@ -113,6 +119,19 @@ impl Session {
     /// into the world (Y up, metres); the collision world is built once, in the file's
     /// coordinates, and turned and scaled with it.
     pub fn open(path: Option<&Path>, opts: &OpenOptions) -> Result<Session, MapError> {
+        Session::open_watched(path, opts, &mut |_, _| {}, &Progress::default())
+    }
+
+    /// [`Session::open`], calling `on_key` with the map file's digest as soon as it is read
+    /// (before the survey: what is remembered of the file may fill what `opts` leaves
+    /// open, see [`crate::store::recall_by_key`]), telling `progress` how far it has come,
+    /// and stopping with [`MapError::Cancelled`] at the next stage once it is cancelled.
+    pub fn open_watched(
+        path: Option<&Path>,
+        opts: &OpenOptions,
+        on_key: OnKey,
+        progress: &Progress,
+    ) -> Result<Session, MapError> {
         if let Some(p) = path.filter(|p| is_scene_path(p)) {
             return Session::open_scene(p, opts);
         }
@@ -123,10 +142,17 @@ impl Session {
             textures: opts.textures,
         };
         let mut map = match path {
-            Some(p) => load_obj_file(p, &load)?,
+            Some(p) => load_obj_file_watched(p, &load, progress)?,
             None => builtin::default_map(),
         };
         let parse = t0.elapsed();
+        let mut opts = *opts;
+        if let Some(digest) = &map.digest {
+            on_key(digest, &mut opts);
+        }
+        let opts = &opts;
+        stop_if_cancelled(&map, progress)?;
+        progress.enter(Stage::World);
         let (given, remembered) = given_frame(path.is_some(), opts);
         // The free-space survey serves the up axis, the scale and the spawn: skipped when
         // all three are given.
@@ -134,29 +160,13 @@ impl Session {
             && (given.up.is_none()
                 || given.scale.is_none()
                 || (opts.spawn.is_none() && map.marked_spawn.is_none()));
-        // The renderer's closed solids are found on another thread meanwhile (the survey
-        // keeps one core busy).
-        let (world, mut world_time, surveyed, survey, solids) = std::thread::scope(|s| {
-            let vertices = &map.vertices;
-            // A thread the system refuses: the search is made here afterwards instead.
-            let solids = std::thread::Builder::new()
-                .spawn_scoped(s, move || closed_solids(vertices))
-                .ok();
-            let t1 = Instant::now();
-            let world = CollisionWorld::new(map.triangles());
-            let world_time = t1.elapsed();
-            let t2 = Instant::now();
-            let surveyed = survey_map(&mut map.warnings, &world, needed, given);
-            let survey = t2.elapsed();
-            let solids = match solids {
-                Some(thread) => thread
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                None => closed_solids(&map.vertices),
-            };
-            (world, world_time, surveyed, survey, solids)
-        });
-        map.solids = solids;
+        let Built {
+            world,
+            mut world_time,
+            surveyed,
+            survey,
+        } = build_and_survey(&mut map, needed, given, opts.headless, progress);
+        stop_if_cancelled(&map, progress)?;
         let Surveyed { guess, free, part } = surveyed;
         if path.is_some() {
             map.details.extend(guess.details.iter().cloned());
@@ -422,6 +432,75 @@ impl Session {
             self.spawn.reason
         )
     }
+}
+
+/// The collision world built, the survey made, and how long each took.
+struct Built {
+    world: CollisionWorld,
+    world_time: Duration,
+    surveyed: Surveyed,
+    survey: Duration,
+}
+
+/// Build `map`'s collision world and survey it (the free-space grid only when `needed`),
+/// while the renderer's closed solids are found on another thread (unless `headless`):
+/// the survey keeps one core busy.
+fn build_and_survey(
+    map: &mut Map,
+    needed: bool,
+    given: Given,
+    headless: bool,
+    progress: &Progress,
+) -> Built {
+    let (built, solids) = std::thread::scope(|s| {
+        let vertices = &map.vertices;
+        // A thread the system refuses: the search is made here afterwards instead.
+        let solids = (!headless).then(|| {
+            std::thread::Builder::new()
+                .spawn_scoped(s, move || closed_solids(vertices))
+                .ok()
+        });
+        let t1 = Instant::now();
+        let world = CollisionWorld::new(map.triangles());
+        let world_time = t1.elapsed();
+        progress.enter(Stage::Survey);
+        let t2 = Instant::now();
+        let mut warnings = Vec::new();
+        let surveyed = survey_map(&mut warnings, &world, needed, given);
+        let survey = t2.elapsed();
+        let solids = match solids {
+            None => Default::default(),
+            Some(Some(thread)) => thread
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Some(None) => closed_solids(vertices),
+        };
+        let built = Built {
+            world,
+            world_time,
+            surveyed,
+            survey,
+        };
+        ((built, warnings), solids)
+    });
+    let (built, warnings) = built;
+    map.solids = solids;
+    map.warnings.extend(warnings);
+    built
+}
+
+/// Called with a map file's digest once it is read, before its frame is surveyed: may
+/// fill what the options leave open from what is remembered of the file.
+pub type OnKey<'a> = &'a mut dyn FnMut(&Digest, &mut OpenOptions);
+
+/// [`MapError::Cancelled`] once `progress` is cancelled.
+fn stop_if_cancelled(map: &Map, progress: &Progress) -> Result<(), MapError> {
+    if progress.cancelled() {
+        return Err(MapError::Cancelled {
+            path: map.name.clone(),
+        });
+    }
+    Ok(())
 }
 
 /// Why a map has its scale and up axis.

@@ -6,10 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::path::{Path, PathBuf};
 
+use walkthrough::files::Digest;
+use walkthrough::map::progress::Progress;
 use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::sim::StartLine;
-use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall};
+use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
 
 /// A map opened as the user asked (see [`open_map`]).
 pub struct Opened {
@@ -26,21 +28,29 @@ pub struct Opened {
 /// then what loading found is printed (the details too with `verbose`).
 pub fn open_map(
     map: Option<&Path>,
-    mut open: OpenOptions,
+    open: OpenOptions,
     forget: bool,
     verbose: bool,
 ) -> Result<Opened, String> {
     let mut store = load_store();
-    let recalled = recall(&mut store, map, &mut open, forget);
-    if let Some(note) = recalled.note {
-        say(&note);
-    }
-    let session = Session::open(map, &open).map_err(|e| e.to_string())?;
+    let mut content_key = None;
+    // The key is the file's digest, taken as it is read (the file is read once).
+    let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
+        let key = ContentKey::from(*digest);
+        if let Some(path) = map
+            && let Some(note) = recall_by_key(&mut store, &key, path, open, forget)
+        {
+            say(&note);
+        }
+        content_key = Some(key);
+    };
+    let session = Session::open_watched(map, &open, &mut on_key, &Progress::default())
+        .map_err(|e| e.to_string())?;
     report_loaded(&session, verbose);
     Ok(Opened {
         session,
         store,
-        content_key: recalled.key,
+        content_key,
     })
 }
 

@@ -2672,3 +2672,65 @@ fn under_water_the_view_is_tinted_and_the_windows_trace_has_sims_water_column() 
         "dry {dry:?}, under water {wet:?}"
     );
 }
+
+/// A flat terrain of `n` x `n` quads, 1 m apart, as OBJ text written to `path` (big
+/// enough that loading it again takes seconds).
+fn write_terrain(path: &Path, n: usize) {
+    use std::fmt::Write as _;
+    let mut obj = String::with_capacity(n * n * 60);
+    for j in 0..=n {
+        for i in 0..=n {
+            let _ = writeln!(obj, "v {i} 0 {j}");
+        }
+    }
+    let at = |i: usize, j: usize| j * (n + 1) + i + 1;
+    for j in 0..n {
+        for i in 0..n {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
+        }
+    }
+    std::fs::write(path, obj).unwrap();
+}
+
+/// Issue 37: a load that takes over half a second shows a progress bar over the map
+/// still being walked, and Esc cancels it: the old map stays, and walks on.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("loading-bar");
+    let map = dir.join("terrain.obj");
+    // 2.5 million triangles, 90 MB: reading it again takes seconds.
+    write_terrain(&map, 1120);
+    let trace = dir.join("trace.csv");
+    let (m, t) = (map.to_str().unwrap(), trace.to_str().unwrap());
+    let (child, _win) = launch_in(&x, &[m, "--trace", t, "--exit-after", "120"], &dir);
+    // R loads it again in the background; the bar shows after half a second.
+    x.xdotool(&["key", "r"]);
+    // Past PROGRESS_AFTER with frames to spare (a busy llvmpipe draws a few a second),
+    // well before the reload ends (seconds).
+    sleep(Duration::from_millis(1600));
+    x.xdotool(&["key", "Escape"]);
+    sleep(Duration::from_millis(300));
+    // The old map is still walked.
+    hold(&x, &["w"], 1.0);
+    let log = finish(&x, child);
+    assert!(log.contains("[progress bar shown at"), "no bar: {log}");
+    assert!(
+        log.contains("loading") && log.contains("cancelled: terrain.obj"),
+        "Esc did not cancel the load: {log}"
+    );
+    assert_eq!(
+        log.matches("map: terrain.obj").count(),
+        1,
+        "the cancelled load must never replace the map: {log}"
+    );
+    let rows = read_trace(&trace);
+    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
+    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    assert!(
+        walked > 0.5,
+        "the old map is not walkable after the cancel: {walked} m"
+    );
+}

@@ -94,6 +94,10 @@ impl App {
         let Some(action) = Action::of_key(key, self.keys.shift()) else {
             return;
         };
+        // Esc first gives up a load in progress; the map being walked stays.
+        if action == Action::Escape && self.cancel_loading() {
+            return;
+        }
         match action {
             Action::Escape if self.captured => {
                 self.set_capture(false);

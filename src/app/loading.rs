@@ -1,10 +1,16 @@
-//! Loading a map on a worker thread while the window keeps drawing the old one.
+//! Loading a map on a worker thread while the window keeps drawing the old one, and
+//! walking in it: a load that takes longer than [`PROGRESS_AFTER`] shows a progress bar
+//! (the bytes parsed, then each stage), and Esc cancels it.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use walkthrough::files::Digest;
+use walkthrough::map::MapError;
 use walkthrough::map::minimap::{TopDown, top_down};
+use walkthrough::map::progress::{Progress, Stage};
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::store::{self, ContentKey, Store};
 
@@ -43,7 +49,23 @@ pub struct Loading {
     pub since: Instant,
     /// What to do with it once loaded.
     pub purpose: Purpose,
+    /// How far it has come (the worker tells it).
+    pub progress: Arc<Progress>,
+    /// The progress bar has shown (and the terminal was told so, once).
+    pub shown: bool,
     rx: Receiver<Result<Loaded, String>>,
+}
+
+/// A load shows its progress bar once it has taken this long (a shorter one would only
+/// flash).
+pub const PROGRESS_AFTER: Duration = Duration::from_millis(500);
+
+/// What the loading screen shows.
+pub struct LoadStatus {
+    /// What is loading, the stage, how long so far, and how to cancel.
+    pub line: String,
+    /// How much is done, 0 to 1.
+    pub fraction: f32,
 }
 
 impl Loading {
@@ -56,7 +78,7 @@ impl Loading {
         purpose: Purpose,
     ) -> Loading {
         let (tx, rx) = channel();
-        let mut open = OpenOptions {
+        let open = OpenOptions {
             spawn: None,
             yaw_deg: None,
             pitch_deg: None,
@@ -65,22 +87,64 @@ impl Loading {
         let what = path
             .as_ref()
             .map_or("built-in map".to_string(), |p| p.display().to_string());
+        let progress = Arc::new(Progress::default());
+        let watched = Arc::clone(&progress);
         std::thread::spawn(move || {
-            let recall = store::recall(&mut store, path.as_deref(), &mut open, false);
-            // The window may have closed meanwhile: nobody to tell, nothing lost.
-            let loaded = Session::open(path.as_deref(), &open).map(|session| Loaded {
+            let mut key = None;
+            let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
+                let k = ContentKey::from(*digest);
+                if let Some(p) = &path {
+                    store::recall_by_key(&mut store, &k, p, open, false);
+                }
+                key = Some(k);
+            };
+            let opened = Session::open_watched(path.as_deref(), &open, &mut on_key, &watched);
+            // The window may have closed meanwhile, or given up on this load (Esc):
+            // nobody to tell, nothing lost.
+            let loaded = opened.map(|session| Loaded {
                 minimap: top_down(&session.map, IMAGE_SIDE),
                 session,
-                key: recall.key,
+                key,
             });
-            let _ = tx.send(loaded.map_err(|e| e.to_string()));
+            if !matches!(loaded, Err(MapError::Cancelled { .. })) {
+                watched.enter(Stage::Done);
+                let _ = tx.send(loaded.map_err(|e| e.to_string()));
+            }
         });
         Loading {
             what,
             since: Instant::now(),
             purpose,
+            progress,
+            shown: false,
             rx,
         }
+    }
+
+    /// The loading screen's line and how much is done, once the load has taken longer
+    /// than [`PROGRESS_AFTER`].
+    pub fn status(&self) -> Option<LoadStatus> {
+        let elapsed = self.since.elapsed();
+        if elapsed < PROGRESS_AFTER {
+            return None;
+        }
+        let p = &self.progress;
+        let stage = match (p.stage(), p.bytes()) {
+            (Stage::Reading, (read, total)) if total > 0 => format!(
+                "reading {:.0} of {:.0} MB",
+                read as f64 / 1e6,
+                total as f64 / 1e6
+            ),
+            (stage, _) => stage.label().to_string(),
+        };
+        Some(LoadStatus {
+            line: format!(
+                "loading {}: {stage} ... {:.1} s (Esc cancels; this map stays)",
+                self.what,
+                elapsed.as_secs_f32()
+            ),
+            fraction: p.fraction(),
+        })
     }
 
     /// The result, once the worker is done.
@@ -115,7 +179,27 @@ impl App {
 
     /// Load `path` with exactly `open`'s options, for `purpose`.
     pub(super) fn load_with(&mut self, path: Option<PathBuf>, open: OpenOptions, purpose: Purpose) {
+        // A load replaced is given up: its worker stops at its next look.
+        if let Some(old) = &self.loading {
+            old.progress.cancel();
+        }
         self.loading = Some(Loading::start(path, &open, self.store.clone(), purpose));
+    }
+
+    /// Give up the load in progress (Esc): the worker stops at its next look, and the map
+    /// being walked stays. Returns whether there was one.
+    pub(super) fn cancel_loading(&mut self) -> bool {
+        let Some(l) = self.loading.take() else {
+            return false;
+        };
+        l.progress.cancel();
+        let msg = format!(
+            "loading {} cancelled: {} stays",
+            l.what, self.overlay.map_label
+        );
+        crate::terminal::say(&msg);
+        self.overlay.notify(msg);
+        true
     }
 
     /// Take the loaded map, if the worker is done.

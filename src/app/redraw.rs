@@ -12,6 +12,7 @@ use walkthrough::sim::ScriptEffect;
 
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
+use super::loading::LoadStatus;
 use super::simulation::Advance;
 use super::ui::settings_panel::{self, PanelAnswer};
 use super::water_draw::add_water;
@@ -166,12 +167,17 @@ impl App {
             ),
             None => controller.stance().name().to_string(),
         };
-        let loading = self.loading.as_ref().map(|l| {
-            format!(
-                "loading {} ... {:.1} s",
-                l.what,
-                l.since.elapsed().as_secs_f32()
-            )
+        let loading = self.loading.as_mut().and_then(|l| {
+            let status = l.status();
+            if let Some(LoadStatus { line, fraction }) = status.as_ref().filter(|_| !l.shown) {
+                // Said once, so that the user's terminal (and a test) hears of the bar.
+                l.shown = true;
+                crate::terminal::say(&format!(
+                    "{line} [progress bar shown at {:.0}%]",
+                    fraction * 100.0
+                ));
+            }
+            status
         });
         let state = HudState {
             response: s.response,
@@ -189,7 +195,9 @@ impl App {
             settings_open: self.prefs.open,
             stance: &stance,
             fallen,
-            loading: loading.as_deref(),
+            loading: loading
+                .as_ref()
+                .map(|LoadStatus { line, fraction }| (line.as_str(), *fraction)),
             scripted: self.sim.scripted(),
             replay_speed: self.sim.replay_speed().unwrap_or(1),
             recording: self.sim.recording().then(|| {

@@ -43,4 +43,10 @@ pub enum MapError {
         /// Which limit, and how far over.
         reason: String,
     },
+    /// Whoever waited for the load gave up on it (the window's Esc): nothing was kept.
+    #[error("{path}: loading was cancelled")]
+    Cancelled {
+        /// The file.
+        path: String,
+    },
 }

@@ -8,16 +8,18 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
 use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl, users_of};
+use super::progress::{Progress, Stage, Watched};
 use super::sniff::{HEAD_BYTES, material_library, sniff};
 use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::triangulate::{Kind, triangulate};
 use super::{Map, MapError, MapFrame, MarkedSpawn, Material, UpAxis, Vertex};
-use crate::files::{FileKind, folder_of, read_file, read_head};
+use crate::files::{Digest, FileKind, folder_of, read_file, read_head};
 use crate::geometry::Aabb;
 use crate::quote::{quote, shown_path};
 
@@ -33,6 +35,13 @@ pub struct LoadOptions {
     pub textures: TextureOptions,
 }
 
+/// Texts longer than this are checked for lines tobj would refuse while tobj reads them
+/// (on another core), not before: a refused file this long or shorter costs no more than
+/// its check; a longer one costs at most what loading it would have (tobj is stopped once
+/// the check finds the line), and a good one loads the check's time sooner (about 2 s of
+/// 15 for ten million triangles).
+const CHECK_FIRST_BYTES: usize = 64 << 20;
+
 /// Names of objects that mark the spawn point instead of being geometry.
 const SPAWN_NAMES: [&str; 4] = ["spawn", "player_start", "playerstart", "info_player_start"];
 
@@ -40,6 +49,17 @@ const SPAWN_NAMES: [&str; 4] = ["spawn", "player_start", "playerstart", "info_pl
 /// an image or a material library is refused before any line is parsed (see
 /// [`super::sniff`]).
 pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
+    load_obj_file_watched(path, opts, &Progress::default())
+}
+
+/// [`load_obj_file`], telling `progress` how far it has come (the bytes parsed, then the
+/// stage) and stopping with [`MapError::Cancelled`] once it is cancelled. The file is read
+/// once: its digest ([`Map::digest`]) is taken from the bytes parsed.
+pub fn load_obj_file_watched(
+    path: &Path,
+    opts: &LoadOptions,
+    progress: &Progress,
+) -> Result<Map, MapError> {
     let shown = shown_path(path);
     let refused = |reason| MapError::Invalid {
         path: shown.clone(),
@@ -49,6 +69,8 @@ pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
         return Err(refused(format.refusal()));
     }
     let bytes = read_file(path, FileKind::Obj)?;
+    progress.set_total(bytes.len() as u64);
+    let digest = Digest::of(&bytes);
     let text = String::from_utf8_lossy(&bytes);
     if material_library(&text) {
         let users: Vec<String> = users_of(path).iter().map(|p| shown_path(p)).collect();
@@ -59,7 +81,15 @@ pub fn load_obj_file(path: &Path, opts: &LoadOptions) -> Result<Map, MapError> {
         return Err(refused(reason));
     }
     let dir = folder_of(path);
-    let mut map = parse(&shown, &text, Source::Dir(dir), opts)?;
+    let mut map = parse(
+        &shown,
+        &text,
+        Source::Dir(dir),
+        opts,
+        progress,
+        CHECK_FIRST_BYTES,
+    )?;
+    map.digest = Some(digest);
     if matches!(text, std::borrow::Cow::Owned(_)) {
         map.warnings
             .push(format!("{shown}: not valid UTF-8; odd bytes were replaced"));
@@ -80,7 +110,14 @@ pub fn load_obj_str(
     mtls: &[(&str, &str)],
     opts: &LoadOptions,
 ) -> Result<Map, MapError> {
-    let mut map = parse(name, obj, Source::Memory(mtls), opts)?;
+    let mut map = parse(
+        name,
+        obj,
+        Source::Memory(mtls),
+        opts,
+        &Progress::default(),
+        CHECK_FIRST_BYTES,
+    )?;
     map.name = name.to_string();
     Ok(map)
 }
@@ -115,7 +152,14 @@ fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
-fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<Map, MapError> {
+fn parse(
+    shown: &str,
+    text: &str,
+    source: Source,
+    opts: &LoadOptions,
+    progress: &Progress,
+    check_first: usize,
+) -> Result<Map, MapError> {
     let text = &*normalised(text);
     let frame = MapFrame {
         scale: opts.scale.unwrap_or(1.0),
@@ -128,7 +172,8 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         });
     }
     let mut warnings = Vec::new();
-    let parsed = read_with_tobj(shown, text, &source, &mut warnings)?;
+    let parsed = read_with_tobj(shown, text, &source, &mut warnings, progress, check_first)?;
+    progress.enter(Stage::Triangles);
     let mut cache = TextureCache::new(opts.textures);
     let mut materials = vec![Material::default_grey()];
     for m in &parsed.materials {
@@ -197,16 +242,20 @@ fn parse(shown: &str, text: &str, source: Source, opts: &LoadOptions) -> Result<
         warnings,
         details,
         moving: Vec::new(),
+        digest: None,
     })
 }
 
 /// Run tobj over `text`, reading the material libraries it asks for from `source`.
-/// Errors name the file and the line.
+/// Errors name the file and the line. A text longer than `check_first` bytes is checked
+/// while tobj reads it (see [`CHECK_FIRST_BYTES`]).
 fn read_with_tobj(
     shown: &str,
     text: &str,
     source: &Source,
     warnings: &mut Vec<String>,
+    progress: &Progress,
+    check_first: usize,
 ) -> Result<Parsed, MapError> {
     let load_options = tobj::LoadOptions {
         single_index: true,
@@ -232,22 +281,56 @@ fn read_with_tobj(
         }
         parse_libraries(&libraries, &mut w)
     };
-    // Every line is checked here, so that the line named is the face's own (tobj finds a
-    // bad index only as the face's object closes, and blames the line that closed it), and
-    // before tobj keeps every face it reads.
-    if let Some(BadLine { line, reason }) = first_bad_line(text) {
-        return Err(MapError::Parse {
+    let stop = AtomicBool::new(false);
+    let mut reader = LineCounter::new(Watched::new(text.as_bytes(), progress, &stop));
+    // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
+    let mut run_tobj = || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tobj::load_obj_buf(&mut reader, &load_options, loader)
+        }))
+    };
+    // Every line is checked by tobj's rules, so that the line named is the face's own (tobj
+    // finds a bad index only as the face's object closes, and blames the line that closed
+    // it). A text up to `check_first` bytes is checked before tobj keeps any face of it; a
+    // longer one while tobj reads it, on another core, and tobj is stopped once the check
+    // finds a line to refuse.
+    let refused = |BadLine { line, reason }| MapError::Parse {
+        path: shown.to_string(),
+        line,
+        reason,
+    };
+    let (bad, result) = if text.len() <= check_first {
+        if let Some(bad) = first_bad_line(text) {
+            return Err(refused(bad));
+        }
+        (None, run_tobj())
+    } else {
+        std::thread::scope(|s| {
+            let checker = std::thread::Builder::new()
+                .spawn_scoped(s, || {
+                    let bad = first_bad_line(text);
+                    stop.store(bad.is_some(), Ordering::Relaxed);
+                    bad
+                })
+                .ok();
+            let result = run_tobj();
+            let bad = match checker {
+                Some(c) => c.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                // No thread to be had: checked after, as tobj's answer is not used yet.
+                None => first_bad_line(text),
+            };
+            (bad, result)
+        })
+    };
+    if let Some(bad) = bad {
+        return Err(refused(bad));
+    }
+    if progress.cancelled() {
+        return Err(MapError::Cancelled {
             path: shown.to_string(),
-            line,
-            reason,
         });
     }
-    let mut reader = LineCounter::new(text.as_bytes());
-    // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        tobj::load_obj_buf(&mut reader, &load_options, loader)
-    }))
-    .map_err(|_| MapError::Invalid {
+    let result = result.map_err(|_| MapError::Invalid {
         path: shown.to_string(),
         reason: "the OBJ parser failed on this file".into(),
     })?;
@@ -455,6 +538,51 @@ mod tests {
     use super::*;
 
     const CUBE_FACE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
+
+    /// `obj` read both ways: checked before tobj reads it, and while tobj reads it.
+    fn both_ways(obj: &str) -> [Result<Map, MapError>; 2] {
+        [usize::MAX, 0].map(|check_first| {
+            let (opts, progress) = (LoadOptions::default(), Progress::default());
+            let source = Source::Memory(&[]);
+            parse("t.obj", obj, source, &opts, &progress, check_first)
+        })
+    }
+
+    #[test]
+    fn a_long_text_checked_while_tobj_reads_it_is_refused_at_the_same_line() {
+        let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+        obj += &"f 1 2 3\n".repeat(200_000);
+        for (tail, line) in [("v 1 2\n", 200_004), ("f 1 2 9\no next\n", 200_004)] {
+            let [first, during] = both_ways(&(obj.clone() + tail)).map(|r| r.unwrap_err());
+            assert_eq!(first.to_string(), during.to_string());
+            assert!(
+                matches!(during, MapError::Parse { line: l, .. } if l == line),
+                "{during}"
+            );
+        }
+        let [first, during] = both_ways(&obj).map(Result::unwrap);
+        assert_eq!(first.vertices.len(), during.vertices.len());
+        // The map keeps every face as the file has it (the world drops the repeats).
+        assert_eq!(during.triangle_count(), 200_000);
+    }
+
+    #[test]
+    fn a_cancelled_load_stops_with_cancelled() {
+        let progress = Progress::default();
+        progress.cancel();
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".repeat(1000);
+        for check_first in [usize::MAX, 0] {
+            let r = parse(
+                "t.obj",
+                &obj,
+                Source::Memory(&[]),
+                &LoadOptions::default(),
+                &progress,
+                check_first,
+            );
+            assert!(matches!(r, Err(MapError::Cancelled { .. })), "{r:?}");
+        }
+    }
 
     fn load(obj: &str) -> Result<Map, MapError> {
         load_obj_str("test.obj", obj, &[], &LoadOptions::default())

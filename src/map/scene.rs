@@ -425,6 +425,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         warnings,
         details,
         moving,
+        digest: None,
     };
     Ok(Scene {
         map,

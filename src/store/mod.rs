@@ -26,7 +26,7 @@ use glam::Vec3;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::decals::Placement;
-use crate::files::{FileKind, Opened, open_file, read_file};
+use crate::files::{Digest, FileKind, Opened, open_file, read_file};
 use crate::map::MapFrame;
 use crate::map::scene::is_scene_path;
 use crate::output::{Replace, write_file};
@@ -87,11 +87,17 @@ impl ContentKey {
 
     /// The key of `bytes` (the same as [`ContentKey::of_file`] of a file holding them).
     pub fn of_bytes(bytes: &[u8]) -> ContentKey {
-        ContentKey::from_digest(xxhash_rust::xxh3::xxh3_128(bytes), bytes.len() as u64)
+        ContentKey::from(Digest::of(bytes))
     }
 
     fn from_digest(digest: u128, len: u64) -> ContentKey {
         ContentKey(format!("{digest:032x}-{len:x}"))
+    }
+}
+
+impl From<Digest> for ContentKey {
+    fn from(d: Digest) -> ContentKey {
+        ContentKey::from_digest(d.hash, d.len)
     }
 }
 
@@ -430,8 +436,25 @@ pub fn recall(
     let Ok(key) = ContentKey::of_file(path) else {
         return Recall::default();
     };
-    let note = if forget {
-        Some(match store.forget(&key) {
+    let note = recall_by_key(store, &key, path, opts, forget);
+    Recall {
+        key: Some(key),
+        note,
+    }
+}
+
+/// [`recall`] for the map at `path` whose content key is already known (taken as it was
+/// read: see [`crate::session::Session::open_watched`]), so that it is not read twice;
+/// returns the line for the terminal, if any.
+pub fn recall_by_key(
+    store: &mut Store,
+    key: &ContentKey,
+    path: &Path,
+    opts: &mut OpenOptions,
+    forget: bool,
+) -> Option<String> {
+    if forget {
+        Some(match store.forget(key) {
             Ok(true) => format!(
                 "{}: forgot the up axis and scale you set for it; the survey reads it again",
                 path.display()
@@ -441,13 +464,9 @@ pub fn recall(
         })
     } else {
         if opts.up.is_none() && opts.scale.is_none() {
-            opts.remembered = store.recall(&key);
+            opts.remembered = store.recall(key);
         }
         None
-    };
-    Recall {
-        key: Some(key),
-        note,
     }
 }
 

@@ -41,9 +41,9 @@ pub struct Overlay {
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
     text: String,
-    /// What each message slot (loading, offer, notice, hint, fallen) showed last frame, as a
+    /// What each message slot (offer, notice, hint, fallen) showed last frame, as a
     /// hash (0: nothing): a new message is laid out afresh at its own width.
-    laid_out: [u64; 5],
+    laid_out: [u64; 4],
 }
 
 impl Overlay {
@@ -122,8 +122,9 @@ pub struct HudState<'a> {
     pub stance: &'a str,
     /// The walker fell off the map (below its lowest point, falling): R returns.
     pub fallen: bool,
-    /// A loading message, when a map loads in the background.
-    pub loading: Option<&'a str>,
+    /// A map loading in the background for longer than `loading::PROGRESS_AFTER`: what
+    /// it is doing, and the fraction done (a progress bar).
+    pub loading: Option<(&'a str, f32)>,
     /// Script playing.
     pub scripted: bool,
     /// Its speed, times real time (0: paused).
@@ -270,8 +271,10 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     } else if !s.settings_open {
         crosshair(&ctx);
     }
+    if let Some((msg, fraction)) = s.loading {
+        loading_bar(&ctx, panel, msg, fraction);
+    }
     let slots = [
-        ("loading", s.loading, Align2::CENTER_TOP, [0.0, 12.0]),
         // Above the notices, clear of the HUD's box and the crosshair.
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
@@ -357,6 +360,29 @@ fn status_box(ctx: &egui::Context, panel: egui::Frame, text: &str, [flash, help_
                         .monospace()
                         .size(fit.points - 2.0)
                         .color(Color32::LIGHT_GRAY),
+                );
+            });
+        });
+}
+
+/// The loading screen over the map still walked: what the load is doing and a bar of how
+/// much is done, at the top of the window.
+fn loading_bar(ctx: &egui::Context, panel: egui::Frame, msg: &str, fraction: f32) {
+    egui::Area::new(egui::Id::unique("loading"))
+        .anchor(Align2::CENTER_TOP, [0.0, 12.0])
+        .default_width(NOTICE_WIDTH)
+        .show(ctx, |ui| {
+            panel.show(ui, |ui| {
+                ui.label(
+                    RichText::new(msg)
+                        .monospace()
+                        .size(MESSAGE_POINTS)
+                        .color(Color32::WHITE),
+                );
+                ui.add(
+                    egui::ProgressBar::new(fraction)
+                        .desired_width(NOTICE_WIDTH)
+                        .show_percentage(),
                 );
             });
         });

@@ -1,0 +1,228 @@
+//! How far a load has come, told across threads: the bytes of the map file parsed so
+//! far, then the stage it is in; and whether whoever waits for it has given up (the
+//! window's Esc), so that the loader stops at its next look. Plain atomics: the loader
+//! never waits on the one who watches.
+
+use std::io::{self, BufRead, Read};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+
+/// A load's stages, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Reading and parsing the file (see [`Progress::bytes`]).
+    Reading,
+    /// Triangulating the faces into the map's triangles.
+    Triangles,
+    /// Building the collision world (and the renderer's closed solids beside it).
+    World,
+    /// Surveying the map's up axis, scale and spawn.
+    Survey,
+    /// Read from the cache of built maps instead.
+    Cached,
+    /// Done.
+    Done,
+}
+
+impl Stage {
+    const ALL: [Stage; 6] = [
+        Stage::Reading,
+        Stage::Triangles,
+        Stage::World,
+        Stage::Survey,
+        Stage::Cached,
+        Stage::Done,
+    ];
+
+    /// What the loading screen says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading",
+            Stage::Triangles => "making triangles",
+            Stage::World => "building the collision world",
+            Stage::Survey => "surveying",
+            Stage::Cached => "reading the cached map",
+            Stage::Done => "done",
+        }
+    }
+}
+
+/// A load's progress, shared between the loader and a watcher.
+#[derive(Debug)]
+pub struct Progress {
+    bytes: AtomicU64,
+    total: AtomicU64,
+    stage: AtomicU8,
+    cancelled: AtomicBool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            bytes: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            stage: AtomicU8::new(Stage::Reading as u8),
+            cancelled: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Progress {
+    /// The file to read is `total` bytes long.
+    pub fn set_total(&self, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    /// `bytes` of it have been read.
+    pub fn read(&self, bytes: u64) {
+        self.bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// The load moves on to `stage`.
+    pub fn enter(&self, stage: Stage) {
+        self.stage.store(stage as u8, Ordering::Relaxed);
+    }
+
+    /// The stage it is in.
+    pub fn stage(&self) -> Stage {
+        let s = self.stage.load(Ordering::Relaxed) as usize;
+        Stage::ALL[s.min(Stage::ALL.len() - 1)]
+    }
+
+    /// Bytes read and the file's length (0 when not known yet).
+    pub fn bytes(&self) -> (u64, u64) {
+        (
+            self.bytes.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The fraction done, 0 to 1: reading is most of a load, so the bytes read fill the
+    /// first 60% and each later stage a share of the rest.
+    pub fn fraction(&self) -> f32 {
+        let (read, total) = self.bytes();
+        let reading = if total == 0 {
+            0.0
+        } else {
+            (read as f64 / total as f64).min(1.0) as f32
+        };
+        match self.stage() {
+            Stage::Reading => 0.6 * reading,
+            Stage::Triangles => 0.6,
+            Stage::World => 0.7,
+            Stage::Survey => 0.9,
+            Stage::Cached => 0.5,
+            Stage::Done => 1.0,
+        }
+    }
+
+    /// Ask the loader to stop.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the loader was asked to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// Bytes a [`Watched`] reader hands out between two looks at its flags.
+const LOOK_EVERY: u64 = 1 << 20;
+
+/// A reader that tells `progress` how many bytes it has handed out, and fails (an error
+/// of kind `Other`, which a parser does not retry) once `progress` is cancelled or `stop`
+/// is set: the way to stop a parser that has no way to be stopped (tobj reads to the end
+/// of its input).
+pub struct Watched<'a, R> {
+    inner: R,
+    progress: &'a Progress,
+    stop: &'a AtomicBool,
+    /// Bytes handed out so far, and when the flags were last looked at.
+    read: u64,
+    looked: u64,
+}
+
+impl<'a, R: BufRead> Watched<'a, R> {
+    /// Watch `inner` for `progress`; `stop` set by another thread stops it too.
+    pub fn new(inner: R, progress: &'a Progress, stop: &'a AtomicBool) -> Self {
+        Watched {
+            inner,
+            progress,
+            stop,
+            read: 0,
+            looked: 0,
+        }
+    }
+}
+
+impl<R: BufRead> Read for Watched<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let data = self.fill_buf()?;
+            let n = data.len().min(buf.len());
+            buf[..n].copy_from_slice(&data[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Watched<'_, R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.read >= self.looked + LOOK_EVERY || self.read == 0 {
+            self.looked = self.read;
+            self.progress.read(self.read);
+            if self.progress.cancelled() || self.stop.load(Ordering::Relaxed) {
+                return Err(io::Error::other("stopped"));
+            }
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.read += amt as u64;
+        self.inner.consume(amt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fraction_follows_the_bytes_then_the_stages() {
+        let p = Progress::default();
+        assert_eq!(p.fraction(), 0.0);
+        p.set_total(1000);
+        p.read(500);
+        assert_eq!(p.fraction(), 0.3);
+        p.enter(Stage::World);
+        assert_eq!((p.stage(), p.fraction()), (Stage::World, 0.7));
+        p.enter(Stage::Done);
+        assert_eq!(p.fraction(), 1.0);
+        assert!(!p.cancelled());
+        p.cancel();
+        assert!(p.cancelled());
+    }
+
+    #[test]
+    fn a_watched_reader_counts_its_bytes_and_stops_when_told() {
+        let text = vec![b'x'; 3 * LOOK_EVERY as usize];
+        let (p, stop) = (Progress::default(), AtomicBool::new(false));
+        let mut all = Vec::new();
+        Watched::new(&text[..], &p, &stop)
+            .read_to_end(&mut all)
+            .unwrap();
+        assert_eq!(all.len(), text.len());
+        // The count is told at each look, the last one a whole look before the end at most.
+        assert!(p.bytes().0 >= 2 * LOOK_EVERY, "{:?}", p.bytes());
+        stop.store(true, Ordering::Relaxed);
+        let mut reader = Watched::new(&text[..], &p, &stop);
+        assert!(reader.read_to_end(&mut Vec::new()).is_err());
+        let (p, stop) = (Progress::default(), AtomicBool::new(false));
+        p.cancel();
+        let mut reader = Watched::new(&text[..], &p, &stop);
+        assert!(reader.read(&mut [0; 16]).is_err());
+    }
+}
