@@ -48,3 +48,7 @@ pub const MIN_MOVE: f32 = 1e-7;
 /// once in ten million random steps (a flyer over a box's edge). Deeper is a body passed
 /// through (see [`crate::collision::overlap`]).
 pub const SURFACE_ROUNDING: f32 = 1e-5;
+
+/// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
+/// slab test never drops a candidate the triangle test would accept (world units).
+pub const BOX_MARGIN: f32 = 1e-3;

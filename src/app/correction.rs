@@ -5,10 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use glam::Vec3;
-
-use walkthrough::collision::CollisionWorld;
-use walkthrough::collision::body::EYE_HEIGHT;
 use walkthrough::names::Named;
 use walkthrough::player::Pose;
 use walkthrough::session::scaled_eye;
@@ -16,6 +12,7 @@ use walkthrough::survey::scale::UNITS;
 
 use super::App;
 use super::loading::Purpose;
+use super::marker::{MARKER_HEIGHT, marker};
 use super::render::DebugGeometry;
 
 /// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
@@ -23,16 +20,6 @@ use super::render::DebugGeometry;
 pub const SCALE_STEP: f32 = 1.25;
 /// How long the person marker stands after a correction.
 const MARKER_TIME: Duration = Duration::from_secs(10);
-/// The person marker's height, metres: a tall adult, to hold against a door.
-pub const MARKER_HEIGHT: f32 = 1.8;
-/// Its width, metres (shoulders).
-const MARKER_WIDTH: f32 = 0.5;
-/// How far ahead of the eye it stands, metres (nearer when a wall is nearer).
-const MARKER_DISTANCE: f32 = 2.5;
-/// Its distance from a wall it would stand in, metres.
-const MARKER_WALL_GAP: f32 = 0.3;
-/// Its colour (cyan: no map is that colour for long).
-const MARKER_COLOR: [f32; 4] = [0.2, 1.0, 1.0, 1.0];
 
 /// The scale after `scale` going `larger` or smaller: by [`SCALE_STEP`], or with
 /// `to_unit` to the next common unit (mm, cm, in, ft, m) that way, by a step past them.
@@ -171,31 +158,6 @@ impl App {
     }
 }
 
-/// A person-sized frame standing on the floor ahead of `eye` along `ahead` (flat, unit):
-/// its outline, [`MARKER_HEIGHT`] tall, with a tick every half metre.
-fn marker(geometry: &mut DebugGeometry, world: &CollisionWorld, eye: Vec3, ahead: Vec3) {
-    let ahead = ahead.normalize_or(Vec3::NEG_Z);
-    let reach = world
-        .ray_cast(eye, ahead, MARKER_DISTANCE + MARKER_WALL_GAP)
-        .map_or(MARKER_DISTANCE, |h| (h.distance - MARKER_WALL_GAP).max(0.0));
-    let above = eye + ahead * reach;
-    let floor = world
-        .ray_cast(above, Vec3::NEG_Y, 2.0 * EYE_HEIGHT)
-        .map_or(above.y - EYE_HEIGHT, |h| above.y - h.distance);
-    let base = Vec3::new(above.x, floor, above.z);
-    let side = ahead.cross(Vec3::Y) * (MARKER_WIDTH * 0.5);
-    let up = Vec3::Y * MARKER_HEIGHT;
-    let corners = [base - side, base + side, base + side + up, base - side + up];
-    for i in 0..4 {
-        geometry.line(corners[i], corners[(i + 1) % 4], MARKER_COLOR);
-    }
-    let ticks = (MARKER_HEIGHT / 0.5) as usize;
-    for k in 1..=ticks {
-        let y = Vec3::Y * (k as f32 * 0.5);
-        geometry.line(base - side + y, base - side * 0.5 + y, MARKER_COLOR);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,46 +192,5 @@ mod tests {
         assert!((next_scale(0.001, false, true) - 0.0008).abs() < 1e-7);
         assert_eq!(unit_name(0.0254), Some("inches"));
         assert_eq!(unit_name(0.02), None);
-    }
-
-    #[test]
-    fn the_marker_stands_on_the_floor_short_of_a_wall() {
-        // A floor at y = 0 and a wall 1.5 m ahead (toward -z).
-        let floor = [
-            [
-                Vec3::new(-5.0, 0.0, -5.0),
-                Vec3::new(-5.0, 0.0, 5.0),
-                Vec3::new(5.0, 0.0, 5.0),
-            ],
-            [
-                Vec3::new(-5.0, 0.0, -5.0),
-                Vec3::new(5.0, 0.0, 5.0),
-                Vec3::new(5.0, 0.0, -5.0),
-            ],
-        ];
-        let wall = [
-            [
-                Vec3::new(-5.0, 0.0, -1.5),
-                Vec3::new(5.0, 0.0, -1.5),
-                Vec3::new(5.0, 4.0, -1.5),
-            ],
-            [
-                Vec3::new(-5.0, 0.0, -1.5),
-                Vec3::new(5.0, 4.0, -1.5),
-                Vec3::new(-5.0, 4.0, -1.5),
-            ],
-        ];
-        let world = CollisionWorld::new(floor.into_iter().chain(wall));
-        let mut g = DebugGeometry::default();
-        marker(&mut g, &world, Vec3::new(0.0, EYE_HEIGHT, 0.0), Vec3::NEG_Z);
-        let ys: Vec<f32> = g.lines.iter().map(|v| v.position[1]).collect();
-        let zs: Vec<f32> = g.lines.iter().map(|v| v.position[2]).collect();
-        let (low, high) = (
-            ys.iter().cloned().fold(f32::MAX, f32::min),
-            ys.iter().cloned().fold(f32::MIN, f32::max),
-        );
-        assert!(low.abs() < 1e-4, "stands on the floor: {low}");
-        assert!((high - MARKER_HEIGHT).abs() < 1e-4, "{high}");
-        assert!(zs.iter().all(|&z| (z + 1.2).abs() < 1e-3), "{zs:?}");
     }
 }

@@ -10,6 +10,7 @@
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
 //! - `loading`: maps loaded on a worker thread.
 //! - `correction`: the up axis and scale corrected live (U, `[`, `]`), remembered.
+//! - `marker`: the 1.8 m person marker shown with a correction or an offer, for scale.
 //! - `recording`: the walk recorded as a script (F5, `--record`).
 //! - `views`: saved views (Ctrl+1..9 keeps one, 1..9 goes back), remembered.
 //! - `decals`: decals stuck with the right mouse button (or a script's `decal`), kept
@@ -37,6 +38,7 @@ mod free_camera;
 mod gamepad;
 mod keys;
 mod loading;
+mod marker;
 mod mirrors;
 mod options;
 mod pads;

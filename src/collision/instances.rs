@@ -24,9 +24,11 @@ use glam::{Affine3A, Mat3, Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
-use super::world::BOX_MARGIN;
+use super::visit::{Overlap, Space, Sweep, WorldSpace};
+use super::work::Watch;
 use super::{Body, Collider, CollisionWorld, Contact, Probe};
 use crate::geometry::{Aabb, SlabRay, Triangle, safe_recip};
+use crate::tolerance::BOX_MARGIN;
 
 /// One placement of a model.
 #[derive(Clone, Debug)]
@@ -332,11 +334,7 @@ impl InstancedWorld {
                 .collect();
             Placements::over(&self.instances, &still)
         });
-        let ray = SlabRay::new(
-            p0.into(),
-            safe_recip(d).into(),
-            Vec3A::from(reach) + Vec3A::splat(BOX_MARGIN),
-        );
+        let ray = WorldSpace.segment(p0, d, reach + Vec3::splat(BOX_MARGIN));
         for tree in [top, &self.moving] {
             let mut query = NearPlacements {
                 world: self,
@@ -498,6 +496,29 @@ impl Collider for InstancedWorld {
     }
 }
 
+impl Selection<'_> {
+    /// The sweep, telling `watch` of the triangles handed over (as the world's does).
+    fn sweep_with<W: Watch>(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        watch: W,
+    ) -> Option<Contact> {
+        let reach = probe.body.reach();
+        let mut query = PlacementSweep {
+            finder: SweepFinder::new(probe, centre, delta)?,
+            centre,
+            delta,
+            reach,
+            watch,
+        };
+        self.world
+            .visit_near(self.which, centre, delta, reach, &mut query);
+        query.finder.best
+    }
+}
+
 impl Collider for Selection<'_> {
     fn sweep_seen(
         &self,
@@ -506,18 +527,10 @@ impl Collider for Selection<'_> {
         delta: Vec3,
         seen: Option<&mut Vec<u32>>,
     ) -> Option<Contact> {
-        let finder = SweepFinder::new(probe, centre, delta)?;
-        let reach = probe.body.reach();
-        let mut query = PlacementSweep {
-            finder,
-            centre,
-            delta,
-            reach,
-            seen,
-        };
-        self.world
-            .visit_near(self.which, centre, delta, reach, &mut query);
-        query.finder.best
+        match seen {
+            Some(seen) => self.sweep_with(probe, centre, delta, seen),
+            None => self.sweep_with(probe, centre, delta, ()),
+        }
     }
 
     fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
@@ -539,32 +552,35 @@ impl Collider for Selection<'_> {
     }
 }
 
-/// A body's sweep through the placements near its path.
-struct PlacementSweep<'a> {
+/// A body's sweep through the placements near its path, telling `watch` of the
+/// triangles handed over.
+struct PlacementSweep<W: Watch> {
     finder: SweepFinder,
     centre: Vec3,
     delta: Vec3,
     reach: Vec3,
-    seen: Option<&'a mut Vec<u32>>,
+    watch: W,
 }
 
-impl PlacementVisitor for PlacementSweep<'_> {
+impl<W: Watch> PlacementVisitor for PlacementSweep<W> {
     fn t_max(&self) -> f32 {
         prune_bound(self.finder.best)
     }
 
     fn visit(&mut self, world: &CollisionWorld, inst: &Instance) {
-        let mut query = InstanceSweep {
+        let ray = inst.segment(
+            self.centre,
+            self.delta,
+            self.reach + Vec3::splat(BOX_MARGIN),
+        );
+        let mut query = Sweep::new(
+            world.triangles(),
             inst,
-            triangles: world.triangles(),
-            finder: &mut self.finder,
-            ray: SlabRay::new(
-                inst.to_model.transform_point3(self.centre).into(),
-                safe_recip(inst.to_model.transform_vector3(self.delta)).into(),
-                inst.extents_to_model(self.reach + Vec3::splat(BOX_MARGIN)),
-            ),
-            seen: self.seen.as_deref_mut(),
-        };
+            &mut self.finder,
+            ray,
+            (),
+            &mut self.watch,
+        );
         world.traverse(&mut query);
     }
 }
@@ -582,67 +598,47 @@ impl PlacementVisitor for PlacementOverlap {
     }
 
     fn visit(&mut self, world: &CollisionWorld, inst: &Instance) {
-        let c = Vec3A::from(inst.to_model.transform_point3(self.centre));
-        let h = inst.extents_to_model(self.reach);
-        let mut query = InstanceOverlap {
-            inst,
-            triangles: world.triangles(),
-            finder: &mut self.finder,
-            min: c - h,
-            max: c + h,
-        };
+        let around = inst.around(self.centre, self.reach);
+        let mut query = Overlap::new(world.triangles(), inst, &mut self.finder, around, ());
         world.traverse(&mut query);
     }
 }
 
-/// A body's sweep through one placement's triangles, as a BVH visitor in model space.
-struct InstanceSweep<'a> {
-    inst: &'a Instance,
-    triangles: &'a [Triangle],
-    finder: &'a mut SweepFinder,
-    ray: SlabRay,
-    seen: Option<&'a mut Vec<u32>>,
-}
-
-impl Visitor for InstanceSweep<'_> {
-    fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.ray_entry(&self.ray, prune_bound(self.finder.best))
+/// A placed model's space: its triangles are baked into world space through the
+/// placement's matrix (exactly as the baked copy of the scene is made), its boxes are
+/// model space.
+impl Space for &Instance {
+    #[inline(always)]
+    fn index(self, i: u32) -> u32 {
+        self.triangle_base + i
     }
 
-    fn visit_leaf(&mut self, range: Range<u32>) {
-        for i in range {
-            let [a, b, c] = self.inst.bake(&self.triangles[i as usize]);
-            let index = self.inst.triangle_base + i;
-            if let Some(seen) = self.seen.as_deref_mut() {
-                seen.push(index);
-            }
-            self.finder
-                .consider([a, b, c], index, || Triangle::new(a, b, c));
-        }
-    }
-}
-
-/// The triangles of one placement near a body at rest, as a BVH visitor in model space.
-struct InstanceOverlap<'a> {
-    inst: &'a Instance,
-    triangles: &'a [Triangle],
-    finder: &'a mut OverlapFinder,
-    min: Vec3A,
-    max: Vec3A,
-}
-
-impl Visitor for InstanceOverlap<'_> {
-    fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.overlaps(self.min, self.max).then_some(0.0)
+    #[inline(always)]
+    fn sweep(self, finder: &mut SweepFinder, tri: &Triangle, index: u32) {
+        let [a, b, c] = self.bake(tri);
+        finder.consider([a, b, c], index, || Triangle::new(a, b, c));
     }
 
-    fn visit_leaf(&mut self, range: Range<u32>) {
-        for i in range {
-            let tri = &self.triangles[i as usize];
-            let normal = (self.inst.normal_to_world * tri.plane.normal).normalize_or_zero();
-            let index = self.inst.triangle_base + i;
-            self.finder.consider(self.inst.bake(tri), normal, index);
-        }
+    #[inline(always)]
+    fn overlap(self, finder: &mut OverlapFinder, tri: &Triangle, index: u32) {
+        let normal = (self.normal_to_world * tri.plane.normal).normalize_or_zero();
+        finder.consider(self.bake(tri), normal, index);
+    }
+
+    #[inline(always)]
+    fn segment(self, p0: Vec3, d: Vec3, half: Vec3) -> SlabRay {
+        SlabRay::new(
+            self.to_model.transform_point3(p0).into(),
+            safe_recip(self.to_model.transform_vector3(d)).into(),
+            self.extents_to_model(half),
+        )
+    }
+
+    #[inline(always)]
+    fn around(self, centre: Vec3, half: Vec3) -> [Vec3A; 2] {
+        let c = Vec3A::from(self.to_model.transform_point3(centre));
+        let h = self.extents_to_model(half);
+        [c - h, c + h]
     }
 }
 

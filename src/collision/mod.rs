@@ -6,7 +6,8 @@
 //! body reach the plane, where does it first touch it, and is that point inside the
 //! triangle? If not, its edges and corners are swept. The [`bvh`] only picks which
 //! triangles get the test, by the swept box and by the body's rounded reach (`reach`);
-//! it never changes an answer. [`work`] counts what a sweep did, for the tests.
+//! it never changes an answer; one sweep visitor and one overlap visitor (`visit`) serve the
+//! world and the placed models alike. [`work`] counts what a sweep did, for the tests.
 
 pub mod body;
 pub mod bvh;
@@ -18,6 +19,7 @@ mod reach;
 pub mod record;
 pub mod response;
 pub mod sweep;
+mod visit;
 pub mod work;
 mod world;
 

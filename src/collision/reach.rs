@@ -29,8 +29,10 @@
 
 use glam::{Mat3A, Vec3, Vec3A};
 
+use super::narrow::SweepFinder;
 use super::sweep::EllipsoidSweep;
-use super::world::BOX_MARGIN;
+use crate::geometry::Triangle;
+use crate::tolerance::BOX_MARGIN;
 
 /// Relative room left for rounding: these bounds are `f32`, the exact sweep `f64`; they
 /// may only let more through.
@@ -202,6 +204,65 @@ impl Reach {
         }
         let flat = local.map(|q| glam::Vec2::new(q.y, q.z));
         gaps.x * gaps.x + distance2_to_origin(flat) <= radius * radius
+    }
+}
+
+/// What the body's reach prunes of a sweep through triangles in world space, beyond the
+/// swept box: a quick plane test, and the [`Reach`] for the boxes and triangles the
+/// [`Gate`] lets it be asked about.
+pub(super) struct SweepReach {
+    /// The plane test in world space, cheaply in `f32`: the centre's plane distance at
+    /// start and end must come within the body's reach of the plane.
+    centre: Vec3,
+    delta: Vec3,
+    body_radii: Vec3,
+    /// The contact radius rounded up a little: this early test may only let more through.
+    contact_radius: f32,
+    /// Which boxes to ask the reach about.
+    gate: Gate,
+    /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
+    /// a box can be touched. Made when first asked: on open ground most sweeps never ask.
+    reach: Option<Reach>,
+}
+
+impl SweepReach {
+    /// The reach of `finder`'s sweep, of a body of `radii` moving from `centre` by `delta`.
+    #[inline(always)]
+    pub(super) fn new(finder: &SweepFinder, radii: Vec3, centre: Vec3, delta: Vec3) -> SweepReach {
+        SweepReach {
+            centre,
+            delta,
+            body_radii: radii,
+            contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
+            gate: Gate::new(finder.sweep.radius, radii),
+            reach: None,
+        }
+    }
+
+    /// Ask the reach about a box whose extents add to `span`? (See [`Gate`].)
+    #[inline(always)]
+    pub(super) fn worth_asking(&self, span: f32) -> bool {
+        self.gate.worth_asking(span)
+    }
+
+    /// The plane test, in world space and `f32`, for a quick no: the centre's signed
+    /// distance to the plane at the start and end of the move, against the body's support
+    /// distance along the normal. The exact test in `f64` follows for what passes.
+    #[inline(always)]
+    pub(super) fn may_touch(&self, tri: &Triangle) -> bool {
+        let n = tri.plane.normal;
+        let reach = (self.body_radii * n).length() * self.contact_radius + BOX_MARGIN;
+        let s0 = tri.plane.signed_distance(self.centre);
+        let s1 = s0 + n.dot(self.delta);
+        !(s0.min(s1) > reach || s0.max(s1) < -reach)
+    }
+
+    /// The sweep's reach (of `finder`'s sweep), made the first time it is asked for.
+    #[inline(always)]
+    pub(super) fn reach(&mut self, finder: &SweepFinder) -> &mut Reach {
+        let centre = self.centre;
+        self.reach
+            .get_or_insert_with(|| Reach::new(&finder.sweep, finder.inv_radii.as_vec3(), centre))
     }
 }
 

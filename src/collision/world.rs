@@ -5,18 +5,16 @@ use std::ops::Range;
 use glam::{Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
-use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
-use super::reach::{Gate, Reach, Rest};
+use super::narrow::{OverlapFinder, SweepFinder};
+use super::reach::{Rest, SweepReach};
+use super::visit::{Overlap, Space, Sweep, WorldSpace};
 use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
+use crate::tolerance::BOX_MARGIN;
 
 mod parts;
 pub use parts::{NodeRecord, WorldParts};
-
-/// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
-/// slab test never drops a candidate the triangle test would accept (world units).
-pub const BOX_MARGIN: f32 = 1e-3;
 
 /// Counts describing a built world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -211,17 +209,16 @@ impl CollisionWorld {
     /// tutorial's loop): the oracle the BVH's pruning is checked against. For tests and
     /// benchmarks.
     pub fn sweep_brute_force(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> Option<Contact> {
-        // Every triangle, with only the plane test of step 1 before the exact one: none of
-        // the BVH's pruning (its boxes, and the body's reach) has a say.
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, ())?;
+        // Every triangle, with only the plane test before the exact one: none of the BVH's
+        // pruning (its boxes, and the body's reach) has a say.
+        let mut finder = SweepFinder::new(probe, centre, delta)?;
+        let reach = SweepReach::new(&finder, probe.body.radii, centre, delta);
         for (i, tri) in self.triangles.iter().enumerate() {
-            if query.may_touch(tri) {
-                query
-                    .finder
-                    .consider(tri.vertices(), i as u32, || Some(tri));
+            if reach.may_touch(tri) {
+                WorldSpace.sweep(&mut finder, tri, i as u32);
             }
         }
-        query.finder.best
+        finder.best
     }
 
     /// [`Collider::sweep`], telling `watch` what it does (see [`super::work`]): the same
@@ -247,9 +244,10 @@ impl CollisionWorld {
         delta: Vec3,
         watch: W,
     ) -> Option<Contact> {
-        let mut query = SweepQuery::new(&self.triangles, probe, centre, delta, watch)?;
+        let mut finder = SweepFinder::new(probe, centre, delta)?;
+        let mut query = Sweep::in_world(&self.triangles, &mut finder, probe, centre, delta, watch);
         self.bvh.traverse(&mut query);
-        query.finder.best
+        finder.best
     }
 
     /// Walk the BVH with `visitor` (placed models query their model's tree this way).
@@ -323,16 +321,12 @@ impl Collider for CollisionWorld {
         if !(centre.is_finite() && body.is_valid()) {
             return None;
         }
-        let reach = Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN);
-        let mut query = OverlapQuery {
-            triangles: &self.triangles,
-            finder: OverlapFinder::new(body, centre),
-            min: Vec3A::from(centre) - reach,
-            max: Vec3A::from(centre) + reach,
-            rest: Rest::new(body.radii, body.contact_radius(), centre),
-        };
+        let mut finder = OverlapFinder::new(body, centre);
+        let around = WorldSpace.around(centre, body.reach() + Vec3::splat(BOX_MARGIN));
+        let rest = Rest::new(body.radii, body.contact_radius(), centre);
+        let mut query = Overlap::new(&self.triangles, WorldSpace, &mut finder, around, rest);
         self.bvh.traverse(&mut query);
-        query.finder.best
+        finder.best
     }
 }
 
@@ -343,145 +337,6 @@ pub struct RayHit {
     pub distance: f32,
     /// Index of the triangle in the world.
     pub triangle: u32,
-}
-
-/// A body's sweep through the world's triangles, as a BVH visitor, telling `watch` what
-/// it does.
-struct SweepQuery<'a, W: Watch> {
-    triangles: &'a [Triangle],
-    finder: SweepFinder,
-    /// Step 1 in world space, cheaply in `f32`: the centre's plane distance at start and
-    /// end must come within the body's reach of the plane.
-    centre: Vec3,
-    delta: Vec3,
-    body_radii: Vec3,
-    /// The contact radius rounded up a little: this early test may only let more through.
-    contact_radius: f32,
-    /// The swept box: the centre's path, boxes inflated by the reach.
-    ray: SlabRay,
-    /// Which boxes to ask the reach about.
-    gate: Gate,
-    /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
-    /// a box can be touched. Made when first asked: on open ground most sweeps never ask.
-    reach: Option<Reach>,
-    /// How far along the move boxes are still entered: [`prune_bound`] of the best contact,
-    /// kept up to date as leaves find contacts (not worked out again for every box).
-    bound: f32,
-    /// Told of the work (`()` in the app: nothing).
-    watch: W,
-}
-
-impl<'a, W: Watch> SweepQuery<'a, W> {
-    /// `None` for a move that cannot collide: tiny, not finite, or a body without size.
-    /// (Always inlined: the query is large, and built where it is used it is not copied.)
-    #[inline(always)]
-    fn new(
-        triangles: &'a [Triangle],
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        watch: W,
-    ) -> Option<SweepQuery<'a, W>> {
-        let finder = SweepFinder::new(probe, centre, delta)?;
-        let body = &probe.body;
-        let gate = Gate::new(finder.sweep.radius, body.radii);
-        Some(SweepQuery {
-            triangles,
-            contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
-            finder,
-            centre,
-            delta,
-            body_radii: body.radii,
-            ray: SlabRay::new(
-                centre.into(),
-                safe_recip(delta).into(),
-                Vec3A::from(body.reach()) + Vec3A::splat(BOX_MARGIN),
-            ),
-            gate,
-            reach: None,
-            bound: prune_bound(None),
-            watch,
-        })
-    }
-
-    /// Step 1 of the sweep, in world space and `f32`, for a quick no: the centre's signed
-    /// distance to the plane at the start and end of the move, against the body's support
-    /// distance along the normal. The exact test in `f64` follows for what passes.
-    #[inline(always)]
-    fn may_touch(&self, tri: &Triangle) -> bool {
-        let n = tri.plane.normal;
-        let reach = (self.body_radii * n).length() * self.contact_radius + BOX_MARGIN;
-        let s0 = tri.plane.signed_distance(self.centre);
-        let s1 = s0 + n.dot(self.delta);
-        !(s0.min(s1) > reach || s0.max(s1) < -reach)
-    }
-
-    /// The sweep's reach, made the first time it is asked for.
-    #[inline(always)]
-    fn reach(&mut self) -> &mut Reach {
-        let (finder, centre) = (&self.finder, self.centre);
-        self.reach
-            .get_or_insert_with(|| Reach::new(&finder.sweep, finder.inv_radii.as_vec3(), centre))
-    }
-}
-
-impl<W: Watch> Visitor for SweepQuery<'_, W> {
-    /// The swept box first (the slab test), then, for a box small enough that the
-    /// body's roundness matters, its reach: the later of the two entry times.
-    #[inline(always)]
-    fn enter(&mut self, node: &Node) -> Option<f32> {
-        self.watch.node();
-        let t = node.ray_entry(&self.ray, self.bound)?;
-        if !self.gate.worth_asking(node.span) {
-            return Some(t);
-        }
-        let until = self.bound;
-        let t = t.max(self.reach().entry(node.min, node.max, until)?);
-        (t <= until).then_some(t)
-    }
-
-    fn visit_leaf(&mut self, range: Range<u32>) {
-        for i in range {
-            let tri = &self.triangles[i as usize];
-            self.watch.candidate(i);
-            // The plane test, then the body's reach, in `f32`; the exact sweep in `f64`
-            // for what is left.
-            if self.may_touch(tri) && {
-                let until = self.bound;
-                self.reach().meets_triangle(tri.vertices(), until)
-            } {
-                self.watch.swept();
-                self.finder.consider(tri.vertices(), i, || Some(tri));
-            }
-        }
-        // After a contact only the path up to it (and a rounding) is still searched.
-        self.bound = prune_bound(self.finder.best);
-    }
-}
-
-/// Every triangle whose box meets the body's box (and, for a small box, comes within
-/// the body's reach), as a BVH visitor.
-struct OverlapQuery<'a> {
-    triangles: &'a [Triangle],
-    finder: OverlapFinder,
-    min: Vec3A,
-    max: Vec3A,
-    rest: Rest,
-}
-
-impl Visitor for OverlapQuery<'_> {
-    fn enter(&mut self, node: &Node) -> Option<f32> {
-        let near = node.overlaps(self.min, self.max)
-            && (!self.rest.worth_asking(node.span) || self.rest.meets(node.min, node.max));
-        near.then_some(0.0)
-    }
-
-    fn visit_leaf(&mut self, range: Range<u32>) {
-        for i in range {
-            let tri = &self.triangles[i as usize];
-            self.finder.consider(tri.vertices(), tri.plane.normal, i);
-        }
-    }
 }
 
 /// Every triangle whose box meets a box, as a BVH visitor.

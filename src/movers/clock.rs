@@ -1,10 +1,8 @@
-//! Each mover's place in its motion, what starts it, and the world it moves in.
+//! Each mover's place in its motion, what starts it, and the box it never leaves.
 
 use glam::{Affine3A, Vec3};
 
-use super::push::{PassReport, pass};
-use super::{Rider, Ticking};
-use crate::collision::{Collider, InstancedWorld, MoverHull};
+use crate::collision::{InstancedWorld, MoverHull};
 use crate::geometry::Aabb;
 use crate::map::motion::{Motion, Play, Start, placement_matrix};
 use crate::map::scene::Mover;
@@ -234,54 +232,9 @@ impl Movers {
         self.list.is_empty()
     }
 
-    /// The world `placed` with these movers in it, for ticks to pass in.
-    pub fn world<'a>(&'a mut self, placed: &'a mut InstancedWorld) -> MovingWorld<'a> {
-        MovingWorld {
-            placed,
-            movers: self,
-        }
-    }
-
     /// The mover of placement `instance`.
     pub fn of_instance(&self, instance: usize) -> Option<&MoverState> {
         self.list.iter().find(|m| m.instance == instance)
-    }
-}
-
-/// Placements some of which move: what a scene with motion is walked in.
-pub struct MovingWorld<'a> {
-    /// The placements, the movers at their current matrices.
-    pub placed: &'a mut InstancedWorld,
-    /// The movers' clocks.
-    pub movers: &'a mut Movers,
-}
-
-impl MovingWorld<'_> {
-    /// One tick, with its report (see [`pass`]).
-    pub fn pass_report(&mut self, dt: f32, rider: &mut Rider) -> PassReport {
-        pass(self.placed, self.movers, dt, rider)
-    }
-}
-
-impl Ticking for MovingWorld<'_> {
-    fn collider(&self) -> &dyn Collider {
-        self.placed
-    }
-
-    fn pass(&mut self, dt: f32, rider: &mut Rider) {
-        self.pass_report(dt, rider);
-    }
-
-    fn placement_of(&self, triangle: u32) -> Option<usize> {
-        self.placed.instance_of(triangle)
-    }
-
-    fn moves(&self) -> bool {
-        true
-    }
-    /// Water comes with the session's world (see [`super::World`]), not with its parts.
-    fn water(&self) -> &[crate::geometry::Aabb] {
-        &[]
     }
 }
 

@@ -15,7 +15,8 @@
 mod clock;
 pub mod push;
 
-pub use clock::{Clock, MoverState, Movers, MovingWorld};
+pub use clock::{Clock, MoverState, Movers};
+pub use push::MovingWorld;
 
 use glam::Vec3;
 

@@ -25,8 +25,8 @@ use glam::{Affine3A, Vec3};
 
 use crate::geometry::Aabb;
 
-use super::Rider;
 use super::clock::{Clock, Movers};
+use super::{Rider, Ticking};
 use crate::collision::{
     Body, Collider, InstancedWorld, MoveRules, PlacementPose, Probe, Response, Which, overlap,
     resolve_move,
@@ -279,6 +279,54 @@ fn turn_about_vertical(m: &Affine3A) -> f32 {
         return 0.0;
     }
     (-f.x).atan2(-f.z).to_degrees()
+}
+
+/// Placements some of which move: what a scene with motion is walked in, its ticks
+/// passed by [`pass`].
+pub struct MovingWorld<'a> {
+    /// The placements, the movers at their current matrices.
+    pub placed: &'a mut InstancedWorld,
+    /// The movers' clocks.
+    pub movers: &'a mut Movers,
+}
+
+impl MovingWorld<'_> {
+    /// One tick, with its report (see [`pass`]).
+    pub fn pass_report(&mut self, dt: f32, rider: &mut Rider) -> PassReport {
+        pass(self.placed, self.movers, dt, rider)
+    }
+}
+
+impl Ticking for MovingWorld<'_> {
+    fn collider(&self) -> &dyn Collider {
+        self.placed
+    }
+
+    fn pass(&mut self, dt: f32, rider: &mut Rider) {
+        self.pass_report(dt, rider);
+    }
+
+    fn placement_of(&self, triangle: u32) -> Option<usize> {
+        self.placed.instance_of(triangle)
+    }
+
+    fn moves(&self) -> bool {
+        true
+    }
+    /// Water comes with the session's world (see [`super::World`]), not with its parts.
+    fn water(&self) -> &[crate::geometry::Aabb] {
+        &[]
+    }
+}
+
+impl Movers {
+    /// The world `placed` with these movers in it, for ticks to pass in.
+    pub fn world<'a>(&'a mut self, placed: &'a mut InstancedWorld) -> MovingWorld<'a> {
+        MovingWorld {
+            placed,
+            movers: self,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -47,14 +47,16 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 
 /// The code that makes what a file holds, and the crates' versions: hashed into every
 /// header, so that a change to any of it refuses the files made before.
-const MADE_BY: [&str; 9] = [
+const MADE_BY: [&str; 11] = [
     include_str!("cache.rs"),
     include_str!("../map/obj.rs"),
     include_str!("../map/triangulate.rs"),
     include_str!("../map/mod.rs"),
     include_str!("../cull/solids.rs"),
     include_str!("../collision/world.rs"),
+    include_str!("../collision/world/parts.rs"),
     include_str!("../collision/bvh.rs"),
+    include_str!("../collision/bvh/build.rs"),
     include_str!("../geometry/triangle.rs"),
     include_str!("../../Cargo.lock"),
 ];

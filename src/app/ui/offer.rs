@@ -10,7 +10,7 @@ use walkthrough::survey::units::Unit;
 
 use walkthrough::names::Named;
 
-use crate::app::correction::MARKER_HEIGHT;
+use crate::app::marker::MARKER_HEIGHT;
 
 /// What the window offers for a map whose frame the survey is not sure of.
 #[derive(Clone, Debug, PartialEq)]
