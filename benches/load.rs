@@ -8,15 +8,25 @@
 //! from OBJ text: the triangulation must stay near O(n log n).
 //!
 //! `cargo bench --bench load`; the shared maps need ../shared (SKIPPED otherwise).
+//!
+//! A big map, when `WALKTHROUGH_BIG_MAP` names one (issue 37: `python3
+//! benches/make_million.py /tmp/ten.obj 2236 0` makes ten million triangles, 379 MB):
+//! tobj's parse alone (`tobj::GPU_LOAD_OPTIONS`, as a renderer would use it) beside our
+//! whole open as `sim` makes it (read, check, parse, triangles, collision world, survey;
+//! the cache of built maps emptied first, so the open also keeps the map there), then
+//! opened again from that cache, in one run: `WALKTHROUGH_BIG_MAP=/tmp/ten.obj cargo
+//! bench --bench load -- big`.
 
 mod common;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use walkthrough::collision::CollisionWorld;
 use walkthrough::cull::lod::simplify_clusters;
 use walkthrough::cull::solids::closed_solids;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
+use walkthrough::map::progress::Progress;
+use walkthrough::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
+use walkthrough::session::{OpenOptions, Session};
 use walkthrough::store::levels::{Fingerprint, decode, encode};
 use walkthrough::survey::{FreeSpace, Given, infer_frame};
 
@@ -117,5 +127,50 @@ fn load(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, big_polygons, load);
+fn big_map(c: &mut Criterion) {
+    let Some(path) = std::env::var_os("WALKTHROUGH_BIG_MAP").map(std::path::PathBuf::from) else {
+        eprintln!("big map benchmarks SKIPPED: WALKTHROUGH_BIG_MAP is not set");
+        return;
+    };
+    let mut g = c.benchmark_group("load/big");
+    g.sample_size(10);
+    g.bench_function("tobj_parse_only", |b| {
+        b.iter(|| {
+            let (models, _) = tobj::load_obj(&path, &tobj::GPU_LOAD_OPTIONS).expect("parses");
+            models.len()
+        })
+    });
+    let headless = OpenOptions {
+        headless: true,
+        textures: TextureOptions {
+            decode: false,
+            ..TextureOptions::default()
+        },
+        ..OpenOptions::default()
+    };
+    // The cache of built maps in a folder of this run's: emptied before each first open
+    // (which then keeps the map there), kept for the reopens.
+    let cache =
+        std::env::temp_dir().join(format!("walkthrough-bench-cache-{}", std::process::id()));
+    let open = || {
+        let mut in_cache = |_: &_, _: &mut _| Some(cache.clone());
+        Session::open_watched(Some(&path), &headless, &mut in_cache, &Progress::default())
+            .expect("opens")
+            .world
+            .stats()
+            .triangles
+    };
+    let forget = || {
+        let _ = std::fs::remove_dir_all(&cache);
+    };
+    g.bench_function("sim_open", |b| {
+        b.iter_batched(forget, |()| open(), BatchSize::PerIteration)
+    });
+    open();
+    g.bench_function("sim_reopen_cached", |b| b.iter(open));
+    g.finish();
+    forget();
+}
+
+criterion_group!(benches, big_polygons, load, big_map);
 criterion_main!(benches);

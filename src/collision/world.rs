@@ -68,12 +68,12 @@ fn drop_repeats(triangles: &mut Vec<Triangle>) -> usize {
             .wrapping_add(corner(t.b))
             .wrapping_add(corner(t.c))
     };
-    let mut order: Vec<(u64, u32)> = triangles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (digest(t), i as u32))
-        .collect();
-    order.sort_unstable();
+    let order = sorted_in_two(
+        triangles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (digest(t), i as u32)),
+    );
     let mut repeat = vec![false; triangles.len()];
     for run in order.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
         for (k, &(_, i)) in run.iter().enumerate() {
@@ -90,29 +90,35 @@ fn drop_repeats(triangles: &mut Vec<Triangle>) -> usize {
     before - triangles.len()
 }
 
-/// Put `items` in `order` (`items[k]` becomes the old `items[order[k]]`) in place, by
-/// following each cycle of the permutation: no second list of items (at ten million
-/// triangles a copy was 680 MB more at the build's peak). `order` must be a permutation
-/// of `0..items.len()`; it is used up as the marks of what has moved.
-fn permute<T: Copy>(items: &mut [T], mut order: Vec<u32>) {
-    const MOVED: u32 = u32::MAX;
-    for start in 0..items.len() {
-        if order[start] == MOVED {
-            continue;
-        }
-        let first = items[start];
-        let mut at = start;
-        loop {
-            let from = order[at] as usize;
-            order[at] = MOVED;
-            if from == start {
-                items[at] = first;
-                break;
-            }
-            items[at] = items[from];
-            at = from;
+/// Below this many items [`sorted_in_two`] sorts on one thread.
+const SORT_IN_TWO_MIN: usize = 100_000;
+
+/// The `(digest, index)` pairs sorted, on two threads for a long list: split by the
+/// digest's top bit (digests are spread evenly), each half sorted on its own core, the
+/// halves in order one after the other (at ten million triangles 0.6 s became 0.35).
+fn sorted_in_two(items: impl Iterator<Item = (u64, u32)>) -> Vec<(u64, u32)> {
+    let mut all: Vec<(u64, u32)> = items.collect();
+    if all.len() < SORT_IN_TWO_MIN {
+        all.sort_unstable();
+        return all;
+    }
+    const TOP: u64 = 1 << 63;
+    let low = all.iter().filter(|p| p.0 & TOP == 0).count();
+    // Partition in place: the top bit clear first.
+    let mut next = 0;
+    for j in 0..all.len() {
+        if all[j].0 & TOP == 0 {
+            all.swap(next, j);
+            next += 1;
         }
     }
+    let (lo, hi) = all.split_at_mut(low);
+    // As the tree's build does with its two halves.
+    std::thread::scope(|s| {
+        s.spawn(|| hi.sort_unstable());
+        lo.sort_unstable();
+    });
+    all
 }
 
 impl CollisionWorld {
@@ -129,10 +135,11 @@ impl CollisionWorld {
             }
         }
         let duplicates = drop_repeats(&mut triangles);
-        let boxes: Vec<Aabb> = triangles.iter().map(Triangle::bounds).collect();
-        let Built { bvh, order } = Bvh::build(&boxes);
-        drop(boxes);
-        permute(&mut triangles, order);
+        let Built { bvh, order } = Bvh::build_from(triangles.iter().map(Triangle::bounds));
+        // A gather into a new list: following the permutation's cycles in place saved no
+        // memory at the peak (the tree's build holds as much) and took 1.5 s against 0.5
+        // at ten million triangles (each step waits on the last one's load).
+        let triangles: Vec<Triangle> = order.iter().map(|&i| triangles[i as usize]).collect();
         let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
         let depth = bvh.depth();
         CollisionWorld {
@@ -400,21 +407,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn permute_in_place_matches_a_gather_for_every_cycle_shape() {
-        // Fixed points, a swap, a long cycle and a random permutation.
-        let mut seed = 7u64;
-        let mut random: Vec<u32> = (0..1000).collect();
-        for i in (1..random.len()).rev() {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            random.swap(i, (seed >> 33) as usize % (i + 1));
-        }
-        for order in [vec![0, 1, 2], vec![1, 0, 2], vec![1, 2, 3, 4, 0], random] {
-            let items: Vec<u64> = (0..order.len() as u64).map(|i| i * 10 + 3).collect();
-            let gathered: Vec<u64> = order.iter().map(|&i| items[i as usize]).collect();
-            let mut moved = items.clone();
-            permute(&mut moved, order);
-            assert_eq!(moved, gathered);
-        }
+    fn sorted_in_two_sorts_like_one_sort() {
+        let mut seed = 11u64;
+        let items: Vec<(u64, u32)> = (0..250_000u32)
+            .map(|i| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Repeated digests too, in both halves.
+                (seed & !0xff | u64::from(i % 3), i)
+            })
+            .collect();
+        let mut want = items.clone();
+        want.sort_unstable();
+        assert_eq!(sorted_in_two(items.into_iter()), want);
     }
 
     #[test]

@@ -89,11 +89,16 @@ impl Bvh {
     /// Build over triangles given by their bounds, returning the tree and the order its
     /// leaves want the triangles in.
     pub fn build(bounds: &[Aabb]) -> Built {
-        if bounds.is_empty() {
+        Bvh::build_from(bounds.iter().copied())
+    }
+
+    /// [`Bvh::build`] over bounds made as they are needed (no list of them beside the
+    /// builder's own records: at ten million triangles, 240 MB less at the peak).
+    pub fn build_from(bounds: impl ExactSizeIterator<Item = Aabb>) -> Built {
+        if bounds.len() == 0 {
             return Built::default();
         }
         let mut prims: Vec<Prim> = bounds
-            .iter()
             .enumerate()
             .map(|(i, b)| Prim {
                 min: b.min.into(),
