@@ -70,9 +70,17 @@ pub struct ObjFile {
     /// The digest of its bytes (what is remembered of the map, and the built map kept in
     /// the cache, are keyed by it).
     pub digest: Digest,
+    released: bool,
 }
 
 impl ObjFile {
+    /// Let the file's text go (the map will come from elsewhere; [`parse_obj_file`] reads
+    /// it again if not).
+    pub fn release_text(&mut self) {
+        self.bytes = Vec::new();
+        self.released = true;
+    }
+
     /// The map this file gives when its lines need not be read again (a built map kept in
     /// the cache): named, sourced and keyed as [`parse_obj_file`] would.
     pub fn name(&self, map: &mut Map) {
@@ -102,6 +110,7 @@ pub fn read_obj_file(path: &Path) -> Result<ObjFile, MapError> {
         path: path.to_path_buf(),
         bytes,
         digest,
+        released: false,
     })
 }
 
@@ -111,6 +120,11 @@ pub fn parse_obj_file(
     opts: &LoadOptions,
     progress: &Progress,
 ) -> Result<Map, MapError> {
+    // Its text let go (the map was to come from the cache of built maps): read again.
+    let file = match file.released {
+        true => read_obj_file(&file.path)?,
+        false => file,
+    };
     let path = file.path.as_path();
     let shown = shown_path(path);
     progress.set_total(file.bytes.len() as u64);

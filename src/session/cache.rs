@@ -105,11 +105,21 @@ pub fn open_map(
             keep_in: None,
         });
     };
-    let file = read_obj_file(path)?;
+    let mut file = read_obj_file(path)?;
     let dir = on_key(&file.digest, opts).filter(|_| !opts.no_map_cache);
-    let found = dir.as_deref().and_then(|d| {
+    let kept = dir
+        .as_deref()
+        .map(|d| file_for(d, &file.digest))
+        .filter(|p| p.is_file());
+    // The text is not needed when the built map is there: let it go before the map is
+    // read (379 MB less at the peak for ten million triangles).
+    let digest = file.digest;
+    if kept.is_some() {
+        file.release_text();
+    }
+    let found = kept.and_then(|k| {
         progress.enter(Stage::Cached);
-        load(d, &file.digest)
+        load(k.parent()?, &digest, !opts.headless)
     });
     let damaged = match found {
         Some(Ok(Cached { mut map, world })) => {
@@ -122,7 +132,7 @@ pub fn open_map(
         }
         Some(Err(e)) => {
             if let Some(d) = &dir {
-                let _ = std::fs::remove_file(file_for(d, &file.digest));
+                let _ = std::fs::remove_file(file_for(d, &digest));
             }
             Some(format!("the cache of built maps: {e}; it was built again"))
         }
@@ -218,20 +228,22 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// Writes sections, each its element count then its bytes, and sums them.
+/// Writes sections, each its element count, its bytes, then their checksum (a section
+/// of its own: one not needed, the vertices in `sim`, is skipped unread).
 struct Writer<W> {
     out: W,
-    sum: Xxh3,
 }
 
 impl<W: Write> Writer<W> {
     fn section<T: Pod>(&mut self, items: &[T]) -> std::io::Result<()> {
         let count = (items.len() as u64).to_le_bytes();
         let bytes = bytemuck::cast_slice(items);
-        self.sum.update(&count);
-        self.sum.update(bytes);
+        let mut sum = Xxh3::new();
+        sum.update(&count);
+        sum.update(bytes);
         self.out.write_all(&count)?;
-        self.out.write_all(bytes)
+        self.out.write_all(bytes)?;
+        self.out.write_all(&sum.digest().to_le_bytes())
     }
 
     /// A section of `count` items made as they are written (no list of them at once).
@@ -241,7 +253,8 @@ impl<W: Write> Writer<W> {
         items: impl Iterator<Item = T>,
     ) -> std::io::Result<()> {
         let count = (count as u64).to_le_bytes();
-        self.sum.update(&count);
+        let mut sum = Xxh3::new();
+        sum.update(&count);
         self.out.write_all(&count)?;
         // Summed and written a block at a time (the checksum's cost is per call).
         let mut block = Vec::with_capacity(WRITE_BLOCK);
@@ -250,10 +263,10 @@ impl<W: Write> Writer<W> {
             block.clear();
             block.extend(items.by_ref().take(WRITE_BLOCK));
             let bytes = bytemuck::cast_slice(&block);
-            self.sum.update(bytes);
+            sum.update(bytes);
             self.out.write_all(bytes)?;
         }
-        Ok(())
+        self.out.write_all(&sum.digest().to_le_bytes())
     }
 }
 
@@ -293,10 +306,9 @@ fn derived(positions: &[[f32; 3]]) -> Option<Vec<Vertex>> {
 struct Reader<R> {
     input: R,
     left: u64,
-    sum: Xxh3,
 }
 
-impl<R: Read> Reader<R> {
+impl<R: Read + std::io::Seek> Reader<R> {
     fn exact(&mut self, buf: &mut [u8]) -> Result<(), String> {
         if buf.len() as u64 > self.left {
             return Err("cut short".into());
@@ -308,19 +320,45 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
-    fn section<T: Pod>(&mut self) -> Result<Vec<T>, String> {
+    /// A section's count, checked against what is left of the file.
+    fn count<T: Pod>(&mut self) -> Result<([u8; 8], u64), String> {
         let mut count = [0u8; 8];
         self.exact(&mut count)?;
-        self.sum.update(&count);
         let n = u64::from_le_bytes(count);
         let size = std::mem::size_of::<T>() as u64;
-        if n.checked_mul(size).is_none_or(|bytes| bytes > self.left) {
+        if n.checked_mul(size)
+            .is_none_or(|bytes| bytes + 8 > self.left)
+        {
             return Err(format!("a section of {n} items is longer than the file"));
         }
+        Ok((count, n))
+    }
+
+    fn section<T: Pod>(&mut self) -> Result<Vec<T>, String> {
+        let (count, n) = self.count::<T>()?;
         let mut items = vec![T::zeroed(); n as usize];
         self.exact(bytemuck::cast_slice_mut(&mut items))?;
-        self.sum.update(bytemuck::cast_slice(&items));
+        let mut sum = Xxh3::new();
+        sum.update(&count);
+        sum.update(bytemuck::cast_slice(&items));
+        let mut want = [0u8; 8];
+        self.exact(&mut want)?;
+        if want != sum.digest().to_le_bytes() {
+            return Err("its checksum does not match: damaged".into());
+        }
         Ok(items)
+    }
+
+    /// Pass over a section unread (and unchecked: nothing of it is used).
+    fn skip<T: Pod>(&mut self) -> Result<(), String> {
+        let (_, n) = self.count::<T>()?;
+        let bytes = n * std::mem::size_of::<T>() as u64 + 8;
+        let step = i64::try_from(bytes).map_err(|_| "a section too long to pass")?;
+        self.input
+            .seek_relative(step)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        self.left -= bytes;
+        Ok(())
     }
 
     fn one<T: Pod>(&mut self) -> Result<T, String> {
@@ -382,7 +420,6 @@ fn write(
     let file = File::create(path).map_err(|e| format!("cannot create: {e}"))?;
     let mut w = Writer {
         out: BufWriter::with_capacity(1 << 20, file),
-        sum: Xxh3::new(),
     };
     let failed = |e: std::io::Error| format!("cannot write: {e}");
     w.out.write_all(&header(digest)).map_err(failed)?;
@@ -421,8 +458,6 @@ fn write(
     w.section(world.triangles()).map_err(failed)?;
     let nodes = world.node_records();
     w.section_of(nodes.len(), nodes).map_err(failed)?;
-    let sum = w.sum.digest().to_le_bytes();
-    w.out.write_all(&sum).map_err(failed)?;
     // Not synced to the disk: a file cut short by a crash fails its checksum and is
     // built again (syncing 1.9 GB took seconds of the first open).
     w.out.flush().map_err(failed)
@@ -430,14 +465,15 @@ fn write(
 
 /// The map of content `digest` kept in `dir`: `None` when there is none (or it was made
 /// by other code, or for other content), an error when it is there but damaged.
-pub fn load(dir: &Path, digest: &Digest) -> Option<Result<Cached, String>> {
+/// With `drawn` false (`sim`), the map's vertices, which only the renderer draws, are
+/// passed over: the map has the triangles of its world alone.
+pub fn load(dir: &Path, digest: &Digest, drawn: bool) -> Option<Result<Cached, String>> {
     let path = file_for(dir, digest);
     let file = File::open(&path).ok()?;
     let left = file.metadata().ok()?.len();
     let mut r = Reader {
         input: BufReader::with_capacity(1 << 20, file),
         left,
-        sum: Xxh3::new(),
     };
     let want = header(digest);
     let mut head = vec![0u8; want.len()];
@@ -449,27 +485,36 @@ pub fn load(dir: &Path, digest: &Digest) -> Option<Result<Cached, String>> {
         .append(true)
         .open(&path)
         .and_then(|f| f.set_modified(SystemTime::now()));
-    Some(read_body(&mut r).map_err(|e| format!("{}: {e}", path.display())))
+    Some(read_body(&mut r, drawn).map_err(|e| format!("{}: {e}", path.display())))
 }
 
-fn read_body<R: Read>(r: &mut Reader<R>) -> Result<Cached, String> {
+fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<Cached, String> {
     let counts: Counts = r.one()?;
     let points: Points = r.one()?;
-    let positions: Vec<[f32; 3]> = r.section()?;
-    let full: Vec<Vertex> = r.section()?;
-    let batches: Vec<BatchRecord> = r.section()?;
-    let of_triangle: Vec<u32> = r.section()?;
+    let (positions, full, batches, of_triangle): (
+        Vec<[f32; 3]>,
+        Vec<Vertex>,
+        Vec<BatchRecord>,
+        Vec<u32>,
+    ) = if drawn {
+        (r.section()?, r.section()?, r.section()?, r.section()?)
+    } else {
+        r.skip::<[f32; 3]>()?;
+        r.skip::<Vertex>()?;
+        r.skip::<BatchRecord>()?;
+        r.skip::<u32>()?;
+        Default::default()
+    };
     let warnings = lines_of(&r.section::<u8>()?);
     let details = lines_of(&r.section::<u8>()?);
     let triangles: Vec<Triangle> = r.section()?;
     let nodes: Vec<NodeRecord> = r.section()?;
-    let mut sum = [0u8; 8];
-    let body = r.sum.digest().to_le_bytes();
-    r.exact(&mut sum)?;
-    if sum != body || r.left != 0 {
-        return Err("its checksum does not match: damaged".into());
+    if r.left != 0 {
+        return Err("it goes on past its last section: damaged".into());
     }
-    let vertices = if counts.derived != 0 {
+    let vertices = if !drawn {
+        Vec::new()
+    } else if counts.derived != 0 {
         derived(&positions).ok_or("a triangle without area: damaged")?
     } else if full.len() == positions.len() {
         full
@@ -603,7 +648,7 @@ mod tests {
             assert_eq!(derivable(&map.vertices), !own_normal);
             let digest = map.digest.unwrap();
             store(&dir, &digest, &map, &solids, &world).unwrap();
-            let back = load(&dir, &digest).unwrap().unwrap();
+            let back = load(&dir, &digest, true).unwrap().unwrap();
             assert_eq!(back.map.vertices, map.vertices);
             assert_eq!(back.map.batches, map.batches);
             assert_eq!(back.map.bounds, map.bounds);
@@ -611,10 +656,15 @@ mod tests {
             assert_eq!(back.map.solids, solids);
             assert_eq!(back.world.parts(), world.parts());
             assert_eq!(back.world.stats(), world.stats());
+            // Without what is drawn (sim): the same world, no vertices.
+            let headless = load(&dir, &digest, false).unwrap().unwrap();
+            assert!(headless.map.vertices.is_empty() && headless.map.batches.is_empty());
+            assert_eq!(headless.world.parts(), world.parts());
+            assert_eq!(headless.map.warnings, map.warnings);
         }
         // Another content's key finds nothing.
         let other = Digest { hash: 1, len: 2 };
-        assert!(load(&dir, &other).is_none());
+        assert!(load(&dir, &other, true).is_none());
     }
 
     #[test]
@@ -628,7 +678,7 @@ mod tests {
         let head = header(&digest).len();
         let refused = |bytes: &[u8]| {
             std::fs::write(&path, bytes).unwrap();
-            load(&dir, &digest).unwrap().unwrap_err()
+            load(&dir, &digest, true).unwrap().unwrap_err()
         };
         // A flipped byte deep in the body: the checksum.
         let mut flipped = good.clone();
@@ -641,7 +691,8 @@ mod tests {
         // Cut short: the last section is longer than what is left.
         let cut = refused(&good[..good.len() - 100]);
         assert!(cut.contains("longer than the file"), "{cut}");
-        assert!(refused(&good[..good.len() - 4]).contains("cut short"));
+        let cut = refused(&good[..good.len() - 4]);
+        assert!(cut.contains("longer than the file"), "{cut}");
         // A section claiming 2^64 - 1 items: refused before allocating.
         let mut huge = good.clone();
         huge[head..head + 8].copy_from_slice(&u64::MAX.to_le_bytes());
@@ -650,7 +701,7 @@ mod tests {
         let mut other = good;
         other[9] ^= 1;
         std::fs::write(&path, &other).unwrap();
-        assert!(load(&dir, &digest).is_none());
+        assert!(load(&dir, &digest, true).is_none());
     }
 
     #[test]
