@@ -1,10 +1,15 @@
 #version 330 core
 // A decal's texel where its square covers (around a corner the texture coordinates go
-// beyond 0..1: nothing there), cut out by alpha: no blending, no sorting.
+// beyond 0..1: nothing there), cut out by alpha: no blending, no sorting. Fogged as the
+// scene's shader fogs the wall under it (here in the colours as displayed).
 in vec2 v_uv;
+in vec3 v_world;
 
 uniform sampler2D u_texture;
-uniform float u_shade; // the decal's colours dimmed as the map's lighting dims its walls
+uniform float u_shade;     // the decal's colours dimmed as the map's lighting dims its walls
+uniform vec3 u_eye;        // the eye, for the fog's distance
+uniform float u_fog_far;   // distance at which fog is complete
+uniform vec3 u_fog_color;  // the fog's colour, as displayed
 
 out vec4 frag_color;
 
@@ -16,5 +21,6 @@ void main() {
     if (c.a < 0.5) {
         discard;
     }
-    frag_color = vec4(c.rgb * u_shade, 1.0);
+    float fog = clamp(length(u_eye - v_world) / u_fog_far, 0.0, 1.0);
+    frag_color = vec4(mix(c.rgb * u_shade, u_fog_color, fog * fog), 1.0);
 }

@@ -19,7 +19,8 @@
 //! - [`cull`]: what the renderer draws of a map, in which order: clusters, levels of
 //!   detail, frustum and occlusion culling, closed solids' back faces (pure geometry; the
 //!   GL side is the binary's).
-//! - [`mirrors`]: the map's mirror surfaces by plane, and the reflection about each.
+//! - [`mirrors`]: the map's mirror surfaces by plane and the water's surfaces, and the
+//!   reflection about each.
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
 //! - [`player`]: the walking controller: the pose, the move intent, the fixed-step controller.
 //! - [`walk`]: the walking person: gravity, stairs, slopes, ledges, jump and crouch.

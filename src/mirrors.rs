@@ -3,7 +3,9 @@
 //! window draws the scene again with (Kilgard, "Improving Shadows and Reflections via
 //! the Stencil Buffer", NVIDIA 1999: the mirror's pixels marked in the stencil, the scene
 //! drawn reflected about its plane into them, clipped to the plane's front side; one
-//! reflection deep).
+//! reflection deep). A scene's water surfaces are mirrors of the same kind (their plane
+//! the box's top, their pixels its rectangle), finished with water instead of glass and
+//! reflecting only to an eye above them.
 //!
 //! Pure math: which triangles, which plane, which side the eye is on, the matrix.
 
@@ -23,9 +25,22 @@ pub const MAX_MIRRORS: usize = 8;
 /// stands in the glass: the plane is edge-on).
 pub const MIN_EYE_DISTANCE: f32 = 1e-3;
 
+/// What a mirror's pixels are finished with over its reflection, and which of its sides
+/// reflect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// A mirror material: both sides reflect, a light glass over the reflection.
+    Glass,
+    /// A water surface (its normal up): only the side above reflects, blended with the
+    /// water by a Fresnel term and rippled (the window's water shader).
+    Water,
+}
+
 /// One flat mirror: its plane and its triangles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mirror {
+    /// Glass or water.
+    pub surface: Surface,
     /// The plane's unit normal (one of its two sides).
     pub normal: Vec3,
     /// The plane is `normal . p = distance`.
@@ -51,10 +66,13 @@ impl Mirror {
     /// is on the eye's side of the mirror is kept in its reflection), moved
     /// [`SAME_MIRROR_DISTANCE`] toward the eye so that the glass itself (reflected onto
     /// itself, where it would cover its own reflection) is cut away too; `None` when the
-    /// eye is in the plane.
+    /// eye is in the plane, or (water) under it: from under water there is no reflection.
     pub fn clip_plane(&self, eye: Vec3) -> Option<Vec4> {
         let side = self.normal.dot(eye) - self.distance;
         if side.abs() < MIN_EYE_DISTANCE || !side.is_finite() {
+            return None;
+        }
+        if self.surface == Surface::Water && side < 0.0 {
             return None;
         }
         let s = side.signum();
@@ -89,6 +107,7 @@ pub fn find_mirrors(map: &Map) -> Vec<Mirror> {
                     m.bounds = tri.iter().fold(m.bounds, |b, &p| b.grown(p));
                 }
                 None if mirrors.len() < MAX_MIRRORS => mirrors.push(Mirror {
+                    surface: Surface::Glass,
                     normal: n,
                     distance: d,
                     triangles: vec![tri],
@@ -99,6 +118,38 @@ pub fn find_mirrors(map: &Map) -> Vec<Mirror> {
         }
     }
     mirrors
+}
+
+/// The surfaces of a scene's `water` boxes as mirrors: each box's top a rectangle of two
+/// triangles (wound to face up), the boxes whose tops are at one height one mirror.
+pub fn water_surfaces(water: &[Aabb]) -> Vec<Mirror> {
+    let mut surfaces: Vec<Mirror> = Vec::new();
+    for b in water {
+        let y = b.max.y;
+        let at = |x: f32, z: f32| Vec3::new(x, y, z);
+        let (a, c) = (at(b.min.x, b.min.z), at(b.max.x, b.max.z));
+        let (b1, d) = (at(b.max.x, b.min.z), at(b.min.x, b.max.z));
+        // Counter-clockwise seen from above.
+        let tris = [[a, d, c], [a, c, b1]];
+        let top = Aabb::from_points([a, c]);
+        match surfaces
+            .iter_mut()
+            .find(|s| (s.distance - y).abs() < SAME_MIRROR_DISTANCE)
+        {
+            Some(s) => {
+                s.triangles.extend(tris);
+                s.bounds = s.bounds.grown(a).grown(c);
+            }
+            None => surfaces.push(Mirror {
+                surface: Surface::Water,
+                normal: Vec3::Y,
+                distance: y,
+                triangles: tris.to_vec(),
+                bounds: top,
+            }),
+        }
+    }
+    surfaces
 }
 
 #[cfg(test)]
@@ -192,5 +243,32 @@ mod tests {
         // The glass itself is cut away.
         assert!(plane.dot(Vec3::new(2.0, 0.5, 0.5).extend(1.0)) < 0.0);
         assert!(plane.dot(Vec3::new(1.99, 0.5, 0.5).extend(1.0)) > 0.0);
+    }
+
+    #[test]
+    fn water_tops_are_mirrors_by_height_facing_up_and_reflect_only_above() {
+        let boxed = |x0: f32, top: f32| Aabb {
+            min: Vec3::new(x0, -2.0, 0.0),
+            max: Vec3::new(x0 + 1.0, top, 3.0),
+        };
+        let w = water_surfaces(&[boxed(0.0, 0.5), boxed(4.0, 1.0), boxed(2.0, 0.5)]);
+        assert_eq!(w.len(), 2, "two heights");
+        assert_eq!(w[0].triangles.len(), 4, "two boxes at 0.5");
+        assert_eq!((w[0].distance, w[1].distance), (0.5, 1.0));
+        assert_eq!(w[0].bounds.min, Vec3::new(0.0, 0.5, 0.0));
+        assert_eq!(w[0].bounds.max, Vec3::new(3.0, 0.5, 3.0));
+        for t in &w[0].triangles {
+            let n = (t[1] - t[0]).cross(t[2] - t[0]);
+            assert!(n.y > 0.0 && t.iter().all(|p| p.y == 0.5), "{t:?}");
+        }
+        // Above the surface: kept is what is above it; below: no reflection.
+        let plane = w[0].clip_plane(Vec3::new(0.5, 2.1, 1.0)).unwrap();
+        assert!(plane.dot(Vec4::new(0.5, 0.6, 1.0, 1.0)) > 0.0);
+        assert!(plane.dot(Vec4::new(0.5, 0.4, 1.0, 1.0)) < 0.0);
+        assert_eq!(w[0].clip_plane(Vec3::new(0.5, 0.2, 1.0)), None);
+        // A glass mirror reflects on both sides.
+        let glass = &find_mirrors(&map())[0];
+        assert!(glass.clip_plane(Vec3::new(0.0, 1.0, -1.0)).is_some());
+        assert!(glass.clip_plane(Vec3::new(0.0, 1.0, 1.0)).is_some());
     }
 }

@@ -49,6 +49,11 @@ pub struct Common {
     /// window) and let the survey read it again.
     #[arg(long)]
     pub forget: bool,
+    /// Neither read the map from the cache of built maps nor keep it there (a map of a
+    /// million triangles or more, without materials, is kept once built and reopens in a
+    /// fraction of the time).
+    #[arg(long)]
+    pub no_map_cache: bool,
     /// Script to play (see README: forward/back/left/right/up/down SECS, turn DEG, ...).
     #[arg(long)]
     pub script: Option<PathBuf>,
@@ -110,6 +115,7 @@ impl Common {
             spawn: self.spawn,
             yaw_deg: self.yaw,
             pitch_deg: self.pitch,
+            no_map_cache: self.no_map_cache,
             ..OpenOptions::default()
         })
     }

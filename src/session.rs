@@ -1,11 +1,12 @@
 //! Everything needed to start walking: the map, its collision world and the spawn pose,
 //! built the same way for the window and for the headless simulation.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 
+use self::cache::Kept;
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
@@ -14,10 +15,7 @@ use crate::files::Digest;
 use crate::geometry::Aabb;
 use crate::map::progress::{Progress, Stage};
 use crate::map::scene::{is_scene_path, load_scene};
-use crate::map::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis,
-    builtin, load_obj_file_watched,
-};
+use crate::map::{MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis};
 use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
@@ -25,6 +23,8 @@ use crate::survey::{
     FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,
     main_part, start_warning,
 };
+
+pub mod cache;
 
 /// How to open a map and where to start in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -48,6 +48,9 @@ pub struct OpenOptions {
     /// (on a ten-million-triangle map a core for seconds, beside the collision world's
     /// build, which then has both).
     pub headless: bool,
+    /// Build the map without the cache of built maps (`--no-map-cache`), whatever the
+    /// caller's [`OnKey`] answers.
+    pub no_map_cache: bool,
 }
 
 /// Smallest a map may be made across (its longest side, metres) by [`Session::rescale`]:
@@ -78,6 +81,11 @@ pub struct LoadTimings {
     pub survey: Duration,
     /// Building the collision world (planes and BVH).
     pub world: Duration,
+    /// The map and its world were read from the cache of built maps (their time is
+    /// `parse`'s).
+    pub cached: bool,
+    /// Keeping the built map in the cache of built maps.
+    pub kept: Duration,
 }
 
 /// A map ready to walk in.
@@ -119,7 +127,7 @@ impl Session {
     /// into the world (Y up, metres); the collision world is built once, in the file's
     /// coordinates, and turned and scaled with it.
     pub fn open(path: Option<&Path>, opts: &OpenOptions) -> Result<Session, MapError> {
-        Session::open_watched(path, opts, &mut |_, _| {}, &Progress::default())
+        Session::open_watched(path, opts, &mut |_, _| None, &Progress::default())
     }
 
     /// [`Session::open`], calling `on_key` with the map file's digest as soon as it is read
@@ -136,20 +144,14 @@ impl Session {
             return Session::open_scene(p, opts);
         }
         let t0 = Instant::now();
-        let load = LoadOptions {
-            scale: Some(1.0),
-            up: UpAxis::Y,
-            textures: opts.textures,
-        };
-        let mut map = match path {
-            Some(p) => load_obj_file_watched(p, &load, progress)?,
-            None => builtin::default_map(),
-        };
-        let parse = t0.elapsed();
         let mut opts = *opts;
-        if let Some(digest) = &map.digest {
-            on_key(digest, &mut opts);
-        }
+        let cache::Opened {
+            mut map,
+            world: cached,
+            keep_in,
+        } = cache::open_map(path, &mut opts, on_key, progress)?;
+        let parse = t0.elapsed();
+        let from_cache = cached.is_some();
         let opts = &opts;
         stop_if_cancelled(&map, progress)?;
         progress.enter(Stage::World);
@@ -160,12 +162,20 @@ impl Session {
             && (given.up.is_none()
                 || given.scale.is_none()
                 || (opts.spawn.is_none() && map.marked_spawn.is_none()));
+        let job = Job {
+            needed,
+            given,
+            headless: opts.headless,
+            keep_in: keep_in.as_deref(),
+            progress,
+        };
         let Built {
             world,
             mut world_time,
             surveyed,
             survey,
-        } = build_and_survey(&mut map, needed, given, opts.headless, progress);
+            kept,
+        } = build_and_survey(&mut map, cached, job);
         stop_if_cancelled(&map, progress)?;
         let Surveyed { guess, free, part } = surveyed;
         if path.is_some() {
@@ -179,8 +189,15 @@ impl Session {
             scale: 1.0,
             up: frame.up,
         };
-        let to_world =
-            |w: CollisionWorld| w.turned(|v| turn.rotate_to_world(v)).scaled(frame.scale);
+        // A file already Y-up keeps its world as built (turning ten million triangles by
+        // the identity and refitting the tree took 0.6 s).
+        let to_world = |w: CollisionWorld| {
+            let turned = match frame.up {
+                UpAxis::Y => w,
+                _ => w.turned(|v| turn.rotate_to_world(v)),
+            };
+            turned.scaled(frame.scale)
+        };
         let world = to_world(world);
         let main = part.map(|p| to_world(p.world));
         let free = free.map(|f| f.framed(frame));
@@ -215,6 +232,8 @@ impl Session {
                 parse,
                 survey,
                 world: world_time,
+                cached: from_cache,
+                kept,
             },
         })
     }
@@ -257,6 +276,7 @@ impl Session {
                 parse,
                 survey: Duration::ZERO,
                 world: world_time,
+                ..LoadTimings::default()
             },
         })
     }
@@ -408,7 +428,7 @@ impl Session {
         let p = self.map.frame.to_file(self.spawn.position);
         let t = &self.timings;
         format!(
-            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}{}\nloaded in {:.0} ms (parse {:.0}, survey {:.0}, collision world {:.0})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
+            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}{}\nloaded in {:.0} ms ({} {:.0}, survey {:.0}, collision world {:.0}{})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
             self.map.name,
             s.triangles,
             self.map.objects,
@@ -420,10 +440,23 @@ impl Session {
                 None => format!("\nto open it the same way: {}", self.map.frame.flags()),
                 Some(_) => String::new(),
             },
-            (t.parse + t.survey + t.world).as_secs_f64() * 1e3,
+            (t.parse + t.survey + t.world + t.kept).as_secs_f64() * 1e3,
+            if t.cached {
+                "read from the cache of built maps"
+            } else {
+                "parse"
+            },
             t.parse.as_secs_f64() * 1e3,
             t.survey.as_secs_f64() * 1e3,
             t.world.as_secs_f64() * 1e3,
+            if t.kept.is_zero() {
+                String::new()
+            } else {
+                format!(
+                    ", then kept in the cache of built maps {:.0}",
+                    t.kept.as_secs_f64() * 1e3
+                )
+            },
             p.x,
             p.y,
             p.z,
@@ -440,58 +473,99 @@ struct Built {
     world_time: Duration,
     surveyed: Surveyed,
     survey: Duration,
+    /// How long the survey waited for the built map to be kept in the cache.
+    kept: Duration,
 }
 
-/// Build `map`'s collision world and survey it (the free-space grid only when `needed`),
-/// while the renderer's closed solids are found on another thread (unless `headless`):
-/// the survey keeps one core busy.
-fn build_and_survey(
-    map: &mut Map,
+/// What [`build_and_survey`] is to do besides building.
+struct Job<'a> {
+    /// Survey for the free-space grid too.
     needed: bool,
+    /// What the options give of the frame.
     given: Given,
+    /// Nothing will be drawn: no closed solids.
     headless: bool,
-    progress: &Progress,
-) -> Built {
-    let (built, solids) = std::thread::scope(|s| {
-        let vertices = &map.vertices;
-        // A thread the system refuses: the search is made here afterwards instead.
-        let solids = (!headless).then(|| {
+    /// The folder of the cache of built maps to keep the map in.
+    keep_in: Option<&'a Path>,
+    /// Told of the stages.
+    progress: &'a Progress,
+}
+
+/// Build `map`'s collision world (or take `cached`) and survey it (the free-space grid
+/// only when `needed`), while the other core finds the renderer's closed solids (unless
+/// `headless`) and then keeps the built map in the cache in `keep_in`, if given: the
+/// survey keeps one core busy.
+fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, job: Job) -> Built {
+    // A map from the cache has its solids when the window kept it.
+    let kept_solids = std::mem::take(&mut map.solids);
+    let search = !job.headless && kept_solids.of_triangle.is_empty();
+    let whole: &Map = map;
+    let (built, found, warnings) = std::thread::scope(|s| {
+        let vertices = &whole.vertices;
+        // A thread the system refuses: the search is made afterwards instead.
+        let solids = search.then(|| {
             std::thread::Builder::new()
                 .spawn_scoped(s, move || closed_solids(vertices))
                 .ok()
         });
         let t1 = Instant::now();
-        let world = CollisionWorld::new(map.triangles());
+        let world = cached.unwrap_or_else(|| CollisionWorld::new(whole.triangles()));
         let world_time = t1.elapsed();
-        progress.enter(Stage::Survey);
-        let t2 = Instant::now();
-        let mut warnings = Vec::new();
-        let surveyed = survey_map(&mut warnings, &world, needed, given);
-        let survey = t2.elapsed();
-        let solids = match solids {
-            None => Default::default(),
-            Some(Some(thread)) => thread
+        job.progress.enter(Stage::Survey);
+        // The world is built: the other core, once the solids are found, keeps the map.
+        let (surveyed, survey, solids, kept) = std::thread::scope(|inner| {
+            let world = &world;
+            let helper = inner.spawn(move || {
+                let found = match solids {
+                    None => None,
+                    Some(Some(thread)) => Some(
+                        thread
+                            .join()
+                            .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    ),
+                    Some(None) => Some(closed_solids(vertices)),
+                };
+                let solids = found.as_ref().unwrap_or(&kept_solids);
+                let kept = job
+                    .keep_in
+                    .map(|dir| cache::keep(dir, whole, solids, world));
+                (found.unwrap_or(kept_solids), kept)
+            });
+            let t2 = Instant::now();
+            let mut warnings = Vec::new();
+            let surveyed = survey_map(&mut warnings, world, job.needed, job.given);
+            let survey = t2.elapsed();
+            let t3 = Instant::now();
+            let (solids, kept) = helper
                 .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            Some(None) => closed_solids(vertices),
-        };
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            let kept = kept.map(|k| Kept {
+                waited: t3.elapsed(),
+                ..k
+            });
+            ((surveyed, warnings), survey, solids, kept)
+        });
+        let (surveyed, mut warnings) = surveyed;
+        warnings.extend(kept.as_ref().and_then(|k| k.error.clone()));
         let built = Built {
             world,
             world_time,
             surveyed,
             survey,
+            kept: kept.map_or(Duration::ZERO, |k| k.waited),
         };
-        ((built, warnings), solids)
+        (built, solids, warnings)
     });
-    let (built, warnings) = built;
-    map.solids = solids;
+    map.solids = found;
     map.warnings.extend(warnings);
     built
 }
 
 /// Called with a map file's digest once it is read, before its frame is surveyed: may
 /// fill what the options leave open from what is remembered of the file.
-pub type OnKey<'a> = &'a mut dyn FnMut(&Digest, &mut OpenOptions);
+/// It returns the folder of the cache of built maps ([`cache`]) to read the map from and
+/// keep it in, or `None` to build it without the cache.
+pub type OnKey<'a> = &'a mut dyn FnMut(&Digest, &mut OpenOptions) -> Option<PathBuf>;
 
 /// [`MapError::Cancelled`] once `progress` is cancelled.
 fn stop_if_cancelled(map: &Map, progress: &Progress) -> Result<(), MapError> {

@@ -43,6 +43,7 @@ pub fn open_map(
             say(&note);
         }
         content_key = Some(key);
+        store::cache_dir()
     };
     let session = Session::open_watched(map, &open, &mut on_key, &Progress::default())
         .map_err(|e| e.to_string())?;

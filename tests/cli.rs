@@ -383,3 +383,95 @@ fn a_script_with_a_byte_order_mark_runs() {
         1 + 1 + 60
     );
 }
+
+/// A flat terrain of `n` x `n` quads as OBJ text.
+fn terrain_obj(n: usize) -> String {
+    use std::fmt::Write as _;
+    let mut obj = String::with_capacity(n * n * 40);
+    for j in 0..=n {
+        for i in 0..=n {
+            let _ = writeln!(obj, "v {i} 0 {j}");
+        }
+    }
+    let at = |i: usize, j: usize| j * (n + 1) + i + 1;
+    for j in 0..n {
+        for i in 0..n {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
+        }
+    }
+    obj
+}
+
+/// Issue 37: a map of a million triangles is kept in the cache of built maps once
+/// built; the next open reads it from there and walks byte for byte the same; a damaged
+/// cached file is refused with a warning and the map built again; `--no-map-cache`
+/// neither reads nor keeps.
+#[test]
+fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-map-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("terrain.obj");
+    // 2 x 708 x 708 = 1,002,528 triangles, just over the cache's minimum.
+    std::fs::write(&map, terrain_obj(708)).unwrap();
+    let script = dir.join("walk.txt");
+    std::fs::write(&script, "forward 1\nturn 30\nforward 0.5\n").unwrap();
+    let cache = dir.join("cache");
+    let sim = |trace: &str, extra: &[&str]| {
+        let trace = dir.join(trace);
+        let mut args = vec![
+            "sim",
+            map.to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .env("WALKTHROUGH_CONFIG_DIR", dir.join("config"))
+            .env("WALKTHROUGH_CACHE_DIR", &cache)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stderr(&o), std::fs::read(trace).unwrap())
+    };
+    let kept_files = || {
+        std::fs::read_dir(&cache).map_or(Vec::new(), |d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| p.to_string_lossy().ends_with(".bin"))
+                .collect::<Vec<_>>()
+        })
+    };
+    let (log, unkept) = sim("none.csv", &["--no-map-cache"]);
+    assert!(!log.contains("cache of built maps"), "{log}");
+    assert!(kept_files().is_empty());
+    let (log, built) = sim("built.csv", &[]);
+    assert!(
+        log.contains("then kept in the cache of built maps"),
+        "{log}"
+    );
+    let files = kept_files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let (log, cached) = sim("cached.csv", &[]);
+    assert!(log.contains("read from the cache of built maps"), "{log}");
+    assert_eq!(cached, built, "the map from the cache walks differently");
+    assert_eq!(unkept, built);
+    // Damaged: refused with a warning, built and kept again, the same walk.
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&files[0], bytes).unwrap();
+    let (log, rebuilt) = sim("rebuilt.csv", &[]);
+    assert!(log.contains("checksum does not match"), "{log}");
+    assert!(
+        log.contains("then kept in the cache of built maps"),
+        "{log}"
+    );
+    assert_eq!(rebuilt, built);
+    let (log, _) = sim("again.csv", &[]);
+    assert!(log.contains("read from the cache of built maps"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

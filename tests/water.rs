@@ -271,3 +271,28 @@ fn a_bad_water_box_is_refused_at_its_line() {
         .to_string();
     assert!(e.starts_with(&format!("{}:5:", path.display())), "{e}");
 }
+
+/// The example scene (`assets/water-scene`): down its steps wading, over the shelf's end
+/// into the deep water, swum across (Space and forward) and climbed out at the far edge.
+#[test]
+fn the_example_pool_is_waded_into_down_its_steps_swum_across_and_climbed_out_of() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/water-scene/scene.toml");
+    let dt = 1.0 / 120.0;
+    let rows = walk(
+        &path,
+        "start 0,1.6,2 0 0\nforward 5\nkeys forward+up 4\nforward 1\n",
+        dt,
+    );
+    let runs = water_runs(&rows);
+    assert_eq!(&runs[..3], [0, 1, 2], "{runs:?}");
+    assert_eq!(runs.last(), Some(&0), "{runs:?}");
+    // Down the steps (0.3 m each) onto the shelf, 0.9 m under the edge: wading.
+    let shelf = at(&rows, 2.0, dt);
+    assert_eq!((shelf.water, shelf.ground), (Some(1), true));
+    eye_at(&shelf, 1.6 - 0.9);
+    // Out beyond the far edge (z = -12), on the courtyard, dry.
+    let end = rows.last().unwrap();
+    assert_eq!((end.water, end.ground), (Some(0), true));
+    eye_at(end, 1.6);
+    assert!(end.position[2] < -12.3, "{end:?}");
+}

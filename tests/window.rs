@@ -737,16 +737,21 @@ fn region_colour(p: &Path, dy: i32, w: u32, h: u32) -> [f32; 3] {
     let img = image::open(p).expect("screenshot is a PNG").to_rgb8();
     let cx = img.width() / 2;
     let cy = (img.height() as i32 / 2 + dy) as u32;
+    box_colour(&img, (cx - w / 2, cy - h / 2), (cx + w / 2, cy + h / 2))
+}
+
+/// Mean colour of `img`'s pixels from `(x0, y0)` up to `(x1, y1)` (not included).
+fn box_colour(img: &image::RgbImage, (x0, y0): (u32, u32), (x1, y1): (u32, u32)) -> [f32; 3] {
     let mut sum = [0f32; 3];
-    for y in cy - h / 2..cy + h / 2 {
-        for x in cx - w / 2..cx + w / 2 {
+    for y in y0..y1 {
+        for x in x0..x1 {
             let px = img.get_pixel(x, y);
             for c in 0..3 {
                 sum[c] += px[c] as f32;
             }
         }
     }
-    sum.map(|s| s / (w * h) as f32)
+    sum.map(|s| s / ((x1 - x0) * (y1 - y0)) as f32)
 }
 
 fn differs(a: [f32; 3], b: [f32; 3]) -> bool {
@@ -2307,8 +2312,9 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     let (child, _win) = launch_in(&x, &args, &dir);
     x.xdotool(&["key", "F2"]);
     sleep(Duration::from_millis(500));
-    // Field of view -> ... -> window width, height -> the forward key's button.
-    for _ in 0..10 {
+    // Field of view -> ... -> window width, height -> third person, the boom -> the
+    // forward key's button.
+    for _ in 0..12 {
         x.xdotool(&["key", "Tab"]);
         sleep(Duration::from_millis(150));
     }
@@ -2340,6 +2346,54 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
         z[0] - z.last().unwrap() > 1.0,
         "I did not walk after a restart: {z:?}"
     );
+}
+
+/// Issue 39: the panel's view rows. Tab to "Third person", Space ticks it, Tab to the
+/// boom, four Lefts shorten it by a metre: the view is third person at once (the figure
+/// stands below the crosshair) and both are saved.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_panels_view_rows_turn_third_person_on_and_shorten_the_boom() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("panel-view");
+    let args = ["--spawn", "0,1.6,8", "--yaw", "0", "--size", "960x600"];
+    let (child, _win) = launch_in(&x, &[&args[..], &["--exit-after", "30"]].concat(), &dir);
+    let first = f12(&x, &dir, 1);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // Field of view -> ... -> window width, height -> third person.
+    for _ in 0..10 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(150));
+    }
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Tab"]);
+    sleep(Duration::from_millis(250));
+    for _ in 0..4 {
+        x.xdotool(&["key", "Left"]);
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(200));
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(600));
+    let third = f12(&x, &dir, 2);
+    finish(&x, child);
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
+        .expect("the panel's change is saved");
+    assert!(saved.contains("third_person = true"), "{saved}");
+    let defaults = walkthrough::preferences::Preferences::default();
+    let boom = toml_number(&saved, "boom_length");
+    assert!(
+        (boom - (defaults.boom_length - 1.0)).abs() < 1e-4,
+        "boom {boom}: {saved}"
+    );
+    let (before, after) = (
+        region_colour(&first, 170, 40, 40),
+        region_colour(&third, 170, 40, 40),
+    );
+    assert!(!is_torso(before), "a figure in first person: {before:?}");
+    assert!(is_torso(after), "no figure below the crosshair: {after:?}");
 }
 
 #[test]
@@ -2469,23 +2523,33 @@ fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
     );
 }
 
-/// A room 6 x 3 x 5.5 m (grey walls) with a mirror (material `glass`, 2.5 x 2.4 m on
-/// the wall z = 0, from x = -1.5 to 1) and a red box behind the viewer's left
-/// (x -1.4 to -0.8, z 2.8 to 3.4), written into `dir`.
-fn mirror_room(dir: &Path) -> PathBuf {
-    let mut obj = String::from("mtllib room.mtl\n");
-    let mut n = 0;
-    let mut quad = |obj: &mut String, c: [[f32; 3]; 4]| {
+/// An OBJ of quads and boxes by material, written with its MTL.
+#[derive(Default)]
+struct Obj {
+    text: String,
+    vertices: usize,
+}
+
+impl Obj {
+    /// What follows is of material `name`.
+    fn material(&mut self, name: &str) {
+        self.text.push_str(&format!("usemtl {name}\n"));
+    }
+
+    /// A quad of four corners in order.
+    fn quad(&mut self, c: [[f32; 3]; 4]) {
         for p in c {
-            obj.push_str(&format!("v {} {} {}\n", p[0], p[1], p[2]));
+            self.text
+                .push_str(&format!("v {} {} {}\n", p[0], p[1], p[2]));
         }
-        obj.push_str(&format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4));
-        n += 4;
-    };
-    let boxed = |obj: &mut String,
-                 quad: &mut dyn FnMut(&mut String, [[f32; 3]; 4]),
-                 lo: [f32; 3],
-                 hi: [f32; 3]| {
+        let n = self.vertices;
+        self.text
+            .push_str(&format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4));
+        self.vertices += 4;
+    }
+
+    /// The six faces of the box from `lo` to `hi`.
+    fn boxed(&mut self, lo: [f32; 3], hi: [f32; 3]) {
         let c = |i: usize| {
             [
                 if i & 1 == 0 { lo[0] } else { hi[0] },
@@ -2501,30 +2565,67 @@ fn mirror_room(dir: &Path) -> PathBuf {
             [0, 4, 6, 2],
             [1, 3, 7, 5],
         ] {
-            quad(obj, q.map(c));
+            self.quad(q.map(c));
         }
-    };
-    obj.push_str("usemtl wall\n");
-    boxed(&mut obj, &mut quad, [-3.0, 0.0, -0.5], [3.0, 3.0, 5.0]);
-    obj.push_str("usemtl glass\n");
-    quad(
-        &mut obj,
-        [
-            [-1.5, 0.3, 0.0],
-            [1.0, 0.3, 0.0],
-            [1.0, 2.7, 0.0],
-            [-1.5, 2.7, 0.0],
-        ],
-    );
-    obj.push_str("usemtl red\n");
-    boxed(&mut obj, &mut quad, [-1.4, 0.8, 2.8], [-0.8, 2.2, 3.4]);
-    std::fs::write(dir.join("room.obj"), obj).unwrap();
-    std::fs::write(
-        dir.join("room.mtl"),
-        "newmtl wall\nKd 0.6 0.6 0.6\nnewmtl glass\nKd 0.8 0.8 0.8\nnewmtl red\nKd 1 0 0\n",
-    )
-    .unwrap();
-    dir.join("room.obj")
+    }
+
+    /// Write `dir/name.obj` and its `dir/name.mtl` of `mtl` (its text); returns the OBJ's
+    /// path.
+    fn write(&self, dir: &Path, name: &str, mtl: &str) -> PathBuf {
+        let obj = format!("mtllib {name}.mtl\n{}", self.text);
+        std::fs::write(dir.join(format!("{name}.obj")), obj).unwrap();
+        std::fs::write(dir.join(format!("{name}.mtl")), mtl).unwrap();
+        dir.join(format!("{name}.obj"))
+    }
+}
+
+/// The mirror room's materials.
+const MIRROR_ROOM_MTL: &str =
+    "newmtl wall\nKd 0.6 0.6 0.6\nnewmtl glass\nKd 0.8 0.8 0.8\nnewmtl red\nKd 1 0 0\n";
+
+/// The mirror room's walls and mirror: a room 6 x 3 x 5.5 m (grey walls) with a mirror
+/// (material `glass`, 2.5 x 2.4 m on the wall z = 0, from x = -1.5 to 1).
+fn mirror_walls() -> Obj {
+    let mut obj = Obj::default();
+    obj.material("wall");
+    obj.boxed([-3.0, 0.0, -0.5], [3.0, 3.0, 5.0]);
+    obj.material("glass");
+    obj.quad([
+        [-1.5, 0.3, 0.0],
+        [1.0, 0.3, 0.0],
+        [1.0, 2.7, 0.0],
+        [-1.5, 2.7, 0.0],
+    ]);
+    obj
+}
+
+/// The red marker of the mirror room, behind the viewer's left (x -1.4 to -0.8, z 2.8
+/// to 3.4).
+const MARKER: ([f32; 3], [f32; 3]) = ([-1.4, 0.8, 2.8], [-0.8, 2.2, 3.4]);
+
+/// The mirror room ([`mirror_walls`]) with the red marker ([`MARKER`]), written into
+/// `dir`.
+fn mirror_room(dir: &Path) -> PathBuf {
+    let mut obj = mirror_walls();
+    obj.material("red");
+    obj.boxed(MARKER.0, MARKER.1);
+    obj.write(dir, "room", MIRROR_ROOM_MTL)
+}
+
+/// The mirror room as a scene whose red marker is a mover (sliding 2 cm to and fro
+/// about where [`mirror_room`] has it): `mirror = ["glass"]` on the room.
+fn mirror_scene_with_a_mover(dir: &Path) -> PathBuf {
+    mirror_walls().write(dir, "walls", MIRROR_ROOM_MTL);
+    let mut marker = Obj::default();
+    marker.material("red");
+    marker.boxed(MARKER.0, MARKER.1);
+    marker.write(dir, "marker", MIRROR_ROOM_MTL);
+    let scene = "[[model]]\nfile = \"walls.obj\"\nmirror = [\"glass\"]\n\n\
+                 [[model]]\nfile = \"marker.obj\"\n[model.motion]\n\
+                 keys = [[0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0.02, 0, 0, 0]]\n\
+                 play = \"ping-pong\"\n";
+    std::fs::write(dir.join("movers.toml"), scene).unwrap();
+    dir.join("movers.toml")
 }
 
 /// Pixels of a PNG that are red (the marker), in the left and right halves of its
@@ -2594,6 +2695,197 @@ fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view
     assert_eq!((left, right), (0, 0));
 }
 
+/// Issue 39: the mirrors' reflection draws the movers and the decals too, not only the
+/// map. A marker that is a mover behind the viewer is seen in the mirror as the map's
+/// marker is; a decal stuck on the wall behind the viewer is seen in the mirror at the
+/// middle of the view, and nowhere else.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_mirror_shows_a_mover_and_a_decal_behind_the_viewer() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("mirror-movers");
+    let scene = mirror_scene_with_a_mover(&dir);
+    let png = dir.join("mover.png");
+    let child = spawn_in(
+        &x,
+        &[
+            scene.to_str().unwrap(),
+            "--spawn",
+            "0,1.6,2",
+            "--yaw",
+            "0",
+            "--size",
+            "960x600",
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--exit-after",
+            "1.5",
+        ],
+        &dir,
+    );
+    wait_for_exit(child, "the mirror window did not close");
+    let (left, right) = red_pixels(&png);
+    assert!(
+        left > 2000,
+        "the mover's reflection is missing: {left} red pixels"
+    );
+    assert_eq!(right, 0, "a reflection on the wrong side");
+    // The decal: turned to the wall behind (z = 5, 3 m away), stuck, turned back.
+    let map = mirror_room(&dir);
+    let decal_shot = |name: &str, verb: &str| {
+        let run = dir.join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        let script = run.join("look.txt");
+        let text = format!("start 0,1.6,2 -160 0\n{verb}wait 0.2\nturn 160\nwait 0.3\n");
+        std::fs::write(&script, text).unwrap();
+        let png = run.join("shot.png");
+        let child = spawn_in(
+            &x,
+            &[
+                map.to_str().unwrap(),
+                "--mirror",
+                "glass",
+                "--up",
+                "y",
+                "--scale",
+                "1",
+                "--script",
+                script.to_str().unwrap(),
+                "--size",
+                "960x600",
+                "--screenshot",
+                png.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+            &run,
+        );
+        wait_for_exit(child, "the mirror window did not close");
+        image::open(png).expect("a PNG").to_rgb8()
+    };
+    let (with, without) = (decal_shot("with", "decal\n"), decal_shot("without", ""));
+    // Pixels that differ between the two, in the view below the HUD: the decal's
+    // reflection (0.5 m seen 7 m away: about 30 pixels a side), right of the middle (it
+    // was stuck 20 degrees to the right of straight behind), at the eye's height.
+    let (w, h) = with.dimensions();
+    let changed: Vec<(u32, u32)> = with
+        .enumerate_pixels()
+        .filter(|&(x, y, p)| {
+            let q = without.get_pixel(x, y);
+            y > h / 4 && (0..3).map(|c| u32::from(p[c].abs_diff(q[c]))).sum::<u32>() > 60
+        })
+        .map(|(x, y, _)| (x, y))
+        .collect();
+    assert!(
+        changed.len() > 300,
+        "the decal's reflection is missing: {} pixels changed",
+        changed.len()
+    );
+    let elsewhere: Vec<_> = changed
+        .iter()
+        .filter(|&&(x, y)| x < w / 2 + 20 || x > w / 2 + 120 || y.abs_diff(h / 2) > 40)
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "pixels changed elsewhere: {elsewhere:?}"
+    );
+}
+
+/// A grey room 12 x 6 x 25 m, its floor at y = -2, with a red box over the middle of
+/// its far half (x -1.5 to 1.5, y 0.8 to 3, z -12 to -11): `dry.toml`, and `wet.toml`
+/// with water 2.3 m deep over the whole floor.
+fn pool_scenes(dir: &Path) {
+    let mut obj = Obj::default();
+    obj.material("wall");
+    obj.boxed([-6.0, -2.0, -20.0], [6.0, 4.0, 5.0]);
+    obj.material("red");
+    obj.boxed([-1.5, 0.8, -12.0], [1.5, 3.0, -11.0]);
+    obj.write(
+        dir,
+        "pool",
+        "newmtl wall\nKd 0.6 0.6 0.55\nnewmtl red\nKd 0.9 0.1 0.1\n",
+    );
+    let model = "[[model]]\nfile = \"pool.obj\"\n";
+    std::fs::write(dir.join("dry.toml"), model).unwrap();
+    let wet = format!("{model}[[water]]\nbox = [-6, -2, -20, 6, 0.3, 5]\n");
+    std::fs::write(dir.join("wet.toml"), wet).unwrap();
+}
+
+/// Issue 39: the water's surface reflects what stands over it (the mirrors' path) and
+/// its ripples move with the walk's clock; what is out of the water stays still.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_water_reflects_the_red_box_over_it_and_its_ripples_move() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("water-surface");
+    pool_scenes(&dir);
+    let shot = |scene: &str, secs: &str| {
+        let name = format!("{scene}-{secs}");
+        let script = dir.join(format!("{name}.txt"));
+        // Flying 1.3 m over the water, looking a little down the room.
+        std::fs::write(&script, format!("start 0,1.6,3 0 -12\nwait {secs}\n")).unwrap();
+        let png = dir.join(format!("{name}.png"));
+        let child = spawn_in(
+            &x,
+            &[
+                dir.join(format!("{scene}.toml")).to_str().unwrap(),
+                "--mode",
+                "fly",
+                "--script",
+                script.to_str().unwrap(),
+                "--size",
+                "960x600",
+                "--screenshot",
+                png.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the water window did not close");
+        image::open(png).expect("a PNG").to_rgb8()
+    };
+    let (wet, later, dry) = (shot("wet", "0.5"), shot("wet", "0.8"), shot("dry", "0.5"));
+    // The box's reflection: reddish pixels under the water line, below the box.
+    let reddish = |img: &image::RgbImage| {
+        let mut xs = Vec::new();
+        for y in 250..340 {
+            for x in 300..660 {
+                let p = img.get_pixel(x, y);
+                if i32::from(p[0]) > i32::from(p[1]) + 15 && i32::from(p[0]) > i32::from(p[2]) + 10
+                {
+                    xs.push(x as f32);
+                }
+            }
+        }
+        xs
+    };
+    let (reflected, floor) = (reddish(&wet), reddish(&dry));
+    assert!(
+        reflected.len() > 1500,
+        "no reflection: {} reddish pixels",
+        reflected.len()
+    );
+    let mean_x = reflected.iter().sum::<f32>() / reflected.len() as f32;
+    assert!((mean_x - 480.0).abs() < 20.0, "reflected at x {mean_x}");
+    assert_eq!(floor.len(), 0, "reddish pixels on the dry floor");
+    // The ripples move: the water differs 0.3 s later; the walls and the box do not.
+    let mean_difference = |y0: u32, y1: u32, x0: u32, x1: u32| {
+        let mut sum = 0u64;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let (p, q) = (wet.get_pixel(x, y), later.get_pixel(x, y));
+                sum += (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>();
+            }
+        }
+        sum as f32 / (3 * (y1 - y0) * (x1 - x0)) as f32
+    };
+    let (water, above) = (
+        mean_difference(250, 600, 0, 330),
+        mean_difference(140, 230, 380, 580),
+    );
+    assert!(water > 1.5, "the ripples stand still: {water}");
+    assert!(above < 0.3, "the view over the water changed: {above}");
+}
+
 /// OBJ text of `tris`.
 fn obj_text(tris: &[[Vec3; 3]]) -> String {
     let mut t = String::new();
@@ -2608,20 +2900,23 @@ fn obj_text(tris: &[[Vec3; 3]]) -> String {
 
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
-fn under_water_the_view_is_tinted_and_the_windows_trace_has_sims_water_column() {
+fn under_water_the_view_is_tinted_and_fogged_and_the_windows_trace_has_sims_water_column() {
     let (x, _one) = Xvfb::start();
     let dir = out_dir("water");
-    // A closed grey room 10 m square, its floor at y = -2; water 2.3 m deep in it.
-    let room = common::cube(Vec3::new(-5.0, -2.0, -5.0), Vec3::new(5.0, 3.0, 5.0));
+    // A closed grey room 10 m wide and 30 m long, its floor at y = -4; water 4.3 m deep.
+    let room = common::cube(Vec3::new(-5.0, -4.0, -25.0), Vec3::new(5.0, 3.0, 5.0));
     std::fs::write(dir.join("room.obj"), obj_text(&room)).unwrap();
     let model = "[[model]]\nfile = \"room.obj\"\n";
     std::fs::write(dir.join("dry.toml"), model).unwrap();
-    let wet = format!("{model}[[water]]\nbox = [-5, -2, -5, 5, 0.3, 5]\n");
+    let wet = format!("{model}[[water]]\nbox = [-5, -4, -25, 5, 0.3, 5]\n");
     std::fs::write(dir.join("wet.toml"), wet).unwrap();
     let script = dir.join("look.txt");
-    // The eye 0.8 m under the surface, looking at a wall; floating up 0.1 m meanwhile.
-    std::fs::write(&script, "start 0,-0.5,0 0 0\nwait 0.1\n").unwrap();
+    // The eye 1.8 m under the surface, looking at the far wall 25 m away; floating up
+    // 0.1 m meanwhile.
+    std::fs::write(&script, "start 0,-1.5,0 0 0\nwait 0.1\n").unwrap();
     let mut centres = Vec::new();
+    let mut fars = Vec::new();
+    let mut nears = Vec::new();
     for name in ["dry", "wet"] {
         let scene = dir.join(format!("{name}.toml"));
         let (trace, shot) = (
@@ -2639,6 +2934,8 @@ fn under_water_the_view_is_tinted_and_the_windows_trace_has_sims_water_column() 
                 "--screenshot",
                 shot.to_str().unwrap(),
                 "--exit-when-done",
+                "--size",
+                "960x600",
             ],
         );
         wait_for_exit(child, "the window did not close when the script was done");
@@ -2664,12 +2961,39 @@ fn under_water_the_view_is_tinted_and_the_windows_trace_has_sims_water_column() 
             );
         }
         centres.push(centre_colour(&shot, 32));
+        // The far wall, left of the crosshair (the notices stand under it); the floor
+        // near the bottom edge, about 4 m away.
+        let img = image::open(&shot).unwrap().to_rgb8();
+        fars.push(box_colour(&img, (380, 290), (450, 315)));
+        nears.push(box_colour(&img, (280, 570), (680, 590)));
     }
     // The tint is blue-green over the grey wall: blue gains on red under water.
     let [dry, wet] = [centres[0], centres[1]];
     assert!(
         wet[2] - wet[0] > dry[2] - dry[0] + 10.0,
         "dry {dry:?}, under water {wet:?}"
+    );
+    // The fog: under water the far wall (25 m away, past the fog's 15 m) is the fog's
+    // colour, the tint's (the window's UNDERWATER_TINT: 0.05, 0.25, 0.35 at 0.55): the
+    // tint alone would leave 0.45 of the wall's grey. The near floor (about 4 m away) is
+    // what the tint alone makes of it, within a little fog.
+    let tint = [0.05f32, 0.25, 0.35].map(|c| c * 255.0);
+    let tinted = |c: [f32; 3]| [0, 1, 2].map(|i| 0.55 * tint[i] + 0.45 * c[i]);
+    let change = |a: [f32; 3], b: [f32; 3]| (0..3).map(|i| (a[i] - b[i]).abs()).sum::<f32>();
+    let ([dry_far, wet_far], [dry_near, wet_near]) = ([fars[0], fars[1]], [nears[0], nears[1]]);
+    assert!(
+        change(wet_far, tint) < 15.0,
+        "the far wall {wet_far:?} is not the fog's {tint:?}"
+    );
+    assert!(
+        change(wet_far, tinted(dry_far)) > 40.0,
+        "the far wall {wet_far:?} is only tinted: {:?}",
+        tinted(dry_far)
+    );
+    assert!(
+        change(wet_near, tinted(dry_near)) < 25.0,
+        "the near floor {wet_near:?} is more than tinted: {:?}",
+        tinted(dry_near)
     );
 }
 
@@ -2705,7 +3029,9 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     write_terrain(&map, 1120);
     let trace = dir.join("trace.csv");
     let (m, t) = (map.to_str().unwrap(), trace.to_str().unwrap());
-    let (child, _win) = launch_in(&x, &[m, "--trace", t, "--exit-after", "120"], &dir);
+    // Without the cache of built maps, which would make the reload quick.
+    let args = [m, "--no-map-cache", "--trace", t, "--exit-after", "120"];
+    let (child, _win) = launch_in(&x, &args, &dir);
     // R loads it again in the background; the bar shows after half a second.
     x.xdotool(&["key", "r"]);
     // Past PROGRESS_AFTER with frames to spare (a busy llvmpipe draws a few a second),

@@ -18,7 +18,8 @@ use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::Purpose;
 use super::render::{
-    Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, probe_software,
+    Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface,
+    probe_software,
 };
 use super::{App, Gpu};
 
@@ -299,26 +300,19 @@ impl ApplicationHandler for App {
                 "culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)"
             );
         }
-        let debug_draw = match DebugDraw::new(ctx.gl.clone()) {
+        let mut drawers = match Drawers::new(&ctx.gl) {
             Ok(d) => d,
             Err(e) => return self.fail(event_loop, e),
         };
-        let decal_draw = match DecalDraw::new(ctx.gl.clone()) {
-            Ok(d) => d,
-            Err(e) => return self.fail(event_loop, e),
-        };
-        let mut mirror_draw = match MirrorDraw::new(ctx.gl.clone()) {
-            Ok(d) => d,
-            Err(e) => return self.fail(event_loop, e),
-        };
-        mirror_draw.upload(&self.mirrors);
+        drawers.mirror_draw.upload(&self.mirrors);
         let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
-            debug_draw,
-            decal_draw,
-            mirror_draw,
+            debug_draw: drawers.debug_draw,
+            decal_draw: drawers.decal_draw,
+            mirror_draw: drawers.mirror_draw,
+            water_surface: drawers.water_surface,
             renderer,
             ctx,
         });
@@ -426,6 +420,27 @@ impl ApplicationHandler for App {
         if let Some(mut gpu) = self.gpu.take() {
             gpu.egui.destroy();
         }
+    }
+}
+
+/// The GL objects drawn beside the scene's: the overlay, the decals, the mirrors and the
+/// water's surface.
+struct Drawers {
+    debug_draw: DebugDraw,
+    decal_draw: DecalDraw,
+    mirror_draw: MirrorDraw,
+    water_surface: WaterSurface,
+}
+
+impl Drawers {
+    /// Make each (the first that cannot be made is the error).
+    fn new(gl: &std::sync::Arc<glow::Context>) -> Result<Drawers, String> {
+        Ok(Drawers {
+            debug_draw: DebugDraw::new(gl.clone())?,
+            decal_draw: DecalDraw::new(gl.clone())?,
+            mirror_draw: MirrorDraw::new(gl.clone())?,
+            water_surface: WaterSurface::new(gl.clone())?,
+        })
     }
 }
 

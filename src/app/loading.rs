@@ -97,6 +97,7 @@ impl Loading {
                     store::recall_by_key(&mut store, &k, p, open, false);
                 }
                 key = Some(k);
+                store::cache_dir()
             };
             let opened = Session::open_watched(path.as_deref(), &open, &mut on_key, &watched);
             // The window may have closed meanwhile, or given up on this load (Esc):

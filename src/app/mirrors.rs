@@ -1,16 +1,18 @@
 //! Mirrors in the window: the map's mirror materials (a scene's `mirror = [...]`,
-//! `--mirror NAME`) found by plane at each load ([`walkthrough::mirrors`]), and each
-//! frame the scene drawn again in each mirror in view, the walker's figure with it (in
-//! first person too: you see yourself). A mirror out of the view, or seen edge-on, costs
-//! nothing.
+//! `--mirror NAME`) found by plane at each load ([`walkthrough::mirrors`]), and the
+//! scene's water surfaces with them; each frame the scene drawn again in each mirror in
+//! view, the movers, the decals and the walker's figure with it (in first person too: you
+//! see yourself), then its glass or its water over it. A mirror out of the view, or seen
+//! edge-on, costs nothing; a water surface seen from below reflects nothing and is drawn
+//! over what is above it.
 
 use glam::Mat4;
 use walkthrough::cull::Frustum;
-use walkthrough::mirrors::find_mirrors;
+use walkthrough::mirrors::{Surface, find_mirrors, water_surfaces};
 use walkthrough::player::Pose;
 
 use super::App;
-use super::render::DebugGeometry;
+use super::render::{Cover, DebugGeometry, DecalView, WaterFrame};
 
 impl App {
     /// Find the mirrors of the map now open: the materials `--mirror` names made
@@ -31,15 +33,24 @@ impl App {
             }
         }
         self.mirrors = find_mirrors(map);
+        self.mirrors.extend(water_surfaces(&self.sim.session.water));
         if let Some(gpu) = &mut self.gpu {
             gpu.mirror_draw.upload(&self.mirrors);
         }
     }
 
     /// Draw each mirror in the view from `view` (`view_proj` its matrix) on a
-    /// `width` x `height` window: its pixels marked, the scene and the figure reflected
-    /// into them, the glass over them. Returns how many mirrors were drawn.
-    pub(super) fn draw_mirrors(&mut self, view: &Pose, view_proj: Mat4, size: [u32; 2]) -> usize {
+    /// `width` x `height` window: its pixels marked, the scene, the decals and the
+    /// figure reflected into them, the glass or the water over them; a water surface
+    /// seen from below, over the scene. `time` (seconds) moves the ripples. Returns how
+    /// many reflections were drawn.
+    pub(super) fn draw_mirrors(
+        &mut self,
+        view: &Pose,
+        view_proj: Mat4,
+        size: [u32; 2],
+        time: f32,
+    ) -> usize {
         if self.mirrors.is_empty() {
             return 0;
         }
@@ -48,19 +59,46 @@ impl App {
         self.place_figure(&mut figure.solid);
         let Some(gpu) = &mut self.gpu else { return 0 };
         let mut drawn = 0;
+        let mut copied = false;
         for (i, m) in self.mirrors.iter().enumerate() {
-            let Some(clip) = m.clip_plane(view.position) else {
-                continue;
-            };
             if !frustum.sees(&m.bounds) {
                 continue;
             }
+            let clip = m.clip_plane(view.position);
+            let water = WaterFrame {
+                view_proj,
+                eye: view.position,
+                time,
+                reflecting: clip.is_some(),
+            };
+            // What lies under the water, before a reflection covers it: once a frame.
+            if m.surface == Surface::Water && !copied {
+                gpu.water_surface.copy_below();
+                copied = true;
+            }
+            let Some(clip) = clip else {
+                if m.surface == Surface::Water {
+                    (gpu.mirror_draw).water_without_reflection(i, &gpu.water_surface, &water);
+                }
+                continue;
+            };
             let reflection = m.reflection();
             gpu.mirror_draw.mark(view_proj, i);
             gpu.renderer
                 .draw_reflected(view, reflection, clip, size[0], size[1]);
-            gpu.debug_draw.draw(view_proj * reflection, &figure);
-            gpu.mirror_draw.finish(view_proj, i);
+            let reflected = DecalView {
+                view_proj: view_proj * reflection,
+                eye: reflection.transform_point3(view.position),
+                fog: gpu.renderer.fog(),
+                clip_plane: Some(clip),
+            };
+            gpu.decal_draw.draw(&reflected, &self.decals);
+            gpu.debug_draw.draw(reflected.view_proj, &figure);
+            let cover = match m.surface {
+                Surface::Glass => Cover::Glass,
+                Surface::Water => Cover::Water(&gpu.water_surface, &water),
+            };
+            gpu.mirror_draw.finish(view_proj, i, cover);
             drawn += 1;
         }
         drawn

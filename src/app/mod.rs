@@ -17,8 +17,9 @@
 //!   with the views.
 //! - `preferences`: the user's settings applied to this run (the F2 panel's changes, the
 //!   window's size) and saved.
-//! - `mirrors`: the map's mirrors found at each load and drawn in each frame.
-//! - `water_draw`: the water's surfaces, and the tint under water, over each frame.
+//! - `mirrors`: the map's mirrors and the water's surfaces found at each load, and each
+//!   frame the scene drawn again in each in view (the water rippled over it).
+//! - `water_draw`: the view under water: tinted and fogged.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `free_camera`: the detached view (Shift+V).
@@ -73,7 +74,7 @@ use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
 use loading::Loading;
-use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer};
+use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
 use ui::hud::Overlay;
@@ -276,6 +277,7 @@ struct Gpu {
     debug_draw: DebugDraw,
     decal_draw: DecalDraw,
     mirror_draw: MirrorDraw,
+    water_surface: WaterSurface,
     renderer: Renderer,
     ctx: GlWindowContext,
 }

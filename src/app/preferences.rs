@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use winit::dpi::PhysicalSize;
 
+use walkthrough::player::ViewKind;
 use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE, key_label};
 use winit::keyboard::KeyCode;
 
@@ -55,6 +56,13 @@ impl App {
         let bound = MoveKeys::of(&live);
         if bound != MoveKeys::of(before) {
             self.keys.bind(bound);
+        }
+        if live.third_person != before.third_person {
+            self.set_view(if live.third_person {
+                ViewKind::Third
+            } else {
+                ViewKind::First
+            });
         }
         if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
             if self.sim.scripted() {

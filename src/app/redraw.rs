@@ -13,9 +13,10 @@ use walkthrough::sim::ScriptEffect;
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
+use super::render::{DecalView, Fog};
 use super::simulation::Advance;
 use super::ui::settings_panel::{self, PanelAnswer};
-use super::water_draw::add_water;
+use super::water_draw::{UNDERWATER_FOG, add_water};
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -117,10 +118,28 @@ impl App {
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer
             .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
+        let under_water = self
+            .sim
+            .session
+            .water
+            .iter()
+            .any(|b| b.contains(view.position));
+        gpu.renderer.set_fog(if under_water {
+            UNDERWATER_FOG
+        } else {
+            Fog::SKY
+        });
         gpu.renderer.draw(&view, size.width, size.height);
         let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
-        gpu.decal_draw.draw(view_proj, &self.decals);
-        self.draw_mirrors(&view, view_proj, [size.width, size.height]);
+        let seen = DecalView {
+            view_proj,
+            eye: view.position,
+            fog: gpu.renderer.fog(),
+            clip_plane: None,
+        };
+        gpu.decal_draw.draw(&seen, &self.decals);
+        let time = self.sim.time();
+        self.draw_mirrors(&view, view_proj, [size.width, size.height], time);
         let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.

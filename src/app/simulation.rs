@@ -188,6 +188,13 @@ impl Simulation {
         (advance.steps > 0).then(|| advance.moved / (advance.steps as f32 * self.stepper.dt()))
     }
 
+    /// Seconds simulated since the window opened (the steps taken times the step): what
+    /// moves with the walk's clock (the water's ripples) is the same in every run of a
+    /// script.
+    pub fn time(&self) -> f32 {
+        (self.stepper.steps() as f64 * self.stepper.dt_exact()) as f32
+    }
+
     /// A script is still playing.
     pub fn scripted(&self) -> bool {
         self.script.is_some()

@@ -1,36 +1,32 @@
-//! The water seen in the window: each `[[water]]` box's surface drawn translucent and
-//! tinted over the scene, and the view tinted when the eye is under a surface. Both are
-//! the overlay's blended triangles (depth-tested, not written; see
-//! [`super::render::DebugDraw`]): no GL of their own. Ripples and a reflection are not
-//! drawn yet.
+//! The view under water: tinted (a blended quad of the overlay just past the near plane,
+//! see [`super::render::DebugDraw`]) and fogged (the scene's fog made the water's: see
+//! [`UNDERWATER_FOG`]). The surfaces themselves are mirrors of water (`app/mirrors.rs`:
+//! rippled, reflecting, drawn by `render/water_surface.rs`).
 
-use glam::Vec3;
 use walkthrough::geometry::Aabb;
 use walkthrough::player::{NEAR_PLANE, Pose};
 
-use super::render::DebugGeometry;
+use super::render::{DebugGeometry, Fog};
 
-/// The surface's colour and opacity (a blue-green the scene shows through).
-pub const SURFACE_TINT: [f32; 4] = [0.1, 0.35, 0.45, 0.45];
 /// The view's colour and opacity with the eye under water.
 pub const UNDERWATER_TINT: [f32; 4] = [0.05, 0.25, 0.35, 0.55];
+/// The fog with the eye under water: toward the tint's colour (so that what is far is the
+/// tint's colour alone), complete at 15 m (the scene's fog grows with the distance's
+/// square: a tenth at 4.7 m, half at 10.6 m). Clear pool water lets one see farther;
+/// games keep it short to read as water (Quake's underwater view is warped, not fogged;
+/// Half-Life 2's water fog ends in 10 to 20 m).
+pub const UNDERWATER_FOG: Fog = Fog {
+    color: [UNDERWATER_TINT[0], UNDERWATER_TINT[1], UNDERWATER_TINT[2]],
+    distance: Some(15.0),
+};
 /// How far ahead of the eye the underwater tint's quad stands, metres: just past the
 /// near plane, in front of everything the eye can see.
 const TINT_DISTANCE: f32 = 4.0 * NEAR_PLANE;
 /// The quad's half-width over its distance: covers a view up to about 175 degrees wide.
 const TINT_SPREAD: f32 = 25.0;
 
-/// Add the surfaces of `water`, and the underwater tint when `view`'s eye is in a box,
-/// to `geometry`.
+/// Add the underwater tint to `geometry` when `view`'s eye is in a box of `water`.
 pub fn add_water(geometry: &mut DebugGeometry, water: &[Aabb], view: &Pose) {
-    for b in water {
-        let y = b.max.y;
-        let corner = |x: f32, z: f32| Vec3::new(x, y, z);
-        let (a, c) = (corner(b.min.x, b.min.z), corner(b.max.x, b.max.z));
-        let (b1, d) = (corner(b.max.x, b.min.z), corner(b.min.x, b.max.z));
-        geometry.triangle([a, b1, c], SURFACE_TINT);
-        geometry.triangle([a, c, d], SURFACE_TINT);
-    }
     let eye = view.position;
     if water.iter().any(|b| b.contains(eye)) {
         let forward = view.forward();
@@ -55,9 +51,10 @@ pub fn add_water(geometry: &mut DebugGeometry, water: &[Aabb], view: &Pose) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     #[test]
-    fn a_surface_is_two_triangles_at_the_top_and_the_tint_only_under_it() {
+    fn the_tint_only_under_a_surface_just_past_the_near_plane() {
         let pool = [Aabb {
             min: Vec3::new(-1.0, -2.0, -1.0),
             max: Vec3::new(1.0, 0.5, 1.0),
@@ -68,16 +65,14 @@ mod tests {
             ..Pose::default()
         };
         add_water(&mut g, &pool, &above);
-        assert_eq!(g.triangles.len(), 6, "two triangles of three corners");
-        assert!(g.triangles.iter().all(|v| v.position[1] == 0.5));
-        let mut g = DebugGeometry::default();
+        assert!(g.is_empty(), "no tint above the water");
         let under = Pose {
             position: Vec3::new(0.0, 0.0, 0.0),
             ..Pose::default()
         };
         add_water(&mut g, &pool, &under);
-        assert_eq!(g.triangles.len(), 12, "and the tint's two");
-        let tint = &g.triangles[6..];
+        assert_eq!(g.triangles.len(), 6, "the tint's two triangles");
+        let tint = &g.triangles;
         assert!(tint.iter().all(|v| v.color == UNDERWATER_TINT));
         // Ahead of the eye (down -Z), just past the near plane.
         assert!(

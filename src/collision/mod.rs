@@ -33,7 +33,7 @@ pub use response::{
 };
 pub use sweep::Feature;
 pub use work::{Watch, Work};
-pub use world::{CollisionWorld, RayHit, WorldStats};
+pub use world::{CollisionWorld, NodeRecord, RayHit, WorldParts, WorldStats};
 
 /// A square wall in the plane z = 0, `half` from its centre to each side: the unit tests'
 /// one fixture.

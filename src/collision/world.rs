@@ -13,6 +13,9 @@ use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 use crate::tolerance::BOX_MARGIN;
 
+mod parts;
+pub use parts::{NodeRecord, WorldParts};
+
 /// Counts describing a built world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WorldStats {

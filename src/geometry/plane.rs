@@ -4,7 +4,8 @@
 use glam::Vec3;
 
 /// A plane `normal . x = d` with a unit normal.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Plane {
     /// Unit normal.
     pub normal: Vec3,

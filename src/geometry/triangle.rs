@@ -25,7 +25,10 @@ impl Barycentric {
 
 /// A non-degenerate triangle: its vertices exactly as given, its plane, and the constants
 /// of the barycentric test (Ericson, *Real-Time Collision Detection*, 3.4), computed once.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Plain data (`bytemuck::Pod`, 68 bytes, no padding): the cache of built maps reads a
+/// world's triangles straight into place.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Triangle {
     /// First vertex.
     pub a: Vec3,

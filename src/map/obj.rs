@@ -60,25 +60,71 @@ pub fn load_obj_file_watched(
     opts: &LoadOptions,
     progress: &Progress,
 ) -> Result<Map, MapError> {
-    let shown = shown_path(path);
-    let refused = |reason| MapError::Invalid {
-        path: shown.clone(),
-        reason,
-    };
+    parse_obj_file(read_obj_file(path)?, opts, progress)
+}
+
+/// An OBJ file read whole, not parsed yet, and its digest.
+pub struct ObjFile {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    /// The digest of its bytes (what is remembered of the map, and the built map kept in
+    /// the cache, are keyed by it).
+    pub digest: Digest,
+}
+
+impl ObjFile {
+    /// The map this file gives when its lines need not be read again (a built map kept in
+    /// the cache): named, sourced and keyed as [`parse_obj_file`] would.
+    pub fn name(&self, map: &mut Map) {
+        let shown = shown_path(&self.path);
+        map.name = self
+            .path
+            .file_name()
+            .map_or(shown, |n| n.to_string_lossy().into_owned());
+        map.source = Some(self.path.clone());
+        map.inputs.insert(0, self.path.clone());
+        map.digest = Some(self.digest);
+    }
+}
+
+/// Read the OBJ file at `path` whole (the first step of [`load_obj_file`]): an archive,
+/// a compressed file or an image is refused before it is read.
+pub fn read_obj_file(path: &Path) -> Result<ObjFile, MapError> {
     if let Some(format) = sniff(&read_head(path, FileKind::Obj, HEAD_BYTES)?) {
-        return Err(refused(format.refusal()));
+        return Err(MapError::Invalid {
+            path: shown_path(path),
+            reason: format.refusal(),
+        });
     }
     let bytes = read_file(path, FileKind::Obj)?;
-    progress.set_total(bytes.len() as u64);
     let digest = Digest::of(&bytes);
-    let text = String::from_utf8_lossy(&bytes);
+    Ok(ObjFile {
+        path: path.to_path_buf(),
+        bytes,
+        digest,
+    })
+}
+
+/// Parse a file [`read_obj_file`] read (the rest of [`load_obj_file_watched`]).
+pub fn parse_obj_file(
+    file: ObjFile,
+    opts: &LoadOptions,
+    progress: &Progress,
+) -> Result<Map, MapError> {
+    let path = file.path.as_path();
+    let shown = shown_path(path);
+    progress.set_total(file.bytes.len() as u64);
+    let text = String::from_utf8_lossy(&file.bytes);
     if material_library(&text) {
         let users: Vec<String> = users_of(path).iter().map(|p| shown_path(p)).collect();
         let mut reason = "a material library; open the .obj that uses it".to_string();
         if !users.is_empty() {
             reason += &format!(" ({})", users.join(" or "));
         }
-        return Err(refused(reason));
+        return Err(MapError::Invalid {
+            path: shown,
+            reason,
+        });
     }
     let dir = folder_of(path);
     let mut map = parse(
@@ -89,16 +135,12 @@ pub fn load_obj_file_watched(
         progress,
         CHECK_FIRST_BYTES,
     )?;
-    map.digest = Some(digest);
     if matches!(text, std::borrow::Cow::Owned(_)) {
         map.warnings
             .push(format!("{shown}: not valid UTF-8; odd bytes were replaced"));
     }
-    map.name = path
-        .file_name()
-        .map_or(shown, |n| n.to_string_lossy().into_owned());
-    map.source = Some(path.to_path_buf());
-    map.inputs.insert(0, path.to_path_buf());
+    drop(text);
+    file.name(&mut map);
     Ok(map)
 }
 

@@ -2,13 +2,14 @@
 //! clipped triangles in one buffer (uploaded again when the decals change), each decal
 //! culled by its box against the view's frustum like a cluster, drawn with a depth
 //! offset toward the eye (the decal's triangles lie exactly on the wall's: without it
-//! the two fight over each pixel and flicker), textures cut out by alpha.
+//! the two fight over each pixel and flicker), textures cut out by alpha, fogged as the
+//! map; drawn again in each mirror, clipped to its plane.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use glam::Mat4;
+use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 use walkthrough::cull::Frustum;
 use walkthrough::decals::{DECAL_TEXTURES, Decals};
@@ -17,6 +18,7 @@ use walkthrough::map::TextureImage;
 use walkthrough::preferences::TextureFilter;
 
 use super::gl::{self, Attribute, GpuVertex};
+use super::renderer::Fog;
 use super::texture::{Sampling, upload_texture};
 
 const VERTEX_SHADER: &str = include_str!("../../../shaders/decal.vert");
@@ -60,20 +62,39 @@ struct Range {
     bounds: Aabb,
 }
 
+/// How the decals are seen: by the view, or in a mirror.
+pub struct DecalView {
+    /// The view's matrix (in a mirror, times the reflection).
+    pub view_proj: Mat4,
+    /// The eye (in a mirror, reflected), for the fog.
+    pub eye: Vec3,
+    /// The frame's fog (its distance given).
+    pub fog: Fog,
+    /// In a mirror, its clip plane (what lies behind it is cut away).
+    pub clip_plane: Option<Vec4>,
+}
+
+/// The decals' program's uniforms.
+struct Uniforms {
+    view_proj: Option<glow::UniformLocation>,
+    shade: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    fog_far: Option<glow::UniformLocation>,
+    fog_color: Option<glow::UniformLocation>,
+    clip_plane: Option<glow::UniformLocation>,
+}
+
 /// The decals' GL objects.
 pub struct DecalDraw {
     gl: Arc<glow::Context>,
     program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    shade: Option<glow::UniformLocation>,
+    uniforms: Uniforms,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
     textures: Vec<glow::Texture>,
     ranges: Vec<Range>,
     /// The decals' generation last uploaded (`None`: nothing yet).
     uploaded: Option<u64>,
-    /// Decals drawn in the last frame (the rest were out of view).
-    pub drawn: usize,
 }
 
 impl DecalDraw {
@@ -84,8 +105,15 @@ impl DecalDraw {
             ("shaders/decal.vert", VERTEX_SHADER),
             ("shaders/decal.frag", FRAGMENT_SHADER),
         )?;
-        let view_proj = gl::uniform(&gl, program, "u_view_proj");
-        let shade = gl::uniform(&gl, program, "u_shade");
+        let u = |n: &str| gl::uniform(&gl, program, n);
+        let uniforms = Uniforms {
+            view_proj: u("u_view_proj"),
+            shade: u("u_shade"),
+            eye: u("u_eye"),
+            fog_far: u("u_fog_far"),
+            fog_color: u("u_fog_color"),
+            clip_plane: u("u_clip_plane"),
+        };
         let sampling = Sampling {
             filter: TextureFilter::Trilinear,
             anisotropy: 1.0,
@@ -120,14 +148,12 @@ impl DecalDraw {
             Ok(DecalDraw {
                 gl,
                 program,
-                view_proj,
-                shade,
+                uniforms,
                 vao,
                 vbo,
                 textures,
                 ranges: Vec::new(),
                 uploaded: None,
-                drawn: 0,
             })
         }
     }
@@ -165,25 +191,32 @@ impl DecalDraw {
         );
     }
 
-    /// Draw `decals` into the current frame, seen through `view_proj` (after the map,
-    /// whose depth they are tested against).
-    pub fn draw(&mut self, view_proj: Mat4, decals: &Decals) {
-        self.drawn = 0;
+    /// Draw `decals` into the current frame, seen as `seen` says (after the map, whose
+    /// depth they are tested against). Returns how many were drawn (the rest were out of
+    /// view).
+    pub fn draw(&mut self, seen: &DecalView, decals: &Decals) -> usize {
         if decals.list.is_empty() {
-            return;
+            return 0;
         }
         self.upload(decals);
-        let frustum = Frustum::from_view_proj(view_proj);
-        let gl = &self.gl;
+        let frustum = Frustum::from_view_proj(seen.view_proj);
+        let (gl, u) = (&self.gl, &self.uniforms);
+        let (e, [r, g, b]) = (seen.eye, seen.fog.color);
+        let mut drawn = 0;
         // SAFETY: context current; every range lies within the uploaded buffer.
         unsafe {
             gl.use_program(Some(self.program));
-            gl.uniform_matrix_4_f32_slice(
-                self.view_proj.as_ref(),
-                false,
-                &view_proj.to_cols_array(),
-            );
-            gl.uniform_1_f32(self.shade.as_ref(), SHADE);
+            let m = seen.view_proj.to_cols_array();
+            gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, &m);
+            gl.uniform_1_f32(u.shade.as_ref(), SHADE);
+            gl.uniform_3_f32(u.eye.as_ref(), e.x, e.y, e.z);
+            gl.uniform_1_f32(u.fog_far.as_ref(), seen.fog.distance.unwrap_or(f32::MAX));
+            gl.uniform_3_f32(u.fog_color.as_ref(), r, g, b);
+            let c = seen.clip_plane.unwrap_or(Vec4::W);
+            gl.uniform_4_f32(u.clip_plane.as_ref(), c.x, c.y, c.z, c.w);
+            if seen.clip_plane.is_some() {
+                gl.enable(glow::CLIP_DISTANCE0);
+            }
             gl.bind_vertex_array(Some(self.vao));
             gl.active_texture(glow::TEXTURE0);
             gl.enable(glow::DEPTH_TEST);
@@ -199,14 +232,16 @@ impl DecalDraw {
                 }
                 gl.bind_texture(glow::TEXTURE_2D, Some(self.textures[r.texture]));
                 gl.draw_arrays(glow::TRIANGLES, r.first, r.count);
-                self.drawn += 1;
+                drawn += 1;
             }
+            gl.disable(glow::CLIP_DISTANCE0);
             gl.disable(glow::POLYGON_OFFSET_FILL);
             gl.depth_mask(true);
             gl.depth_func(glow::LESS);
             gl.bind_vertex_array(None);
             gl.use_program(None);
         }
+        drawn
     }
 }
 

@@ -18,7 +18,9 @@
 //!   the third-person figure).
 //! - `decal_draw`: the decals over the walls they lie on.
 //! - `mirror_draw`: a mirror's pixels marked in the stencil before its reflection (drawn
-//!   by the renderer) and its glass after.
+//!   by the renderer) and its glass (or water) after.
+//! - `water_surface`: the water's program (ripples, Fresnel) and the copy of the scene
+//!   under the surface it is drawn with.
 //! - `gl`: the GL helpers every file here uses (programs, uniforms, vertex layouts, the
 //!   depth read).
 //!
@@ -37,11 +39,13 @@ mod program;
 mod render_scale;
 mod renderer;
 mod texture;
+mod water_surface;
 
 pub use context::{GlWindowContext, probe_software};
 pub use counters::DrawStats;
 pub use culling::Culling;
 pub use debug_draw::{DebugDraw, DebugGeometry, DebugVertex};
-pub use decal_draw::DecalDraw;
-pub use mirror_draw::MirrorDraw;
-pub use renderer::Renderer;
+pub use decal_draw::{DecalDraw, DecalView};
+pub use mirror_draw::{Cover, MirrorDraw};
+pub use renderer::{Fog, Renderer};
+pub use water_surface::{WaterFrame, WaterSurface};

@@ -35,7 +35,7 @@ pub const DISPLAY_LIGHTING: Lighting = Lighting {
 };
 
 /// The direction sunlight travels (down, and a little slanted so walls differ).
-const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
+pub const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
 
 /// The scene program's variants: what a material needs of the fragment shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

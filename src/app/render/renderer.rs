@@ -36,6 +36,24 @@ use movers::MoverDraw;
 /// Sky / fog colour.
 pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
 
+/// The fog a frame is drawn in: the sky's at the map's far plane, or another (under
+/// water, the water's within a few metres). Its colour is also the frame's background.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fog {
+    /// Its colour, as displayed.
+    pub color: [f32; 3],
+    /// Where it is complete, metres (`None`: the far plane).
+    pub distance: Option<f32>,
+}
+
+impl Fog {
+    /// The sky's fog, complete at the far plane.
+    pub const SKY: Fog = Fog {
+        color: CLEAR_COLOR,
+        distance: None,
+    };
+}
+
 /// A material as drawn: its colour in the shader's space, and its texture if uploaded.
 struct GpuMaterial {
     color: [f32; 3],
@@ -95,6 +113,8 @@ pub struct Renderer {
     render_scale: RenderScale,
     /// A scene's movers, drawn where they are each frame.
     movers: MoverDraw,
+    /// The fog frames are drawn in (set each frame by [`Renderer::set_fog`]).
+    fog: Fog,
 }
 
 impl Renderer {
@@ -160,6 +180,7 @@ impl Renderer {
             stats: DrawStats::default(),
             render_scale: RenderScale::new(samples(&gl), srgb),
             movers: MoverDraw::default(),
+            fog: Fog::SKY,
         };
         r.upload(map, eye);
         Ok(r)
@@ -228,6 +249,19 @@ impl Renderer {
     /// framebuffer is bound after it either way.
     pub fn present(&self) {
         self.render_scale.present(&self.gl);
+    }
+
+    /// Draw the next frames in `fog` (the sky's: [`Fog::SKY`]).
+    pub fn set_fog(&mut self, fog: Fog) {
+        self.fog = fog;
+    }
+
+    /// The fog frames are drawn in, its distance made the far plane where it has none.
+    pub fn fog(&self) -> Fog {
+        Fog {
+            distance: Some(self.fog.distance.unwrap_or(self.far)),
+            ..self.fog
+        }
     }
 
     /// Clusters in the map (not counting their levels of detail).

@@ -13,7 +13,7 @@ use egui::{Align2, Color32, RichText};
 
 use crate::app::bindings::Move;
 
-use walkthrough::player::{FOV_RANGE_DEG, FieldOfView};
+use walkthrough::player::{BOOM_LENGTH_RANGE, FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
     PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
     TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE, key_label,
@@ -293,9 +293,28 @@ fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
                     ui.add(d.suffix(" px")).changed() | changed
                 })
             });
+            view_rows(ui, live, saved);
             move_rows(ui, live, &mut p.binding, &mut p.binding_done);
             pad_rows(ui, live, saved);
         });
+}
+
+/// The view's rows: third person (V) and the boom's length (Ctrl + the mouse wheel).
+fn view_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
+    let (l, s) = (&mut live.third_person, &mut saved.third_person);
+    row(ui, "Third person (V)", l, s, |ui, v| {
+        ui.checkbox(v, "").changed()
+    });
+    let (l, s) = (&mut live.boom_length, &mut saved.boom_length);
+    row(ui, "Third-person boom", l, s, |ui, v| {
+        slider(
+            ui,
+            v,
+            |v| egui::Slider::new(v, BOOM_LENGTH_RANGE).step_by(0.25),
+            |v| format!("{v:.2} m"),
+        )
+        .changed()
+    });
 }
 
 /// A row a move: its key, on a button that waits for the next key pressed to bind it

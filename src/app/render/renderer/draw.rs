@@ -9,7 +9,7 @@ use glow::HasContext;
 use walkthrough::cull::{Batches, Draw, Occlusion, View, draw_order};
 use walkthrough::player::Pose;
 
-use super::{CLEAR_COLOR, Renderer};
+use super::Renderer;
 use crate::app::render::counters::DrawStats;
 use crate::app::render::culling::Culling;
 use crate::app::render::gl;
@@ -60,6 +60,7 @@ impl Renderer {
             }
             None => self.draw_in_view(&view, &frame, &mut bound, &mut stats),
         }
+        self.place_movers();
         self.draw_movers(&frame, &mut stats);
         self.end_frame(&mut stats);
         self.stats = stats;
@@ -73,11 +74,12 @@ impl Renderer {
         eye: Vec3,
         clip_plane: Vec4,
     ) -> FrameUniforms {
+        let fog = self.fog();
         FrameUniforms {
             view_proj,
             eye,
-            far: self.far,
-            fog: self.shading(CLEAR_COLOR),
+            far: fog.distance.unwrap_or(self.far),
+            fog: self.shading(fog.color),
             light: if self.srgb {
                 LINEAR_LIGHTING
             } else {
@@ -187,7 +189,7 @@ impl Renderer {
             if self.srgb {
                 gl.enable(glow::FRAMEBUFFER_SRGB);
             }
-            let [r, g, b] = self.shading(CLEAR_COLOR);
+            let [r, g, b] = self.shading(self.fog.color);
             gl.clear_color(r, g, b, 1.0);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
             gl.active_texture(glow::TEXTURE0);

@@ -27,6 +27,17 @@ pub(super) struct MoverDraw {
     pub(super) poses: Vec<Affine3A>,
     /// This frame's placed vertices (kept: no allocation per frame).
     placed: Vec<Vertex>,
+    /// This frame's draws: material, first vertex and count in the buffer (kept
+    /// likewise; drawn again in each mirror).
+    draws: Vec<MoverBatch>,
+}
+
+/// One material's run of a mover's placed triangles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct MoverBatch {
+    material: usize,
+    first: usize,
+    count: usize,
 }
 
 impl MoverDraw {
@@ -50,27 +61,16 @@ impl Renderer {
         self.movers.poses.extend(poses);
     }
 
-    /// Draw the movers at their poses (after the map's passes, into the same depth).
-    pub(super) fn draw_movers(&mut self, frame: &FrameUniforms, stats: &mut DrawStats) {
+    /// Place the movers at their poses into the buffer (once a frame, before they are
+    /// drawn in the view and in its mirrors).
+    pub(super) fn place_movers(&mut self) {
         let d = &mut self.movers;
+        d.placed.clear();
+        d.draws.clear();
         if d.meshes.is_empty() {
             return;
         }
-        d.placed.clear();
-        let mut draws = Vec::new();
-        for (mesh, m) in d.meshes.iter().zip(&d.poses) {
-            let normal_m = Mat3::from(m.matrix3).inverse().transpose();
-            for b in &mesh.batches {
-                let first = d.placed.len();
-                let verts = &mesh.vertices[b.first as usize..(b.first + b.count) as usize];
-                d.placed.extend(verts.iter().map(|v| Vertex {
-                    position: m.transform_point3(v.position.into()).into(),
-                    normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
-                    uv: v.uv,
-                }));
-                draws.push((b.material, first, d.placed.len() - first));
-            }
-        }
+        place(&d.meshes, &d.poses, &mut d.placed, &mut d.draws);
         let gl = &self.gl;
         let (vao, vbo) = match d.objects {
             Some(o) => o,
@@ -86,6 +86,7 @@ impl Renderer {
                 Err(e) => {
                     eprintln!("warning: cannot draw the movers: {e}");
                     d.meshes.clear();
+                    d.draws.clear();
                     return;
                 }
             },
@@ -103,9 +104,23 @@ impl Renderer {
             check_gl!(gl, "the movers' upload");
         }
         gl::set_vertex_layout::<Vertex>(gl);
+        // SAFETY: context current; the map's own array back for what follows.
+        unsafe { gl.bind_vertex_array(Some(self.vao)) };
+    }
+
+    /// Draw the movers where [`Renderer::place_movers`] placed them this frame (after the
+    /// map's passes, into the same depth), with `frame`'s uniforms.
+    pub(super) fn draw_movers(&self, frame: &FrameUniforms, stats: &mut DrawStats) {
+        let d = &self.movers;
+        let Some((vao, _)) = d.objects.filter(|_| !d.draws.is_empty()) else {
+            return;
+        };
+        let gl = &self.gl;
+        // SAFETY: context current; the array is owned by `MoverDraw`.
+        unsafe { gl.bind_vertex_array(Some(vao)) };
         let mut bound = None;
-        for (material, first, count) in draws {
-            let Some(m) = self.materials.get(material) else {
+        for b in &d.draws {
+            let Some(m) = self.materials.get(b.material) else {
                 continue;
             };
             let variant = match m.texture {
@@ -117,18 +132,116 @@ impl Renderer {
                 p.bind(gl, frame);
                 bound = Some(variant);
             }
-            // SAFETY: context current; the range lies within the buffer just filled.
+            // SAFETY: context current; the range lies within the buffer filled this frame.
             unsafe {
                 gl.disable(glow::CULL_FACE);
                 let u = &p.uniforms;
                 gl.uniform_3_f32(u.color.as_ref(), m.color[0], m.color[1], m.color[2]);
                 gl.bind_texture(glow::TEXTURE_2D, m.texture);
-                gl.draw_arrays(glow::TRIANGLES, first as i32, count as i32);
+                gl.draw_arrays(glow::TRIANGLES, b.first as i32, b.count as i32);
             }
-            stats.triangles += count / 3;
+            stats.triangles += b.count / 3;
             stats.draws += 1;
         }
         // SAFETY: context current; the map's own array back for what follows.
         unsafe { gl.bind_vertex_array(Some(self.vao)) };
+    }
+}
+
+/// Each mover of `meshes` placed by its matrix of `poses` into `placed` (world
+/// coordinates, normals turned with it), one batch a material run into `draws`, in order.
+fn place(
+    meshes: &[MovingMesh],
+    poses: &[Affine3A],
+    placed: &mut Vec<Vertex>,
+    draws: &mut Vec<MoverBatch>,
+) {
+    for (mesh, m) in meshes.iter().zip(poses) {
+        let normal_m = Mat3::from(m.matrix3).inverse().transpose();
+        for b in &mesh.batches {
+            let first = placed.len();
+            let verts = &mesh.vertices[b.first as usize..(b.first + b.count) as usize];
+            placed.extend(verts.iter().map(|v| Vertex {
+                position: m.transform_point3(v.position.into()).into(),
+                normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
+                uv: v.uv,
+            }));
+            draws.push(MoverBatch {
+                material: b.material,
+                first,
+                count: placed.len() - first,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walkthrough::map::Batch;
+
+    fn vertex(p: [f32; 3], n: [f32; 3]) -> Vertex {
+        Vertex {
+            position: p,
+            normal: n,
+            uv: [0.0, 0.0],
+        }
+    }
+
+    /// Placed once a frame, drawn in the view and in each mirror from the same list: two
+    /// movers, the second of two materials, each placed by its own matrix.
+    #[test]
+    fn each_mover_is_placed_by_its_matrix_into_one_batch_a_material_run() {
+        let tri = |x: f32| {
+            [
+                vertex([x, 0.0, 0.0], [0.0, 0.0, 1.0]),
+                vertex([x + 1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+                vertex([x, 1.0, 0.0], [0.0, 0.0, 1.0]),
+            ]
+        };
+        let one = MovingMesh {
+            instance: 0,
+            vertices: tri(0.0).to_vec(),
+            batches: vec![Batch {
+                material: 2,
+                first: 0,
+                count: 3,
+            }],
+        };
+        let two = MovingMesh {
+            instance: 1,
+            vertices: [tri(0.0), tri(5.0)].concat(),
+            batches: vec![
+                Batch {
+                    material: 0,
+                    first: 0,
+                    count: 3,
+                },
+                Batch {
+                    material: 1,
+                    first: 3,
+                    count: 3,
+                },
+            ],
+        };
+        let poses = [
+            Affine3A::from_translation(Vec3::new(0.0, 2.0, 0.0)),
+            Affine3A::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        ];
+        let (mut placed, mut draws) = (Vec::new(), Vec::new());
+        place(&[one, two], &poses, &mut placed, &mut draws);
+        let batch = |material, first| MoverBatch {
+            material,
+            first,
+            count: 3,
+        };
+        assert_eq!(draws, [batch(2, 0), batch(0, 3), batch(1, 6)]);
+        assert_eq!(placed.len(), 9);
+        // The first lifted 2 m; the second turned a quarter about Y: x to -z.
+        assert_eq!(placed[2].position, [0.0, 3.0, 0.0]);
+        let p = Vec3::from(placed[7].position);
+        assert!((p - Vec3::new(0.0, 0.0, -6.0)).length() < 1e-5, "{p}");
+        let n = Vec3::from(placed[7].normal);
+        assert!((n - Vec3::X).length() < 1e-5, "{n}");
     }
 }

@@ -1,7 +1,7 @@
 //! The scene drawn again reflected about a mirror's plane, into the pixels the caller
 //! marked in the stencil (see `app/render/mirror_draw.rs`): the clusters the reflected
-//! view may see (frustum culling: the depth pyramid is the direct view's), with what lies
-//! behind the mirror cut away by a clip plane, wound the other way.
+//! view may see (frustum culling: the depth pyramid is the direct view's) and the movers,
+//! with what lies behind the mirror cut away by a clip plane, wound the other way.
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 use glam::{Mat4, UVec2, Vec4};
@@ -62,6 +62,8 @@ impl Renderer {
         let culling = std::mem::replace(&mut self.culling, Culling::Off);
         self.draw_in_view(&view, &frame, &mut bound, &mut stats);
         self.culling = culling;
+        // The movers where the direct view placed them this frame.
+        self.draw_movers(&frame, &mut stats);
         // SAFETY: context current; plain state, as `end_frame` leaves it.
         unsafe {
             gl.disable(glow::CLIP_DISTANCE0);

@@ -1,0 +1,170 @@
+//! A collision world taken apart into plain data and put back together: what the cache of
+//! built maps keeps (`session::cache`). Putting it back checks everything a damaged or
+//! forged file could get wrong (every index of the tree, every number finite), so a world
+//! read back is as sound as one built.
+
+use glam::Vec3A;
+
+use super::CollisionWorld;
+use crate::collision::bvh::{Bvh, Node};
+use crate::geometry::{Aabb, Triangle};
+
+/// One tree node as plain data (32 bytes: the node without its SIMD padding and its
+/// span, which is remade).
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct NodeRecord {
+    /// Smallest corner.
+    pub min: [f32; 3],
+    /// Largest corner.
+    pub max: [f32; 3],
+    /// As [`Node::index`].
+    pub index: u32,
+    /// As [`Node::count`].
+    pub count: u32,
+}
+
+/// A world as plain data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorldParts {
+    /// The triangles, in tree order.
+    pub triangles: Vec<Triangle>,
+    /// The tree, root first.
+    pub nodes: Vec<NodeRecord>,
+    /// Triangles dropped without area, and as repeats, at build.
+    pub dropped: u64,
+    /// Triangles dropped as repeats.
+    pub duplicates: u64,
+}
+
+impl CollisionWorld {
+    /// This world as plain data (a copy; [`CollisionWorld::triangles`] and
+    /// [`CollisionWorld::node_records`] give it without one).
+    pub fn parts(&self) -> WorldParts {
+        WorldParts {
+            triangles: self.triangles.clone(),
+            nodes: self.node_records().collect(),
+            dropped: self.dropped as u64,
+            duplicates: self.duplicates as u64,
+        }
+    }
+
+    /// The tree's nodes as plain data, root first.
+    pub fn node_records(&self) -> impl ExactSizeIterator<Item = NodeRecord> + '_ {
+        self.bvh.nodes.iter().map(|n| NodeRecord {
+            min: n.min.to_array(),
+            max: n.max.to_array(),
+            index: n.index,
+            count: n.count,
+        })
+    }
+
+    /// The world `parts` describe, or why they describe none: a number not finite, a
+    /// leaf outside the triangles, a child not after its parent or outside the tree, a
+    /// tree that does not hold every triangle once, or nodes without triangles.
+    pub fn from_parts(parts: WorldParts) -> Result<CollisionWorld, String> {
+        let WorldParts {
+            triangles,
+            nodes: records,
+            dropped,
+            duplicates,
+        } = parts;
+        if triangles.is_empty() != records.is_empty() {
+            return Err("a tree without triangles, or triangles without a tree".into());
+        }
+        let finite = bytemuck::cast_slice::<Triangle, f32>(&triangles)
+            .iter()
+            .all(|x| x.is_finite());
+        if !finite {
+            return Err("a triangle with a number that is not finite".into());
+        }
+        let (n, t) = (records.len(), triangles.len());
+        let mut covered = 0usize;
+        let mut nodes = Vec::with_capacity(n);
+        for (i, r) in records.iter().enumerate() {
+            if !r.min.iter().chain(&r.max).all(|x| x.is_finite()) {
+                return Err(format!("node {i}'s box is not finite"));
+            }
+            let (index, count) = (r.index as usize, r.count as usize);
+            let sound = if count > 0 {
+                covered += count;
+                index + count <= t
+            } else {
+                index > i && index + 1 < n
+            };
+            if !sound {
+                return Err(format!("node {i} points outside the tree or the triangles"));
+            }
+            nodes.push(Node::new(
+                Vec3A::from_array(r.min),
+                Vec3A::from_array(r.max),
+                r.index,
+                r.count,
+            ));
+        }
+        if covered != t {
+            return Err(format!("the tree's leaves hold {covered} of {t} triangles"));
+        }
+        let bvh = Bvh { nodes };
+        let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
+        let depth = bvh.depth();
+        Ok(CollisionWorld {
+            triangles,
+            bvh,
+            dropped: dropped as usize,
+            duplicates: duplicates as usize,
+            bounds,
+            depth,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+
+    fn world() -> CollisionWorld {
+        let tris = (0..500).map(|i| {
+            let o = Vec3::new((i % 20) as f32, 0.0, (i / 20) as f32);
+            [o, o + Vec3::Z, o + Vec3::X]
+        });
+        CollisionWorld::new(tris)
+    }
+
+    #[test]
+    fn a_world_taken_apart_and_put_back_is_the_same_world() {
+        let w = world();
+        let back = CollisionWorld::from_parts(w.parts()).unwrap();
+        assert_eq!(back.parts(), w.parts());
+        assert_eq!(back.stats(), w.stats());
+        assert_eq!(back.bounds(), w.bounds());
+    }
+
+    #[test]
+    fn damaged_parts_are_refused_with_what_is_wrong() {
+        let w = world();
+        let mut p = w.parts();
+        p.triangles[3].b.x = f32::NAN;
+        assert!(
+            CollisionWorld::from_parts(p)
+                .unwrap_err()
+                .contains("not finite")
+        );
+        let mut p = w.parts();
+        p.nodes[0].index = 0;
+        assert!(
+            CollisionWorld::from_parts(p)
+                .unwrap_err()
+                .contains("node 0")
+        );
+        let mut p = w.parts();
+        let leaf = p.nodes.iter().position(|n| n.count > 0).unwrap();
+        p.nodes[leaf].index = u32::MAX - 1;
+        assert!(CollisionWorld::from_parts(p).is_err());
+        let mut p = w.parts();
+        p.triangles.pop();
+        assert!(CollisionWorld::from_parts(p).is_err());
+    }
+}

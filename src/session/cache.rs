@@ -1,0 +1,677 @@
+//! Built maps kept between runs (issue 37): a big map opened again skips parsing its
+//! lines, making its triangles and building its collision world, which are most of a
+//! first open (ten million triangles: seconds, against a fraction of one to read back).
+//!
+//! A file, `map-<digest>.bin` in the cache folder, holds after its header the map's
+//! vertices, batches, closed solids, warnings and details, and its collision world's
+//! parts ([`WorldParts`]), each section read straight into its final place. It is used
+//! only when its header names the same [`FORMAT`], the same code ([`MADE_BY`]: the
+//! sources that make what it holds, and the crates' versions) and the same content; its
+//! body is checked against a checksum, each section's length against what is left of
+//! the file before anything is allocated, and the world's every index and number as it
+//! is put back ([`CollisionWorld::from_parts`]): a damaged file is refused (then removed
+//! and written again), never used.
+//!
+//! Only maps of at least [`MIN_CACHED_TRIANGLES`] with no material library are kept (the
+//! materials and textures of a map that has them are not cached). The folder's map files
+//! are kept under [`MAX_FOLDER_BYTES`], the least recently used going first.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::collision::{CollisionWorld, NodeRecord, WorldParts};
+use crate::files::Digest;
+use crate::geometry::{Aabb, Triangle};
+use crate::map::progress::{Progress, Stage};
+use crate::map::{
+    Batch, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis, Vertex,
+    builtin, parse_obj_file, read_obj_file,
+};
+use crate::session::{OnKey, OpenOptions};
+
+/// The layout of a file; raised whenever it changes.
+pub const FORMAT: u32 = 1;
+
+/// Maps smaller than this are not kept: they open in about a second anyway.
+pub const MIN_CACHED_TRIANGLES: usize = 1_000_000;
+
+/// The most the folder's map files hold together, bytes (a ten-million-triangle terrain
+/// takes 1.9 GB).
+pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
+
+/// The code that makes what a file holds, and the crates' versions: hashed into every
+/// header, so that a change to any of it refuses the files made before.
+const MADE_BY: [&str; 11] = [
+    include_str!("cache.rs"),
+    include_str!("../map/obj.rs"),
+    include_str!("../map/triangulate.rs"),
+    include_str!("../map/mod.rs"),
+    include_str!("../cull/solids.rs"),
+    include_str!("../collision/world.rs"),
+    include_str!("../collision/world/parts.rs"),
+    include_str!("../collision/bvh.rs"),
+    include_str!("../collision/bvh/build.rs"),
+    include_str!("../geometry/triangle.rs"),
+    include_str!("../../Cargo.lock"),
+];
+
+/// Items a section is written in at a time.
+const WRITE_BLOCK: usize = 1 << 16;
+
+/// A file's first bytes.
+const MAGIC: [u8; 8] = *b"wtmapbin";
+
+/// A map and its collision world, as built from the file (its own axes and units).
+#[derive(Debug)]
+pub struct Cached {
+    /// The map (its name, source, inputs and digest are the caller's to set).
+    pub map: Map,
+    /// Its collision world.
+    pub world: CollisionWorld,
+}
+
+/// A map opened through the cache: the map, its world when it came from the cache, and
+/// where to keep it once built.
+pub struct Opened {
+    /// The map, in its file's frame (Y up, scale 1), named as its file.
+    pub map: Map,
+    /// Its world, read from the cache (`None`: to be built).
+    pub world: Option<CollisionWorld>,
+    /// The cache's folder, when the map was not read from it and is one it keeps
+    /// ([`keeps`]).
+    pub keep_in: Option<PathBuf>,
+}
+
+/// Open the map at `path` (the built-in map for `None`) in its file's frame: once the
+/// file is read, `on_key` hears its digest (and may change `opts`, and name the cache's
+/// folder); the map is then read from the cache when it is there and sound, else parsed
+/// (a damaged cached file is removed, with a warning on the map).
+pub fn open_map(
+    path: Option<&Path>,
+    opts: &mut OpenOptions,
+    on_key: OnKey,
+    progress: &Progress,
+) -> Result<Opened, MapError> {
+    let Some(path) = path else {
+        return Ok(Opened {
+            map: builtin::default_map(),
+            world: None,
+            keep_in: None,
+        });
+    };
+    let file = read_obj_file(path)?;
+    let dir = on_key(&file.digest, opts).filter(|_| !opts.no_map_cache);
+    let found = dir.as_deref().and_then(|d| {
+        progress.enter(Stage::Cached);
+        load(d, &file.digest)
+    });
+    let damaged = match found {
+        Some(Ok(Cached { mut map, world })) => {
+            file.name(&mut map);
+            return Ok(Opened {
+                map,
+                world: Some(world),
+                keep_in: None,
+            });
+        }
+        Some(Err(e)) => {
+            if let Some(d) = &dir {
+                let _ = std::fs::remove_file(file_for(d, &file.digest));
+            }
+            Some(format!("the cache of built maps: {e}; it was built again"))
+        }
+        None => None,
+    };
+    progress.enter(Stage::Reading);
+    let options = LoadOptions {
+        scale: Some(1.0),
+        up: UpAxis::Y,
+        textures: opts.textures,
+    };
+    let mut map = parse_obj_file(file, &options, progress)?;
+    map.warnings.extend(damaged);
+    let keep_in = dir.filter(|_| keeps(&map));
+    Ok(Opened {
+        map,
+        world: None,
+        keep_in,
+    })
+}
+
+/// What keeping a built map in the cache did.
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    /// How long the open waited for it (set by the caller: it runs beside the survey).
+    pub waited: Duration,
+    /// Why it failed, as a warning for the map (the cache never stops a load).
+    pub error: Option<String>,
+}
+
+/// Keep `map` (with `solids`) and `world` in the cache in `dir`.
+pub fn keep(dir: &Path, map: &Map, solids: &Solids, world: &CollisionWorld) -> Kept {
+    let error = map.digest.and_then(|digest| {
+        store(dir, &digest, map, solids, world)
+            .err()
+            .map(|e| format!("the built map was not kept in the cache: {e}"))
+    });
+    Kept {
+        waited: Duration::ZERO,
+        error,
+    }
+}
+
+/// The file the map of content `digest` is kept in, in `dir`.
+pub fn file_for(dir: &Path, digest: &Digest) -> PathBuf {
+    dir.join(format!("map-{:032x}-{:x}.bin", digest.hash, digest.len))
+}
+
+/// Whether `map` is one this cache keeps (see the module's notes).
+pub fn keeps(map: &Map) -> bool {
+    map.triangle_count() >= MIN_CACHED_TRIANGLES
+        && map.materials.len() == 1
+        && map.inputs.len() <= 1
+        && map.moving.is_empty()
+        && map.frame == MapFrame::default()
+}
+
+/// The header: magic, format, code and content.
+fn header(digest: &Digest) -> Vec<u8> {
+    let mut code = Xxh3::new();
+    MADE_BY.iter().for_each(|s| code.update(s.as_bytes()));
+    let mut out = MAGIC.to_vec();
+    out.extend(FORMAT.to_le_bytes());
+    out.extend(code.digest128().to_le_bytes());
+    out.extend(digest.hash.to_le_bytes());
+    out.extend(digest.len.to_le_bytes());
+    out
+}
+
+/// The counts of a map and its world.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+struct Counts {
+    objects: u64,
+    solids: u64,
+    has_spawn: u64,
+    /// Every vertex's normal is its triangle's own and its texture coordinates are 0: the
+    /// file keeps positions only, and the rest is made again (a third of the size).
+    derived: u64,
+    dropped: u64,
+    duplicates: u64,
+}
+
+/// The points of a map: its marked spawn (zero without one) and its bounds.
+#[derive(Clone, Copy, Pod, Zeroable)]
+#[repr(C)]
+struct Points {
+    spawn: [f32; 3],
+    min: [f32; 3],
+    max: [f32; 3],
+}
+
+/// A batch as plain data: material, first vertex, vertex count.
+type BatchRecord = [u32; 3];
+
+/// Writes sections, each its element count then its bytes, and sums them.
+struct Writer<W> {
+    out: W,
+    sum: Xxh3,
+}
+
+impl<W: Write> Writer<W> {
+    fn section<T: Pod>(&mut self, items: &[T]) -> std::io::Result<()> {
+        let count = (items.len() as u64).to_le_bytes();
+        let bytes = bytemuck::cast_slice(items);
+        self.sum.update(&count);
+        self.sum.update(bytes);
+        self.out.write_all(&count)?;
+        self.out.write_all(bytes)
+    }
+
+    /// A section of `count` items made as they are written (no list of them at once).
+    fn section_of<T: Pod>(
+        &mut self,
+        count: usize,
+        items: impl Iterator<Item = T>,
+    ) -> std::io::Result<()> {
+        let count = (count as u64).to_le_bytes();
+        self.sum.update(&count);
+        self.out.write_all(&count)?;
+        // Summed and written a block at a time (the checksum's cost is per call).
+        let mut block = Vec::with_capacity(WRITE_BLOCK);
+        let mut items = items.peekable();
+        while items.peek().is_some() {
+            block.clear();
+            block.extend(items.by_ref().take(WRITE_BLOCK));
+            let bytes = bytemuck::cast_slice(&block);
+            self.sum.update(bytes);
+            self.out.write_all(bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// The normal the loader gives a triangle of the file without normals of its own
+/// (`map::obj`'s assembly: the same formula, so the same bits).
+fn face_normal(t: &[Vertex]) -> Option<[f32; 3]> {
+    let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(t[k].position));
+    (b - a).cross(c - a).try_normalize().map(|n| n.to_array())
+}
+
+/// Whether every vertex of `vertices` can be made again from the positions alone.
+fn derivable(vertices: &[Vertex]) -> bool {
+    vertices.len().is_multiple_of(3)
+        && vertices.chunks_exact(3).all(|t| {
+            face_normal(t).is_some_and(|n| t.iter().all(|v| v.normal == n && v.uv == [0.0; 2]))
+        })
+}
+
+/// The vertices of `positions` with their triangles' normals and no texture coordinates
+/// (what [`derivable`] vertices were); `None` for a triangle without area.
+fn derived(positions: &[[f32; 3]]) -> Option<Vec<Vertex>> {
+    let mut vertices: Vec<Vertex> = positions
+        .iter()
+        .map(|&position| Vertex {
+            position,
+            ..Vertex::default()
+        })
+        .collect();
+    for t in vertices.chunks_exact_mut(3) {
+        let normal = face_normal(t)?;
+        t.iter_mut().for_each(|v| v.normal = normal);
+    }
+    Some(vertices)
+}
+
+/// Reads sections written by [`Writer`], never allocating more than is left of the file.
+struct Reader<R> {
+    input: R,
+    left: u64,
+    sum: Xxh3,
+}
+
+impl<R: Read> Reader<R> {
+    fn exact(&mut self, buf: &mut [u8]) -> Result<(), String> {
+        if buf.len() as u64 > self.left {
+            return Err("cut short".into());
+        }
+        self.input
+            .read_exact(buf)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        self.left -= buf.len() as u64;
+        Ok(())
+    }
+
+    fn section<T: Pod>(&mut self) -> Result<Vec<T>, String> {
+        let mut count = [0u8; 8];
+        self.exact(&mut count)?;
+        self.sum.update(&count);
+        let n = u64::from_le_bytes(count);
+        let size = std::mem::size_of::<T>() as u64;
+        if n.checked_mul(size).is_none_or(|bytes| bytes > self.left) {
+            return Err(format!("a section of {n} items is longer than the file"));
+        }
+        let mut items = vec![T::zeroed(); n as usize];
+        self.exact(bytemuck::cast_slice_mut(&mut items))?;
+        self.sum.update(bytemuck::cast_slice(&items));
+        Ok(items)
+    }
+
+    fn one<T: Pod>(&mut self) -> Result<T, String> {
+        let items = self.section::<T>()?;
+        match items[..] {
+            [one] => Ok(one),
+            _ => Err(format!("{} items where one belongs", items.len())),
+        }
+    }
+}
+
+/// Lines as one section of bytes (each ends in a newline; none contains one, as the
+/// map's messages are quoted escaped).
+fn lines_bytes(lines: &[String]) -> Vec<u8> {
+    lines
+        .iter()
+        .flat_map(|l| l.bytes().chain([b'\n']))
+        .collect()
+}
+
+/// [`lines_bytes`] back.
+fn lines_of(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Keep `map` and `world` (built from it) in `dir` as the map of content `digest`, then
+/// trim the folder. A failed write leaves no file behind.
+pub fn store(
+    dir: &Path,
+    digest: &Digest,
+    map: &Map,
+    solids: &Solids,
+    world: &CollisionWorld,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+    let path = file_for(dir, digest);
+    let partial = path.with_extension("partial");
+    let written = write(&partial, digest, map, solids, world)
+        .and_then(|()| std::fs::rename(&partial, &path).map_err(|e| format!("cannot rename: {e}")));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&partial);
+        return Err(format!("{}: {e}", path.display()));
+    }
+    trim(dir, MAX_FOLDER_BYTES);
+    Ok(())
+}
+
+fn write(
+    path: &Path,
+    digest: &Digest,
+    map: &Map,
+    solids: &Solids,
+    world: &CollisionWorld,
+) -> Result<(), String> {
+    let file = File::create(path).map_err(|e| format!("cannot create: {e}"))?;
+    let mut w = Writer {
+        out: BufWriter::with_capacity(1 << 20, file),
+        sum: Xxh3::new(),
+    };
+    let failed = |e: std::io::Error| format!("cannot write: {e}");
+    w.out.write_all(&header(digest)).map_err(failed)?;
+    let stats = world.stats();
+    let spawn = map.marked_spawn.map(|s| s.position);
+    let derived = derivable(&map.vertices);
+    let counts = Counts {
+        objects: map.objects as u64,
+        solids: u64::from(solids.count),
+        has_spawn: u64::from(spawn.is_some()),
+        derived: u64::from(derived),
+        dropped: stats.dropped as u64,
+        duplicates: stats.duplicates as u64,
+    };
+    let points = Points {
+        spawn: spawn.unwrap_or(Vec3::ZERO).to_array(),
+        min: map.bounds.min.to_array(),
+        max: map.bounds.max.to_array(),
+    };
+    let batches: Vec<BatchRecord> = map
+        .batches
+        .iter()
+        .map(|b| [b.material as u32, b.first, b.count])
+        .collect();
+    w.section(&[counts]).map_err(failed)?;
+    w.section(&[points]).map_err(failed)?;
+    let positions = map.vertices.iter().map(|v| v.position);
+    w.section_of(map.vertices.len(), positions)
+        .map_err(failed)?;
+    let rest: &[Vertex] = if derived { &[] } else { &map.vertices };
+    w.section(rest).map_err(failed)?;
+    w.section(&batches).map_err(failed)?;
+    w.section(&solids.of_triangle).map_err(failed)?;
+    w.section(&lines_bytes(&map.warnings)).map_err(failed)?;
+    w.section(&lines_bytes(&map.details)).map_err(failed)?;
+    w.section(world.triangles()).map_err(failed)?;
+    let nodes = world.node_records();
+    w.section_of(nodes.len(), nodes).map_err(failed)?;
+    let sum = w.sum.digest().to_le_bytes();
+    w.out.write_all(&sum).map_err(failed)?;
+    // Not synced to the disk: a file cut short by a crash fails its checksum and is
+    // built again (syncing 1.9 GB took seconds of the first open).
+    w.out.flush().map_err(failed)
+}
+
+/// The map of content `digest` kept in `dir`: `None` when there is none (or it was made
+/// by other code, or for other content), an error when it is there but damaged.
+pub fn load(dir: &Path, digest: &Digest) -> Option<Result<Cached, String>> {
+    let path = file_for(dir, digest);
+    let file = File::open(&path).ok()?;
+    let left = file.metadata().ok()?.len();
+    let mut r = Reader {
+        input: BufReader::with_capacity(1 << 20, file),
+        left,
+        sum: Xxh3::new(),
+    };
+    let want = header(digest);
+    let mut head = vec![0u8; want.len()];
+    if r.exact(&mut head).is_err() || head != want {
+        return None;
+    }
+    // Used recently: trimmed last.
+    let _ = File::options()
+        .append(true)
+        .open(&path)
+        .and_then(|f| f.set_modified(SystemTime::now()));
+    Some(read_body(&mut r).map_err(|e| format!("{}: {e}", path.display())))
+}
+
+fn read_body<R: Read>(r: &mut Reader<R>) -> Result<Cached, String> {
+    let counts: Counts = r.one()?;
+    let points: Points = r.one()?;
+    let positions: Vec<[f32; 3]> = r.section()?;
+    let full: Vec<Vertex> = r.section()?;
+    let batches: Vec<BatchRecord> = r.section()?;
+    let of_triangle: Vec<u32> = r.section()?;
+    let warnings = lines_of(&r.section::<u8>()?);
+    let details = lines_of(&r.section::<u8>()?);
+    let triangles: Vec<Triangle> = r.section()?;
+    let nodes: Vec<NodeRecord> = r.section()?;
+    let mut sum = [0u8; 8];
+    let body = r.sum.digest().to_le_bytes();
+    r.exact(&mut sum)?;
+    if sum != body || r.left != 0 {
+        return Err("its checksum does not match: damaged".into());
+    }
+    let vertices = if counts.derived != 0 {
+        derived(&positions).ok_or("a triangle without area: damaged")?
+    } else if full.len() == positions.len() {
+        full
+    } else {
+        return Err("its vertices are not whole: damaged".into());
+    };
+    drop(positions);
+    let floats = bytemuck::cast_slice::<Vertex, f32>(&vertices);
+    let whole = vertices.len().is_multiple_of(3)
+        && floats.iter().all(|x| x.is_finite())
+        && batches.iter().all(|&[m, first, count]| {
+            m == 0 && u64::from(first) + u64::from(count) <= vertices.len() as u64
+        })
+        && (of_triangle.is_empty() || of_triangle.len() * 3 == vertices.len());
+    if !whole {
+        return Err("its map is not whole: damaged".into());
+    }
+    let world = CollisionWorld::from_parts(WorldParts {
+        triangles,
+        nodes,
+        dropped: counts.dropped,
+        duplicates: counts.duplicates,
+    })?;
+    let mut map = Map {
+        materials: vec![Material::default_grey()],
+        ..Map::default()
+    };
+    map.vertices = vertices;
+    map.batches = batches
+        .iter()
+        .map(|&[material, first, count]| Batch {
+            material: material as usize,
+            first,
+            count,
+        })
+        .collect();
+    map.bounds = Aabb {
+        min: Vec3::from(points.min),
+        max: Vec3::from(points.max),
+    };
+    map.solids = Solids {
+        of_triangle,
+        count: counts.solids as u32,
+    };
+    map.marked_spawn = (counts.has_spawn != 0).then(|| MarkedSpawn {
+        position: Vec3::from(points.spawn),
+    });
+    map.objects = counts.objects as usize;
+    map.warnings = warnings;
+    map.details = details;
+    Ok(Cached { map, world })
+}
+
+/// Remove the least recently used map files of `dir` until the rest hold `most` bytes
+/// or less.
+pub fn trim(dir: &Path, most: u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("map-") && name.ends_with(".bin")
+        })
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            Some((meta.modified().ok()?, meta.len(), e.path()))
+        })
+        .collect();
+    files.sort();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    for (_, len, path) in files {
+        if total <= most {
+            break;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::load_obj_str;
+
+    /// A small terrain as a map and its world (what `keeps` would want ten thousand times
+    /// over; the format is the same at any size).
+    fn terrain(n: usize) -> (Map, CollisionWorld, Solids) {
+        use std::fmt::Write as _;
+        let mut obj = String::new();
+        for j in 0..=n {
+            for i in 0..=n {
+                let _ = writeln!(obj, "v {i} {} {j}", (i * j % 3) as f32 * 0.1);
+            }
+        }
+        let at = |i: usize, j: usize| j * (n + 1) + i + 1;
+        for j in 0..n {
+            for i in 0..n {
+                let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+                let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
+            }
+        }
+        let mut map = load_obj_str("t.obj", &obj, &[], &LoadOptions::default()).unwrap();
+        map.warnings.push("a warning".into());
+        map.digest = Some(Digest::of(obj.as_bytes()));
+        let world = CollisionWorld::new(map.triangles());
+        let solids = Solids {
+            of_triangle: (0..map.triangle_count() as u32).map(|t| t % 5).collect(),
+            count: 5,
+        };
+        (map, world, solids)
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("walkthrough-map-cache-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_kept_map_reads_back_the_same_with_derived_or_own_normals() {
+        let dir = scratch("round-trip");
+        let (mut map, world, solids) = terrain(30);
+        for own_normal in [false, true] {
+            if own_normal {
+                map.vertices[4].normal = [0.0, 1.0, 0.0];
+            }
+            assert_eq!(derivable(&map.vertices), !own_normal);
+            let digest = map.digest.unwrap();
+            store(&dir, &digest, &map, &solids, &world).unwrap();
+            let back = load(&dir, &digest).unwrap().unwrap();
+            assert_eq!(back.map.vertices, map.vertices);
+            assert_eq!(back.map.batches, map.batches);
+            assert_eq!(back.map.bounds, map.bounds);
+            assert_eq!(back.map.warnings, map.warnings);
+            assert_eq!(back.map.solids, solids);
+            assert_eq!(back.world.parts(), world.parts());
+            assert_eq!(back.world.stats(), world.stats());
+        }
+        // Another content's key finds nothing.
+        let other = Digest { hash: 1, len: 2 };
+        assert!(load(&dir, &other).is_none());
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_never_used() {
+        let dir = scratch("damaged");
+        let (map, world, solids) = terrain(20);
+        let digest = map.digest.unwrap();
+        store(&dir, &digest, &map, &solids, &world).unwrap();
+        let path = file_for(&dir, &digest);
+        let good = std::fs::read(&path).unwrap();
+        let head = header(&digest).len();
+        let refused = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            load(&dir, &digest).unwrap().unwrap_err()
+        };
+        // A flipped byte deep in the body: the checksum.
+        let mut flipped = good.clone();
+        flipped[good.len() / 2] ^= 0x10;
+        assert!(
+            refused(&flipped).contains("checksum"),
+            "{}",
+            refused(&flipped)
+        );
+        // Cut short: the last section is longer than what is left.
+        let cut = refused(&good[..good.len() - 100]);
+        assert!(cut.contains("longer than the file"), "{cut}");
+        assert!(refused(&good[..good.len() - 4]).contains("cut short"));
+        // A section claiming 2^64 - 1 items: refused before allocating.
+        let mut huge = good.clone();
+        huge[head..head + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(refused(&huge).contains("longer than the file"));
+        // Made by other code: not this cache's file at all.
+        let mut other = good;
+        other[9] ^= 1;
+        std::fs::write(&path, &other).unwrap();
+        assert!(load(&dir, &digest).is_none());
+    }
+
+    #[test]
+    fn the_folder_is_trimmed_least_recently_used_first() {
+        let dir = scratch("trim");
+        std::fs::create_dir_all(&dir).unwrap();
+        let day = std::time::Duration::from_secs(86_400);
+        for (k, age) in [3u32, 1, 2].iter().enumerate() {
+            let p = dir.join(format!("map-{k}.bin"));
+            std::fs::write(&p, vec![0u8; 1000]).unwrap();
+            let f = File::options().append(true).open(&p).unwrap();
+            f.set_modified(SystemTime::now() - day * *age).unwrap();
+        }
+        std::fs::write(dir.join("levels-other.bin"), vec![0u8; 5000]).unwrap();
+        trim(&dir, 2000);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        // The oldest (three days) went; other files are not the map cache's.
+        assert_eq!(left, ["levels-other.bin", "map-1.bin", "map-2.bin"]);
+    }
+}
