@@ -197,7 +197,7 @@ impl<S: Space, C: SweepCull, W: Watch> Visitor for Sweep<'_, S, C, W> {
     }
 
     /// (Never inlined: in the traversal's loop, the leaf's loop and the exact sweep made
-    /// every city sweep 10% slower.)
+    /// every city sweep 4% slower.)
     #[inline(never)]
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
