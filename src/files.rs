@@ -8,7 +8,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use crate::quote::shown_path;
@@ -325,6 +325,19 @@ fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
     found.sort();
     found.truncate(MAX_SUGGESTIONS);
     found
+}
+
+/// [`Read::read`] for a reader that is its own [`BufRead`]: what its buffer holds, through
+/// its `fill_buf` and `consume` (so that a reader watching those sees every byte).
+pub fn read_through_buffer(r: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+    let n = {
+        let data = r.fill_buf()?;
+        let n = data.len().min(buf.len());
+        buf[..n].copy_from_slice(&data[..n]);
+        n
+    };
+    r.consume(n);
+    Ok(n)
 }
 
 #[cfg(test)]

@@ -59,13 +59,7 @@ impl App {
             .placements()
             .map(|p| p.to_file(&frame))
             .collect();
-        let file = self
-            .sim
-            .session
-            .map
-            .source
-            .clone()
-            .unwrap_or_else(|| "built-in map".into());
+        let file = self.kept_file();
         match self.store.keep_decals(&key, &file, &kept) {
             Ok(()) => self.overlay.notify(done),
             Err(e) => self

@@ -1,6 +1,8 @@
 //! Saved views: Ctrl+1..9 keeps where you stand and look, 1..9 takes you back, kept per
 //! map file (by its content) with its corrections in settings.toml.
 
+use std::path::PathBuf;
+
 use walkthrough::collision::placement::out_of_range;
 use walkthrough::player::{Pose, Stance};
 use walkthrough::store::{ContentKey, SavedView};
@@ -16,6 +18,17 @@ impl App {
             // A scene: its models have keys, the scene has none.
             (None, Some(_)) => None,
         }
+    }
+
+    /// The map's file as the store names it beside what is kept for the map (its views,
+    /// its decals): the built-in map has no file.
+    pub(super) fn kept_file(&self) -> PathBuf {
+        self.sim
+            .session
+            .map
+            .source
+            .clone()
+            .unwrap_or_else(|| "built-in map".into())
     }
 
     /// The walker has walked off the map: falling, with its eye below the map's lowest
@@ -47,13 +60,7 @@ impl App {
             yaw_deg: pose.yaw_deg,
             pitch_deg: pose.pitch_deg,
         };
-        let file = self
-            .sim
-            .session
-            .map
-            .source
-            .clone()
-            .unwrap_or_else(|| "built-in map".into());
+        let file = self.kept_file();
         let msg = match self.store.keep_view(&key, &file, slot, view) {
             Ok(()) => format!("view {slot} kept ({slot} returns to it)"),
             Err(e) => format!("view {slot} kept for now, not saved: {e}"),

@@ -9,6 +9,7 @@
 
 use std::io::{self, BufRead, Read};
 
+use crate::files::read_through_buffer;
 use crate::quote::quote;
 
 /// A reader that counts the lines handed out through it.
@@ -36,14 +37,7 @@ impl<R: BufRead> LineCounter<R> {
 
 impl<R: BufRead> Read for LineCounter<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = {
-            let data = self.fill_buf()?;
-            let n = data.len().min(buf.len());
-            buf[..n].copy_from_slice(&data[..n]);
-            n
-        };
-        self.consume(n);
-        Ok(n)
+        read_through_buffer(self, buf)
     }
 }
 

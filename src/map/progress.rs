@@ -6,6 +6,8 @@
 use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
+use crate::files::read_through_buffer;
+
 /// A load's stages, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
@@ -157,14 +159,7 @@ impl<'a, R: BufRead> Watched<'a, R> {
 
 impl<R: BufRead> Read for Watched<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = {
-            let data = self.fill_buf()?;
-            let n = data.len().min(buf.len());
-            buf[..n].copy_from_slice(&data[..n]);
-            n
-        };
-        self.consume(n);
-        Ok(n)
+        read_through_buffer(self, buf)
     }
 }
 
