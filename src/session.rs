@@ -6,11 +6,10 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 
-use self::cache::Kept;
+use self::build::{Built, Job, Surveyed, build_and_survey};
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
-use crate::cull::solids::closed_solids;
 use crate::files::Digest;
 use crate::geometry::Aabb;
 use crate::map::progress::{Progress, Stage};
@@ -19,11 +18,9 @@ use crate::map::{MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureO
 use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
-use crate::survey::{
-    FrameGuess, FreeSpace, Given, Inferred, MainPart, SpawnChoice, choose_spawn, infer_frame,
-    main_part, start_warning,
-};
+use crate::survey::{FrameGuess, Given, Inferred, SpawnChoice, choose_spawn, start_warning};
 
+mod build;
 pub mod cache;
 
 /// How to open a map and where to start in it.
@@ -467,100 +464,6 @@ impl Session {
     }
 }
 
-/// The collision world built, the survey made, and how long each took.
-struct Built {
-    world: CollisionWorld,
-    world_time: Duration,
-    surveyed: Surveyed,
-    survey: Duration,
-    /// How long the survey waited for the built map to be kept in the cache.
-    kept: Duration,
-}
-
-/// What [`build_and_survey`] is to do besides building.
-struct Job<'a> {
-    /// Survey for the free-space grid too.
-    needed: bool,
-    /// What the options give of the frame.
-    given: Given,
-    /// Nothing will be drawn: no closed solids.
-    headless: bool,
-    /// The folder of the cache of built maps to keep the map in.
-    keep_in: Option<&'a Path>,
-    /// Told of the stages.
-    progress: &'a Progress,
-}
-
-/// Build `map`'s collision world (or take `cached`) and survey it (the free-space grid
-/// only when `needed`), while the other core finds the renderer's closed solids (unless
-/// `headless`) and then keeps the built map in the cache in `keep_in`, if given: the
-/// survey keeps one core busy.
-fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, job: Job) -> Built {
-    // A map from the cache has its solids when the window kept it.
-    let kept_solids = std::mem::take(&mut map.solids);
-    let search = !job.headless && kept_solids.of_triangle.is_empty();
-    let whole: &Map = map;
-    let (built, found, warnings) = std::thread::scope(|s| {
-        let vertices = &whole.vertices;
-        // A thread the system refuses: the search is made afterwards instead.
-        let solids = search.then(|| {
-            std::thread::Builder::new()
-                .spawn_scoped(s, move || closed_solids(vertices))
-                .ok()
-        });
-        let t1 = Instant::now();
-        let world = cached.unwrap_or_else(|| CollisionWorld::new(whole.triangles()));
-        let world_time = t1.elapsed();
-        job.progress.enter(Stage::Survey);
-        // The world is built: the other core, once the solids are found, keeps the map.
-        let (surveyed, survey, solids, kept) = std::thread::scope(|inner| {
-            let world = &world;
-            let helper = inner.spawn(move || {
-                let found = match solids {
-                    None => None,
-                    Some(Some(thread)) => Some(
-                        thread
-                            .join()
-                            .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    ),
-                    Some(None) => Some(closed_solids(vertices)),
-                };
-                let solids = found.as_ref().unwrap_or(&kept_solids);
-                let kept = job
-                    .keep_in
-                    .map(|dir| cache::keep(dir, whole, solids, world));
-                (found.unwrap_or(kept_solids), kept)
-            });
-            let t2 = Instant::now();
-            let mut warnings = Vec::new();
-            let surveyed = survey_map(&mut warnings, world, job.needed, job.given);
-            let survey = t2.elapsed();
-            let t3 = Instant::now();
-            let (solids, kept) = helper
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            let kept = kept.map(|k| Kept {
-                waited: t3.elapsed(),
-                ..k
-            });
-            ((surveyed, warnings), survey, solids, kept)
-        });
-        let (surveyed, mut warnings) = surveyed;
-        warnings.extend(kept.as_ref().and_then(|k| k.error.clone()));
-        let built = Built {
-            world,
-            world_time,
-            surveyed,
-            survey,
-            kept: kept.map_or(Duration::ZERO, |k| k.waited),
-        };
-        (built, solids, warnings)
-    });
-    map.solids = found;
-    map.warnings.extend(warnings);
-    built
-}
-
 /// Called with a map file's digest once it is read, before its frame is surveyed: may
 /// fill what the options leave open from what is remembered of the file.
 /// It returns the folder of the cache of built maps ([`cache`]) to read the map from and
@@ -648,45 +551,6 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
             .map_or(map.name.clone(), |p| p.display().to_string()),
         reason: format!("--spawn {why} (in world coordinates): nothing can stand there"),
     })
-}
-
-/// What the survey made of a map in its file's coordinates.
-struct Surveyed {
-    /// The frame and why.
-    guess: FrameGuess,
-    /// The free space (when the survey was `needed`).
-    free: Option<FreeSpace>,
-    /// The map's main part, when a few triangles lie far from it.
-    part: Option<MainPart>,
-}
-
-/// Survey `world` (the map in its file's coordinates) for what `given` leaves open; the
-/// free-space grid only when `needed`. A map with strays far away is surveyed by its main
-/// part, with a warning on `map`.
-fn survey_map(
-    warnings: &mut Vec<String>,
-    world: &CollisionWorld,
-    needed: bool,
-    given: Given,
-) -> Surveyed {
-    // A few triangles far from the rest would stretch the survey's grid past its rooms.
-    let part = if needed { main_part(world) } else { None };
-    if let Some(p) = &part {
-        warnings.push(format!(
-            "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
-            p.left_out,
-            world.bounds().size().max_element(),
-            p.bounds.size().max_element()
-        ));
-    }
-    let surveyed = part.as_ref().map_or(world, |p| &p.world);
-    let free = if needed {
-        FreeSpace::survey(surveyed)
-    } else {
-        None
-    };
-    let guess = infer_frame(surveyed, free.as_ref(), given);
-    Surveyed { guess, free, part }
 }
 
 /// ", 29 without area in world coordinates and 3 repeated dropped from collision", or

@@ -52,3 +52,9 @@ pub const SURFACE_ROUNDING: f32 = 1e-5;
 /// Extra inflation of the BVH boxes beyond what a query reaches, so that rounding in the
 /// slab test never drops a candidate the triangle test would accept (world units).
 pub const BOX_MARGIN: f32 = 1e-3;
+
+/// Farthest a map may reach from the origin, world units (metres). Positions are f32:
+/// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
+/// beyond it shapes round away altogether. (Here, where the collision and the map both
+/// read it, rather than in the map, which imports the collision.)
+pub const MAX_WORLD_EXTENT: f32 = 1e6;

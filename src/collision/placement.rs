@@ -33,8 +33,8 @@
 use glam::Vec3;
 
 use super::{Body, Collider, Contact, Probe, SKIN, push_out};
-use crate::map::MAX_WORLD_EXTENT;
 use crate::tolerance::CONTACT_GAP;
+use crate::tolerance::MAX_WORLD_EXTENT;
 
 /// Radius of the probe that joins a candidate spot to its anchor. Half the skin: a flying
 /// eye, which rests a skin away from every triangle, is never inside it, and a thinner

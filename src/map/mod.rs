@@ -18,6 +18,7 @@
 //!   renderer culls their backs).
 //! - [`builtin`]: the default map, embedded in the binary.
 
+mod assemble;
 pub mod builtin;
 pub mod error;
 pub mod frame;
@@ -51,10 +52,7 @@ pub use texture::{
     TextureOptions,
 };
 
-/// Farthest a map may reach from the origin, world units (metres). Positions are f32:
-/// at a million metres they are 6 cm apart, too coarse for a 1 mm contact gap, and
-/// beyond it shapes round away altogether.
-pub const MAX_WORLD_EXTENT: f32 = 1e6;
+pub use crate::tolerance::MAX_WORLD_EXTENT;
 
 /// One vertex of the flat triangle list drawn by the renderer (plain `f32`s, no padding:
 /// uploaded as bytes, `bytemuck::Pod`).

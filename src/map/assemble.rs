@@ -1,0 +1,160 @@
+//! The faces tobj read made into the map's triangles: triangulated (ear clipping for a
+//! concave polygon), turned into world coordinates, given normals and texture
+//! coordinates, one list per material; faces with non-finite corners or no area dropped
+//! and counted.
+
+use glam::Vec3;
+
+use super::triangulate::{Kind, triangulate};
+use super::{MapFrame, MarkedSpawn, Vertex};
+
+/// Names of objects that mark the spawn point instead of being geometry.
+pub(super) const SPAWN_NAMES: [&str; 4] =
+    ["spawn", "player_start", "playerstart", "info_player_start"];
+
+/// Counts of faces that were not simply kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct FaceCounts {
+    /// Dropped: a corner with a NaN or infinite coordinate.
+    pub(super) non_finite: usize,
+    /// Dropped: no area (fewer than three distinct corners, or all in a line).
+    pub(super) degenerate: usize,
+    /// Concave polygons, triangulated by ear clipping.
+    pub(super) concave: usize,
+    /// Self-intersecting polygons, fanned.
+    pub(super) fallback: usize,
+}
+
+impl FaceCounts {
+    /// One warning for each count that is not zero.
+    pub(super) fn warn(&self, shown: &str, warnings: &mut Vec<String>) {
+        if self.non_finite > 0 {
+            warnings.push(format!(
+                "{shown}: dropped {} faces with non-finite (NaN or infinite) coordinates",
+                self.non_finite
+            ));
+        }
+        if self.degenerate > 0 {
+            warnings.push(format!(
+                "{shown}: dropped {} faces with no area in the file (corners that coincide or lie in a line): not drawn, not collided with",
+                self.degenerate
+            ));
+        }
+        if self.concave > 0 {
+            warnings.push(format!(
+                "{shown}: {} concave polygons were ear-clipped (a fan would be wrong)",
+                self.concave
+            ));
+        }
+        if self.fallback > 0 {
+            warnings.push(format!(
+                "{shown}: {} self-intersecting polygons were fanned",
+                self.fallback
+            ));
+        }
+    }
+}
+
+/// The map's vertices by material, the marked spawn, and what happened to the faces.
+pub(super) struct Geometry {
+    pub(super) per_material: Vec<Vec<Vertex>>,
+    pub(super) marked_spawn: Option<MarkedSpawn>,
+    pub(super) counts: FaceCounts,
+}
+
+/// Triangulate every face of `models` into world-space vertices, one list per material.
+pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFrame) -> Geometry {
+    let mut per_material: Vec<Vec<Vertex>> = vec![Vec::new(); materials];
+    let mut marked_spawn = None;
+    let mut counts = FaceCounts::default();
+    let mut tris = Vec::new();
+    let mut corners = Vec::new();
+    for model in models {
+        let mesh = &model.mesh;
+        let pos = |i: u32| {
+            let i = i as usize * 3;
+            frame.to_world(Vec3::new(
+                mesh.positions[i],
+                mesh.positions[i + 1],
+                mesh.positions[i + 2],
+            ))
+        };
+        if SPAWN_NAMES
+            .iter()
+            .any(|n| model.name.trim().eq_ignore_ascii_case(n))
+        {
+            let n = mesh.positions.len() / 3;
+            if n > 0 {
+                let c = (0..n as u32).map(pos).fold(Vec3::ZERO, |a, p| a + p) / n as f32;
+                if c.is_finite() {
+                    marked_spawn = Some(MarkedSpawn { position: c });
+                }
+            }
+            continue;
+        }
+        let has_normals = mesh.normals.len() == mesh.positions.len();
+        let has_uv = mesh.texcoords.len() / 2 == mesh.positions.len() / 3;
+        let material = mesh.material_id.map_or(0, |m| m + 1).min(materials - 1);
+        let triangles_only;
+        let arities: &[u32] = if mesh.face_arities.is_empty() {
+            triangles_only = vec![3; mesh.indices.len() / 3];
+            &triangles_only
+        } else {
+            &mesh.face_arities
+        };
+        let mut at = 0usize;
+        for &arity in arities {
+            let face = &mesh.indices[at..(at + arity as usize).min(mesh.indices.len())];
+            at += arity as usize;
+            corners.clear();
+            corners.extend(face.iter().map(|&i| pos(i)));
+            if !corners.iter().all(|p| p.is_finite()) {
+                counts.non_finite += 1;
+                continue;
+            }
+            tris.clear();
+            match triangulate(&corners, &mut tris) {
+                Kind::Degenerate => counts.degenerate += 1,
+                Kind::Concave => counts.concave += 1,
+                Kind::Fallback => counts.fallback += 1,
+                Kind::Convex => {}
+            }
+            for &[a, b, c] in &tris {
+                let p = [corners[a], corners[b], corners[c]];
+                let Some(face_n) = (p[1] - p[0]).cross(p[2] - p[0]).try_normalize() else {
+                    counts.degenerate += 1;
+                    continue;
+                };
+                for (k, &ci) in [a, b, c].iter().enumerate() {
+                    let idx = face[ci] as usize;
+                    let normal = if has_normals {
+                        let n = Vec3::from_slice(&mesh.normals[idx * 3..idx * 3 + 3]);
+                        frame.rotate_to_world(n).try_normalize().unwrap_or(face_n)
+                    } else {
+                        face_n
+                    };
+                    let uv = if has_uv {
+                        let (u, v) = (mesh.texcoords[idx * 2], mesh.texcoords[idx * 2 + 1]);
+                        if u.is_finite() && v.is_finite() {
+                            [u, v]
+                        } else {
+                            [0.0, 0.0]
+                        }
+                    } else {
+                        [0.0, 0.0]
+                    };
+                    per_material[material].push(Vertex {
+                        position: p[k].into(),
+                        normal: normal.into(),
+                        uv,
+                    });
+                }
+            }
+        }
+    }
+    Geometry {
+        per_material,
+        marked_spawn,
+        counts,
+    }
+}
