@@ -214,6 +214,7 @@ struct Counts {
     derived: u64,
     dropped: u64,
     duplicates: u64,
+    depth: u64,
 }
 
 /// The points of a map: its marked spawn (zero without one) and its bounds.
@@ -433,6 +434,7 @@ fn write(
         derived: u64::from(derived),
         dropped: stats.dropped as u64,
         duplicates: stats.duplicates as u64,
+        depth: stats.depth as u64,
     };
     let points = Points {
         spawn: spawn.unwrap_or(Vec3::ZERO).to_array(),
@@ -537,6 +539,7 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
         nodes,
         dropped: counts.dropped,
         duplicates: counts.duplicates,
+        depth: counts.depth,
     })?;
     let mut map = Map {
         materials: vec![Material::default_grey()],

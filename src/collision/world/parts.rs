@@ -35,6 +35,9 @@ pub struct WorldParts {
     pub dropped: u64,
     /// Triangles dropped as repeats.
     pub duplicates: u64,
+    /// The tree's depth, as [`CollisionWorld::stats`] says it (0: found again, a walk of
+    /// every node). Only counted, never followed, so taken as given.
+    pub depth: u64,
 }
 
 impl CollisionWorld {
@@ -46,6 +49,7 @@ impl CollisionWorld {
             nodes: self.node_records().collect(),
             dropped: self.dropped as u64,
             duplicates: self.duplicates as u64,
+            depth: self.depth as u64,
         }
     }
 
@@ -68,6 +72,7 @@ impl CollisionWorld {
             nodes: records,
             dropped,
             duplicates,
+            depth,
         } = parts;
         if triangles.is_empty() != records.is_empty() {
             return Err("a tree without triangles, or triangles without a tree".into());
@@ -107,7 +112,10 @@ impl CollisionWorld {
         }
         let bvh = Bvh { nodes };
         let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
-        let depth = bvh.depth();
+        let depth = match depth {
+            0 => bvh.depth(),
+            d => d as usize,
+        };
         Ok(CollisionWorld {
             triangles,
             bvh,
