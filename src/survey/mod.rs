@@ -159,8 +159,14 @@ struct Weighed {
 }
 
 /// Weigh `up` for `world`, with its prior (natural log).
-fn weigh(world: &CollisionWorld, free: Option<&FreeSpace>, up: UpAxis, prior: f32) -> Weighed {
-    let evidence = up::evidence(world, free, up);
+fn weigh(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    up: UpAxis,
+    prior: f32,
+    surface: &up::SurfaceCues,
+) -> Weighed {
+    let evidence = up::evidence(world, free, up, surface);
     Weighed {
         up,
         evidence,
@@ -187,11 +193,12 @@ fn weigh_ups(
     free: Option<&FreeSpace>,
     given: Option<UpAxis>,
 ) -> Vec<Weighed> {
+    let surface = up::SurfaceCues::of(world);
     let mut weighed: Vec<Weighed> = match given {
-        Some(up) => vec![weigh(world, free, up, 0.0)],
+        Some(up) => vec![weigh(world, free, up, 0.0, &surface)],
         None => CANDIDATE_UPS
             .iter()
-            .map(|&(up, prior)| weigh(world, free, up, prior))
+            .map(|&(up, prior)| weigh(world, free, up, prior, &surface))
             .collect(),
     };
     weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -265,7 +272,9 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let runs = samples::floor_runs(world, free, dir, SCALE_SAMPLES, STAIR_SAMPLES);
     let (across, along) = measures::extents(world.bounds().size(), dir);
     let m = measures::measure(world, free, &runs, dir, across, along);
-    details.extend(scale::ranked(&m, grid).iter().map(|s| {
+    // Ranked once, for the details and the answer (each ranking scores every unit).
+    let scored = scale::ranked(&m, grid);
+    details.extend(scored.iter().map(|s| {
         format!(
             "survey: {} ({} per unit): score {:.2} ({})",
             s.unit.name,
@@ -277,7 +286,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let (scale, scale_reason, scale_inferred) = match given.scale {
         Some(s) => (s, format!("scale {s} given"), None),
         None => {
-            let g = scale::infer_scale(&m, grid);
+            let g = scale::infer_scale(&m, &scored);
             let confidence = Confidence::of(g.margin);
             (
                 g.scale,

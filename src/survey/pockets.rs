@@ -23,6 +23,8 @@ pub const MAX_CELLS: f32 = 2_000_000.0;
 /// Most surface samples taken while marking solid cells; a map needing more (millions of
 /// huge overlapping faces) is not surveyed for pockets at all, rather than taking minutes.
 pub const MAX_SAMPLES: u64 = 60_000_000;
+/// From this many triangles on, the surfaces are marked on two cores.
+const PARALLEL_TRIANGLES: usize = 100_000;
 /// A sealed region with less than this share of the map's free cells is a pocket.
 pub const POCKET_SHARE: f32 = 0.01;
 /// A sealed region spanning fewer cells than this along some axis is a pocket however
@@ -228,7 +230,7 @@ impl FreeSpace {
     }
 
     fn flat(&self, x: u32, y: u32, z: u32) -> usize {
-        ((z * self.dims.y + y) * self.dims.x + x) as usize
+        flat(self.dims, x, y, z)
     }
 
     /// Mark every cell a triangle passes through (region 0), by sampling each triangle
@@ -265,22 +267,50 @@ impl FreeSpace {
         // In cell units from here: a multiply, not a divide, per sample.
         let to_cells = 1.0 / self.cell;
         let dims = self.dims.as_vec3();
-        for t in world.triangles() {
-            let (o, e1, e2, n1, n2) = frame(t);
-            let a = (o - self.min) * to_cells;
-            let (e1, e2) = (e1 * to_cells, e2 * to_cells);
-            for i in 0..=n1 {
-                let u = i as f32 / n1 as f32;
-                let row = a + e1 * u;
-                // Within the triangle: u + v <= 1.
-                let last = ((1.0 - u) * n2 as f32).floor() as u64;
-                for j in 0..=last {
-                    let c = row + e2 * (j as f32 / n2 as f32);
-                    if c.min_element() >= 0.0 && c.cmplt(dims).all() {
-                        let c = c.as_uvec3();
-                        let k = self.flat(c.x, c.y, c.z);
-                        self.region[k] = 0;
+        let (min, size) = (self.min, self.dims);
+        // The cells each sample of `tris` falls in, as marks over every cell.
+        let marks = |tris: &[crate::geometry::Triangle]| {
+            let mut solid = vec![false; self.region.len()];
+            for t in tris {
+                let (o, e1, e2, n1, n2) = frame(t);
+                let a = (o - min) * to_cells;
+                let (e1, e2) = (e1 * to_cells, e2 * to_cells);
+                for i in 0..=n1 {
+                    let u = i as f32 / n1 as f32;
+                    let row = a + e1 * u;
+                    // Within the triangle: u + v <= 1.
+                    let last = ((1.0 - u) * n2 as f32).floor() as u64;
+                    for j in 0..=last {
+                        let c = row + e2 * (j as f32 / n2 as f32);
+                        if c.min_element() >= 0.0 && c.cmplt(dims).all() {
+                            let c = c.as_uvec3();
+                            solid[flat(size, c.x, c.y, c.z)] = true;
+                        }
                     }
+                }
+            }
+            solid
+        };
+        // Two halves on two cores: a mark is the same whoever makes it.
+        let tris = world.triangles();
+        let (first, second) = tris.split_at(tris.len() / 2);
+        let halves = if tris.len() < PARALLEL_TRIANGLES {
+            [marks(tris), Vec::new()]
+        } else {
+            std::thread::scope(|s| {
+                let other = s.spawn(|| marks(second));
+                [
+                    marks(first),
+                    other
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                ]
+            })
+        };
+        for half in &halves {
+            for (region, &solid) in self.region.iter_mut().zip(half) {
+                if solid {
+                    *region = 0;
                 }
             }
         }
@@ -385,6 +415,11 @@ impl FreeSpace {
             .map(|(n, _)| n)
             .sum();
     }
+}
+
+/// The index of cell (x, y, z) in a grid of `dims` cells, x fastest.
+fn flat(dims: UVec3, x: u32, y: u32, z: u32) -> usize {
+    ((z * dims.y + y) * dims.x + x) as usize
 }
 
 #[cfg(test)]

@@ -421,9 +421,8 @@ pub fn describe(m: &Measures, s: &UnitScore) -> String {
 /// scale is the best one that differs by more.
 pub const SAME_ANSWER: f32 = 1.25;
 
-/// Choose the unit the measures make most likely, for a file on `grid`.
-pub fn infer_scale(m: &Measures, grid: Option<EngineGrid>) -> ScaleGuess {
-    let scored = ranked(m, grid);
+/// Choose the unit the measures make most likely, from their ranking ([`ranked`]).
+pub fn infer_scale(m: &Measures, scored: &[UnitScore]) -> ScaleGuess {
     let best = scored[0];
     let other = |s: &&UnitScore| {
         let r = s.unit.metres / best.unit.metres;
