@@ -26,7 +26,7 @@ use walkthrough::cull::solids::closed_solids;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough::map::progress::Progress;
 use walkthrough::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::store::levels::{Fingerprint, decode, encode};
 use walkthrough::survey::{FreeSpace, Given, infer_frame};
 
@@ -153,8 +153,13 @@ fn big_map(c: &mut Criterion) {
     let cache =
         std::env::temp_dir().join(format!("walkthrough-bench-cache-{}", std::process::id()));
     let open = || {
-        let mut in_cache = |_: &_, _: &mut _| Some(cache.clone());
-        Session::open_watched(Some(&path), &headless, &mut in_cache, &Progress::default())
+        let progress = Progress::default();
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: Some(cache.clone()),
+            progress: &progress,
+        };
+        Session::open_watched(Some(&path), &headless, watch)
             .expect("opens")
             .world
             .stats()

@@ -154,7 +154,35 @@ impl Digest {
             len: bytes.len() as u64,
         }
     }
+
+    /// The digest of the `kind` file at `path`, read as a stream (a buffer of
+    /// [`HASH_CHUNK`] bytes, never the whole file), within `kind`'s size limit.
+    pub fn of_file(path: &Path, kind: FileKind) -> Result<Digest, ReadError> {
+        let Opened { file, .. } = open_file(path, kind)?;
+        let mut reader = file.take(kind.limit());
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        let mut buf = vec![0u8; HASH_CHUNK];
+        let mut len = 0u64;
+        loop {
+            let n = reader.read(&mut buf).map_err(|source| ReadError::Io {
+                path: shown_path(path),
+                source,
+            })?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            len += n as u64;
+        }
+        Ok(Digest {
+            hash: hasher.digest128(),
+            len,
+        })
+    }
 }
+
+/// Bytes read at a time while hashing a file as a stream.
+const HASH_CHUNK: usize = 1 << 20;
 
 /// The folder `path`'s relative references (an MTL, a texture, a scene's models) are
 /// found from: its parent, or the working folder for a bare file name.

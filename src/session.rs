@@ -45,8 +45,8 @@ pub struct OpenOptions {
     /// (on a ten-million-triangle map a core for seconds, beside the collision world's
     /// build, which then has both).
     pub headless: bool,
-    /// Build the map without the cache of built maps (`--no-map-cache`), whatever the
-    /// caller's [`OnKey`] answers.
+    /// Build the map without the cache of built maps (`--no-map-cache`), whatever
+    /// [`Watch::cache_dir`] names.
     pub no_map_cache: bool,
 }
 
@@ -124,19 +124,25 @@ impl Session {
     /// into the world (Y up, metres); the collision world is built once, in the file's
     /// coordinates, and turned and scaled with it.
     pub fn open(path: Option<&Path>, opts: &OpenOptions) -> Result<Session, MapError> {
-        Session::open_watched(path, opts, &mut |_, _| None, &Progress::default())
+        let progress = Progress::default();
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: None,
+            progress: &progress,
+        };
+        Session::open_watched(path, opts, watch)
     }
 
-    /// [`Session::open`], calling `on_key` with the map file's digest as soon as it is read
-    /// (before the survey: what is remembered of the file may fill what `opts` leaves
-    /// open, see [`crate::store::recall_by_key`]), telling `progress` how far it has come,
-    /// and stopping with [`MapError::Cancelled`] at the next stage once it is cancelled.
+    /// [`Session::open`] for `watch` (see [`Watch`]): its `on_key` hears the map file's
+    /// digest as soon as it is known, the map is read from (or kept in) its cache of built
+    /// maps, its `progress` is told how far the load has come, and the load stops with
+    /// [`MapError::Cancelled`] at the next stage once that is cancelled.
     pub fn open_watched(
         path: Option<&Path>,
         opts: &OpenOptions,
-        on_key: OnKey,
-        progress: &Progress,
+        watch: Watch,
     ) -> Result<Session, MapError> {
+        let progress = watch.progress;
         if let Some(p) = path.filter(|p| is_scene_path(p)) {
             return Session::open_scene(p, opts);
         }
@@ -146,7 +152,7 @@ impl Session {
             mut map,
             world: cached,
             keep_in,
-        } = cache::open_map(path, &mut opts, on_key, progress)?;
+        } = cache::open_map(path, &mut opts, watch)?;
         let parse = t0.elapsed();
         let from_cache = cached.is_some();
         let opts = &opts;
@@ -464,11 +470,18 @@ impl Session {
     }
 }
 
-/// Called with a map file's digest once it is read, before its frame is surveyed: may
-/// fill what the options leave open from what is remembered of the file.
-/// It returns the folder of the cache of built maps ([`cache`]) to read the map from and
-/// keep it in, or `None` to build it without the cache.
-pub type OnKey<'a> = &'a mut dyn FnMut(&Digest, &mut OpenOptions) -> Option<PathBuf>;
+/// What the caller of [`Session::open_watched`] hears and gives.
+pub struct Watch<'a> {
+    /// Called with the map file's digest once it is known, before its frame is surveyed:
+    /// may fill what the options leave open from what is remembered of the file (see
+    /// [`crate::store::recall_by_key`]).
+    pub on_key: &'a mut dyn FnMut(&Digest, &mut OpenOptions),
+    /// The folder of the cache of built maps ([`cache`]): the map is read from it when
+    /// kept there, and kept there once built. `None` (or `--no-map-cache`): neither.
+    pub cache_dir: Option<PathBuf>,
+    /// Told how far the load has come; cancelling it stops the load.
+    pub progress: &'a Progress,
+}
 
 /// [`MapError::Cancelled`] once `progress` is cancelled.
 fn stop_if_cancelled(map: &Map, progress: &Progress) -> Result<(), MapError> {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use walkthrough::files::Digest;
 use walkthrough::map::progress::Progress;
 use walkthrough::quote::escape_lines;
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::sim::StartLine;
 use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
 
@@ -43,10 +43,14 @@ pub fn open_map(
             say(&note);
         }
         content_key = Some(key);
-        store::cache_dir()
     };
-    let session = Session::open_watched(map, &open, &mut on_key, &Progress::default())
-        .map_err(|e| e.to_string())?;
+    let progress = Progress::default();
+    let watch = Watch {
+        on_key: &mut on_key,
+        cache_dir: store::cache_dir(),
+        progress: &progress,
+    };
+    let session = Session::open_watched(map, &open, watch).map_err(|e| e.to_string())?;
     report_loaded(&session, verbose);
     Ok(Opened {
         session,

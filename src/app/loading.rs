@@ -11,7 +11,7 @@ use walkthrough::files::Digest;
 use walkthrough::map::MapError;
 use walkthrough::map::minimap::{TopDown, top_down};
 use walkthrough::map::progress::{Progress, Stage};
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
@@ -97,9 +97,13 @@ impl Loading {
                     store::recall_by_key(&mut store, &k, p, open, false);
                 }
                 key = Some(k);
-                store::cache_dir()
             };
-            let opened = Session::open_watched(path.as_deref(), &open, &mut on_key, &watched);
+            let watch = Watch {
+                on_key: &mut on_key,
+                cache_dir: store::cache_dir(),
+                progress: &watched,
+            };
+            let opened = Session::open_watched(path.as_deref(), &open, watch);
             // The window may have closed meanwhile, or given up on this load (Esc):
             // nobody to tell, nothing lost.
             let loaded = opened.map(|session| Loaded {

@@ -44,8 +44,8 @@ use crate::geometry::Aabb;
 pub use error::MapError;
 pub use frame::{MapFrame, UpAxis};
 pub use obj::{
-    LoadOptions, ObjFile, load_obj_file, load_obj_file_watched, load_obj_str, parse_obj_file,
-    read_obj_file,
+    LoadOptions, ObjFile, load_obj_file, load_obj_file_watched, load_obj_str, name_map,
+    parse_obj_file, read_obj_file,
 };
 pub use texture::{
     MAX_DECODED_TEXTURE_BYTES, MAX_KEPT_TEXTURE_SIDE, MAX_TEXTURE_DECODE_BYTES, MAX_TEXTURE_SIDE,

@@ -78,18 +78,22 @@ impl ObjFile {
         self.released = true;
     }
 
-    /// The map this file gives when its lines need not be read again (a built map kept in
-    /// the cache): named, sourced and keyed as [`parse_obj_file`] would.
+    /// Name `map` as this file's ([`name_map`]).
     pub fn name(&self, map: &mut Map) {
-        let shown = shown_path(&self.path);
-        map.name = self
-            .path
-            .file_name()
-            .map_or(shown, |n| n.to_string_lossy().into_owned());
-        map.source = Some(self.path.clone());
-        map.inputs.insert(0, self.path.clone());
-        map.digest = Some(self.digest);
+        name_map(map, &self.path, self.digest);
     }
+}
+
+/// Name, source and key `map` as the map of the file at `path` with `digest`, as
+/// [`parse_obj_file`] does (for a built map kept in the cache, whose lines are not read).
+pub fn name_map(map: &mut Map, path: &Path, digest: Digest) {
+    let shown = shown_path(path);
+    map.name = path
+        .file_name()
+        .map_or(shown, |n| n.to_string_lossy().into_owned());
+    map.source = Some(path.to_path_buf());
+    map.inputs.insert(0, path.to_path_buf());
+    map.digest = Some(digest);
 }
 
 /// Read the OBJ file at `path` whole (the first step of [`load_obj_file`]): an archive,

@@ -26,14 +26,14 @@ use glam::Vec3;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::collision::{CollisionWorld, NodeRecord, WorldParts};
-use crate::files::Digest;
+use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
-use crate::map::progress::{Progress, Stage};
+use crate::map::progress::Stage;
 use crate::map::{
     Batch, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis, Vertex,
-    builtin, parse_obj_file, read_obj_file,
+    builtin, name_map, parse_obj_file, read_obj_file,
 };
-use crate::session::{OnKey, OpenOptions};
+use crate::session::{OpenOptions, Watch};
 
 /// The layout of a file; raised whenever it changes.
 pub const FORMAT: u32 = 1;
@@ -89,14 +89,15 @@ pub struct Opened {
 }
 
 /// Open the map at `path` (the built-in map for `None`) in its file's frame: once the
-/// file is read, `on_key` hears its digest (and may change `opts`, and name the cache's
-/// folder); the map is then read from the cache when it is there and sound, else parsed
-/// (a damaged cached file is removed, with a warning on the map).
+/// file's digest is known, `watch.on_key` hears it (and may change `opts`); the map is
+/// then read from the cache when it is there and sound, else parsed (a damaged cached
+/// file is removed, with a warning on the map). When a built map of the file's length is
+/// kept, the file is hashed as a stream first, never held whole (379 MB for ten million
+/// triangles); it is read whole only to be parsed.
 pub fn open_map(
     path: Option<&Path>,
     opts: &mut OpenOptions,
-    on_key: OnKey,
-    progress: &Progress,
+    watch: Watch,
 ) -> Result<Opened, MapError> {
     let Some(path) = path else {
         return Ok(Opened {
@@ -105,38 +106,44 @@ pub fn open_map(
             keep_in: None,
         });
     };
-    let mut file = read_obj_file(path)?;
-    let dir = on_key(&file.digest, opts).filter(|_| !opts.no_map_cache);
-    let kept = dir
-        .as_deref()
-        .map(|d| file_for(d, &file.digest))
-        .filter(|p| p.is_file());
-    // The text is not needed when the built map is there: let it go before the map is
-    // read (379 MB less at the peak for ten million triangles).
-    let digest = file.digest;
-    if kept.is_some() {
-        file.release_text();
-    }
-    let found = kept.and_then(|k| {
+    let progress = watch.progress;
+    let dir = watch.cache_dir.filter(|_| !opts.no_map_cache);
+    let len = check_file(path, FileKind::Obj)?.len();
+    let mut file = None;
+    let digest = match dir.as_deref().filter(|d| kept_of_length(d, len)) {
+        Some(_) => Digest::of_file(path, FileKind::Obj)?,
+        None => {
+            let read = read_obj_file(path)?;
+            let digest = read.digest;
+            file = Some(read);
+            digest
+        }
+    };
+    (watch.on_key)(&digest, opts);
+    let found = dir.as_deref().and_then(|d| {
         progress.enter(Stage::Cached);
-        load(k.parent()?, &digest, !opts.headless)
+        load(d, &digest, !opts.headless).map(|r| (d, r))
     });
     let damaged = match found {
-        Some(Ok(Cached { mut map, world })) => {
-            file.name(&mut map);
+        Some((_, Ok(Cached { mut map, world }))) => {
+            name_map(&mut map, path, digest);
             return Ok(Opened {
                 map,
                 world: Some(world),
                 keep_in: None,
             });
         }
-        Some(Err(e)) => {
-            if let Some(d) = &dir {
-                let _ = std::fs::remove_file(file_for(d, &digest));
-            }
+        Some((d, Err(e))) => {
+            let _ = std::fs::remove_file(file_for(d, &digest));
             Some(format!("the cache of built maps: {e}; it was built again"))
         }
         None => None,
+    };
+    // Hashed as a stream, and not kept after all (a file of the same length, or a
+    // damaged one): read whole now.
+    let file = match file {
+        Some(f) => f,
+        None => read_obj_file(path)?,
     };
     progress.enter(Stage::Reading);
     let options = LoadOptions {
@@ -174,6 +181,19 @@ pub fn keep(dir: &Path, map: &Map, solids: &Solids, world: &CollisionWorld) -> K
         waited: Duration::ZERO,
         error,
     }
+}
+
+/// Whether `dir` keeps a built map of a file `len` bytes long (its name ends in the
+/// length: only then is a file hashed before it is read).
+fn kept_of_length(dir: &Path, len: u64) -> bool {
+    let end = format!("-{len:x}.bin");
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.filter_map(Result::ok).any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("map-") && name.ends_with(&end)
+        })
+    })
 }
 
 /// The file the map of content `digest` is kept in, in `dir`.
@@ -605,6 +625,7 @@ pub fn trim(dir: &Path, most: u64) {
 mod tests {
     use super::*;
     use crate::map::load_obj_str;
+    use crate::map::progress::Progress;
 
     /// A small terrain as a map and its world (what `keeps` would want ten thousand times
     /// over; the format is the same at any size).
@@ -727,5 +748,44 @@ mod tests {
         left.sort();
         // The oldest (three days) went; other files are not the map cache's.
         assert_eq!(left, ["levels-other.bin", "map-1.bin", "map-2.bin"]);
+    }
+
+    #[test]
+    fn a_file_with_a_kept_map_of_its_length_is_hashed_as_a_stream_and_opened_right() {
+        let dir = scratch("stream");
+        std::fs::create_dir_all(&dir).unwrap();
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+        // The same length, other content.
+        let other = "v 0 0 0\nv 2 0 0\nv 0 0 2\nf 1 2 3\n";
+        assert_eq!(obj.len(), other.len());
+        let (path, other_path) = (dir.join("a.obj"), dir.join("b.obj"));
+        std::fs::write(&path, obj).unwrap();
+        std::fs::write(&other_path, other).unwrap();
+        let cache = dir.join("cache");
+        let map = load_obj_str("a.obj", obj, &[], &LoadOptions::default()).unwrap();
+        let world = CollisionWorld::new(map.triangles());
+        let digest = Digest::of(obj.as_bytes());
+        store(&cache, &digest, &map, &Solids::default(), &world).unwrap();
+        let open = |p: &Path| {
+            let progress = Progress::default();
+            let mut heard = None;
+            let watch = Watch {
+                on_key: &mut |d, _| heard = Some(*d),
+                cache_dir: Some(cache.clone()),
+                progress: &progress,
+            };
+            let opened = open_map(Some(p), &mut OpenOptions::default(), watch).unwrap();
+            (opened, heard.unwrap())
+        };
+        let (kept, heard) = open(&path);
+        assert_eq!(heard, digest);
+        assert!(kept.world.is_some(), "the kept map was not read");
+        assert_eq!(kept.map.name, "a.obj");
+        assert_eq!(kept.map.vertices, map.vertices);
+        // Hashed as a stream too (a map of its length is kept), then parsed.
+        let (parsed, heard) = open(&other_path);
+        assert_eq!(heard, Digest::of(other.as_bytes()));
+        assert!(parsed.world.is_none());
+        assert_eq!(parsed.map.vertices[1].position, [2.0, 0.0, 0.0]);
     }
 }

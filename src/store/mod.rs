@@ -18,15 +18,13 @@
 //! - `parse`: the file's TOML read, each problem a warning with its line.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use glam::Vec3;
-use xxhash_rust::xxh3::Xxh3;
 
 use crate::decals::Placement;
-use crate::files::{Digest, FileKind, Opened, open_file, read_file};
+use crate::files::{Digest, FileKind, read_file};
 use crate::map::MapFrame;
 use crate::map::scene::is_scene_path;
 use crate::output::{Replace, write_file};
@@ -48,8 +46,6 @@ pub const STORE_FILE: &str = "settings.toml";
 pub const LEGACY_FILE: &str = "corrections.toml";
 /// Most maps remembered; past it the oldest correction is dropped (the file stays small).
 pub const MAX_REMEMBERED: usize = 1000;
-/// Bytes read at a time while hashing a map.
-const HASH_CHUNK: usize = 1 << 20;
 /// The built-in map has no file to hash: its memory (its views) is kept under the key of
 /// these bytes ([`ContentKey::built_in`]).
 const BUILT_IN_KEY_BYTES: &[u8] = b"walkthrough built-in map";
@@ -61,22 +57,9 @@ pub struct ContentKey(String);
 impl ContentKey {
     /// The key of the file at `path` (read in a stream, within the OBJ size limit).
     pub fn of_file(path: &Path) -> Result<ContentKey, String> {
-        let Opened { file, .. } = open_file(path, FileKind::Obj).map_err(|e| e.to_string())?;
-        let mut reader = file.take(FileKind::Obj.limit());
-        let mut hasher = Xxh3::new();
-        let mut buf = vec![0u8; HASH_CHUNK];
-        let mut len = 0u64;
-        loop {
-            let n = reader
-                .read(&mut buf)
-                .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&buf[..n]);
-            len += n as u64;
-        }
-        Ok(ContentKey::from_digest(hasher.digest128(), len))
+        Digest::of_file(path, FileKind::Obj)
+            .map(ContentKey::from)
+            .map_err(|e| e.to_string())
     }
 
     /// The key the built-in map's memory is kept under (see [`BUILT_IN_KEY_BYTES`]); its
