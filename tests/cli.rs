@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn walkthrough(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         // Never the user's remembered corrections: an empty settings folder.
@@ -384,25 +386,6 @@ fn a_script_with_a_byte_order_mark_runs() {
     );
 }
 
-/// A flat terrain of `n` x `n` quads as OBJ text.
-fn terrain_obj(n: usize) -> String {
-    use std::fmt::Write as _;
-    let mut obj = String::with_capacity(n * n * 40);
-    for j in 0..=n {
-        for i in 0..=n {
-            let _ = writeln!(obj, "v {i} 0 {j}");
-        }
-    }
-    let at = |i: usize, j: usize| j * (n + 1) + i + 1;
-    for j in 0..n {
-        for i in 0..n {
-            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
-            let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
-        }
-    }
-    obj
-}
-
 /// Issue 37: a map of a million triangles is kept in the cache of built maps once
 /// built; the next open reads it from there and walks byte for byte the same; a damaged
 /// cached file is refused with a warning and the map built again; `--no-map-cache`
@@ -414,7 +397,7 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
     std::fs::create_dir_all(&dir).unwrap();
     let map = dir.join("terrain.obj");
     // 2 x 708 x 708 = 1,002,528 triangles, just over the cache's minimum.
-    std::fs::write(&map, terrain_obj(708)).unwrap();
+    std::fs::write(&map, common::terrain_obj(708)).unwrap();
     let script = dir.join("walk.txt");
     std::fs::write(&script, "forward 1\nturn 30\nforward 0.5\n").unwrap();
     let cache = dir.join("cache");

@@ -2997,26 +2997,6 @@ fn under_water_the_view_is_tinted_and_fogged_and_the_windows_trace_has_sims_wate
     );
 }
 
-/// A flat terrain of `n` x `n` quads, 1 m apart, as OBJ text written to `path` (big
-/// enough that loading it again takes seconds).
-fn write_terrain(path: &Path, n: usize) {
-    use std::fmt::Write as _;
-    let mut obj = String::with_capacity(n * n * 60);
-    for j in 0..=n {
-        for i in 0..=n {
-            let _ = writeln!(obj, "v {i} 0 {j}");
-        }
-    }
-    let at = |i: usize, j: usize| j * (n + 1) + i + 1;
-    for j in 0..n {
-        for i in 0..n {
-            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
-            let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
-        }
-    }
-    std::fs::write(path, obj).unwrap();
-}
-
 /// Issue 37: a load that takes over half a second shows a progress bar over the map
 /// still being walked, and Esc cancels it: the old map stays, and walks on.
 #[test]
@@ -3026,7 +3006,7 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     let dir = out_dir("loading-bar");
     let map = dir.join("terrain.obj");
     // 2.5 million triangles, 90 MB: reading it again takes seconds.
-    write_terrain(&map, 1120);
+    std::fs::write(&map, common::terrain_obj(1120)).unwrap();
     let trace = dir.join("trace.csv");
     let (m, t) = (map.to_str().unwrap(), trace.to_str().unwrap());
     // Without the cache of built maps, which would make the reload quick.

@@ -274,3 +274,23 @@ impl Drop for FullDisk {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// A flat terrain of `n` x `n` quads, 1 m apart, at y = 0, as OBJ text (2 n^2 triangles:
+/// big enough, for n in the hundreds or more, that loading it takes a while).
+pub fn terrain_obj(n: usize) -> String {
+    use std::fmt::Write as _;
+    let mut obj = String::with_capacity(n * n * 40);
+    for j in 0..=n {
+        for i in 0..=n {
+            let _ = writeln!(obj, "v {i} 0 {j}");
+        }
+    }
+    let at = |i: usize, j: usize| j * (n + 1) + i + 1;
+    for j in 0..n {
+        for i in 0..n {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            let _ = writeln!(obj, "f {a} {d} {c}\nf {a} {c} {b}");
+        }
+    }
+    obj
+}
