@@ -2,7 +2,9 @@
 //! found, the store's warnings (never errors), peak memory, and whether a
 //! signal asked the program to stop.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use std::path::{Path, PathBuf};
 
@@ -50,13 +52,51 @@ pub fn open_map(
         cache_dir: store::cache_dir(),
         progress: &progress,
     };
-    let session = Session::open_watched(map, &open, watch).map_err(|e| e.to_string())?;
+    let done = AtomicBool::new(false);
+    let name = map.map_or("the built-in map".to_string(), |p| p.display().to_string());
+    let opened = std::thread::scope(|s| {
+        // A long load says how far it has come, on a terminal (the window is not open yet).
+        if std::io::stderr().is_terminal() {
+            s.spawn(|| show_progress(&name, &progress, &done));
+        }
+        let opened = Session::open_watched(map, &open, watch);
+        done.store(true, Ordering::Relaxed);
+        opened
+    });
+    let session = opened.map_err(|e| e.to_string())?;
     report_loaded(&session, verbose);
     Ok(Opened {
         session,
         store,
         content_key,
     })
+}
+
+/// How often the terminal's progress line is written again.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+/// A load shows its progress on the terminal once it has taken this long.
+const PROGRESS_AFTER: Duration = Duration::from_millis(500);
+
+/// Until `done`, once the load of `name` has taken [`PROGRESS_AFTER`], rewrite one line
+/// on the terminal with what it is doing; the line is cleared at the end.
+fn show_progress(name: &str, progress: &Progress, done: &AtomicBool) {
+    let since = Instant::now();
+    let mut shown = false;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(PROGRESS_EVERY);
+        if since.elapsed() >= PROGRESS_AFTER && !done.load(Ordering::Relaxed) {
+            let line = format!(
+                "loading {name}: {} ... {:.1} s",
+                progress.doing(),
+                since.elapsed().as_secs_f32()
+            );
+            eprint!("\r\x1b[2K{}", escape_lines(&line));
+            shown = true;
+        }
+    }
+    if shown {
+        eprint!("\r\x1b[2K");
+    }
 }
 
 /// The files a run reads, which no output may overwrite: the map's, the script, and the

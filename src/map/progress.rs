@@ -117,6 +117,19 @@ impl Progress {
         }
     }
 
+    /// What the load is doing, in words: the megabytes parsed while reading, else the
+    /// stage's label.
+    pub fn doing(&self) -> String {
+        match (self.stage(), self.bytes()) {
+            (Stage::Reading, (read, total)) if total > 0 => format!(
+                "reading {:.0} of {:.0} MB",
+                read as f64 / 1e6,
+                total as f64 / 1e6
+            ),
+            (stage, _) => stage.label().to_string(),
+        }
+    }
+
     /// Ask the loader to stop.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
@@ -189,11 +202,13 @@ mod tests {
     fn the_fraction_follows_the_bytes_then_the_stages() {
         let p = Progress::default();
         assert_eq!(p.fraction(), 0.0);
-        p.set_total(1000);
-        p.read(500);
+        p.set_total(4_000_000);
+        p.read(2_000_000);
         assert_eq!(p.fraction(), 0.3);
+        assert_eq!(p.doing(), "reading 2 of 4 MB");
         p.enter(Stage::World);
         assert_eq!((p.stage(), p.fraction()), (Stage::World, 0.7));
+        assert_eq!(p.doing(), "building the collision world");
         p.enter(Stage::Done);
         assert_eq!(p.fraction(), 1.0);
         assert!(!p.cancelled());
