@@ -243,13 +243,24 @@ impl DebugDraw {
     }
 }
 
+/// Delete what [`OverlayObjects::new`] made (the debug view's and the mirrors' drops).
+pub fn delete_overlay(
+    gl: &glow::Context,
+    program: glow::Program,
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+) {
+    // SAFETY: called from a drop while the context is current (the app drops the overlay's
+    // owners with the renderer).
+    unsafe {
+        gl.delete_buffer(vbo);
+        gl.delete_vertex_array(vao);
+        gl.delete_program(program);
+    }
+}
+
 impl Drop for DebugDraw {
     fn drop(&mut self) {
-        // SAFETY: dropped while the context is current (the app drops it with the renderer).
-        unsafe {
-            self.gl.delete_buffer(self.vbo);
-            self.gl.delete_vertex_array(self.vao);
-            self.gl.delete_program(self.program);
-        }
+        delete_overlay(&self.gl, self.program, self.vao, self.vbo);
     }
 }

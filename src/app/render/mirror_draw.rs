@@ -14,7 +14,7 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 use walkthrough::mirrors::Mirror;
 
-use super::debug_draw::{DebugVertex, OverlayObjects};
+use super::debug_draw::{DebugVertex, OverlayObjects, delete_overlay};
 use super::gl;
 use super::renderer::CLEAR_COLOR;
 use super::water_surface::{WaterFrame, WaterSurface};
@@ -233,11 +233,6 @@ const FAR_DEPTH: f32 = 0.999_999;
 
 impl Drop for MirrorDraw {
     fn drop(&mut self) {
-        // SAFETY: dropped while the context is current (the app drops it with the renderer).
-        unsafe {
-            self.gl.delete_buffer(self.vbo);
-            self.gl.delete_vertex_array(self.vao);
-            self.gl.delete_program(self.program);
-        }
+        delete_overlay(&self.gl, self.program, self.vao, self.vbo);
     }
 }
