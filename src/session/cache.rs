@@ -25,6 +25,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use xxhash_rust::xxh3::Xxh3;
 
+use sections::{Reader, Writer};
+
 use crate::collision::{CollisionWorld, NodeRecord, WorldParts};
 use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
@@ -34,6 +36,8 @@ use crate::map::{
     builtin, name_map, parse_obj_file, read_obj_file,
 };
 use crate::session::{OpenOptions, Watch};
+
+mod sections;
 
 /// The layout of a file; raised whenever it changes.
 pub const FORMAT: u32 = 1;
@@ -47,8 +51,9 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 
 /// The code that makes what a file holds, and the crates' versions: hashed into every
 /// header, so that a change to any of it refuses the files made before.
-const MADE_BY: [&str; 11] = [
+const MADE_BY: [&str; 12] = [
     include_str!("cache.rs"),
+    include_str!("cache/sections.rs"),
     include_str!("../map/obj.rs"),
     include_str!("../map/triangulate.rs"),
     include_str!("../map/mod.rs"),
@@ -60,9 +65,6 @@ const MADE_BY: [&str; 11] = [
     include_str!("../geometry/triangle.rs"),
     include_str!("../../Cargo.lock"),
 ];
-
-/// Items a section is written in at a time.
-const WRITE_BLOCK: usize = 1 << 16;
 
 /// A file's first bytes.
 const MAGIC: [u8; 8] = *b"wtmapbin";
@@ -249,48 +251,6 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// Writes sections, each its element count, its bytes, then their checksum (a section
-/// of its own: one not needed, the vertices in `sim`, is skipped unread).
-struct Writer<W> {
-    out: W,
-}
-
-impl<W: Write> Writer<W> {
-    fn section<T: Pod>(&mut self, items: &[T]) -> std::io::Result<()> {
-        let count = (items.len() as u64).to_le_bytes();
-        let bytes = bytemuck::cast_slice(items);
-        let mut sum = Xxh3::new();
-        sum.update(&count);
-        sum.update(bytes);
-        self.out.write_all(&count)?;
-        self.out.write_all(bytes)?;
-        self.out.write_all(&sum.digest().to_le_bytes())
-    }
-
-    /// A section of `count` items made as they are written (no list of them at once).
-    fn section_of<T: Pod>(
-        &mut self,
-        count: usize,
-        items: impl Iterator<Item = T>,
-    ) -> std::io::Result<()> {
-        let count = (count as u64).to_le_bytes();
-        let mut sum = Xxh3::new();
-        sum.update(&count);
-        self.out.write_all(&count)?;
-        // Summed and written a block at a time (the checksum's cost is per call).
-        let mut block = Vec::with_capacity(WRITE_BLOCK);
-        let mut items = items.peekable();
-        while items.peek().is_some() {
-            block.clear();
-            block.extend(items.by_ref().take(WRITE_BLOCK));
-            let bytes = bytemuck::cast_slice(&block);
-            sum.update(bytes);
-            self.out.write_all(bytes)?;
-        }
-        self.out.write_all(&sum.digest().to_le_bytes())
-    }
-}
-
 /// The normal the loader gives a triangle of the file without normals of its own
 /// (`map::obj`'s assembly: the same formula, so the same bits).
 fn face_normal(t: &[Vertex]) -> Option<[f32; 3]> {
@@ -321,74 +281,6 @@ fn derived(positions: &[[f32; 3]]) -> Option<Vec<Vertex>> {
         t.iter_mut().for_each(|v| v.normal = normal);
     }
     Some(vertices)
-}
-
-/// Reads sections written by [`Writer`], never allocating more than is left of the file.
-struct Reader<R> {
-    input: R,
-    left: u64,
-}
-
-impl<R: Read + std::io::Seek> Reader<R> {
-    fn exact(&mut self, buf: &mut [u8]) -> Result<(), String> {
-        if buf.len() as u64 > self.left {
-            return Err("cut short".into());
-        }
-        self.input
-            .read_exact(buf)
-            .map_err(|e| format!("cannot read: {e}"))?;
-        self.left -= buf.len() as u64;
-        Ok(())
-    }
-
-    /// A section's count, checked against what is left of the file.
-    fn count<T: Pod>(&mut self) -> Result<([u8; 8], u64), String> {
-        let mut count = [0u8; 8];
-        self.exact(&mut count)?;
-        let n = u64::from_le_bytes(count);
-        let size = std::mem::size_of::<T>() as u64;
-        if n.checked_mul(size)
-            .is_none_or(|bytes| bytes + 8 > self.left)
-        {
-            return Err(format!("a section of {n} items is longer than the file"));
-        }
-        Ok((count, n))
-    }
-
-    fn section<T: Pod>(&mut self) -> Result<Vec<T>, String> {
-        let (count, n) = self.count::<T>()?;
-        let mut items = vec![T::zeroed(); n as usize];
-        self.exact(bytemuck::cast_slice_mut(&mut items))?;
-        let mut sum = Xxh3::new();
-        sum.update(&count);
-        sum.update(bytemuck::cast_slice(&items));
-        let mut want = [0u8; 8];
-        self.exact(&mut want)?;
-        if want != sum.digest().to_le_bytes() {
-            return Err("its checksum does not match: damaged".into());
-        }
-        Ok(items)
-    }
-
-    /// Pass over a section unread (and unchecked: nothing of it is used).
-    fn skip<T: Pod>(&mut self) -> Result<(), String> {
-        let (_, n) = self.count::<T>()?;
-        let bytes = n * std::mem::size_of::<T>() as u64 + 8;
-        let step = i64::try_from(bytes).map_err(|_| "a section too long to pass")?;
-        self.input
-            .seek_relative(step)
-            .map_err(|e| format!("cannot read: {e}"))?;
-        self.left -= bytes;
-        Ok(())
-    }
-
-    fn one<T: Pod>(&mut self) -> Result<T, String> {
-        let items = self.section::<T>()?;
-        match items[..] {
-            [one] => Ok(one),
-            _ => Err(format!("{} items where one belongs", items.len())),
-        }
-    }
 }
 
 /// Lines as one section of bytes (each ends in a newline; none contains one, as the
