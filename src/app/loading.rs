@@ -60,6 +60,17 @@ pub struct Loading {
 /// flash).
 pub const PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
+/// An Esc this soon after a load whose bar showed has ended was meant to cancel it (the
+/// load ended as the key went down, or before the next frame took the bar away): it does
+/// not quit the window, as an Esc with the mouse free otherwise does.
+pub const ESC_AFTER_LOAD: Duration = Duration::from_millis(1500);
+
+/// Whether an Esc at `now` was meant for a load that ended at `ended` (see
+/// [`ESC_AFTER_LOAD`]).
+pub fn esc_meant_for_load(ended: Option<Instant>, now: Instant) -> bool {
+    ended.is_some_and(|t| now.saturating_duration_since(t) < ESC_AFTER_LOAD)
+}
+
 /// What the loading screen shows.
 pub struct LoadStatus {
     /// What is loading, the stage, how long so far, and how to cancel.
@@ -140,7 +151,7 @@ impl Loading {
         };
         Some(LoadStatus {
             line: format!(
-                "loading {}: {stage} ... {:.1} s (Esc cancels; this map stays)",
+                "loading {}: {stage} ... {:.1} s (Esc cancels it; you stay where you are)",
                 self.what,
                 elapsed.as_secs_f32()
             ),
@@ -194,12 +205,22 @@ impl App {
             return false;
         };
         l.progress.cancel();
-        let msg = format!(
-            "loading {} cancelled: {} stays",
+        // Said once: the notice goes to the terminal too.
+        self.overlay.notify(format!(
+            "loading {} cancelled; you are still on {}",
             l.what, self.overlay.map_label
-        );
-        crate::terminal::say(&msg);
-        self.overlay.notify(msg);
+        ));
+        true
+    }
+
+    /// Whether an Esc now was meant for the load that just ended (it is then said, and
+    /// the next Esc quits).
+    pub(super) fn esc_for_ended_load(&mut self) -> bool {
+        if !esc_meant_for_load(self.load_ended.take(), Instant::now()) {
+            return false;
+        }
+        self.overlay
+            .notify("the map had finished loading before Esc: Esc again to quit".into());
         true
     }
 
@@ -208,7 +229,12 @@ impl App {
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
             return;
         };
-        let purpose = self.loading.take().map_or(Purpose::Open, |l| l.purpose);
+        let Some(Loading { purpose, shown, .. }) = self.loading.take() else {
+            return;
+        };
+        if shown {
+            self.load_ended = Some(Instant::now());
+        }
         match result {
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
             Ok(Loaded {
@@ -253,5 +279,21 @@ impl App {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_esc_just_after_a_load_ended_quit_the_window() {
+        let ended = Instant::now();
+        assert!(esc_meant_for_load(Some(ended), ended));
+        let soon = ended + ESC_AFTER_LOAD - Duration::from_millis(1);
+        assert!(esc_meant_for_load(Some(ended), soon));
+        assert!(!esc_meant_for_load(Some(ended), ended + ESC_AFTER_LOAD));
+        // No load ended (or the Esc after one was spent): Esc quits as before.
+        assert!(!esc_meant_for_load(None, ended));
     }
 }
