@@ -296,3 +296,18 @@ fn the_example_pool_is_waded_into_down_its_steps_swum_across_and_climbed_out_of(
     eye_at(end, 1.6);
     assert!(end.position[2] < -12.3, "{end:?}");
 }
+
+/// The example pool opened as it is (no `--spawn`): the walk starts on the courtyard
+/// before the steps, not inside the stone slab under it, where the survey had put it
+/// (eye at y = -2.9, walls all round).
+#[test]
+fn the_example_pool_started_inside_the_slab_under_its_courtyard() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/water-scene/scene.toml");
+    let session = open(&path);
+    let eye = session.start_pose(None).position;
+    assert!(
+        eye.abs_diff_eq(Vec3::new(0.0, 1.6, 2.0), 1e-4),
+        "{eye} ({})",
+        session.spawn.reason
+    );
+}

@@ -38,6 +38,12 @@ GROUPS = [
     ("blue", box((-7, 0, -8), (-6, 3, -7)) + box((6, 0, -8), (7, 3, -7))),
 ]
 
+# Where a walk starts: the eye 1.6 m over the courtyard, 2 m before the steps, looking
+# down the pool (-Z). An object named `spawn` is only a point (its centre), never a wall;
+# without it the survey picked a spot inside the stone slab under the courtyard.
+SPAWN = (0, 1.6, 2)
+
+
 MATERIALS = {
     "stone": (0.72, 0.68, 0.6),
     "tile": (0.75, 0.86, 0.9),
@@ -59,6 +65,10 @@ def main():
                 lines.append("v %g %g %g" % p)
             lines.append("f " + " ".join(str(n + i + 1) for i in range(len(f))))
             n += len(f)
+    x, y, z = SPAWN
+    lines += ["o spawn"] + ["v %g %g %g" % p for p in
+                            [(x - 0.1, y, z), (x + 0.1, y, z), (x, y, z - 0.1), (x, y, z + 0.1)]]
+    lines.append(f"f {n + 1} {n + 3} {n + 2} {n + 4}")
     with open(os.path.join(HERE, "pool.obj"), "w") as out:
         out.write("\n".join(lines) + "\n")
     with open(os.path.join(HERE, "water.mtl"), "w") as out:

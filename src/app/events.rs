@@ -102,9 +102,12 @@ impl App {
         match action {
             Action::Escape if self.captured => {
                 self.set_capture(false);
+                // This Esc answered the load's end: the next one quits as said.
+                self.load_ended = None;
                 self.overlay
                     .notify("mouse free: Esc again to quit, click to look".into());
             }
+            Action::Escape if self.esc_for_ended_load() => {}
             Action::Escape => self.exit(event_loop),
             Action::NextResponse | Action::NextMode | Action::NextMethod => self.switch(action),
             Action::Help => self.overlay.press_help(),

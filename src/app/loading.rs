@@ -60,6 +60,35 @@ pub struct Loading {
 /// flash).
 pub const PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
+/// An Esc this soon after a load whose bar showed has ended was meant to cancel it (the
+/// load ended as the key went down, or before the next frame took the bar away): it does
+/// not quit the window, as an Esc with the mouse free otherwise does.
+pub const ESC_AFTER_LOAD: Duration = Duration::from_millis(1500);
+
+/// Whether an Esc at `now` was meant for a load that ended at `ended` (see
+/// [`ESC_AFTER_LOAD`]).
+pub fn esc_meant_for_load(ended: Option<Instant>, now: Instant) -> bool {
+    ended.is_some_and(|t| now.saturating_duration_since(t) < ESC_AFTER_LOAD)
+}
+
+/// What the loading screen says of `stage`, with `bytes` (read, total) of the file read:
+/// the megabytes read while reading, and once all are read, that the parser is making the
+/// meshes from them (it does so after the last byte: the bar stood at "104 of 104 MB" for
+/// a second of 2.9 million triangles, as if stuck).
+fn stage_text(stage: Stage, (read, total): (u64, u64)) -> String {
+    match stage {
+        Stage::Reading if total > 0 && read >= total => {
+            format!("read all {:.0} MB, making its meshes", total as f64 / 1e6)
+        }
+        Stage::Reading if total > 0 => format!(
+            "reading {:.0} of {:.0} MB",
+            read as f64 / 1e6,
+            total as f64 / 1e6
+        ),
+        stage => stage.label().to_string(),
+    }
+}
+
 /// What the loading screen shows.
 pub struct LoadStatus {
     /// What is loading, the stage, how long so far, and how to cancel.
@@ -134,17 +163,10 @@ impl Loading {
             return None;
         }
         let p = &self.progress;
-        let stage = match (p.stage(), p.bytes()) {
-            (Stage::Reading, (read, total)) if total > 0 => format!(
-                "reading {:.0} of {:.0} MB",
-                read as f64 / 1e6,
-                total as f64 / 1e6
-            ),
-            (stage, _) => stage.label().to_string(),
-        };
+        let stage = stage_text(p.stage(), p.bytes());
         Some(LoadStatus {
             line: format!(
-                "loading {}: {stage} ... {:.1} s (Esc cancels; this map stays)",
+                "loading {}: {stage} ... {:.1} s (Esc cancels it; you stay where you are)",
                 self.what,
                 elapsed.as_secs_f32()
             ),
@@ -198,12 +220,22 @@ impl App {
             return false;
         };
         l.progress.cancel();
-        let msg = format!(
-            "loading {} cancelled: {} stays",
+        // Said once: the notice goes to the terminal too.
+        self.overlay.notify(format!(
+            "loading {} cancelled; you are still on {}",
             l.what, self.overlay.map_label
-        );
-        crate::terminal::say(&msg);
-        self.overlay.notify(msg);
+        ));
+        true
+    }
+
+    /// Whether an Esc now was meant for the load that just ended (it is then said, and
+    /// the next Esc quits).
+    pub(super) fn esc_for_ended_load(&mut self) -> bool {
+        if !esc_meant_for_load(self.load_ended.take(), Instant::now()) {
+            return false;
+        }
+        self.overlay
+            .notify("the map had finished loading before Esc: Esc again to quit".into());
         true
     }
 
@@ -212,7 +244,12 @@ impl App {
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
             return;
         };
-        let purpose = self.loading.take().map_or(Purpose::Open, |l| l.purpose);
+        let Some(Loading { purpose, shown, .. }) = self.loading.take() else {
+            return;
+        };
+        if shown {
+            self.load_ended = Some(Instant::now());
+        }
         match result {
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
             Ok(Loaded {
@@ -257,5 +294,40 @@ impl App {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loading_screen_stood_at_all_bytes_read_as_if_stuck() {
+        let mb = 1_000_000;
+        assert_eq!(
+            stage_text(Stage::Reading, (58 * mb, 104 * mb)),
+            "reading 58 of 104 MB"
+        );
+        assert_eq!(
+            stage_text(Stage::Reading, (104 * mb, 104 * mb)),
+            "read all 104 MB, making its meshes"
+        );
+        // The length not known yet: the stage alone.
+        assert_eq!(stage_text(Stage::Reading, (0, 0)), "reading");
+        assert_eq!(
+            stage_text(Stage::World, (104 * mb, 104 * mb)),
+            "building the collision world"
+        );
+    }
+
+    #[test]
+    fn an_esc_just_after_a_load_ended_quit_the_window() {
+        let ended = Instant::now();
+        assert!(esc_meant_for_load(Some(ended), ended));
+        let soon = ended + ESC_AFTER_LOAD - Duration::from_millis(1);
+        assert!(esc_meant_for_load(Some(ended), soon));
+        assert!(!esc_meant_for_load(Some(ended), ended + ESC_AFTER_LOAD));
+        // No load ended (or the Esc after one was spent): Esc quits as before.
+        assert!(!esc_meant_for_load(None, ended));
     }
 }

@@ -248,6 +248,7 @@ impl App {
             third: ThirdPerson::new(),
             minimap,
             loading: None,
+            load_ended: None,
             started: Instant::now(),
             bench: outputs.bench,
             screenshot_pending: false,
@@ -311,6 +312,9 @@ struct App {
     /// The third-person camera's boom and the figure (V).
     third: ThirdPerson,
     loading: Option<Loading>,
+    /// When a load whose progress bar showed last ended (an Esc just after is the
+    /// user's cancel come too late, not a quit: see `loading::ESC_AFTER_LOAD`).
+    load_ended: Option<Instant>,
     /// When the window opened (for `--exit-after`).
     started: Instant,
     /// `--bench-frames`: the frames measured.

@@ -10,6 +10,9 @@ use winit::event_loop::ActiveEventLoop;
 
 use walkthrough::sim::ScriptEffect;
 
+use walkthrough::player::{Mode, Stance};
+use walkthrough::walk::WaterLevel;
+
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
@@ -177,15 +180,12 @@ impl App {
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
-        // The scene's models are named from 1 in its messages.
-        let stance = match self.sim.session.riding(controller) {
-            Some(i) => format!(
-                "{}, riding model {} of the scene",
-                controller.stance().name(),
-                i + 1
-            ),
-            None => controller.stance().name().to_string(),
-        };
+        let wading = s.mode == Mode::Walk && controller.walk.water == WaterLevel::Wading;
+        let stance = stance_line(
+            controller.stance(),
+            wading,
+            self.sim.session.riding(controller),
+        );
         let loading = self.loading.as_mut().and_then(|l| {
             let status = l.status();
             if let Some(LoadStatus { line, fraction }) = status.as_ref().filter(|_| !l.shown) {
@@ -395,4 +395,36 @@ pub(super) fn save_new(bytes: &[u8], ext: &str) -> Result<PathBuf, String> {
     Err(format!(
         "walkthrough-{stamp}.{ext}: 999 files this second; not saved"
     ))
+}
+
+/// The HUD's stance line: the stance, ", wading" with the feet in water (swimming is a
+/// stance of its own), and the scene's model ridden, named from 1 as in its messages.
+fn stance_line(stance: Stance, wading: bool, riding: Option<usize>) -> String {
+    let mut line = stance.name().to_string();
+    if wading {
+        line.push_str(", wading");
+    }
+    if let Some(i) = riding {
+        line.push_str(&format!(", riding model {} of the scene", i + 1));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hud_said_on_ground_while_wading() {
+        assert_eq!(
+            stance_line(Stance::OnGround, true, None),
+            "on ground, wading"
+        );
+        assert_eq!(stance_line(Stance::OnGround, false, None), "on ground");
+        assert_eq!(stance_line(Stance::Swimming, false, None), "swimming");
+        assert_eq!(
+            stance_line(Stance::Crouched, true, Some(1)),
+            "crouched, wading, riding model 2 of the scene"
+        );
+    }
 }

@@ -172,18 +172,18 @@ pub struct DebugLine {
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
 /// Width a notice wraps at, points (a correction's notice is two lines at it).
-const NOTICE_WIDTH: f32 = 620.0;
+pub(super) const NOTICE_WIDTH: f32 = 620.0;
 /// The messages' text size, points.
-const MESSAGE_POINTS: f32 = 13.0;
+pub(super) const MESSAGE_POINTS: f32 = 13.0;
 /// The inner margin of the HUD's and the messages' panels, points.
-const PANEL_MARGIN: f32 = 8.0;
+pub(super) const PANEL_MARGIN: f32 = 8.0;
 /// Space kept clear each side of a message in a narrower window, points.
-const NOTICE_MARGIN: f32 = 16.0;
+pub(super) const NOTICE_MARGIN: f32 = 16.0;
 /// Width of the HUD's text, points: wide enough for every line, so the box never changes
 /// size (in a window wide enough for it).
 const HUD_WIDTH: f32 = 440.0;
 /// The HUD box's distance from the window's left and top edges, points.
-const HUD_LEFT: f32 = 8.0;
+pub(super) const HUD_LEFT: f32 = 8.0;
 /// The most of the window's width the HUD box covers.
 const HUD_SHARE: f32 = 0.4;
 /// The HUD's text size at its full width, points.
@@ -259,7 +259,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         (true, n) if o.help_page + 1 < n => "F1 the help's next page",
         (true, _) => "F1 hides the help",
     };
-    status_box(&ctx, panel, &text, [flash, help_hint]);
+    let hud_bottom = status_box(&ctx, panel, &text, [flash, help_hint]);
     o.text = text;
     let hint = (!s.captured && !o.help && !s.settings_open)
         .then_some("click in the window to look around");
@@ -272,7 +272,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         crosshair(&ctx);
     }
     if let Some((msg, fraction)) = s.loading {
-        loading_bar(&ctx, panel, msg, fraction);
+        super::loading_bar::draw(&ctx, panel, msg, fraction, hud_bottom);
     }
     let slots = [
         // Above the notices, clear of the HUD's box and the crosshair.
@@ -333,8 +333,14 @@ fn wrap_width(ctx: &egui::Context, msg: &str) -> f32 {
 }
 
 /// The HUD's box at the top left: its lines `text`, then the collision flash and the
-/// help's hint (`[flash, help_hint]`), sized to the window by [`hud_fit`].
-fn status_box(ctx: &egui::Context, panel: egui::Frame, text: &str, [flash, help_hint]: [&str; 2]) {
+/// help's hint (`[flash, help_hint]`), sized to the window by [`hud_fit`]. Returns where
+/// the box ends, points from the window's top (what the loading screen keeps clear of).
+fn status_box(
+    ctx: &egui::Context,
+    panel: egui::Frame,
+    text: &str,
+    [flash, help_hint]: [&str; 2],
+) -> f32 {
     let fit = hud_fit(ctx.content_rect().width());
     egui::Area::new(egui::Id::unique("hud"))
         .anchor(Align2::LEFT_TOP, [HUD_LEFT, HUD_LEFT])
@@ -362,30 +368,10 @@ fn status_box(ctx: &egui::Context, panel: egui::Frame, text: &str, [flash, help_
                         .color(Color32::LIGHT_GRAY),
                 );
             });
-        });
-}
-
-/// The loading screen over the map still walked: what the load is doing and a bar of how
-/// much is done, at the top of the window.
-fn loading_bar(ctx: &egui::Context, panel: egui::Frame, msg: &str, fraction: f32) {
-    egui::Area::new(egui::Id::unique("loading"))
-        .anchor(Align2::CENTER_TOP, [0.0, 12.0])
-        .default_width(NOTICE_WIDTH)
-        .show(ctx, |ui| {
-            panel.show(ui, |ui| {
-                ui.label(
-                    RichText::new(msg)
-                        .monospace()
-                        .size(MESSAGE_POINTS)
-                        .color(Color32::WHITE),
-                );
-                ui.add(
-                    egui::ProgressBar::new(fraction)
-                        .desired_width(NOTICE_WIDTH)
-                        .show_percentage(),
-                );
-            });
-        });
+        })
+        .response
+        .rect
+        .bottom()
 }
 
 /// The HUD's lines into `text` (cleared first): modes, position, stance, speed, the map and

@@ -24,7 +24,7 @@ const SMALLEST_SIDE: f32 = 96.0;
 /// The minimap's longer side in a window `screen_width` points wide: [`SHOWN_SIDE`], or
 /// what is left beside the HUD box (with an 8-point gap either side), at least
 /// [`SMALLEST_SIDE`].
-fn shown_side(screen_width: f32) -> f32 {
+pub(super) fn shown_side(screen_width: f32) -> f32 {
     (screen_width - hud_right(screen_width) - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
 }
 /// How much trail is kept, and how often a point is added to it.

@@ -4,12 +4,14 @@
 //!
 //! - `hud`: modes, position, speed, the collision flash, notices.
 //! - `help`: the controls table (F1).
+//! - `loading_bar`: a long load's progress, between the HUD's box and the minimap.
 //! - `minimap`: the map from above with the player and its trail (N).
 //! - `settings_panel`: the user's settings as this run uses them, and the F2 panel.
 //! - `offer`: the survey's question when it is unsure of the map's frame.
 
 pub mod help;
 pub mod hud;
+pub mod loading_bar;
 pub mod minimap;
 pub mod offer;
 pub mod settings_panel;
