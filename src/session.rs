@@ -152,6 +152,7 @@ impl Session {
             mut map,
             world: cached,
             keep_in,
+            note,
         } = cache::open_map(path, &mut opts, watch)?;
         let parse = t0.elapsed();
         let from_cache = cached.is_some();
@@ -179,6 +180,8 @@ impl Session {
             survey,
             kept,
         } = build_and_survey(&mut map, cached, job);
+        // After the map was kept: the note is this open's, not the map's.
+        map.warnings.extend(note);
         stop_if_cancelled(&map, progress)?;
         let Surveyed { guess, free, part } = surveyed;
         if path.is_some() {

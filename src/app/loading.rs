@@ -71,24 +71,6 @@ pub fn esc_meant_for_load(ended: Option<Instant>, now: Instant) -> bool {
     ended.is_some_and(|t| now.saturating_duration_since(t) < ESC_AFTER_LOAD)
 }
 
-/// What the loading screen says of `stage`, with `bytes` (read, total) of the file read:
-/// the megabytes read while reading, and once all are read, that the parser is making the
-/// meshes from them (it does so after the last byte: the bar stood at "104 of 104 MB" for
-/// a second of 2.9 million triangles, as if stuck).
-fn stage_text(stage: Stage, (read, total): (u64, u64)) -> String {
-    match stage {
-        Stage::Reading if total > 0 && read >= total => {
-            format!("read all {:.0} MB, making its meshes", total as f64 / 1e6)
-        }
-        Stage::Reading if total > 0 => format!(
-            "reading {:.0} of {:.0} MB",
-            read as f64 / 1e6,
-            total as f64 / 1e6
-        ),
-        stage => stage.label().to_string(),
-    }
-}
-
 /// What the loading screen shows.
 pub struct LoadStatus {
     /// What is loading, the stage, how long so far, and how to cancel.
@@ -163,7 +145,7 @@ impl Loading {
             return None;
         }
         let p = &self.progress;
-        let stage = stage_text(p.stage(), p.bytes());
+        let stage = p.doing();
         Some(LoadStatus {
             line: format!(
                 "loading {}: {stage} ... {:.1} s (Esc cancels it; you stay where you are)",
@@ -300,25 +282,6 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_loading_screen_stood_at_all_bytes_read_as_if_stuck() {
-        let mb = 1_000_000;
-        assert_eq!(
-            stage_text(Stage::Reading, (58 * mb, 104 * mb)),
-            "reading 58 of 104 MB"
-        );
-        assert_eq!(
-            stage_text(Stage::Reading, (104 * mb, 104 * mb)),
-            "read all 104 MB, making its meshes"
-        );
-        // The length not known yet: the stage alone.
-        assert_eq!(stage_text(Stage::Reading, (0, 0)), "reading");
-        assert_eq!(
-            stage_text(Stage::World, (104 * mb, 104 * mb)),
-            "building the collision world"
-        );
-    }
 
     #[test]
     fn an_esc_just_after_a_load_ended_quit_the_window() {

@@ -117,17 +117,12 @@ impl Progress {
         }
     }
 
-    /// What the load is doing, in words: the megabytes parsed while reading, else the
-    /// stage's label.
+    /// What the load is doing, in words (the window's bar and the terminal's line): the
+    /// megabytes parsed while reading, and once all are read, that the parser is making
+    /// the meshes from them (it does so after the last byte: the bar stood at "104 of 104
+    /// MB" for a second of 2.9 million triangles, as if stuck); else the stage's label.
     pub fn doing(&self) -> String {
-        match (self.stage(), self.bytes()) {
-            (Stage::Reading, (read, total)) if total > 0 => format!(
-                "reading {:.0} of {:.0} MB",
-                read as f64 / 1e6,
-                total as f64 / 1e6
-            ),
-            (stage, _) => stage.label().to_string(),
-        }
+        doing(self.stage(), self.bytes())
     }
 
     /// Ask the loader to stop.
@@ -138,6 +133,21 @@ impl Progress {
     /// Whether the loader was asked to stop.
     pub fn cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// [`Progress::doing`] of `stage` with `bytes` (read, total) of the file parsed.
+fn doing(stage: Stage, (read, total): (u64, u64)) -> String {
+    match stage {
+        Stage::Reading if total > 0 && read >= total => {
+            format!("read all {:.0} MB, making its meshes", total as f64 / 1e6)
+        }
+        Stage::Reading if total > 0 => format!(
+            "reading {:.0} of {:.0} MB",
+            read as f64 / 1e6,
+            total as f64 / 1e6
+        ),
+        stage => stage.label().to_string(),
     }
 }
 
@@ -214,6 +224,25 @@ mod tests {
         assert!(!p.cancelled());
         p.cancel();
         assert!(p.cancelled());
+    }
+
+    #[test]
+    fn the_loading_screen_stood_at_all_bytes_read_as_if_stuck() {
+        let mb = 1_000_000;
+        assert_eq!(
+            doing(Stage::Reading, (58 * mb, 104 * mb)),
+            "reading 58 of 104 MB"
+        );
+        assert_eq!(
+            doing(Stage::Reading, (104 * mb, 104 * mb)),
+            "read all 104 MB, making its meshes"
+        );
+        // The length not known yet: the stage alone.
+        assert_eq!(doing(Stage::Reading, (0, 0)), "reading");
+        assert_eq!(
+            doing(Stage::World, (104 * mb, 104 * mb)),
+            "building the collision world"
+        );
     }
 
     #[test]

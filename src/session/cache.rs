@@ -88,6 +88,9 @@ pub struct Opened {
     /// The cache's folder, when the map was not read from it and is one it keeps
     /// ([`keeps`]).
     pub keep_in: Option<PathBuf>,
+    /// Why the cached map was not used (damaged): a warning for this open only, not kept
+    /// with the map (every later open from the cache said it again).
+    pub note: Option<String>,
 }
 
 /// Open the map at `path` (the built-in map for `None`) in its file's frame: once the
@@ -106,6 +109,7 @@ pub fn open_map(
             map: builtin::default_map(),
             world: None,
             keep_in: None,
+            note: None,
         });
     };
     let progress = watch.progress;
@@ -133,6 +137,7 @@ pub fn open_map(
                 map,
                 world: Some(world),
                 keep_in: None,
+                note: None,
             });
         }
         Some((d, Err(e))) => {
@@ -153,13 +158,13 @@ pub fn open_map(
         up: UpAxis::Y,
         textures: opts.textures,
     };
-    let mut map = parse_obj_file(file, &options, progress)?;
-    map.warnings.extend(damaged);
+    let map = parse_obj_file(file, &options, progress)?;
     let keep_in = dir.filter(|_| keeps(&map));
     Ok(Opened {
         map,
         world: None,
         keep_in,
+        note: damaged,
     })
 }
 
