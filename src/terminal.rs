@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use std::path::{Path, PathBuf};
 
 use walkthrough::files::Digest;
-use walkthrough::map::progress::Progress;
+use walkthrough::map::progress::{PROGRESS_AFTER, Progress};
 use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::sim::StartLine;
@@ -74,8 +74,6 @@ pub fn open_map(
 
 /// How often the terminal's progress line is written again.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
-/// A load shows its progress on the terminal once it has taken this long.
-const PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
 /// Until `done`, once the load of `name` has taken [`PROGRESS_AFTER`], rewrite one line
 /// on the terminal with what it is doing; the line is cleared at the end.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use walkthrough::files::Digest;
 use walkthrough::map::MapError;
 use walkthrough::map::minimap::{TopDown, top_down};
-use walkthrough::map::progress::{Progress, Stage};
+use walkthrough::map::progress::{PROGRESS_AFTER, Progress, Stage};
 use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::store::{self, ContentKey, Store};
 
@@ -55,10 +55,6 @@ pub struct Loading {
     pub shown: bool,
     rx: Receiver<Result<Loaded, String>>,
 }
-
-/// A load shows its progress bar once it has taken this long (a shorter one would only
-/// flash).
-pub const PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
 /// An Esc this soon after a load whose bar showed has ended was meant to cancel it (the
 /// load ended as the key went down, or before the next frame took the bar away): it does

@@ -103,13 +103,12 @@ fn sorted_in_two(items: impl Iterator<Item = (u64, u32)>) -> Vec<(u64, u32)> {
         return all;
     }
     const TOP: u64 = 1 << 63;
-    let low = all.iter().filter(|p| p.0 & TOP == 0).count();
     // Partition in place: the top bit clear first.
-    let mut next = 0;
+    let mut low = 0;
     for j in 0..all.len() {
         if all[j].0 & TOP == 0 {
-            all.swap(next, j);
-            next += 1;
+            all.swap(low, j);
+            low += 1;
         }
     }
     let (lo, hi) = all.split_at_mut(low);

@@ -8,6 +8,13 @@ use glam::Vec3;
 use super::triangulate::{Kind, triangulate};
 use super::{MapFrame, MarkedSpawn, Vertex};
 
+/// The normal a triangle of corners `p` gets when the file gives none of its own (its
+/// winding's); `None` without area. The cache of built maps makes it again with this, so
+/// its bits are the loader's.
+pub fn face_normal(p: [Vec3; 3]) -> Option<Vec3> {
+    (p[1] - p[0]).cross(p[2] - p[0]).try_normalize()
+}
+
 /// Names of objects that mark the spawn point instead of being geometry.
 pub(super) const SPAWN_NAMES: [&str; 4] =
     ["spawn", "player_start", "playerstart", "info_player_start"];
@@ -121,7 +128,7 @@ pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFram
             }
             for &[a, b, c] in &tris {
                 let p = [corners[a], corners[b], corners[c]];
-                let Some(face_n) = (p[1] - p[0]).cross(p[2] - p[0]).try_normalize() else {
+                let Some(face_n) = face_normal(p) else {
                     counts.degenerate += 1;
                     continue;
                 };

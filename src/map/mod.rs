@@ -19,6 +19,7 @@
 //! - [`builtin`]: the default map, embedded in the binary.
 
 mod assemble;
+pub use assemble::face_normal;
 pub mod builtin;
 pub mod error;
 pub mod frame;

@@ -67,21 +67,6 @@ pub struct ObjFile {
     /// The digest of its bytes (what is remembered of the map, and the built map kept in
     /// the cache, are keyed by it).
     pub digest: Digest,
-    released: bool,
-}
-
-impl ObjFile {
-    /// Let the file's text go (the map will come from elsewhere; [`parse_obj_file`] reads
-    /// it again if not).
-    pub fn release_text(&mut self) {
-        self.bytes = Vec::new();
-        self.released = true;
-    }
-
-    /// Name `map` as this file's ([`name_map`]).
-    pub fn name(&self, map: &mut Map) {
-        name_map(map, &self.path, self.digest);
-    }
 }
 
 /// Name, source and key `map` as the map of the file at `path` with `digest`, as
@@ -111,7 +96,6 @@ pub fn read_obj_file(path: &Path) -> Result<ObjFile, MapError> {
         path: path.to_path_buf(),
         bytes,
         digest,
-        released: false,
     })
 }
 
@@ -121,11 +105,6 @@ pub fn parse_obj_file(
     opts: &LoadOptions,
     progress: &Progress,
 ) -> Result<Map, MapError> {
-    // Its text let go (the map was to come from the cache of built maps): read again.
-    let file = match file.released {
-        true => read_obj_file(&file.path)?,
-        false => file,
-    };
     let path = file.path.as_path();
     let shown = shown_path(path);
     progress.set_total(file.bytes.len() as u64);
@@ -155,7 +134,7 @@ pub fn parse_obj_file(
             .push(format!("{shown}: not valid UTF-8; odd bytes were replaced"));
     }
     drop(text);
-    file.name(&mut map);
+    name_map(&mut map, &file.path, file.digest);
     Ok(map)
 }
 

@@ -5,6 +5,11 @@
 
 use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A load shows its progress (the window's bar, the terminal's line) once it has taken
+/// this long: a shorter one would only flash.
+pub const PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
 use crate::files::read_through_buffer;
 

@@ -33,7 +33,7 @@ use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
 use crate::map::{
     Batch, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis, Vertex,
-    builtin, name_map, parse_obj_file, read_obj_file,
+    builtin, face_normal, name_map, parse_obj_file, read_obj_file,
 };
 use crate::session::{OpenOptions, Watch};
 
@@ -194,13 +194,17 @@ pub fn keep(dir: &Path, map: &Map, solids: &Solids, world: &CollisionWorld) -> K
 /// length: only then is a file hashed before it is read).
 fn kept_of_length(dir: &Path, len: u64) -> bool {
     let end = format!("-{len:x}.bin");
-    std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries.filter_map(Result::ok).any(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("map-") && name.ends_with(&end)
-        })
-    })
+    kept_files(dir).any(|(name, _)| name.ends_with(&end))
+}
+
+/// The map files kept in `dir` ([`file_for`]'s names), each with its folder entry.
+fn kept_files(dir: &Path) -> impl Iterator<Item = (String, std::fs::DirEntry)> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e))
+        .filter(|(name, _)| name.starts_with("map-") && name.ends_with(".bin"))
 }
 
 /// The file the map of content `digest` is kept in, in `dir`.
@@ -256,18 +260,17 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// The normal the loader gives a triangle of the file without normals of its own
-/// (`map::obj`'s assembly: the same formula, so the same bits).
-fn face_normal(t: &[Vertex]) -> Option<[f32; 3]> {
-    let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(t[k].position));
-    (b - a).cross(c - a).try_normalize().map(|n| n.to_array())
+/// The normal the loader gives the triangle `t` of a file without normals of its own
+/// ([`face_normal`]).
+fn loaders_normal(t: &[Vertex]) -> Option<[f32; 3]> {
+    face_normal([0, 1, 2].map(|k| Vec3::from(t[k].position))).map(|n| n.to_array())
 }
 
 /// Whether every vertex of `vertices` can be made again from the positions alone.
 fn derivable(vertices: &[Vertex]) -> bool {
     vertices.len().is_multiple_of(3)
         && vertices.chunks_exact(3).all(|t| {
-            face_normal(t).is_some_and(|n| t.iter().all(|v| v.normal == n && v.uv == [0.0; 2]))
+            loaders_normal(t).is_some_and(|n| t.iter().all(|v| v.normal == n && v.uv == [0.0; 2]))
         })
 }
 
@@ -282,7 +285,7 @@ fn derived(positions: &[[f32; 3]]) -> Option<Vec<Vertex>> {
         })
         .collect();
     for t in vertices.chunks_exact_mut(3) {
-        let normal = face_normal(t)?;
+        let normal = loaders_normal(t)?;
         t.iter_mut().for_each(|v| v.normal = normal);
     }
     Some(vertices)
@@ -491,17 +494,8 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
 /// Remove the least recently used map files of `dir` until the rest hold `most` bytes
 /// or less.
 pub fn trim(dir: &Path, most: u64) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("map-") && name.ends_with(".bin")
-        })
-        .filter_map(|e| {
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = kept_files(dir)
+        .filter_map(|(_, e)| {
             let meta = e.metadata().ok()?;
             Some((meta.modified().ok()?, meta.len(), e.path()))
         })

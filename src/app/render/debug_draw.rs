@@ -107,8 +107,10 @@ impl DebugGeometry {
 }
 
 /// The overlay's program and a vertex array over one buffer of [`DebugVertex`]: what
-/// the debug view and the mirrors' marks both draw with.
+/// the debug view and the mirrors' marks both draw with (deleted when dropped).
 pub struct OverlayObjects {
+    /// The context they live in.
+    pub gl: Arc<glow::Context>,
     /// The overlay's shaders.
     pub program: glow::Program,
     /// Its view-projection uniform.
@@ -120,17 +122,18 @@ pub struct OverlayObjects {
 }
 
 impl OverlayObjects {
-    /// Compile the overlay's shaders and make the array and buffer; the caller owns and
-    /// deletes them (each is deleted here if a later one cannot be made).
-    pub fn new(gl: &glow::Context) -> Result<OverlayObjects, String> {
+    /// Compile the overlay's shaders and make the array and buffer in `context` (each is
+    /// deleted here if a later one cannot be made).
+    pub fn new(context: Arc<glow::Context>) -> Result<OverlayObjects, String> {
+        let gl = &*context;
         let program = gl::program(
             gl,
             ("shaders/debug.vert", VERTEX_SHADER),
             ("shaders/debug.frag", FRAGMENT_SHADER),
         )?;
         let view_proj = gl::uniform(gl, program, "u_view_proj");
-        // SAFETY: context current; the objects are handed to the caller, or deleted here
-        // if a later one cannot be made.
+        // SAFETY: context current; the objects are kept in the result, which deletes them,
+        // or deleted here if a later one cannot be made.
         unsafe {
             let vao = gl
                 .create_vertex_array()
@@ -144,6 +147,7 @@ impl OverlayObjects {
             gl::set_vertex_layout::<DebugVertex>(gl);
             gl.bind_vertex_array(None);
             Ok(OverlayObjects {
+                gl: Arc::clone(&context),
                 program,
                 view_proj,
                 vao,
@@ -155,11 +159,7 @@ impl OverlayObjects {
 
 /// The overlay's GL objects.
 pub struct DebugDraw {
-    gl: Arc<glow::Context>,
-    program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    vao: glow::VertexArray,
-    vbo: glow::Buffer,
+    overlay: OverlayObjects,
     /// Bytes the buffer holds.
     capacity: usize,
 }
@@ -167,18 +167,8 @@ pub struct DebugDraw {
 impl DebugDraw {
     /// Compile the overlay's shaders.
     pub fn new(gl: Arc<glow::Context>) -> Result<DebugDraw, String> {
-        let OverlayObjects {
-            program,
-            view_proj,
-            vao,
-            vbo,
-        } = OverlayObjects::new(&gl)?;
         Ok(DebugDraw {
-            gl,
-            program,
-            view_proj,
-            vao,
-            vbo,
+            overlay: OverlayObjects::new(gl)?,
             capacity: 0,
         })
     }
@@ -191,13 +181,13 @@ impl DebugDraw {
         if geometry.is_empty() {
             return;
         }
-        let gl = &self.gl;
+        let gl = &self.overlay.gl;
         let vertex = std::mem::size_of::<DebugVertex>();
         let bytes = (solid.len() + tris.len() + lines.len()) * vertex;
         let (first_tri, first_line) = (solid.len(), solid.len() + tris.len());
         // SAFETY: context current; the buffer is at least `bytes` long.
         unsafe {
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.overlay.vbo));
             if bytes > self.capacity {
                 self.capacity = bytes.next_power_of_two();
                 gl.buffer_data_size(glow::ARRAY_BUFFER, self.capacity as i32, glow::STREAM_DRAW);
@@ -214,13 +204,13 @@ impl DebugDraw {
                 (first_line * vertex) as i32,
                 bytemuck::cast_slice(lines),
             );
-            gl.use_program(Some(self.program));
+            gl.use_program(Some(self.overlay.program));
             gl.uniform_matrix_4_f32_slice(
-                self.view_proj.as_ref(),
+                self.overlay.view_proj.as_ref(),
                 false,
                 &view_proj.to_cols_array(),
             );
-            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_vertex_array(Some(self.overlay.vao));
             gl.enable(glow::DEPTH_TEST);
             gl.depth_mask(true);
             gl.draw_arrays(glow::TRIANGLES, 0, solid.len() as i32);
@@ -243,24 +233,14 @@ impl DebugDraw {
     }
 }
 
-/// Delete what [`OverlayObjects::new`] made (the debug view's and the mirrors' drops).
-pub fn delete_overlay(
-    gl: &glow::Context,
-    program: glow::Program,
-    vao: glow::VertexArray,
-    vbo: glow::Buffer,
-) {
-    // SAFETY: called from a drop while the context is current (the app drops the overlay's
-    // owners with the renderer).
-    unsafe {
-        gl.delete_buffer(vbo);
-        gl.delete_vertex_array(vao);
-        gl.delete_program(program);
-    }
-}
-
-impl Drop for DebugDraw {
+impl Drop for OverlayObjects {
     fn drop(&mut self) {
-        delete_overlay(&self.gl, self.program, self.vao, self.vbo);
+        // SAFETY: dropped while the context is current (the app drops the overlay's owners
+        // with the renderer).
+        unsafe {
+            self.gl.delete_buffer(self.vbo);
+            self.gl.delete_vertex_array(self.vao);
+            self.gl.delete_program(self.program);
+        }
     }
 }

@@ -14,7 +14,7 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 use walkthrough::mirrors::Mirror;
 
-use super::debug_draw::{DebugVertex, OverlayObjects, delete_overlay};
+use super::debug_draw::{DebugVertex, OverlayObjects};
 use super::gl;
 use super::renderer::CLEAR_COLOR;
 use super::water_surface::{WaterFrame, WaterSurface};
@@ -47,11 +47,7 @@ struct Range {
 
 /// The mirrors' triangles on the GPU.
 pub struct MirrorDraw {
-    gl: Arc<glow::Context>,
-    program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    vao: glow::VertexArray,
-    vbo: glow::Buffer,
+    overlay: OverlayObjects,
     /// Each mirror's vertices.
     ranges: Vec<Range>,
 }
@@ -59,18 +55,8 @@ pub struct MirrorDraw {
 impl MirrorDraw {
     /// The program (the overlay's shaders) and an empty buffer.
     pub fn new(gl: Arc<glow::Context>) -> Result<MirrorDraw, String> {
-        let OverlayObjects {
-            program,
-            view_proj,
-            vao,
-            vbo,
-        } = OverlayObjects::new(&gl)?;
         Ok(MirrorDraw {
-            gl,
-            program,
-            view_proj,
-            vao,
-            vbo,
+            overlay: OverlayObjects::new(gl)?,
             ranges: Vec::new(),
         })
     }
@@ -94,8 +80,8 @@ impl MirrorDraw {
             });
         }
         gl::fill_static_buffer(
-            &self.gl,
-            self.vbo,
+            &self.overlay.gl,
+            self.overlay.vbo,
             bytemuck::cast_slice(&vertices),
             "the mirrors' upload",
         );
@@ -108,9 +94,11 @@ impl MirrorDraw {
     unsafe fn use_overlay(&self, view_proj: Mat4) {
         // SAFETY: the caller's promise; the program is owned here.
         unsafe {
-            self.gl.use_program(Some(self.program));
+            self.overlay.gl.use_program(Some(self.overlay.program));
             let m = view_proj.to_cols_array();
-            (self.gl).uniform_matrix_4_f32_slice(self.view_proj.as_ref(), false, &m);
+            self.overlay
+                .gl
+                .uniform_matrix_4_f32_slice(self.overlay.view_proj.as_ref(), false, &m);
         }
     }
 
@@ -123,10 +111,10 @@ impl MirrorDraw {
         let Some(r) = self.ranges.get(i) else {
             return;
         };
-        let gl = &self.gl;
+        let gl = &self.overlay.gl;
         // SAFETY: the caller's promise; the range lies within the uploaded buffer.
         unsafe {
-            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_vertex_array(Some(self.overlay.vao));
             gl.draw_arrays(glow::TRIANGLES, if sky { r.sky } else { r.glass }, r.count);
             gl.bind_vertex_array(None);
         }
@@ -136,7 +124,7 @@ impl MirrorDraw {
     /// everything drawn), the depth there pushed to the far plane; the stencil test left
     /// on, passing those pixels only.
     pub fn mark(&self, view_proj: Mat4, i: usize) {
-        let gl = &self.gl;
+        let gl = &self.overlay.gl;
         // SAFETY: context current; state set here is put back by `finish`.
         unsafe {
             gl.enable(glow::STENCIL_TEST);
@@ -173,7 +161,7 @@ impl MirrorDraw {
     /// After mirror `i`'s reflection: `cover` over it (the glass's tint, or the water)
     /// and the mirror's own depth written back; the stencil test off.
     pub fn finish(&self, view_proj: Mat4, i: usize, cover: Cover) {
-        let gl = &self.gl;
+        let gl = &self.overlay.gl;
         // SAFETY: context current; the state `mark` set is put back.
         unsafe {
             gl.stencil_func(glow::EQUAL, 1, 0xff);
@@ -197,7 +185,7 @@ impl MirrorDraw {
     /// Water surface `i` seen with no reflection (from below): drawn over the scene where
     /// nothing nearer hides it, its depth not written (the overlays are seen through it).
     pub fn water_without_reflection(&self, i: usize, water: &WaterSurface, frame: &WaterFrame) {
-        let gl = &self.gl;
+        let gl = &self.overlay.gl;
         // SAFETY: context current; plain state, put back.
         unsafe {
             gl.enable(glow::DEPTH_TEST);
@@ -230,9 +218,3 @@ fn at_far_plane(view_proj: Mat4) -> Mat4 {
 
 /// Clip-space depth the mark pass writes, over w: the far plane, less a rounding.
 const FAR_DEPTH: f32 = 0.999_999;
-
-impl Drop for MirrorDraw {
-    fn drop(&mut self) {
-        delete_overlay(&self.gl, self.program, self.vao, self.vbo);
-    }
-}

@@ -122,7 +122,7 @@ pub struct HudState<'a> {
     pub stance: &'a str,
     /// The walker fell off the map (below its lowest point, falling): R returns.
     pub fallen: bool,
-    /// A map loading in the background for longer than `loading::PROGRESS_AFTER`: what
+    /// A map loading in the background for longer than `map::progress::PROGRESS_AFTER`: what
     /// it is doing, and the fraction done (a progress bar).
     pub loading: Option<(&'a str, f32)>,
     /// Script playing.
