@@ -108,7 +108,7 @@ impl Placements {
     /// The tree over the placements `ids` of `instances`.
     fn over(instances: &[Instance], ids: &[u32]) -> Placements {
         let boxes: Vec<Aabb> = ids.iter().map(|&i| instances[i as usize].bounds).collect();
-        let Built { bvh, order } = Bvh::build(&boxes);
+        let Built { bvh, order, .. } = Bvh::build(&boxes);
         Placements {
             bvh,
             order: order.iter().map(|&k| ids[k as usize]).collect(),
@@ -118,7 +118,7 @@ impl Placements {
     /// The tree over the movers' hulls.
     fn over_boxes(hulls: &[MoverHull]) -> Placements {
         let boxes: Vec<Aabb> = hulls.iter().map(|h| h.hull).collect();
-        let Built { bvh, order } = Bvh::build(&boxes);
+        let Built { bvh, order, .. } = Bvh::build(&boxes);
         Placements {
             bvh,
             order: order
