@@ -88,7 +88,11 @@ fn load(c: &mut Criterion) {
         });
         let map = load_obj_file(&path, &opts).expect("loads");
         g.bench_function("world_build", |b| {
-            b.iter(|| CollisionWorld::new(map.triangles()).stats().nodes)
+            b.iter(|| {
+                CollisionWorld::from_corners(map.triangle_count(), |i| map.corners(i))
+                    .stats()
+                    .nodes
+            })
         });
         let world = CollisionWorld::new(map.triangles());
         g.bench_function("pocket_survey", |b| {

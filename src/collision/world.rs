@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec3A};
 
-use super::bvh::{Built, Bvh, Node, Visitor};
+use super::bvh::{Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder};
 use super::reach::{Rest, SweepReach};
 use super::visit::{Overlap, Space, Sweep, WorldSpace};
@@ -13,6 +13,7 @@ use super::{Body, Collider, Contact, Probe};
 use crate::geometry::{Aabb, InsideMethod, SlabRay, Triangle, safe_recip};
 use crate::tolerance::BOX_MARGIN;
 
+mod build;
 mod parts;
 pub use parts::{NodeRecord, WorldParts};
 
@@ -44,132 +45,22 @@ pub struct CollisionWorld {
     depth: usize,
 }
 
-/// The three corners' bits, sorted: equal for the same triangle in any corner order.
-fn corner_key(t: &Triangle) -> [[u32; 3]; 3] {
-    let mut key = [t.a, t.b, t.c].map(|v| v.to_array().map(f32::to_bits));
-    key.sort_unstable();
-    key
-}
-
-/// Remove every triangle whose corners an earlier one already has (in any order); returns
-/// how many went. A repeated triangle collides exactly like its first copy, but a pile of
-/// copies cannot be split by the BVH, so every query near it would test them all (a file
-/// with one face line repeated 100,000 times took seconds a step). Sorting 64-bit digests
-/// costs a fraction of a hash set of whole keys; equal digests are compared in full.
-fn drop_repeats(triangles: &mut Vec<Triangle>) -> usize {
-    // A sum of per-corner digests: the same in any corner order, with no sort.
-    let corner = |v: Vec3| {
-        v.to_array().iter().fold(0u64, |h, &x| {
-            (h.rotate_left(5) ^ u64::from(x.to_bits())).wrapping_mul(0x517c_c1b7_2722_0a95)
-        })
-    };
-    let digest = |t: &Triangle| {
-        corner(t.a)
-            .wrapping_add(corner(t.b))
-            .wrapping_add(corner(t.c))
-    };
-    let order = sorted_in_two(
-        triangles
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (digest(t), i as u32)),
-    );
-    let mut repeat = vec![false; triangles.len()];
-    for run in order.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
-        for (k, &(_, i)) in run.iter().enumerate() {
-            let key = corner_key(&triangles[i as usize]);
-            // The run is sorted by index, so the first copy is the one kept.
-            repeat[i as usize] = run[..k]
-                .iter()
-                .any(|&(_, j)| !repeat[j as usize] && corner_key(&triangles[j as usize]) == key);
-        }
-    }
-    let before = triangles.len();
-    let mut flags = repeat.iter();
-    triangles.retain(|_| !flags.next().copied().unwrap_or(false));
-    before - triangles.len()
-}
-
-/// Below this many items [`sorted_in_two`] sorts, and [`gathered`] gathers, on one thread.
-const SORT_IN_TWO_MIN: usize = 100_000;
-
-/// The `(digest, index)` pairs sorted, on two threads for a long list: split by the
-/// digest's top bit (digests are spread evenly), each half sorted on its own core, the
-/// halves in order one after the other (at ten million triangles 0.6 s became 0.35).
-fn sorted_in_two(items: impl Iterator<Item = (u64, u32)>) -> Vec<(u64, u32)> {
-    let mut all: Vec<(u64, u32)> = items.collect();
-    if all.len() < SORT_IN_TWO_MIN {
-        all.sort_unstable();
-        return all;
-    }
-    const TOP: u64 = 1 << 63;
-    // Partition in place: the top bit clear first.
-    let mut low = 0;
-    for j in 0..all.len() {
-        if all[j].0 & TOP == 0 {
-            all.swap(low, j);
-            low += 1;
-        }
-    }
-    let (lo, hi) = all.split_at_mut(low);
-    // As the tree's build does with its two halves.
-    std::thread::scope(|s| {
-        s.spawn(|| hi.sort_unstable());
-        lo.sort_unstable();
-    });
-    all
-}
-
-/// `triangles` in the tree's `order`, into a new list: each half on its own core (the reads
-/// are scattered, so each waits on memory: 10.5 ms became 6 on conference). Following the
-/// permutation's cycles in place saved no memory at the peak (the tree's build holds as
-/// much) and took 1.5 s against 0.5 at ten million triangles (each step waits on the last
-/// one's load). The list starts zeroed by the allocator, so no pass writes it first.
-fn gathered(triangles: &[Triangle], order: &[u32]) -> Vec<Triangle> {
-    let mut out: Vec<Triangle> = bytemuck::zeroed_vec(order.len());
-    let fill = |into: &mut [Triangle], from: &[u32]| {
-        for (t, &i) in into.iter_mut().zip(from) {
-            *t = triangles[i as usize];
-        }
-    };
-    if order.len() < SORT_IN_TWO_MIN {
-        fill(&mut out, order);
-        return out;
-    }
-    let half = order.len() / 2;
-    let (lo, hi) = out.split_at_mut(half);
-    std::thread::scope(|s| {
-        s.spawn(|| fill(hi, &order[half..]));
-        fill(lo, &order[..half]);
-    });
-    out
-}
-
 impl CollisionWorld {
     /// Build from raw triangles (world coordinates). Degenerate ones are dropped and counted;
-    /// no NaN or infinity ever enters the world.
+    /// no NaN or infinity ever enters the world. A map builds through
+    /// [`CollisionWorld::from_corners`] instead, reading its vertices where they lie.
     pub fn new(raw: impl IntoIterator<Item = [Vec3; 3]>) -> CollisionWorld {
-        let raw = raw.into_iter();
-        let mut triangles = Vec::with_capacity(raw.size_hint().0);
-        let mut dropped = 0;
-        for [a, b, c] in raw {
-            match Triangle::new(a, b, c) {
-                Some(t) => triangles.push(t),
-                None => dropped += 1,
-            }
-        }
-        let duplicates = drop_repeats(&mut triangles);
-        let Built { bvh, order, depth } = Bvh::build_from(triangles.iter().map(Triangle::bounds));
-        let triangles = gathered(&triangles, &order);
-        let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
-        CollisionWorld {
-            triangles,
-            bvh,
-            dropped,
-            duplicates,
-            bounds,
-            depth,
-        }
+        let raw: Vec<[Vec3; 3]> = raw.into_iter().collect();
+        CollisionWorld::from_corners(raw.len(), |i| raw[i])
+    }
+
+    /// Build from `count` triangles whose corners `corners(i)` gives (world coordinates),
+    /// as [`CollisionWorld::new`] does, without a copy of them: see `world/build.rs`.
+    pub fn from_corners(
+        count: usize,
+        corners: impl Fn(usize) -> [Vec3; 3] + Sync,
+    ) -> CollisionWorld {
+        build::build(count, &corners)
     }
 
     /// This world scaled by `factor` about the origin: the same tree, refitted (its topology
@@ -425,23 +316,6 @@ impl Visitor for RayQuery<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sorted_in_two_sorts_like_one_sort() {
-        let mut seed = 11u64;
-        let items: Vec<(u64, u32)> = (0..250_000u32)
-            .map(|i| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                // Repeated digests too, in both halves.
-                (seed & !0xff | u64::from(i % 3), i)
-            })
-            .collect();
-        let mut want = items.clone();
-        want.sort_unstable();
-        assert_eq!(sorted_in_two(items.into_iter()), want);
-    }
 
     #[test]
     fn repeated_triangles_are_kept_once_whatever_their_corner_order() {

@@ -225,7 +225,19 @@ impl Map {
         self.vertices.len() / 3
     }
 
-    /// The triangles, world coordinates (what the collision world is built from).
+    /// Triangle `i`'s corners, world coordinates (what the collision world is built from:
+    /// `CollisionWorld::from_corners(map.triangle_count(), |i| map.corners(i))`).
+    #[inline]
+    pub fn corners(&self, i: usize) -> [Vec3; 3] {
+        let t = &self.vertices[i * 3..i * 3 + 3];
+        [
+            t[0].position.into(),
+            t[1].position.into(),
+            t[2].position.into(),
+        ]
+    }
+
+    /// The triangles, world coordinates, in order.
     pub fn triangles(&self) -> impl Iterator<Item = [Vec3; 3]> + '_ {
         self.vertices.chunks_exact(3).map(|t| {
             [

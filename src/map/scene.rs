@@ -492,7 +492,11 @@ fn place_models(
                     .map_err(|e| refused(p.file.span().start, e.to_string()))?;
                 warnings.extend(map.warnings.iter().cloned());
                 details.extend(map.details.iter().cloned());
-                world.models.push(CollisionWorld::new(map.triangles()));
+                world
+                    .models
+                    .push(CollisionWorld::from_corners(map.triangle_count(), |i| {
+                        map.corners(i)
+                    }));
                 models.push(map);
                 loaded.insert(file_path, models.len() - 1);
                 models.len() - 1

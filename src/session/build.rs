@@ -54,7 +54,9 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
                 .ok()
         });
         let t1 = Instant::now();
-        let world = cached.unwrap_or_else(|| CollisionWorld::new(whole.triangles()));
+        let world = cached.unwrap_or_else(|| {
+            CollisionWorld::from_corners(whole.triangle_count(), |i| whole.corners(i))
+        });
         let world_time = t1.elapsed();
         job.progress.enter(Stage::Survey);
         // The world is built: the other core, once the solids are found, keeps the map.
