@@ -638,6 +638,8 @@ fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
         log.contains("loaded built-in map"),
         "R did not reload: {log}"
     );
+    // Its clusters were cut on the loader's thread, not the window's.
+    assert!(log.contains("made while loading"), "{log}");
 
     let rows = read_trace(&trace);
     let start = &rows[0];

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
+use walkthrough::cull::{CLUSTER_TRIANGLES, ClusteredMesh, cluster_map};
 use walkthrough::files::Digest;
 use walkthrough::map::MapError;
 use walkthrough::map::minimap::{TopDown, top_down};
@@ -26,6 +27,8 @@ pub struct Loaded {
     pub minimap: TopDown,
     /// The map file's content key (for remembering a correction).
     pub key: Option<ContentKey>,
+    /// The map cut into the renderer's clusters, here rather than on the window's thread.
+    pub mesh: ClusteredMesh,
 }
 
 /// Why a map is loading: what happens to the player and to a correction once it is in.
@@ -111,12 +114,19 @@ impl Loading {
                 progress: &watched,
             };
             let opened = Session::open_watched(path.as_deref(), &open, watch);
+            if watched.cancelled() {
+                return; // given up: not worth cutting into clusters
+            }
             // The window may have closed meanwhile, or given up on this load (Esc):
             // nobody to tell, nothing lost.
-            let loaded = opened.map(|session| Loaded {
-                minimap: top_down(&session.map, IMAGE_SIDE),
-                session,
-                key,
+            let loaded = opened.map(|session| {
+                watched.enter(Stage::Clusters);
+                Loaded {
+                    minimap: top_down(&session.map, IMAGE_SIDE),
+                    mesh: cluster_map(&session.map, CLUSTER_TRIANGLES),
+                    session,
+                    key,
+                }
             });
             if !matches!(loaded, Err(MapError::Cancelled { .. })) {
                 watched.enter(Stage::Done);
@@ -234,6 +244,7 @@ impl App {
                 session,
                 minimap,
                 key,
+                mesh,
             }) => {
                 crate::terminal::report_loaded(&session, self.config.common.verbose);
                 if let Some(gpu) = &mut self.gpu {
@@ -243,7 +254,13 @@ impl App {
                     } else {
                         session.start_pose(None).position
                     };
-                    gpu.renderer.upload(&session.map, eye);
+                    let upload = Instant::now();
+                    let clusters = mesh.clusters.len();
+                    gpu.renderer.upload_clustered(&session.map, mesh, eye);
+                    eprintln!(
+                        "uploaded to the GPU in {:.0} ms ({clusters} clusters, made while loading)",
+                        upload.elapsed().as_secs_f64() * 1e3
+                    );
                 }
                 self.config.map = session.map.source.clone();
                 self.content_key = key;

@@ -26,17 +26,21 @@ pub enum Stage {
     Survey,
     /// Read from the cache of built maps instead.
     Cached,
+    /// Cutting the map into the renderer's clusters (a load in the window).
+    Clusters,
     /// Done.
     Done,
 }
 
 impl Stage {
-    const ALL: [Stage; 6] = [
+    /// Every stage, in the order declared (a stage is stored as its index here).
+    const ALL: [Stage; 7] = [
         Stage::Reading,
         Stage::Triangles,
         Stage::World,
         Stage::Survey,
         Stage::Cached,
+        Stage::Clusters,
         Stage::Done,
     ];
 
@@ -48,6 +52,7 @@ impl Stage {
             Stage::World => "building the collision world",
             Stage::Survey => "surveying",
             Stage::Cached => "reading the cached map",
+            Stage::Clusters => "preparing it for drawing",
             Stage::Done => "done",
         }
     }
@@ -118,6 +123,7 @@ impl Progress {
             Stage::World => 0.7,
             Stage::Survey => 0.9,
             Stage::Cached => 0.5,
+            Stage::Clusters => 0.95,
             Stage::Done => 1.0,
         }
     }
@@ -229,6 +235,27 @@ mod tests {
         assert!(!p.cancelled());
         p.cancel();
         assert!(p.cancelled());
+    }
+
+    #[test]
+    fn every_stage_is_read_back_as_entered_and_the_bar_never_goes_back() {
+        // A stage is kept as its index in Stage::ALL: a stage added out of order there
+        // would be read back as another.
+        let p = Progress::default();
+        p.set_total(10);
+        p.read(10);
+        let mut last = 0.0;
+        for stage in Stage::ALL {
+            p.enter(stage);
+            assert_eq!(p.stage(), stage);
+            // Cached is a path of its own (instead of reading and building).
+            if stage != Stage::Cached {
+                assert!(p.fraction() >= last, "{stage:?} went back");
+                last = p.fraction();
+            }
+        }
+        p.enter(Stage::Clusters);
+        assert_eq!(p.doing(), "preparing it for drawing");
     }
 
     #[test]

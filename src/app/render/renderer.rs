@@ -190,7 +190,14 @@ impl Renderer {
     /// (see [`walkthrough::cull`]), shared vertices and one index list; their levels of
     /// detail follow, those of the clusters farthest from `eye` first.
     pub fn upload(&mut self, map: &Map, eye: Vec3) {
-        self.mesh = Arc::new(cluster_map(map, CLUSTER_TRIANGLES));
+        self.upload_clustered(map, cluster_map(map, CLUSTER_TRIANGLES), eye);
+    }
+
+    /// [`Renderer::upload`] with the map's clusters already made (on the loader's thread,
+    /// so that the window does not stand still while they are: 1.5 s at ten million
+    /// triangles).
+    pub fn upload_clustered(&mut self, map: &Map, mesh: ClusteredMesh, eye: Vec3) {
+        self.mesh = Arc::new(mesh);
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
