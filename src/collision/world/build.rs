@@ -44,10 +44,14 @@ pub(super) fn build(
             .iter()
             .map(|&i| Aabb::from_points(corners(i as usize))),
     );
-    let triangles = made_in_order(&kept.indices, &order, corners);
+    let sources: Vec<u32> = order.iter().map(|&k| kept.indices[k as usize]).collect();
+    drop(kept.indices);
+    let triangles = made(&sources, corners)
+        .expect("the kept triangles were made once already, and a triangle is made alike");
     let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
     CollisionWorld {
         triangles,
+        sources,
         bvh,
         dropped: kept.dropped,
         duplicates: kept.duplicates,
@@ -168,34 +172,36 @@ fn sort_in_two(all: &mut [Digested]) {
     });
 }
 
-/// The kept triangles made in the tree's `order` (`order[k]` indexes `kept`), each half
-/// on its own core, into a list the allocator hands over zeroed (no pass writes it
-/// first). The corners are read scattered, so each thread mostly waits on memory.
-/// Following the order's cycles in place through a list of triangles was tried and
-/// dropped: no saving at the peak, and 1.5 s against 0.5 at ten million triangles.
-fn made_in_order(
-    kept: &[u32],
-    order: &[u32],
+/// The triangles `corners(sources[k])`, each half on its own core, into a list the
+/// allocator hands over zeroed (no pass writes it first); `None` when one is degenerate
+/// (a damaged cache file: see `CollisionWorld::from_parts`, which checks the sources
+/// are in range first). The corners are read scattered (the tree's order), so each thread mostly
+/// waits on memory. Following the order's cycles in place through a list of triangles was
+/// tried and dropped: no saving at the peak, and 1.5 s against 0.5 at ten million.
+pub(super) fn made(
+    sources: &[u32],
     corners: &(impl Fn(usize) -> [Vec3; 3] + Sync),
-) -> Vec<Triangle> {
-    let mut out: Vec<Triangle> = bytemuck::zeroed_vec(order.len());
-    let fill = |into: &mut [Triangle], from: &[u32]| {
-        for (t, &k) in into.iter_mut().zip(from) {
-            // The first pass kept only triangles that this makes.
-            *t = triangle(corners, kept[k as usize] as usize).expect("kept: not degenerate");
-        }
+) -> Option<Vec<Triangle>> {
+    let mut out: Vec<Triangle> = bytemuck::zeroed_vec(sources.len());
+    let fill = |into: &mut [Triangle], from: &[u32]| -> bool {
+        into.iter_mut().zip(from).all(|(t, &s)| {
+            triangle(corners, s as usize)
+                .map(|made| *t = made)
+                .is_some()
+        })
     };
-    if order.len() < IN_TWO_MIN {
-        fill(&mut out, order);
-        return out;
-    }
-    let half = order.len() / 2;
-    let (lo, hi) = out.split_at_mut(half);
-    std::thread::scope(|s| {
-        s.spawn(|| fill(hi, &order[half..]));
-        fill(lo, &order[..half]);
-    });
-    out
+    let whole = if sources.len() < IN_TWO_MIN {
+        fill(&mut out, sources)
+    } else {
+        let half = sources.len() / 2;
+        let (lo, hi) = out.split_at_mut(half);
+        std::thread::scope(|s| {
+            let hi = s.spawn(|| fill(hi, &sources[half..]));
+            let lo = fill(lo, &sources[..half]);
+            lo & hi.join().expect("triangle thread panicked")
+        })
+    };
+    whole.then_some(out)
 }
 
 #[cfg(test)]
