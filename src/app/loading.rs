@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 
 use walkthrough::cull::{CLUSTER_TRIANGLES, ClusteredMesh, cluster_map};
 use walkthrough::files::Digest;
-use walkthrough::map::MapError;
 use walkthrough::map::minimap::{TopDown, top_down};
 use walkthrough::map::progress::{PROGRESS_AFTER, Progress, Stage};
 use walkthrough::session::{OpenOptions, Session, Watch};
@@ -114,24 +113,31 @@ impl Loading {
                 progress: &watched,
             };
             let opened = Session::open_watched(path.as_deref(), &open, watch);
+            // The window may have closed meanwhile, or given up on this load (Esc, or
+            // another load): nobody to tell, nothing lost, and not worth going on with.
             if watched.cancelled() {
-                return; // given up: not worth cutting into clusters
+                return;
             }
-            // The window may have closed meanwhile, or given up on this load (Esc):
-            // nobody to tell, nothing lost.
-            let loaded = opened.map(|session| {
-                watched.enter(Stage::Clusters);
-                Loaded {
-                    minimap: top_down(&session.map, IMAGE_SIDE),
-                    mesh: cluster_map(&session.map, CLUSTER_TRIANGLES),
-                    session,
-                    key,
+            let session = match opened {
+                Ok(session) => session,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    return;
                 }
-            });
-            if !matches!(loaded, Err(MapError::Cancelled { .. })) {
-                watched.enter(Stage::Done);
-                let _ = tx.send(loaded.map_err(|e| e.to_string()));
+            };
+            let minimap = top_down(&session.map, IMAGE_SIDE);
+            if watched.cancelled() {
+                return;
             }
+            watched.enter(Stage::Clusters);
+            let mesh = cluster_map(&session.map, CLUSTER_TRIANGLES);
+            watched.enter(Stage::Done);
+            let _ = tx.send(Ok(Loaded {
+                session,
+                minimap,
+                key,
+                mesh,
+            }));
         });
         Loading {
             what,

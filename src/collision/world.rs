@@ -60,6 +60,8 @@ impl CollisionWorld {
 
     /// Build from `count` triangles whose corners `corners(i)` gives (world coordinates),
     /// as [`CollisionWorld::new`] does, without a copy of them: see `world/build.rs`.
+    /// `corners` is read more than once for a triangle, and must give the same corners
+    /// each time (a slice read by index does).
     pub fn from_corners(
         count: usize,
         corners: impl Fn(usize) -> [Vec3; 3] + Sync,

@@ -122,7 +122,7 @@ impl Bvh {
             .collect();
         let root = RangeBounds::of(&prims);
         let Subtree { nodes, depth } = if prims.len() < PARALLEL_MIN {
-            build_subtree(&mut prims, 0, root)
+            build_subtree(&mut prims, 0, root, 1)
         } else {
             build_in_two(&mut prims, root)
         };
@@ -137,121 +137,166 @@ impl Bvh {
 /// Below this many triangles the build stays on one thread.
 const PARALLEL_MIN: usize = 50_000;
 
-/// Build the tree over `prims`, whose first element is triangle slot `offset` of the
-/// whole build. Node 0 of the result is the subtree's root; child links are local.
-fn build_subtree(prims: &mut [Prim], offset: usize, rb: RangeBounds) -> Subtree {
-    let mut nodes = Vec::with_capacity(2 * prims.len() / MIN_SPLIT + 1);
-    nodes.push(Node::new(rb.min, rb.max, offset as u32, prims.len() as u32));
-    let mut depth = 1;
-    // Explicit work list instead of recursion: deep trees never overflow the stack.
-    let mut work = vec![(0usize, rb, 1usize)];
-    while let Some((ni, rb, d)) = work.pop() {
-        let (first, count) = (nodes[ni].index as usize, nodes[ni].count as usize);
-        let range = &mut prims[first - offset..first - offset + count];
-        let Some(Split { mid, left, right }) =
-            (count > MIN_SPLIT).then(|| split(range, &rb)).flatten()
-        else {
-            depth = depth.max(d);
-            continue;
-        };
-        let l = nodes.len();
-        nodes.push(Node::new(left.min, left.max, first as u32, mid as u32));
-        nodes.push(Node::new(
-            right.min,
-            right.max,
-            (first + mid) as u32,
-            (count - mid) as u32,
-        ));
-        nodes[ni].index = l as u32;
-        nodes[ni].count = 0;
-        work.push((l + 1, right, d + 1));
-        work.push((l, left, d + 1));
-    }
-    Subtree { nodes, depth }
-}
-
-/// The top of the tree is split on one thread until no pending subtree holds more than
-/// this share of the triangles (1 / `TASK_SHARE`), so the subtrees can be dealt out evenly.
-const TASK_SHARE: usize = 8;
-
-/// A subtree still to build: the node that is its root, its prims' bounds and its depth.
+/// A node still to split: its index among the nodes, its prims' bounds and its depth
+/// (the root's is 1).
+#[derive(Clone, Copy)]
 struct Task {
     node: usize,
     bounds: RangeBounds,
     depth: usize,
 }
 
-/// Build the top of the tree on this thread until every pending subtree is small (a map's
-/// first split is often lopsided: conference's root left one thread 80% of the work), deal
-/// the subtrees out to two threads largest first, and stitch them in after the top so
-/// siblings stay adjacent. The tree is the one [`build_subtree`] makes on one thread (a
-/// node's split depends only on its own prims), laid out top first.
+/// Split `task`'s node of `nodes` by the SAH (its prims are in `prims`, whose first is
+/// triangle slot `offset` of the whole build): its two children are pushed and returned
+/// as tasks; `None` when it stays a leaf. The one step both the one-thread build and the
+/// top of the two-thread build take.
+fn grow(
+    nodes: &mut Vec<Node>,
+    prims: &mut [Prim],
+    offset: usize,
+    task: &Task,
+) -> Option<[Task; 2]> {
+    let (first, count) = (
+        nodes[task.node].index as usize,
+        nodes[task.node].count as usize,
+    );
+    if count <= MIN_SPLIT {
+        return None;
+    }
+    let range = &mut prims[first - offset..first - offset + count];
+    let Split { mid, left, right } = split(range, &task.bounds)?;
+    let l = nodes.len();
+    nodes.push(Node::new(left.min, left.max, first as u32, mid as u32));
+    nodes.push(Node::new(
+        right.min,
+        right.max,
+        (first + mid) as u32,
+        (count - mid) as u32,
+    ));
+    nodes[task.node].index = l as u32;
+    nodes[task.node].count = 0;
+    let child = |node, bounds| Task {
+        node,
+        bounds,
+        depth: task.depth + 1,
+    };
+    Some([child(l, left), child(l + 1, right)])
+}
+
+/// Build the tree over `prims`, whose first element is triangle slot `offset` of the
+/// whole build, its root at `depth`. Node 0 of the result is the subtree's root; child
+/// links are local.
+fn build_subtree(prims: &mut [Prim], offset: usize, bounds: RangeBounds, depth: usize) -> Subtree {
+    let mut nodes = Vec::with_capacity(2 * prims.len() / MIN_SPLIT + 1);
+    nodes.push(Node::new(
+        bounds.min,
+        bounds.max,
+        offset as u32,
+        prims.len() as u32,
+    ));
+    let mut deepest = depth;
+    // Explicit work list instead of recursion: deep trees never overflow the stack.
+    let mut work = vec![Task {
+        node: 0,
+        bounds,
+        depth,
+    }];
+    while let Some(task) = work.pop() {
+        match grow(&mut nodes, prims, offset, &task) {
+            Some([left, right]) => work.extend([right, left]),
+            None => deepest = deepest.max(task.depth),
+        }
+    }
+    Subtree {
+        nodes,
+        depth: deepest,
+    }
+}
+
+/// The top of the tree is split on one thread while a pending subtree holds more than
+/// this share of the triangles (1 / `TASK_SHARE`) ...
+const TASK_SHARE: usize = 8;
+/// ... and dealing the pending subtrees out would leave the two threads' loads further
+/// apart than this share of the triangles (a balanced first split stops at once: each
+/// more split of the top is a pass over its prims on one thread).
+const BALANCE_SHARE: usize = 16;
+
+/// Tasks dealt to two threads: the tasks of each (indices), and its triangles.
+struct Deal {
+    sides: [Vec<usize>; 2],
+    load: [usize; 2],
+}
+
+/// Deal `tasks` to two threads, largest first, each to the thread with less work so far.
+fn deal(tasks: &[Task], top: &[Node]) -> Deal {
+    let mut by_size: Vec<usize> = (0..tasks.len()).collect();
+    by_size.sort_by_key(|&k| std::cmp::Reverse(top[tasks[k].node].count));
+    let mut d = Deal {
+        sides: [Vec::new(), Vec::new()],
+        load: [0, 0],
+    };
+    for k in by_size {
+        let side = usize::from(d.load[1] < d.load[0]);
+        d.load[side] += top[tasks[k].node].count as usize;
+        d.sides[side].push(k);
+    }
+    d
+}
+
+/// The tree a subtree's task became.
+struct Grown {
+    node: usize,
+    sub: Subtree,
+}
+
+/// Build the top of the tree on this thread until its pending subtrees can be dealt to
+/// two threads evenly (a map's first split is often lopsided: conference's root left one
+/// thread 80% of the work), build them on two threads, and stitch them in after the top
+/// so siblings stay adjacent. The tree is the one [`build_subtree`] makes on one thread
+/// (a node's split depends only on its own prims), laid out top first.
 fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
-    let mut top = vec![Node::new(root.min, root.max, 0, prims.len() as u32)];
+    let n = prims.len();
+    let mut top = vec![Node::new(root.min, root.max, 0, n as u32)];
     let mut tasks = vec![Task {
         node: 0,
         bounds: root,
         depth: 1,
     }];
     let mut depth = 1;
-    let most = prims.len() / TASK_SHARE;
-    while let Some(k) = (0..tasks.len())
-        .filter(|&k| top[tasks[k].node].count as usize > most)
-        .max_by_key(|&k| top[tasks[k].node].count)
-    {
-        let Task {
-            node,
-            bounds,
-            depth: d,
-        } = tasks.swap_remove(k);
-        let (first, count) = (top[node].index as usize, top[node].count as usize);
-        let Some(Split { mid, left, right }) = split(&mut prims[first..first + count], &bounds)
+    let uneven = |tasks: &[Task], top: &[Node]| {
+        let Deal { load, .. } = deal(tasks, top);
+        load[0].abs_diff(load[1]) > n / BALANCE_SHARE
+    };
+    while uneven(&tasks, &top) {
+        let Some(k) = (0..tasks.len())
+            .filter(|&k| top[tasks[k].node].count as usize > n / TASK_SHARE)
+            .max_by_key(|&k| top[tasks[k].node].count)
         else {
-            depth = depth.max(d); // a leaf after all
-            continue;
+            break;
         };
-        let l = top.len();
-        top.push(Node::new(left.min, left.max, first as u32, mid as u32));
-        top.push(Node::new(
-            right.min,
-            right.max,
-            (first + mid) as u32,
-            (count - mid) as u32,
-        ));
-        top[node].index = l as u32;
-        top[node].count = 0;
-        tasks.push(Task {
-            node: l,
-            bounds: left,
-            depth: d + 1,
-        });
-        tasks.push(Task {
-            node: l + 1,
-            bounds: right,
-            depth: d + 1,
-        });
+        let task = tasks.swap_remove(k);
+        match grow(&mut top, prims, 0, &task) {
+            Some(children) => tasks.extend(children),
+            None => depth = depth.max(task.depth), // a leaf after all
+        }
     }
-    // Deal the tasks out, largest first, each to the thread with less work so far.
-    tasks.sort_by_key(|t| std::cmp::Reverse(top[t.node].count));
-    let mut load = [0usize; 2];
-    let mut share: [Vec<(&Task, &mut [Prim])>; 2] = [Vec::new(), Vec::new()];
+    let Deal { sides, .. } = deal(&tasks, &top);
     let mut slices = carve(prims, &tasks, &top);
-    for t in &tasks {
-        let side = usize::from(load[1] < load[0]);
-        load[side] += top[t.node].count as usize;
-        let slice = slices.remove(&t.node).expect("each task has its slice");
-        share[side].push((t, slice));
-    }
-    let build_all = |mine: Vec<(&Task, &mut [Prim])>| -> Vec<(usize, Subtree)> {
+    let mut share = sides.map(|ks| {
+        ks.into_iter()
+            .map(|k| (tasks[k], slices[k].take().expect("each task has its slice")))
+            .collect::<Vec<_>>()
+    });
+    let build_all = |mine: Vec<(Task, &mut [Prim])>| -> Vec<Grown> {
         mine.into_iter()
-            .map(|(t, slice)| {
-                let mut sub = build_subtree(slice, top[t.node].index as usize, t.bounds);
-                sub.depth += t.depth - 1;
-                (t.node, sub)
+            .map(|(t, slice)| Grown {
+                node: t.node,
+                sub: build_subtree(slice, top[t.node].index as usize, t.bounds, t.depth),
             })
             .collect()
     };
-    let [one, two] = share;
+    let two = std::mem::take(&mut share[1]);
+    let one = std::mem::take(&mut share[0]);
     let (mut built, other) = std::thread::scope(|s| {
         let other = s.spawn(|| build_all(two));
         (
@@ -260,23 +305,16 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
         )
     });
     built.extend(other);
-    built.sort_by_key(|(node, _)| *node);
-    let total = top.len() + built.iter().map(|(_, s)| s.nodes.len() - 1).sum::<usize>();
+    built.sort_by_key(|g| g.node);
+    let total = top.len() + built.iter().map(|g| g.sub.nodes.len() - 1).sum::<usize>();
     let mut nodes = Vec::with_capacity(total);
     nodes.extend(top);
-    for (
-        node,
-        Subtree {
-            nodes: sub,
-            depth: d,
-        },
-    ) in built
-    {
-        depth = depth.max(d);
+    for Grown { node, sub } in built {
+        depth = depth.max(sub.depth);
         // Local node i > 0 goes to base + i - 1; local 0 replaces the task's node.
         let base = nodes.len();
         let place = |i: u32| (base + i as usize - 1) as u32;
-        for (i, mut n) in sub.into_iter().enumerate() {
+        for (i, mut n) in sub.nodes.into_iter().enumerate() {
             if !n.is_leaf() {
                 n.index = place(n.index);
             }
@@ -290,25 +328,21 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
     Subtree { nodes, depth }
 }
 
-/// The tasks' prim ranges as disjoint slices, by the task's node.
-fn carve<'a>(
-    prims: &'a mut [Prim],
-    tasks: &[Task],
-    top: &[Node],
-) -> std::collections::HashMap<usize, &'a mut [Prim]> {
-    let mut by_start: Vec<(usize, usize)> = tasks
-        .iter()
-        .map(|t| (top[t.node].index as usize, t.node))
-        .collect();
-    by_start.sort_unstable();
+/// The tasks' prim ranges as disjoint slices, one a task, in the tasks' order.
+fn carve<'a>(prims: &'a mut [Prim], tasks: &[Task], top: &[Node]) -> Vec<Option<&'a mut [Prim]>> {
+    let mut by_start: Vec<usize> = (0..tasks.len()).collect();
+    by_start.sort_unstable_by_key(|&k| top[tasks[k].node].index);
+    let mut slices: Vec<Option<&mut [Prim]>> = (0..tasks.len()).map(|_| None).collect();
     let mut rest = prims;
     let mut at = 0;
-    let mut slices = std::collections::HashMap::new();
-    for (start, node) in by_start {
-        let count = top[node].count as usize;
+    for k in by_start {
+        let (start, count) = (
+            top[tasks[k].node].index as usize,
+            top[tasks[k].node].count as usize,
+        );
         let (_, from) = std::mem::take(&mut rest).split_at_mut(start - at);
         let (mine, after) = from.split_at_mut(count);
-        slices.insert(node, mine);
+        slices[k] = Some(mine);
         rest = after;
         at = start + count;
     }
@@ -346,7 +380,9 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<Split> {
     let stride = (count / SAMPLE).max(1);
     // A range binned whole (no sample) keeps each prim's bin and each bin's centroid
     // bounds, so the partition below only moves prims: the children's bounds are the
-    // bins' unions (min and max are exact in any order, so the tree is the same bits).
+    // bins' unions (min and max are exact in any order, so the bounds are the same
+    // numbers as a union in the prims' order; only a zero bound may have the other sign,
+    // which compares, and so tests, alike).
     let whole = stride == 1;
     if whole {
         for p in range.iter_mut() {
@@ -640,7 +676,7 @@ mod tests {
             })
             .collect();
         let root = RangeBounds::of(&prims);
-        let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root);
+        let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
         let one = Built {
             bvh: Bvh { nodes },
             order: prims.iter().map(|p| p.index).collect(),

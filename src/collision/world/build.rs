@@ -91,44 +91,32 @@ fn corner_key(corners: [Vec3; 3]) -> [[u32; 3]; 3] {
 /// digests costs a fraction of a hash set of whole keys; equal digests are compared in
 /// full.
 fn kept(count: usize, corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Kept {
-    let digested = |range: std::ops::Range<usize>| -> Vec<Digested> {
-        range
-            .filter(|&i| triangle(corners, i).is_some())
-            .map(|i| (digest(corners(i)), i as u32))
-            .collect()
+    let digested = |range: std::ops::Range<usize>, into: &mut Vec<Digested>| {
+        into.extend(
+            range
+                .filter(|&i| triangle(corners, i).is_some())
+                .map(|i| (digest(corners(i)), i as u32)),
+        );
     };
-    let mut all = if count < IN_TWO_MIN {
-        digested(0..count)
+    let mut all = Vec::with_capacity(count);
+    if count < IN_TWO_MIN {
+        digested(0..count, &mut all);
     } else {
         let half = count / 2;
-        let (mut lo, hi) = std::thread::scope(|s| {
-            let hi = s.spawn(|| digested(half..count));
-            (
-                digested(0..half),
-                hi.join().expect("digest thread panicked"),
-            )
+        let hi = std::thread::scope(|s| {
+            let hi = s.spawn(|| {
+                let mut hi = Vec::with_capacity(count - half);
+                digested(half..count, &mut hi);
+                hi
+            });
+            digested(0..half, &mut all);
+            hi.join().expect("digest thread panicked")
         });
-        lo.extend(hi);
-        lo
-    };
+        all.extend(hi);
+    }
     let dropped = count - all.len();
     sort_in_two(&mut all);
-    let mut repeat = Vec::new();
-    for run in all.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
-        let keys: Vec<_> = run
-            .iter()
-            .map(|&(_, i)| corner_key(corners(i as usize)))
-            .collect();
-        let mut again = vec![false; run.len()];
-        for k in 1..run.len() {
-            // The run is sorted by index, so the first copy is the one kept (and a pile
-            // of copies finds it at once).
-            again[k] = (0..k).any(|j| !again[j] && keys[j] == keys[k]);
-            if again[k] {
-                repeat.push(run[k].1);
-            }
-        }
-    }
+    let repeat = repeats(&all, |i| corner_key(corners(i as usize)));
     // Marked, then listed in order (cheaper than sorting the indices again).
     let mut keep = vec![false; count];
     for &(_, i) in &all {
@@ -145,6 +133,26 @@ fn kept(count: usize, corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Kept {
         dropped,
         duplicates,
     }
+}
+
+/// The repeats among `sorted` (sorted by digest, then index): in each run of equal
+/// digests, every triangle whose corners (`key`) an earlier one of the run has, unless
+/// that one is a repeat itself. Equal digests with other corners (a collision) are not
+/// repeats. The run is sorted by index, so the first copy is the one kept, and a pile of
+/// copies finds it at once (no work quadratic in the pile).
+fn repeats<K: PartialEq>(sorted: &[Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
+    let mut repeat = Vec::new();
+    for run in sorted.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
+        let keys: Vec<K> = run.iter().map(|&(_, i)| key(i)).collect();
+        let mut again = vec![false; run.len()];
+        for k in 1..run.len() {
+            again[k] = (0..k).any(|j| !again[j] && keys[j] == keys[k]);
+            if again[k] {
+                repeat.push(run[k].1);
+            }
+        }
+    }
+    repeat
 }
 
 /// Sort the `(digest, index)` pairs, on two threads for a long list: split by the
@@ -165,7 +173,6 @@ fn sort_in_two(all: &mut [Digested]) {
         }
     }
     let (lo, hi) = all.split_at_mut(low);
-    // As the tree's build does with its two halves.
     std::thread::scope(|s| {
         s.spawn(|| hi.sort_unstable());
         lo.sort_unstable();
@@ -228,7 +235,7 @@ mod tests {
     }
 
     #[test]
-    fn the_first_copy_is_kept_and_a_digest_collision_is_not_a_repeat() {
+    fn the_first_copy_is_kept_whatever_the_corner_order() {
         let (a, b, c) = (Vec3::ZERO, Vec3::X, Vec3::Y);
         let tris = [
             [a, b, Vec3::NAN],   // 0: degenerate
@@ -244,9 +251,26 @@ mod tests {
     }
 
     #[test]
+    fn a_digest_collision_is_not_a_repeat() {
+        // Indices 4, 6 and 9 share a digest but 6 has other corners (key 'b'); 9 repeats
+        // 4; 2 and 5 repeat each other under another digest.
+        let sorted: Vec<Digested> = vec![(1, 2), (1, 5), (7, 4), (7, 6), (7, 9)];
+        let key = |i: u32| match i {
+            6 => 'b',
+            2 | 5 => 'c',
+            _ => 'a',
+        };
+        assert_eq!(repeats(&sorted, key), vec![5, 9]);
+        // A pile of copies: each but the first is a repeat.
+        let pile: Vec<Digested> = (0..10_000).map(|i| (3, i)).collect();
+        assert_eq!(repeats(&pile, |_| 0).len(), 9_999);
+    }
+
+    #[test]
     fn a_big_world_built_on_two_cores_is_the_one_thread_world() {
-        // Over IN_TWO_MIN triangles, with repeats in both halves and degenerate ones.
-        let n = IN_TWO_MIN + 20_001;
+        // Over IN_TWO_MIN triangles kept (so each pass runs on two threads), with repeats
+        // in both halves and degenerate ones.
+        let n = 2 * IN_TWO_MIN + 40_001;
         let tri = |i: usize| {
             let j = (i % (n / 2)) as f32; // the second half repeats the first
             let o = Vec3::new(j % 300.0, (j / 300.0).floor(), 0.0);
@@ -279,10 +303,24 @@ mod tests {
         let boxes: Vec<Aabb> = plain.iter().map(Triangle::bounds).collect();
         let Built { bvh, order, depth } = Bvh::build(&boxes);
         let want: Vec<Triangle> = order.iter().map(|&i| plain[i as usize]).collect();
+        assert!(s.triangles > IN_TWO_MIN);
+        let bits = |t: &[Triangle]| bytemuck::cast_slice::<Triangle, u32>(t).to_vec();
         assert!(
-            w.triangles() == want.as_slice(),
-            "the same triangles in the same order"
+            bits(w.triangles()) == bits(&want),
+            "the same triangles in the same order, bit for bit"
         );
         assert_eq!((s.nodes, s.depth), (bvh.nodes.len(), depth));
+        let node = |n: &crate::collision::bvh::Node| {
+            (
+                n.min.to_array().map(f32::to_bits),
+                n.max.to_array().map(f32::to_bits),
+                n.index,
+                n.count,
+            )
+        };
+        assert!(
+            w.bvh.nodes.iter().map(node).eq(bvh.nodes.iter().map(node)),
+            "the same tree, bit for bit"
+        );
     }
 }
