@@ -52,19 +52,28 @@ pub const MIN_CACHED_TRIANGLES: usize = 1_000_000;
 pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 
 /// The code that makes what a file holds, and the crates' versions: hashed into every
-/// header, so that a change to any of it refuses the files made before.
-const MADE_BY: [&str; 12] = [
+/// header, so that a change to any of it refuses the files made before. The reading of
+/// the file (obj, its faces made into triangles: assemble, triangulate, frame), the
+/// closed solids, the collision world (its build, its tree, its triangles and the
+/// tolerances they are dropped by) and this file's own layout.
+const MADE_BY: [&str; 18] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
     include_str!("../map/obj.rs"),
+    include_str!("../map/assemble.rs"),
     include_str!("../map/triangulate.rs"),
+    include_str!("../map/frame.rs"),
     include_str!("../map/mod.rs"),
     include_str!("../cull/solids.rs"),
     include_str!("../collision/world.rs"),
+    include_str!("../collision/world/build.rs"),
     include_str!("../collision/world/parts.rs"),
     include_str!("../collision/bvh.rs"),
     include_str!("../collision/bvh/build.rs"),
     include_str!("../geometry/triangle.rs"),
+    include_str!("../geometry/plane.rs"),
+    include_str!("../geometry/aabb.rs"),
+    include_str!("../tolerance.rs"),
     include_str!("../../Cargo.lock"),
 ];
 

@@ -17,6 +17,9 @@ use crate::geometry::{Aabb, Triangle};
 /// Below this many triangles a pass stays on one thread.
 const IN_TWO_MIN: usize = 100_000;
 
+/// Triangles whose corners [`made`] reads before it makes them (see there).
+const GATHER_BATCH: usize = 256;
+
 /// What the first pass keeps of a triangle that is not degenerate: the digest of its
 /// corners (the same in any corner order) and its index.
 type Digested = (u64, u32);
@@ -191,11 +194,20 @@ pub(super) fn made(
 ) -> Option<Vec<Triangle>> {
     let mut out: Vec<Triangle> = bytemuck::zeroed_vec(sources.len());
     let fill = |into: &mut [Triangle], from: &[u32]| -> bool {
-        into.iter_mut().zip(from).all(|(t, &s)| {
-            triangle(corners, s as usize)
-                .map(|made| *t = made)
-                .is_some()
-        })
+        // The corners of a batch are read first, then made into triangles: reads alone
+        // are many in flight at once, where a read followed by a triangle's arithmetic
+        // waited on memory one after the other.
+        let mut read = [[Vec3::ZERO; 3]; GATHER_BATCH];
+        into.chunks_mut(GATHER_BATCH)
+            .zip(from.chunks(GATHER_BATCH))
+            .all(|(out, src)| {
+                for (r, &s) in read.iter_mut().zip(src) {
+                    *r = corners(s as usize);
+                }
+                out.iter_mut()
+                    .zip(&read)
+                    .all(|(t, &[a, b, c])| Triangle::new(a, b, c).map(|made| *t = made).is_some())
+            })
     };
     let whole = if sources.len() < IN_TWO_MIN {
         fill(&mut out, sources)
