@@ -111,15 +111,7 @@ impl Bvh {
         if bounds.len() == 0 {
             return Built::default();
         }
-        let mut prims: Vec<Prim> = bounds
-            .enumerate()
-            .map(|(i, b)| Prim {
-                min: b.min.into(),
-                max: b.max.into(),
-                index: i as u32,
-                bin: 0,
-            })
-            .collect();
+        let mut prims = records(bounds);
         let root = RangeBounds::of(&prims);
         let Subtree { nodes, depth } = if prims.len() < PARALLEL_MIN {
             build_subtree(&mut prims, 0, root, 1)
@@ -132,6 +124,19 @@ impl Bvh {
             depth,
         }
     }
+}
+
+/// The builder's record of each box, in order.
+fn records(bounds: impl Iterator<Item = Aabb>) -> Vec<Prim> {
+    bounds
+        .enumerate()
+        .map(|(i, b)| Prim {
+            min: b.min.into(),
+            max: b.max.into(),
+            index: i as u32,
+            bin: 0,
+        })
+        .collect()
 }
 
 /// Below this many triangles the build stays on one thread.
@@ -665,16 +670,7 @@ mod tests {
             .collect();
         let two = Bvh::build(&b);
         check(&two, &b);
-        let mut prims: Vec<Prim> = b
-            .iter()
-            .enumerate()
-            .map(|(i, b)| Prim {
-                min: b.min.into(),
-                max: b.max.into(),
-                index: i as u32,
-                bin: 0,
-            })
-            .collect();
+        let mut prims = records(b.iter().copied());
         let root = RangeBounds::of(&prims);
         let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
         let one = Built {
