@@ -3046,3 +3046,37 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
         "the old map is not walkable after the cancel: {walked} m"
     );
 }
+
+/// Issue 37: once the renderer has the map's triangles, the map lets its own go (0.96
+/// GB at ten million triangles); the window still rescales and walks, and a map with a
+/// mirror keeps them (its mirrors are found from them again at a rescale).
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_maps_drawn_triangles_are_let_go_once_uploaded_and_it_still_rescales_and_walks() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("let-go");
+    let trace = dir.join("trace.csv");
+    let t = trace.to_str().unwrap();
+    let (child, _win) = launch_in(&x, &["--verbose", "--trace", t, "--exit-after", "60"], &dir);
+    x.xdotool(&["key", "bracketright"]);
+    sleep(Duration::from_millis(800));
+    hold(&x, &["w"], 1.0);
+    let shot = f12(&x, &dir, 1);
+    let log = finish(&x, child);
+    assert!(log.contains("drawn triangles let go"), "{log}");
+    assert!(log.contains("rescaled in place"), "{log}");
+    let rows = read_trace(&trace);
+    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
+    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    assert!(walked > 0.5, "walked {walked} m after the rescale");
+    let [r, g, b] = centre_colour(&shot, 16);
+    assert!(r + g + b > 60.0, "the rescaled map is not drawn");
+
+    let map = mirror_room(&dir);
+    let m = map.to_str().unwrap();
+    let args = [m, "--mirror", "glass", "--verbose", "--exit-after", "30"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let log = finish(&x, child);
+    assert!(log.contains("map: "), "{log}");
+    assert!(!log.contains("drawn triangles let go"), "{log}");
+}

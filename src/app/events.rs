@@ -11,6 +11,7 @@ use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
+use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough::names::Named;
 use walkthrough::preferences::WALKING_SPEED_RANGE;
 
@@ -270,9 +271,13 @@ impl ApplicationHandler for App {
             None => DEFAULT_ANISOTROPY,
         };
         let upload = Instant::now();
+        let mesh = cluster_map(&self.sim.session.map, CLUSTER_TRIANGLES);
+        // Before the upload, whose copy would otherwise be made beside them.
+        self.release_drawn_map();
         let mut renderer = match Renderer::new(
             ctx.gl.clone(),
             &self.sim.session.map,
+            mesh,
             ctx.srgb && !self.config.window.no_srgb,
             anisotropy,
             self.sim.controller.view_pose().position,

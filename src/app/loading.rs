@@ -233,6 +233,25 @@ impl App {
         true
     }
 
+    /// Let go of the map's drawn triangles once the renderer has them (0.96 GB at ten
+    /// million triangles, a fifth of the window's peak): what is walked is the collision
+    /// world. Kept when a mirror was found among them (a rescale finds the mirrors again
+    /// from them) and for a scene.
+    pub(super) fn release_drawn_map(&mut self) {
+        let session = &mut self.sim.session;
+        if !self.mirrors.is_empty() || session.placed.is_some() || session.map.vertices.is_empty() {
+            return;
+        }
+        let bytes = std::mem::size_of_val(session.map.vertices.as_slice());
+        session.map.release_drawn();
+        if self.config.common.verbose {
+            eprintln!(
+                "the map's drawn triangles let go ({:.0} MB): the renderer has its own",
+                bytes as f64 / 1e6
+            );
+        }
+    }
+
     /// Take the loaded map, if the worker is done.
     pub(super) fn poll_loading(&mut self) {
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
@@ -262,7 +281,7 @@ impl App {
                     };
                     let upload = Instant::now();
                     let clusters = mesh.clusters.len();
-                    gpu.renderer.upload_clustered(&session.map, mesh, eye);
+                    gpu.renderer.upload(&session.map, mesh, eye);
                     eprintln!(
                         "uploaded to the GPU in {:.0} ms ({clusters} clusters, made while loading)",
                         upload.elapsed().as_secs_f64() * 1e3
@@ -276,6 +295,7 @@ impl App {
                     .replace_session(session, purpose == Purpose::Reload);
                 self.load_decals();
                 self.find_mirrors();
+                self.release_drawn_map();
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
                 // A new map asks again when the survey is unsure of it; the same map

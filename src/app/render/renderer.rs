@@ -20,7 +20,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use glow::HasContext;
 
-use walkthrough::cull::{Batches, CLUSTER_TRIANGLES, ClusteredMesh, Draw, Occlusion, cluster_map};
+use walkthrough::cull::{Batches, ClusteredMesh, Draw, Occlusion};
 use walkthrough::map::Map;
 use walkthrough::player::{FieldOfView, NEAR_PLANE};
 use walkthrough::preferences::TextureFilter;
@@ -124,6 +124,7 @@ impl Renderer {
     pub fn new(
         gl: Arc<glow::Context>,
         map: &Map,
+        mesh: ClusteredMesh,
         srgb: bool,
         anisotropy: f32,
         eye: Vec3,
@@ -182,21 +183,17 @@ impl Renderer {
             movers: MoverDraw::default(),
             fog: Fog::SKY,
         };
-        r.upload(map, eye);
+        r.upload(map, mesh, eye);
         Ok(r)
     }
 
     /// Replace the map's buffers and textures (after a reload): its triangles in clusters
-    /// (see [`walkthrough::cull`]), shared vertices and one index list; their levels of
-    /// detail follow, those of the clusters farthest from `eye` first.
-    pub fn upload(&mut self, map: &Map, eye: Vec3) {
-        self.upload_clustered(map, cluster_map(map, CLUSTER_TRIANGLES), eye);
-    }
-
-    /// [`Renderer::upload`] with the map's clusters already made (on the loader's thread,
-    /// so that the window does not stand still while they are: 1.5 s at ten million
-    /// triangles).
-    pub fn upload_clustered(&mut self, map: &Map, mesh: ClusteredMesh, eye: Vec3) {
+    /// (`mesh`, from [`walkthrough::cull::cluster_map`], made by the caller: a load in the
+    /// window makes them on its loader's thread, so that the window does not stand still
+    /// for them, 1.5 s at ten million triangles), shared vertices and one index list;
+    /// their levels of detail follow, those of the clusters farthest from `eye` first.
+    /// Only the map's materials, bounds and movers are read: its own vertices may be gone.
+    pub fn upload(&mut self, map: &Map, mesh: ClusteredMesh, eye: Vec3) {
         self.mesh = Arc::new(mesh);
         self.mesh_changed();
         self.upload_materials(map);
