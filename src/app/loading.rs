@@ -239,12 +239,19 @@ impl App {
     /// from them) and for a scene.
     pub(super) fn release_drawn_map(&mut self) {
         let session = &mut self.sim.session;
+        let verbose = self.config.common.verbose;
+        if !self.mirrors.is_empty() && verbose {
+            eprintln!(
+                "the map keeps its drawn triangles: a rescale finds its mirrors ({}) again from them",
+                self.mirrors.len()
+            );
+        }
         if !self.mirrors.is_empty() || session.placed.is_some() || session.map.vertices.is_empty() {
             return;
         }
         let bytes = std::mem::size_of_val(session.map.vertices.as_slice());
         session.map.release_drawn();
-        if self.config.common.verbose {
+        if verbose {
             eprintln!(
                 "the map's drawn triangles let go ({:.0} MB): the renderer has its own",
                 bytes as f64 / 1e6

@@ -36,10 +36,6 @@ pub struct WorldStats {
 #[derive(Clone, Debug, Default)]
 pub struct CollisionWorld {
     triangles: Vec<Triangle>,
-    /// Each triangle's index among those the world was built from (a map's triangle):
-    /// what the cache of built maps keeps instead of the triangles, which are made again
-    /// from the map's positions (half the file).
-    sources: Vec<u32>,
     bvh: Bvh,
     dropped: usize,
     duplicates: usize,
@@ -111,12 +107,6 @@ impl CollisionWorld {
     /// The kept triangles, in BVH order (`Contact::triangle` indexes this).
     pub fn triangles(&self) -> &[Triangle] {
         &self.triangles
-    }
-
-    /// For each kept triangle (in BVH order), its index among the triangles the world was
-    /// built from.
-    pub fn sources(&self) -> &[u32] {
-        &self.sources
     }
 
     /// Bounds of all triangles (not inflated); empty for an empty world.

@@ -4,8 +4,7 @@
 //!
 //! A file, `map-<digest>.bin` in the cache folder, holds after its header the map's
 //! vertices, batches, closed solids, warnings and details, and its collision world's
-//! parts ([`WorldParts`]: the tree, and each triangle as the map triangle it is made
-//! from again), each section read straight into its final place. It is used
+//! parts ([`WorldParts`]), each section read straight into its final place. It is used
 //! only when its header names the same [`FORMAT`], the same code ([`MADE_BY`]: the
 //! sources that make what it holds, and the crates' versions) and the same content; its
 //! body is checked against a checksum, each section's length against what is left of
@@ -30,7 +29,7 @@ use sections::{Reader, Writer};
 
 use crate::collision::{CollisionWorld, NodeRecord, WorldParts};
 use crate::files::{Digest, FileKind, check_file};
-use crate::geometry::Aabb;
+use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
 use crate::map::{
     Batch, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis, Vertex,
@@ -40,26 +39,29 @@ use crate::session::{OpenOptions, Watch};
 
 mod sections;
 
-/// The layout of a file; raised whenever it changes (2: the world's triangles kept as
-/// the index of the map triangle each was made from).
-pub const FORMAT: u32 = 2;
+/// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
+/// index of the map triangle each was made from; 3 keeps the triangles again, as 1).
+pub const FORMAT: u32 = 3;
 
 /// Maps smaller than this are not kept: they open in about a second anyway.
 pub const MIN_CACHED_TRIANGLES: usize = 1_000_000;
 
 /// The most the folder's map files hold together, bytes (a ten-million-triangle terrain
-/// takes 0.67 GB).
+/// takes 1.31 GB).
 pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 
 /// The code that makes what a file holds, and the crates' versions: hashed into every
 /// header, so that a change to any of it refuses the files made before. The reading of
-/// the file (obj, its faces made into triangles: assemble, triangulate, frame), the
-/// closed solids, the collision world (its build, its tree, its triangles and the
+/// the file (obj, its lines checked: locate, mtl; its faces made into triangles:
+/// assemble, triangulate, frame), the closed solids (and the bits they key corners by),
+/// the collision world (its build, its tree, its triangles and the
 /// tolerances they are dropped by) and this file's own layout.
-const MADE_BY: [&str; 18] = [
+const MADE_BY: [&str; 21] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
     include_str!("../map/obj.rs"),
+    include_str!("../map/locate.rs"),
+    include_str!("../map/mtl.rs"),
     include_str!("../map/assemble.rs"),
     include_str!("../map/triangulate.rs"),
     include_str!("../map/frame.rs"),
@@ -73,6 +75,7 @@ const MADE_BY: [&str; 18] = [
     include_str!("../geometry/triangle.rs"),
     include_str!("../geometry/plane.rs"),
     include_str!("../geometry/aabb.rs"),
+    include_str!("../geometry/bits.rs"),
     include_str!("../tolerance.rs"),
     include_str!("../../Cargo.lock"),
 ];
@@ -388,7 +391,7 @@ fn write(
     w.section(&solids.of_triangle).map_err(failed)?;
     w.section(&lines_bytes(&map.warnings)).map_err(failed)?;
     w.section(&lines_bytes(&map.details)).map_err(failed)?;
-    w.section(world.sources()).map_err(failed)?;
+    w.section(world.triangles()).map_err(failed)?;
     let nodes = world.node_records();
     w.section_of(nodes.len(), nodes).map_err(failed)?;
     // Not synced to the disk: a file cut short by a crash fails its checksum and is
@@ -399,8 +402,7 @@ fn write(
 /// The map of content `digest` kept in `dir`: `None` when there is none (or it was made
 /// by other code, or for other content), an error when it is there but damaged.
 /// With `drawn` false (`sim`), the map's vertices, which only the renderer draws, are
-/// passed over: their positions make the world's triangles again, then go, and the map
-/// has the triangles of its world alone.
+/// passed over: the map has the triangles of its world alone.
 pub fn load(dir: &Path, digest: &Digest, drawn: bool) -> Option<Result<Cached, String>> {
     let path = file_for(dir, digest);
     let file = File::open(&path).ok()?;
@@ -425,10 +427,15 @@ pub fn load(dir: &Path, digest: &Digest, drawn: bool) -> Option<Result<Cached, S
 fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<Cached, String> {
     let counts: Counts = r.one()?;
     let points: Points = r.one()?;
-    let positions: Vec<[f32; 3]> = r.section()?;
-    let (full, batches, of_triangle): (Vec<Vertex>, Vec<BatchRecord>, Vec<u32>) = if drawn {
-        (r.section()?, r.section()?, r.section()?)
+    let (positions, full, batches, of_triangle): (
+        Vec<[f32; 3]>,
+        Vec<Vertex>,
+        Vec<BatchRecord>,
+        Vec<u32>,
+    ) = if drawn {
+        (r.section()?, r.section()?, r.section()?, r.section()?)
     } else {
+        r.skip::<[f32; 3]>()?;
         r.skip::<Vertex>()?;
         r.skip::<BatchRecord>()?;
         r.skip::<u32>()?;
@@ -436,26 +443,18 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
     };
     let warnings = lines_of(&r.section::<u8>()?);
     let details = lines_of(&r.section::<u8>()?);
-    let sources: Vec<u32> = r.section()?;
+    let triangles: Vec<Triangle> = r.section()?;
     let nodes: Vec<NodeRecord> = r.section()?;
     if r.left != 0 {
         return Err("it goes on past its last section: damaged".into());
     }
-    if !positions.len().is_multiple_of(3) {
-        return Err("its positions are not whole triangles: damaged".into());
-    }
-    let corner = |i: usize| Vec3::from(positions[i]);
-    let world = CollisionWorld::from_parts(
-        WorldParts {
-            sources,
-            nodes,
-            dropped: counts.dropped,
-            duplicates: counts.duplicates,
-            depth: counts.depth,
-        },
-        positions.len() / 3,
-        |t| [corner(3 * t), corner(3 * t + 1), corner(3 * t + 2)],
-    )?;
+    let world = CollisionWorld::from_parts(WorldParts {
+        triangles,
+        nodes,
+        dropped: counts.dropped,
+        duplicates: counts.duplicates,
+        depth: counts.depth,
+    })?;
     let vertices = if !drawn {
         Vec::new()
     } else if counts.derived != 0 {
@@ -551,6 +550,8 @@ mod tests {
                 "collision/bvh.rs",
                 "map/obj.rs",
                 "map/assemble.rs",
+                "cull/solids.rs",
+                "geometry/bits.rs",
             ]
             .map(|f| src.join(f)),
         );

@@ -653,11 +653,11 @@ mod tests {
     }
 
     #[test]
-    fn two_thread_build_makes_the_one_thread_tree_even_when_the_root_split_is_lopsided() {
+    fn two_thread_build_makes_the_one_thread_tree_lopsided_or_even() {
+        let n = PARALLEL_MIN * 2;
         // Nine in ten boxes packed in one corner: the root's split leaves one side with
         // most of the work, so the top is split further and dealt out.
-        let n = PARALLEL_MIN * 2;
-        let b: Vec<Aabb> = (0..n)
+        let lopsided: Vec<Aabb> = (0..n)
             .map(|i| {
                 let k = i as f32;
                 let p = if i % 10 == 0 {
@@ -668,19 +668,29 @@ mod tests {
                 Aabb::from_points([p, p + Vec3::new(0.05, 0.03, 0.04)])
             })
             .collect();
-        let two = Bvh::build(&b);
-        check(&two, &b);
-        let mut prims = records(b.iter().copied());
-        let root = RangeBounds::of(&prims);
-        let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
-        let one = Built {
-            bvh: Bvh { nodes },
-            order: prims.iter().map(|p| p.index).collect(),
-            depth,
-        };
-        check(&one, &b);
-        assert_eq!(two.depth, one.depth);
-        assert_eq!(two.bvh.nodes.len(), one.bvh.nodes.len());
-        assert!(read_out(&two) == read_out(&one), "the same tree");
+        // Spread evenly: the root's split is even, and the top stops after it.
+        let even: Vec<Aabb> = (0..n)
+            .map(|i| {
+                let k = i as f32;
+                let p = Vec3::new(k % 47.0, (k / 47.0) % 53.0, (k / 2491.0).floor());
+                Aabb::from_points([p, p + Vec3::new(0.5, 0.3, 0.4)])
+            })
+            .collect();
+        for b in [lopsided, even] {
+            let two = Bvh::build(&b);
+            check(&two, &b);
+            let mut prims = records(b.iter().copied());
+            let root = RangeBounds::of(&prims);
+            let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
+            let one = Built {
+                bvh: Bvh { nodes },
+                order: prims.iter().map(|p| p.index).collect(),
+                depth,
+            };
+            check(&one, &b);
+            assert_eq!(two.depth, one.depth);
+            assert_eq!(two.bvh.nodes.len(), one.bvh.nodes.len());
+            assert!(read_out(&two) == read_out(&one), "the same tree");
+        }
     }
 }

@@ -51,10 +51,10 @@ pub(super) fn build(
     drop(kept.indices);
     let triangles = made(&sources, corners)
         .expect("the kept triangles were made once already, and a triangle is made alike");
+    drop(sources);
     let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
     CollisionWorld {
         triangles,
-        sources,
         bvh,
         dropped: kept.dropped,
         duplicates: kept.duplicates,
@@ -184,14 +184,10 @@ fn sort_in_two(all: &mut [Digested]) {
 
 /// The triangles `corners(sources[k])`, each half on its own core, into a list the
 /// allocator hands over zeroed (no pass writes it first); `None` when one is degenerate
-/// (a damaged cache file: see `CollisionWorld::from_parts`, which checks the sources
-/// are in range first). The corners are read scattered (the tree's order), so each thread mostly
-/// waits on memory. Following the order's cycles in place through a list of triangles was
+/// (never for the triangles [`kept`] keeps). The corners are read scattered (the tree's
+/// order), so each thread mostly waits on memory. Following the order's cycles in place through a list of triangles was
 /// tried and dropped: no saving at the peak, and 1.5 s against 0.5 at ten million.
-pub(super) fn made(
-    sources: &[u32],
-    corners: &(impl Fn(usize) -> [Vec3; 3] + Sync),
-) -> Option<Vec<Triangle>> {
+fn made(sources: &[u32], corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Option<Vec<Triangle>> {
     let mut out: Vec<Triangle> = bytemuck::zeroed_vec(sources.len());
     let fill = |into: &mut [Triangle], from: &[u32]| -> bool {
         // The corners of a batch are read first, then made into triangles: reads alone
