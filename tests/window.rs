@@ -3072,11 +3072,34 @@ fn the_maps_drawn_triangles_are_let_go_once_uploaded_and_it_still_rescales_and_w
     let [r, g, b] = centre_colour(&shot, 16);
     assert!(r + g + b > 60.0, "the rescaled map is not drawn");
 
+    // A map loaded in the window (R) lets go too, and walks.
+    let trace = dir.join("trace-reload.csv");
+    let t = trace.to_str().unwrap();
+    let (child, _win) = launch_in(&x, &["--verbose", "--trace", t, "--exit-after", "60"], &dir);
+    x.xdotool(&["key", "r"]);
+    sleep(Duration::from_millis(1500));
+    x.xdotool(&["key", "bracketleft"]);
+    sleep(Duration::from_millis(500));
+    hold(&x, &["w"], 1.0);
+    let log = finish(&x, child);
+    assert!(
+        log.contains("loaded built-in map"),
+        "R did not reload: {log}"
+    );
+    assert_eq!(log.matches("drawn triangles let go").count(), 2, "{log}");
+    let rows = read_trace(&trace);
+    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
+    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    assert!(
+        walked > 0.5,
+        "walked {walked} m after the reload and rescale"
+    );
+
     let map = mirror_room(&dir);
     let m = map.to_str().unwrap();
     let args = [m, "--mirror", "glass", "--verbose", "--exit-after", "30"];
     let (child, _win) = launch_in(&x, &args, &dir);
     let log = finish(&x, child);
-    assert!(log.contains("map: "), "{log}");
+    assert!(log.contains("a rescale finds its mirrors (1)"), "{log}");
     assert!(!log.contains("drawn triangles let go"), "{log}");
 }
