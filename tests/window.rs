@@ -187,6 +187,13 @@ struct Row {
     ground: bool,
 }
 
+/// How far the trace at `p` went across the floor, first row to last (metres).
+fn walked_across(p: &Path) -> f32 {
+    let rows = read_trace(p);
+    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
+    ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt()
+}
+
 fn read_trace(p: &Path) -> Vec<Row> {
     let text = std::fs::read_to_string(p).expect("trace written");
     let mut lines = text.lines();
@@ -3038,9 +3045,7 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
         1,
         "the cancelled load must never replace the map: {log}"
     );
-    let rows = read_trace(&trace);
-    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
-    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    let walked = walked_across(&trace);
     assert!(
         walked > 0.5,
         "the old map is not walkable after the cancel: {walked} m"
@@ -3065,9 +3070,7 @@ fn the_maps_drawn_triangles_are_let_go_once_uploaded_and_it_still_rescales_and_w
     let log = finish(&x, child);
     assert!(log.contains("drawn triangles let go"), "{log}");
     assert!(log.contains("rescaled in place"), "{log}");
-    let rows = read_trace(&trace);
-    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
-    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    let walked = walked_across(&trace);
     assert!(walked > 0.5, "walked {walked} m after the rescale");
     let [r, g, b] = centre_colour(&shot, 16);
     assert!(r + g + b > 60.0, "the rescaled map is not drawn");
@@ -3087,9 +3090,7 @@ fn the_maps_drawn_triangles_are_let_go_once_uploaded_and_it_still_rescales_and_w
         "R did not reload: {log}"
     );
     assert_eq!(log.matches("drawn triangles let go").count(), 2, "{log}");
-    let rows = read_trace(&trace);
-    let (first, last) = (rows.first().unwrap(), rows.last().unwrap());
-    let walked = ((last.x - first.x).powi(2) + (last.z - first.z).powi(2)).sqrt();
+    let walked = walked_across(&trace);
     assert!(
         walked > 0.5,
         "walked {walked} m after the reload and rescale"

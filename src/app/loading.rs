@@ -238,15 +238,18 @@ impl App {
     /// world. Kept when a mirror was found among them (a rescale finds the mirrors again
     /// from them) and for a scene.
     pub(super) fn release_drawn_map(&mut self) {
-        let session = &mut self.sim.session;
         let verbose = self.config.common.verbose;
-        if !self.mirrors.is_empty() && verbose {
-            eprintln!(
-                "the map keeps its drawn triangles: a rescale finds its mirrors ({}) again from them",
-                self.mirrors.len()
-            );
+        if !self.mirrors.is_empty() {
+            if verbose {
+                eprintln!(
+                    "the map keeps its drawn triangles: a rescale finds its mirrors ({}) again from them",
+                    self.mirrors.len()
+                );
+            }
+            return;
         }
-        if !self.mirrors.is_empty() || session.placed.is_some() || session.map.vertices.is_empty() {
+        let session = &mut self.sim.session;
+        if session.placed.is_some() || session.map.vertices.is_empty() {
             return;
         }
         let bytes = std::mem::size_of_val(session.map.vertices.as_slice());

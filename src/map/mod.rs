@@ -249,13 +249,7 @@ impl Map {
 
     /// The triangles, world coordinates, in order.
     pub fn triangles(&self) -> impl Iterator<Item = [Vec3; 3]> + '_ {
-        self.vertices.chunks_exact(3).map(|t| {
-            [
-                t[0].position.into(),
-                t[1].position.into(),
-                t[2].position.into(),
-            ]
-        })
+        (0..self.triangle_count()).map(|i| self.corners(i))
     }
 
     /// A map loaded Y-up whose file's up axis turns out to be `up`: turn every position

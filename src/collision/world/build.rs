@@ -49,8 +49,7 @@ pub(super) fn build(
     );
     let sources: Vec<u32> = order.iter().map(|&k| kept.indices[k as usize]).collect();
     drop(kept.indices);
-    let triangles = made(&sources, corners)
-        .expect("the kept triangles were made once already, and a triangle is made alike");
+    let triangles = made(&sources, corners);
     drop(sources);
     let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
     CollisionWorld {
@@ -182,41 +181,39 @@ fn sort_in_two(all: &mut [Digested]) {
     });
 }
 
-/// The triangles `corners(sources[k])`, each half on its own core, into a list the
-/// allocator hands over zeroed (no pass writes it first); `None` when one is degenerate
-/// (never for the triangles [`kept`] keeps). The corners are read scattered (the tree's
+/// The triangles `corners(sources[k])` of triangles [`kept`] keeps, each half on its own
+/// core, into a list the allocator hands over zeroed (no pass writes it first). The
+/// corners are read scattered (the tree's
 /// order), so each thread mostly waits on memory. Following the order's cycles in place through a list of triangles was
 /// tried and dropped: no saving at the peak, and 1.5 s against 0.5 at ten million.
-fn made(sources: &[u32], corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Option<Vec<Triangle>> {
+fn made(sources: &[u32], corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Vec<Triangle> {
     let mut out: Vec<Triangle> = bytemuck::zeroed_vec(sources.len());
-    let fill = |into: &mut [Triangle], from: &[u32]| -> bool {
+    let fill = |into: &mut [Triangle], from: &[u32]| {
         // The corners of a batch are read first, then made into triangles: reads alone
         // are many in flight at once, where a read followed by a triangle's arithmetic
         // waited on memory one after the other.
         let mut read = [[Vec3::ZERO; 3]; GATHER_BATCH];
-        into.chunks_mut(GATHER_BATCH)
-            .zip(from.chunks(GATHER_BATCH))
-            .all(|(out, src)| {
-                for (r, &s) in read.iter_mut().zip(src) {
-                    *r = corners(s as usize);
-                }
-                out.iter_mut()
-                    .zip(&read)
-                    .all(|(t, &[a, b, c])| Triangle::new(a, b, c).map(|made| *t = made).is_some())
-            })
+        for (out, src) in into.chunks_mut(GATHER_BATCH).zip(from.chunks(GATHER_BATCH)) {
+            for (r, &s) in read.iter_mut().zip(src) {
+                *r = corners(s as usize);
+            }
+            for (t, &[a, b, c]) in out.iter_mut().zip(&read) {
+                // `kept` kept only triangles this makes (the corners are read alike).
+                *t = Triangle::new(a, b, c).expect("kept: not degenerate");
+            }
+        }
     };
-    let whole = if sources.len() < IN_TWO_MIN {
-        fill(&mut out, sources)
+    if sources.len() < IN_TWO_MIN {
+        fill(&mut out, sources);
     } else {
         let half = sources.len() / 2;
         let (lo, hi) = out.split_at_mut(half);
         std::thread::scope(|s| {
-            let hi = s.spawn(|| fill(hi, &sources[half..]));
-            let lo = fill(lo, &sources[..half]);
-            lo & hi.join().expect("triangle thread panicked")
-        })
-    };
-    whole.then_some(out)
+            s.spawn(|| fill(hi, &sources[half..]));
+            fill(lo, &sources[..half]);
+        });
+    }
+    out
 }
 
 #[cfg(test)]
