@@ -13,6 +13,26 @@ mod common;
 use glam::Vec3;
 use walkthrough::collision::Body;
 
+#[test]
+fn the_readme_counts_these_window_tests() {
+    let ignored = include_str!("window.rs")
+        .lines()
+        .filter(|l| l.starts_with("#[ignore = "))
+        .count();
+    let readme = include_str!("../README.md");
+    let said = readme
+        .split("runs everything except the ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(ignored > 0);
+    assert_eq!(
+        said,
+        Some(ignored),
+        "the README's count of the real-window tests"
+    );
+}
+
 /// An Xvfb server on a free display, killed on drop.
 struct Xvfb {
     child: Child,
