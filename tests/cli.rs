@@ -462,3 +462,20 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
     assert!(!log.contains("checksum"), "an old warning came back: {log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fuzz-like run by a new user: `--exit-after nan` opened a window that never closed
+/// (the time was read as none), and `--exit-after -1` was taken for an unknown option.
+#[test]
+fn exit_after_nan_infinite_or_negative_is_refused_not_a_window_that_never_closes() {
+    for bad in ["nan", "inf", "-1", "1e300", "soon"] {
+        let o = walkthrough(&["--exit-after", bad]);
+        assert!(!o.status.success(), "--exit-after {bad} was accepted");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "'{bad}': the time to quit after (seconds) is 0 to 1000000"
+            )),
+            "--exit-after {bad}: {err}"
+        );
+    }
+}

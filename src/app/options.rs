@@ -19,8 +19,8 @@ pub struct WindowOptions {
     /// Save a PNG of the window when the script ends (or at exit).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
-    /// Quit after this many seconds.
-    #[arg(long)]
+    /// Quit after this many seconds (0 to 1,000,000).
+    #[arg(long, value_parser = parse_exit_after, allow_hyphen_values = true)]
     pub exit_after: Option<f32>,
     /// Quit when the --script ends (after its --screenshot).
     #[arg(long, requires = "script")]
@@ -135,9 +135,9 @@ impl WindowOptions {
         }
     }
 
-    /// `--exit-after`, when it is a time.
+    /// `--exit-after` (checked by its parser: a time in [`EXIT_AFTER_RANGE`]).
     pub fn exit_after(&self) -> Option<f32> {
-        self.exit_after.filter(|s| s.is_finite() && *s >= 0.0)
+        self.exit_after
     }
 
     /// `saved` with the settings these options give for this run over them (`speed`: the
@@ -197,6 +197,14 @@ impl WindowOptions {
         );
         RunPreferences { live, flags }
     }
+}
+
+/// Seconds `--exit-after` may wait: up to about eleven days (a NaN or an infinity waited
+/// for ever, and a negative time was read as an unknown option).
+pub const EXIT_AFTER_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1_000_000.0;
+
+fn parse_exit_after(s: &str) -> Result<f32, String> {
+    number_in(s, &EXIT_AFTER_RANGE, "the time to quit after (seconds)")
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {
