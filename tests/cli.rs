@@ -479,3 +479,18 @@ fn exit_after_nan_infinite_or_negative_is_refused_not_a_window_that_never_closes
         );
     }
 }
+
+/// A new user's run: `--screenshot shot.jpg` quietly wrote a PNG under a JPEG's name.
+#[test]
+fn a_screenshot_not_named_png_is_refused_before_the_window_opens() {
+    for name in ["shot.jpg", "shot", "shot.png.bmp"] {
+        let path = std::env::temp_dir().join(name);
+        let o = walkthrough(&["--screenshot", path.to_str().unwrap(), "--exit-after", "0"]);
+        assert!(!o.status.success(), "--screenshot {name} was accepted");
+        let err = stderr(&o);
+        assert!(
+            err.contains("a screenshot is written as a PNG image: name it .png"),
+            "--screenshot {name}: {err}"
+        );
+    }
+}

@@ -119,6 +119,9 @@ impl Outputs {
         for p in [&w.screenshot, &w.record].into_iter().flatten() {
             check_writable(p, inputs).map_err(|e| e.to_string())?;
         }
+        if let Some(p) = &w.screenshot {
+            png_named(p)?;
+        }
         let create = |p: &PathBuf| PartialFile::create(p, inputs).map_err(|e| e.to_string());
         let trace = match &config.common.trace {
             Some(p) => Some(
@@ -136,6 +139,21 @@ impl Outputs {
         };
         Ok(Outputs { trace, bench })
     }
+}
+
+/// `--screenshot`'s file is named `.png`, what it is written as (a `shot.jpg` was
+/// quietly a PNG).
+fn png_named(path: &std::path::Path) -> Result<(), String> {
+    let png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if png {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: a screenshot is written as a PNG image: name it .png",
+        walkthrough::quote::shown_path(path)
+    ))
 }
 
 /// Open the window and run until it closes. Map and script errors are reported before
