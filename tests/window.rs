@@ -405,7 +405,12 @@ fn scripted_window_run_gives_the_same_trace_as_sim_and_exits_when_done() {
     );
     // No --exit-after: the window must close by itself once the script is done.
     let err = wait_for_exit(child, "the window did not close when the script was done");
-    assert!(err.contains("script finished at step"), "{err}");
+    // It says the window closes (it said "the keys drive now" and then closed).
+    assert!(
+        err.contains("script finished at step")
+            && err.contains("the window closes (--exit-when-done)"),
+        "{err}"
+    );
     let sim = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         // Never the user's remembered corrections: an empty settings folder.
         .env(

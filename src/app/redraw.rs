@@ -325,9 +325,13 @@ impl App {
     /// The script ran out (and its trace ended with it): the screenshot is taken, and with
     /// `--exit-when-done` the window closes after this frame.
     fn script_finished(&mut self, step: u64) {
-        self.overlay.notify(format!(
-            "script finished at step {step}; the keys drive now"
-        ));
+        let next = if self.config.window.exit_when_done {
+            "the window closes (--exit-when-done)"
+        } else {
+            "the keys drive now"
+        };
+        self.overlay
+            .notify(format!("script finished at step {step}; {next}"));
         self.script_ended_settings();
         if self.config.window.screenshot.is_some() {
             self.screenshot_pending = true;
