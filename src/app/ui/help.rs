@@ -112,11 +112,7 @@ pub fn draw(ctx: &egui::Context, panel: egui::Frame, page: usize) -> usize {
                         }
                     });
                 if pages.len() > 1 {
-                    let line = format!(
-                        "page {} of {}: F1 turns the page",
-                        page % pages.len() + 1,
-                        pages.len()
-                    );
+                    let line = footer(page % pages.len(), pages.len());
                     ui.label(
                         RichText::new(line)
                             .font(font.clone())
@@ -128,9 +124,27 @@ pub fn draw(ctx: &egui::Context, panel: egui::Frame, page: usize) -> usize {
     pages.len()
 }
 
+/// The line under page `page` (from 0) of `pages`: what F1 does next (it hides the help
+/// from the last page, which said it turned the page).
+fn footer(page: usize, pages: usize) -> String {
+    let next = if page + 1 < pages {
+        "F1 turns the page"
+    } else {
+        "F1 hides the help"
+    };
+    format!("page {} of {pages}: {next}", page + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_pages_footer_says_f1_hides_the_help() {
+        assert_eq!(footer(0, 2), "page 1 of 2: F1 turns the page");
+        assert_eq!(footer(1, 2), "page 2 of 2: F1 hides the help");
+        assert_eq!(footer(1, 3), "page 2 of 3: F1 turns the page");
+    }
 
     #[test]
     fn the_help_keeps_its_full_size_where_it_fits_and_shrinks_to_fit_a_small_window() {
