@@ -94,8 +94,8 @@ pub enum ReadError {
         path: String,
         /// What was expected.
         kind: FileKind,
-        /// Files in it that could be meant (maps and scenes), at most a few.
-        suggestions: Vec<PathBuf>,
+        /// Files in it that could be meant (maps and scenes).
+        suggestions: Suggested,
     },
     /// A FIFO, device or socket: reading it could block for ever or never end.
     #[error("{path}: is not a regular file (a pipe, device or socket); give {} saved on disk", .kind.article_name())]
@@ -117,16 +117,32 @@ pub enum ReadError {
     },
 }
 
-/// " (did you mean a, b?)" or nothing.
-struct Suggestions<'a>(&'a [PathBuf]);
+/// The maps a directory given as a map holds: the first few by name, and how many more.
+#[derive(Debug, Default)]
+pub struct Suggested {
+    /// At most [`MAX_SUGGESTIONS`], sorted.
+    pub maps: Vec<PathBuf>,
+    /// Those not listed (a directory of seven levels named four, and said nothing of
+    /// the other three).
+    pub more: usize,
+}
+
+/// " (did you mean a or b?)", " (did you mean a or b, or one of 3 more?)" or nothing.
+struct Suggestions<'a>(&'a Suggested);
 
 impl fmt::Display for Suggestions<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
+        let Suggested { maps, more } = self.0;
+        if maps.is_empty() {
             return Ok(());
         }
-        let names: Vec<String> = self.0.iter().map(|p| shown_path(p)).collect();
-        write!(f, " (did you mean {}?)", names.join(" or "))
+        let names: Vec<String> = maps.iter().map(|p| shown_path(p)).collect();
+        write!(f, " (did you mean {}", names.join(" or "))?;
+        match more {
+            0 => write!(f, "?)"),
+            1 => write!(f, ", or one more?)"),
+            n => write!(f, ", or one of {n} more?)"),
+        }
     }
 }
 
@@ -235,7 +251,7 @@ fn check_file_limited(
             suggestions: if kind == FileKind::Obj {
                 suggest_maps(path)
             } else {
-                Vec::new()
+                Suggested::default()
             },
         });
     }
@@ -334,9 +350,9 @@ pub fn folder_entries(dir: &Path, most: usize) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-/// The `.obj` and `.toml` files in `dir` and its direct subdirectories, sorted, at most
-/// [`MAX_SUGGESTIONS`].
-fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
+/// The `.obj` and `.toml` files in `dir` (or else in its direct subdirectories), sorted:
+/// the first [`MAX_SUGGESTIONS`], and how many more.
+fn suggest_maps(dir: &Path) -> Suggested {
     let is_map = |p: &Path| {
         p.extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("obj") || e.eq_ignore_ascii_case("toml"))
@@ -351,8 +367,9 @@ fn suggest_maps(dir: &Path) -> Vec<PathBuf> {
         }
     }
     found.sort();
+    let more = found.len().saturating_sub(MAX_SUGGESTIONS);
     found.truncate(MAX_SUGGESTIONS);
-    found
+    Suggested { maps: found, more }
 }
 
 /// [`Read::read`] for a reader that is its own [`BufRead`]: what its buffer holds, through
@@ -412,5 +429,16 @@ mod tests {
             dir.join("inner/room.obj").display()
         );
         assert_eq!(e.to_string(), want);
+        // More maps than are named: how many more is said.
+        for (extra, tail) in [(1, ", or one more?)"), (3, ", or one of 3 more?)")] {
+            let dir = scratch(&format!("maps-dir-{extra}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            for k in 0..MAX_SUGGESTIONS + extra {
+                std::fs::write(dir.join(format!("level{k}.obj")), "v 0 0 0\n").unwrap();
+            }
+            let e = read_file(&dir, FileKind::Obj).unwrap_err().to_string();
+            assert!(e.ends_with(tail), "{e}");
+            assert!(e.contains("level3.obj") && !e.contains("level4.obj"), "{e}");
+        }
     }
 }
