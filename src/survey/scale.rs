@@ -348,7 +348,7 @@ pub fn ranked(m: &Measures, grid: Option<EngineGrid>) -> Vec<UnitScore> {
             m,
             Unit {
                 name: OWN_NAME,
-                metres: OWN_STOREY / h,
+                metres: super::units::short_decimal(f64::from(OWN_STOREY) / f64::from(h)),
                 prior: 1.0,
                 step: super::units::PERSON_STEP,
                 stair: super::units::PERSON_STAIR,

@@ -154,8 +154,7 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
         let unit = Unit {
             name: e.name,
             // File units per engine unit: a tenth of the grid, ten times the metres.
-            // In f64: 0.0254 / 0.1 in f32 is 0.25399998, and the flags would say so.
-            metres: (f64::from(e.metres) / f64::from(g.import)) as f32,
+            metres: short_decimal(f64::from(e.metres) / f64::from(g.import)),
             prior: e.prior * ENGINE_SHARE * doom,
             step: e.step,
             stair: e.stair,
@@ -178,9 +177,39 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
     out
 }
 
+/// Significant digits a computed unit keeps (see [`short_decimal`]).
+pub const UNIT_DIGITS: i32 = 6;
+
+/// `metres` rounded to [`UNIT_DIGITS`] significant digits, as an `f32`: a unit computed
+/// from others (an engine's unit as imported, a unit of a file's own) prints as a short
+/// decimal, and the `--scale` that prints opens the very same scale. Without it 0.0254 /
+/// 0.1 printed as 0.25399998, and 0.254 typed back was another number.
+pub fn short_decimal(metres: f64) -> f32 {
+    if !metres.is_finite() || metres == 0.0 {
+        return metres as f32;
+    }
+    let shift = UNIT_DIGITS - metres.abs().log10().ceil() as i32;
+    let p = 10f64.powi(shift);
+    ((metres * p).round() / p) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_computed_unit_prints_as_the_short_decimal_that_opens_it_again() {
+        let f = |x: f32| f64::from(x);
+        // The new user's inferno: 0.0254 / 0.1 said --scale 0.25399998.
+        let imported = short_decimal(f(0.0254) / f(0.1));
+        assert_eq!(imported.to_string(), "0.254");
+        assert_eq!("0.254".parse::<f32>(), Ok(imported));
+        // Cornell's unit of its own said 0.0051020407.
+        let own = short_decimal(f(2.8) / f(548.8));
+        assert_eq!(own.to_string(), "0.00510204");
+        assert_eq!(short_decimal(1234.5678), 1234.57);
+        assert_eq!(short_decimal(0.0), 0.0);
+    }
 
     #[test]
     fn off_a_grid_the_common_units_alone() {
