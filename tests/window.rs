@@ -1559,6 +1559,30 @@ fn ctrl_2_keeps_a_view_2_goes_back_to_it_and_after_a_restart_too() {
     );
 }
 
+/// A new user's finding: F12 with the settings panel open saved nothing and said
+/// nothing (the panel had the keyboard); the picture has the panel in it.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn f12_saves_a_screenshot_while_the_settings_panel_shows() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("f12-panel");
+    let (child, _win) = launch_in(&x, &["--exit-after", "60"], &dir);
+    let before = f12(&x, &dir, 1);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(600));
+    let with_panel = f12(&x, &dir, 2);
+    x.xdotool(&["key", "F2"]);
+    let log = finish(&x, child);
+    assert_eq!(log.matches("screenshot saved to").count(), 2, "{log}");
+    // The panel covers the middle of the window: the two pictures differ there.
+    let [a, b] = [&before, &with_panel].map(|p| region_colour(p, 0, 200, 120));
+    let apart: f32 = a.iter().zip(&b).map(|(p, q)| (p - q).abs()).sum();
+    assert!(
+        apart > 10.0,
+        "the panel is not in the picture: {a:?} vs {b:?}"
+    );
+}
+
 /// F2, then `presses` of the Left arrow on the panel's first control (the field of view,
 /// a degree a press; it has the keyboard focus as the panel opens), then F2 again to
 /// close it.

@@ -77,9 +77,16 @@ impl App {
                 }
                 return;
             }
-            // The keyboard is the panel's while it shows: F2 or Esc closes it.
-            if down && !repeat && matches!(key, KeyCode::F2 | KeyCode::Escape) {
-                self.toggle_settings();
+            // The keyboard is the panel's while it shows: F2 or Esc closes it; F12 still
+            // saves a screenshot and F11 still turns fullscreen (a screenshot of the
+            // panel was silently not taken).
+            if down && !repeat {
+                match key {
+                    KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
+                    KeyCode::F12 => self.screenshot_pending = true,
+                    KeyCode::F11 => self.toggle_fullscreen(),
+                    _ => {}
+                }
             }
             return;
         }
