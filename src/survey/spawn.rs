@@ -21,6 +21,16 @@ const SPAWN_SAMPLES: usize = 700;
 /// at 30 degrees, 4.9 cm at 45 (the steepest walkable); more is furniture or a ledge's
 /// edge under the spot.
 const SPAWN_MAX_LIFT: f32 = 0.06;
+/// How far from an automatic spawn the floor must go on (where no wall stands nearer),
+/// metres: a spot nearer a drop than this loses [`EDGE_PENALTY`] (a step back from the
+/// spawn must not fall off the map).
+pub const SPAWN_EDGE_REACH: f32 = 0.75;
+/// A fall deeper than this from the spawn's floor is a drop, metres (less is a step or a
+/// slope, walked down).
+const DROP_DEPTH: f32 = 1.0;
+/// What a spot at a drop's edge loses in the spawn score: more than a wider view gains
+/// (cornell's edge saw the whole room), so the spawn stands back from the edge.
+const EDGE_PENALTY: f32 = 6.0;
 /// Free distance required around an automatic spawn, metres.
 const SPAWN_CLEARANCE: f32 = 0.4;
 /// Floors within this many metres of each other count as one level when the survey
@@ -155,8 +165,14 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
         }
         let share = level_area.get(&level_of(run.level)).copied().unwrap_or(0) as f32 / largest;
         let indoors = run.height.is_some();
-        let score =
-            spot_score(&around, indoors, share) - (run.point - b.center()).length() / look.reach;
+        let edge = if at_a_drop(world, eye, run.point.y, &around) {
+            EDGE_PENALTY
+        } else {
+            0.0
+        };
+        let score = spot_score(&around, indoors, share)
+            - edge
+            - (run.point - b.center()).length() / look.reach;
         if best.as_ref().is_none_or(|(s, _)| score > *s) {
             best = Some((score, chosen(eye, &around, indoors)));
         }
@@ -187,6 +203,21 @@ fn standing_eye(world: &CollisionWorld, free: Option<&FreeSpace>, run: &Run) -> 
     let rest = place(world, &probe, eye, body.centre_of(eye))?;
     let eye = body.eye_of(rest.centre);
     ((eye.y - run.point.y - EYE_HEIGHT).abs() <= SPAWN_MAX_LIFT).then_some(eye)
+}
+
+/// Whether a step of [`SPAWN_EDGE_REACH`] from the eye at `eye` (standing on a floor at
+/// height `floor`) along some heading no wall stops within it finds no floor within
+/// [`DROP_DEPTH`] below: the spot is at the edge of a drop (or of the map).
+fn at_a_drop(world: &CollisionWorld, eye: Vec3, floor: f32, around: &Surroundings) -> bool {
+    let down = eye.y - floor + DROP_DEPTH;
+    headings(SPAWN_HEADINGS)
+        .zip(around.dists)
+        .filter(|&(_, wall)| wall > SPAWN_EDGE_REACH)
+        .any(|(d, _)| {
+            world
+                .ray_cast(eye + d * SPAWN_EDGE_REACH, -Vec3::Y, down)
+                .is_none()
+        })
 }
 
 /// How good a spot with `around` is: not inside a solid (walls seen from behind all round:
@@ -273,6 +304,7 @@ impl Look {
             .fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
         Surroundings {
             open,
+            dists,
             toward: dirs[heading],
             view: view / (VIEW_FAN as f32 * self.view_reach),
             walls,
@@ -286,6 +318,8 @@ impl Look {
 struct Surroundings {
     /// Distance to the wall along the most open heading (infinite: nothing there).
     open: f32,
+    /// Distance to the wall along each heading (see [`headings`]; infinite: none).
+    dists: [f32; SPAWN_HEADINGS],
     /// The heading to face: the one that sees the most of the map.
     toward: Vec3,
     /// How much of the map `toward` sees, 0 to 1 (see [`VIEW_FAN`]).
@@ -361,6 +395,23 @@ mod tests {
             s.position.x > 0.0 && s.position.x < 10.0 && s.position.z > 0.0 && s.position.z < 10.0
         );
         assert!(s.reason.contains("indoors"), "{}", s.reason);
+    }
+
+    /// A new user's finding: cornell_box (a room open at the front, its floor ending
+    /// there) spawned 6 cm from the drop, and one step back walked off the map.
+    #[test]
+    fn a_spawn_keeps_back_from_a_floors_open_edge() {
+        // A 6 x 3 x 6 room with no wall at z = 0, where its floor ends.
+        let mut obj = room(6.0, 3.0);
+        obj = obj.replace("f 1 5 6 2\n", "");
+        let (m, w) = world_of(&obj);
+        let s = find_spawn(&m, &w, None);
+        assert!(
+            s.position.z >= SPAWN_EDGE_REACH,
+            "{:.2} m from the open edge: {s:?}",
+            s.position.z
+        );
+        assert!(s.position.x > 0.0 && s.position.x < 6.0, "{s:?}");
     }
 
     #[test]
