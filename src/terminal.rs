@@ -72,6 +72,18 @@ pub fn open_map(
     })
 }
 
+/// The built-in map, opened quietly to stand in while the map the window was opened for
+/// loads (see `app::loads_in_the_window`), and the settings store.
+pub fn open_stand_in() -> Result<Opened, String> {
+    let store = load_store();
+    let session = Session::open(None, &OpenOptions::default()).map_err(|e| e.to_string())?;
+    Ok(Opened {
+        session,
+        store,
+        content_key: None,
+    })
+}
+
 /// How often the terminal's progress line is written again.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 

@@ -41,6 +41,14 @@ pub enum Purpose {
     /// The same map with another up axis (U): scale and spawn surveyed again, and the
     /// frame remembered for the file.
     Turn,
+    /// The map named on the command line, big enough to be loaded with the window open
+    /// (see [`super::loads_in_the_window`]): its spawn, heading and pitch as given, and
+    /// `--forget` as given; if it cannot be loaded, the window closes with the error, as
+    /// it would have before opening.
+    First {
+        /// `--forget`: drop what is remembered of the file.
+        forget: bool,
+    },
 }
 
 /// A map being loaded in the background.
@@ -87,12 +95,17 @@ impl Loading {
         purpose: Purpose,
     ) -> Loading {
         let (tx, rx) = channel();
-        let open = OpenOptions {
-            spawn: None,
-            yaw_deg: None,
-            pitch_deg: None,
-            ..*open
+        // The command line's place is the first map's only: another map gets its own.
+        let open = match purpose {
+            Purpose::First { .. } => *open,
+            _ => OpenOptions {
+                spawn: None,
+                yaw_deg: None,
+                pitch_deg: None,
+                ..*open
+            },
         };
+        let forget = purpose == Purpose::First { forget: true };
         let what = path
             .as_ref()
             .map_or("built-in map".to_string(), |p| p.display().to_string());
@@ -102,8 +115,10 @@ impl Loading {
             let mut key = None;
             let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
                 let k = ContentKey::from(*digest);
-                if let Some(p) = &path {
-                    store::recall_by_key(&mut store, &k, p, open, false);
+                if let Some(p) = &path
+                    && let Some(note) = store::recall_by_key(&mut store, &k, p, open, forget)
+                {
+                    eprintln!("{note}");
                 }
                 key = Some(k);
             };
@@ -187,7 +202,7 @@ impl App {
     pub(super) fn load_in_background(&mut self, path: Option<PathBuf>, purpose: Purpose) {
         let mut open = self.config.open;
         match purpose {
-            Purpose::Open => self.correction = None,
+            Purpose::Open | Purpose::First { .. } => self.correction = None,
             Purpose::Reload => {
                 if let Some(c) = self.correction {
                     (open.up, open.scale, open.remembered) = (None, None, Some(c));
@@ -274,6 +289,11 @@ impl App {
             self.load_ended = Some(Instant::now());
         }
         match result {
+            // The map the window was opened for: closed with the error, as before opening.
+            Err(e) if matches!(purpose, Purpose::First { .. }) => {
+                self.error = Some(e);
+                self.quitting = true;
+            }
             Err(e) => self.overlay.notify(format!("could not load: {e}")),
             Ok(Loaded {
                 session,
@@ -282,6 +302,9 @@ impl App {
                 mesh,
             }) => {
                 crate::terminal::report_loaded(&session, self.config.common.verbose);
+                // The command line's pitch is the first map's.
+                let first_pose = matches!(purpose, Purpose::First { .. })
+                    .then(|| session.start_pose(self.config.open.pitch_deg));
                 if let Some(gpu) = &mut self.gpu {
                     // From where the walk will start (a reload keeps the pose).
                     let eye = if purpose == Purpose::Reload {
@@ -289,6 +312,9 @@ impl App {
                     } else {
                         session.start_pose(None).position
                     };
+                    gpu.ctx
+                        .window
+                        .set_title(&format!("walkthrough - {}", session.map.name));
                     let upload = Instant::now();
                     let clusters = mesh.clusters.len();
                     gpu.renderer.upload(&session.map, mesh, eye);
@@ -303,6 +329,9 @@ impl App {
                 self.stop_recording("the map changed: ");
                 self.sim
                     .replace_session(session, purpose == Purpose::Reload);
+                if let Some(pose) = first_pose {
+                    self.sim.controller.place(pose);
+                }
                 self.load_decals();
                 self.find_mirrors();
                 self.release_drawn_map();
@@ -311,7 +340,7 @@ impl App {
                 // A new map asks again when the survey is unsure of it; the same map
                 // turned or reloaded was answered already.
                 self.offer = match purpose {
-                    Purpose::Open => Offer::of(session),
+                    Purpose::Open | Purpose::First { .. } => Offer::of(session),
                     Purpose::Reload | Purpose::Turn => None,
                 };
                 if let Some(o) = &self.offer {

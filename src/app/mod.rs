@@ -52,7 +52,7 @@ mod ui;
 mod views;
 mod water_draw;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use winit::event_loop::{ControlFlow, EventLoop};
@@ -68,12 +68,12 @@ use walkthrough::sim::{Command, TraceColumns, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
 use crate::options::Common;
-use crate::terminal::{Opened, inputs, open_map, warn_starts};
+use crate::terminal::{Opened, inputs, open_map, open_stand_in, warn_starts};
 use bench::Bench;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
 use keys::HeldKeys;
-use loading::Loading;
+use loading::{Loading, Purpose};
 use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
@@ -156,13 +156,58 @@ fn png_named(path: &std::path::Path) -> Result<(), String> {
     ))
 }
 
+/// A map file at least this big (about a second to load: a million triangles is some
+/// 40 MB of text) is loaded with the window open, its progress bar showing; a smaller one
+/// opens before the window, in well under a second.
+pub const LOADED_IN_THE_WINDOW_BYTES: u64 = 32 << 20;
+
+/// Whether the map `map` is loaded with the window open: an OBJ file of at least
+/// [`LOADED_IN_THE_WINDOW_BYTES`], in a run that nothing drives or measures from its first
+/// frame (a script, a trace, a recording, a screenshot at the end, a benchmark or played
+/// pad events walk the map they were given from the start, and are checked against it
+/// before the window opens).
+fn loads_in_the_window(map: &Path, common: &Common, window: &WindowOptions) -> bool {
+    let driven = common.script.is_some()
+        || common.trace.is_some()
+        || window.record.is_some()
+        || window.screenshot.is_some()
+        || window.bench_frames.is_some()
+        || window.pad_events.is_some();
+    !driven
+        && !walkthrough::map::scene::is_scene_path(map)
+        && std::fs::metadata(map)
+            .is_ok_and(|m| m.is_file() && m.len() >= LOADED_IN_THE_WINDOW_BYTES)
+}
+
+/// Tell the terminal that `path` loads with the window open.
+fn say_loading_in_the_window(path: &Path) {
+    let mb = std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6);
+    eprintln!(
+        "{}: {mb:.0} MB, loaded with the window open (the built-in map stands in until it is in; Esc gives up)",
+        walkthrough::quote::shown_path(path)
+    );
+}
+
 /// Open the window and run until it closes. Map and script errors are reported before
-/// any window opens.
+/// any window opens, but for a big map loaded with the window open (see
+/// [`loads_in_the_window`]), whose error closes the window and is reported the same way.
 pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Result<(), String> {
     let script = common.script()?;
     let open = common.open_options()?;
     let settings = common.settings()?;
-    let mut opened = open_map(map.as_deref(), open, common.forget, common.verbose)?;
+    // A big map is loaded with the window open (its progress bar showing, Esc to give
+    // up), the built-in map standing in; any other before the window opens.
+    let first = map
+        .as_deref()
+        .filter(|m| loads_in_the_window(m, &common, &window))
+        .map(Path::to_path_buf);
+    let mut opened = match &first {
+        Some(path) => {
+            say_loading_in_the_window(path);
+            open_stand_in()?
+        }
+        None => open_map(map.as_deref(), open, common.forget, common.verbose)?,
+    };
     let starts = script.iter().flat_map(|s| s.starts());
     warn_starts(&opened.session, starts, common.script.as_deref());
     let pad_events = match &window.pad_events {
@@ -189,6 +234,12 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App::new(config, opened, settings, outputs);
+    if let Some(path) = first {
+        // R reloads what is walked: the built-in map, until this one is in.
+        app.config.map = None;
+        let forget = app.config.common.forget;
+        app.load_with(Some(path), app.config.open, Purpose::First { forget });
+    }
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("event loop failed: {e}"))?;
@@ -360,4 +411,56 @@ struct App {
     drawn_from: Pose,
     /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
     mirrors: Vec<Mirror>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The window's command line, as `main` reads it.
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        window: WindowOptions,
+    }
+
+    #[test]
+    fn only_a_big_map_file_in_a_run_nothing_drives_loads_in_the_window() {
+        let dir = std::env::temp_dir().join(format!("walkthrough-first-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sized = |name: &str, len: u64| {
+            let p = dir.join(name);
+            // Sparse: its length is what counts, not its blocks.
+            std::fs::File::create(&p).unwrap().set_len(len).unwrap();
+            p
+        };
+        let big = sized("big.obj", LOADED_IN_THE_WINDOW_BYTES);
+        let small = sized("small.obj", LOADED_IN_THE_WINDOW_BYTES - 1);
+        let scene = sized("big.toml", LOADED_IN_THE_WINDOW_BYTES);
+        let with = |map: &Path, args: &[&str]| {
+            let line =
+                Line::try_parse_from(std::iter::once("walkthrough").chain(args.iter().copied()))
+                    .unwrap();
+            loads_in_the_window(map, &line.common, &line.window)
+        };
+        assert!(with(&big, &[]));
+        assert!(with(&big, &["--up", "z", "--spawn", "1,2,3", "--forget"]));
+        assert!(!with(&small, &[]));
+        assert!(!with(&scene, &[]));
+        assert!(!with(&dir, &[]));
+        for driven in [
+            &["--script", "s.txt"][..],
+            &["--trace", "t.csv"],
+            &["--record", "r.txt"],
+            &["--screenshot", "s.png"],
+            &["--bench-frames", "10"],
+            &["--pad-events", "p.txt"],
+        ] {
+            assert!(!with(&big, driven), "{driven:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
