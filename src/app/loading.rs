@@ -305,24 +305,12 @@ impl App {
                 // The command line's pitch is the first map's.
                 let first_pose = matches!(purpose, Purpose::First { .. })
                     .then(|| session.start_pose(self.config.open.pitch_deg));
-                if let Some(gpu) = &mut self.gpu {
-                    // From where the walk will start (a reload keeps the pose).
-                    let eye = if purpose == Purpose::Reload {
-                        self.sim.controller.view_pose().position
-                    } else {
-                        session.start_pose(None).position
-                    };
-                    gpu.ctx
-                        .window
-                        .set_title(&format!("walkthrough - {}", session.map.name));
-                    let upload = Instant::now();
-                    let clusters = mesh.clusters.len();
-                    gpu.renderer.upload(&session.map, mesh, eye);
-                    eprintln!(
-                        "uploaded to the GPU in {:.0} ms ({clusters} clusters, made while loading)",
-                        upload.elapsed().as_secs_f64() * 1e3
-                    );
-                }
+                // From where the walk will start (a reload keeps the pose).
+                let eye = if purpose == Purpose::Reload {
+                    self.sim.controller.view_pose().position
+                } else {
+                    session.start_pose(None).position
+                };
                 self.config.map = session.map.source.clone();
                 self.content_key = key;
                 self.minimap.replace(minimap);
@@ -334,7 +322,23 @@ impl App {
                 }
                 self.load_decals();
                 self.find_mirrors();
+                // Before the upload, as for a map opened before the window: a software
+                // renderer's copy of the clusters would otherwise be made beside the map's
+                // own triangles (0.96 GB at ten million).
                 self.release_drawn_map();
+                if let Some(gpu) = &mut self.gpu {
+                    let map = &self.sim.session.map;
+                    gpu.ctx
+                        .window
+                        .set_title(&format!("walkthrough - {}", map.name));
+                    let upload = Instant::now();
+                    let clusters = mesh.clusters.len();
+                    gpu.renderer.upload(map, mesh, eye);
+                    eprintln!(
+                        "uploaded to the GPU in {:.0} ms ({clusters} clusters, made while loading)",
+                        upload.elapsed().as_secs_f64() * 1e3
+                    );
+                }
                 let session = &self.sim.session;
                 self.overlay.show_map(session.label(), session.map.frame);
                 // A new map asks again when the survey is unsure of it; the same map
