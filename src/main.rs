@@ -238,9 +238,12 @@ fn main() -> ExitCode {
         "Controls in the window:\n{}",
         app::controls::plain_text()
     ));
-    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        Err(e) => return usage_error(e),
     };
     let result = match cli.command {
         Some(Cmd::Sim(args)) => run_sim(args),
@@ -254,6 +257,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A command line clap refuses, said as every other error is (`walkthrough: error: ...`,
+/// with clap's tip), exit code 2 (a usage error, as clap exits); `--help` and
+/// `--version` printed as clap prints them.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    eprintln!("walkthrough: error: {}", escape_lines(text.trim_end()));
+    ExitCode::from(2)
 }
 
 fn run_window(args: WindowArgs) -> Result<(), String> {

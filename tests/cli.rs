@@ -494,3 +494,32 @@ fn a_screenshot_not_named_png_is_refused_before_the_window_opens() {
         );
     }
 }
+
+/// A new user's finding: a value clap refused (`--up w`, `--fov 500`) was said in clap's
+/// own style ("error: invalid value ..."), every other error as `walkthrough: error:`.
+#[test]
+fn a_refused_option_is_said_as_every_other_error() {
+    for (args, want) in [
+        (
+            &["--up", "w"][..],
+            "walkthrough: error: invalid value 'w' for '--up <UP>'",
+        ),
+        (
+            &["--fov", "500"],
+            "walkthrough: error: invalid value '500' for '--fov <FOV>'",
+        ),
+        (
+            &["--bogus"],
+            "walkthrough: error: unexpected argument '--bogus' found",
+        ),
+    ] {
+        let o = walkthrough(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.starts_with(want), "{args:?}: {err}");
+        assert!(err.contains("For more information, try '--help'."), "{err}");
+    }
+    let help = walkthrough(&["--help"]);
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).starts_with("Walk through an OBJ map"));
+}
