@@ -12,8 +12,11 @@ use super::render::DebugGeometry;
 pub const MARKER_HEIGHT: f32 = 1.8;
 /// Its width, metres (shoulders).
 const MARKER_WIDTH: f32 = 0.5;
-/// How far ahead of the eye it stands, metres (nearer when a wall is nearer).
-const MARKER_DISTANCE: f32 = 2.5;
+/// How far ahead of the eye it stands, metres (nearer when a wall is nearer): far enough
+/// that its foot shows about 18 degrees below the view's middle, above the survey's
+/// question and the notices at the bottom of the window (at 2.5 m it reached the bottom
+/// edge, behind them), and the hint over the crosshair clears its top.
+const MARKER_DISTANCE: f32 = 5.0;
 /// Its distance from a wall it would stand in, metres.
 const MARKER_WALL_GAP: f32 = 0.3;
 /// Its colour (cyan: no map is that colour for long).
@@ -87,5 +90,27 @@ mod tests {
         assert!(low.abs() < 1e-4, "stands on the floor: {low}");
         assert!((high - MARKER_HEIGHT).abs() < 1e-4, "{high}");
         assert!(zs.iter().all(|&z| (z + 1.2).abs() < 1e-3), "{zs:?}");
+    }
+
+    #[test]
+    fn on_an_open_floor_the_marker_stands_clear_of_the_bottom_messages() {
+        let floor = [[
+            Vec3::new(-50.0, 0.0, -50.0),
+            Vec3::new(0.0, 0.0, 50.0),
+            Vec3::new(50.0, 0.0, -50.0),
+        ]];
+        let world = CollisionWorld::new(floor);
+        let mut g = DebugGeometry::default();
+        marker(&mut g, &world, Vec3::new(0.0, EYE_HEIGHT, 0.0), Vec3::NEG_Z);
+        let near = g
+            .lines
+            .iter()
+            .map(|v| -v.position[2])
+            .fold(f32::MAX, f32::min);
+        assert!((near - MARKER_DISTANCE).abs() < 1e-3, "{near}");
+        // Its foot within 20 degrees below the view's middle (a 16:9 window at the
+        // default 100 degrees across sees 33 below it; the question box starts near 25).
+        let foot = (EYE_HEIGHT / near).atan().to_degrees();
+        assert!(foot < 20.0, "{foot} degrees down");
     }
 }
