@@ -3141,8 +3141,11 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
         "the stand-in is not reported: {log}"
     );
 
-    // Esc while it loads: given up, the built-in map stays and the window with it.
+    // R while it loads would reload the built-in map standing in: refused, said; then
+    // Esc gives the load up, the built-in map stays and the window with it.
     let (child, _win) = launch_in(&x, &args, &dir);
+    x.xdotool(&["key", "r"]);
+    sleep(Duration::from_millis(200));
     x.xdotool(&["key", "Escape"]);
     sleep(Duration::from_millis(500));
     hold(&x, &["w"], 0.5);
@@ -3154,6 +3157,42 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
         "{log}"
     );
     assert!(!log.contains("map: terrain.obj"), "{log}");
+    assert!(log.contains("R and U work once it is in"), "{log}");
+    assert!(
+        !log.contains("loaded built-in map"),
+        "R reloaded the stand-in: {log}"
+    );
+
+    // --forget drops the frame remembered for the file from the store the window saves
+    // (the loader's copy did, and R brought the frame back); --exit-after counts from
+    // when the map is in, as from a window that opened once it was.
+    let config = dir.join("walkthrough-config");
+    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
+    let frame = walkthrough::map::MapFrame {
+        up: walkthrough::map::UpAxis::Z,
+        scale: 0.5,
+    };
+    let mut store = walkthrough::store::Store::load(Some(&config)).store;
+    store.remember(&key, &map, frame).unwrap();
+    let forget = [m, "--no-map-cache", "--forget", "--exit-after", "1"];
+    let (child, win) = launch_in(&x, &forget, &dir);
+    while !x.xdotool(&["getwindowname", &win]).contains("terrain.obj") {
+        assert!(
+            Instant::now() < deadline + Duration::from_secs(90),
+            "never in"
+        );
+        sleep(Duration::from_millis(200));
+    }
+    x.xdotool(&["key", "r"]);
+    let log = wait_for_exit(child, "--exit-after never closed the window");
+    assert!(log.contains("forgot the up axis and scale"), "{log}");
+    assert!(!log.contains("as you set it"), "{log}");
+    assert!(
+        log.contains("map: terrain.obj"),
+        "quit before the map was in: {log}"
+    );
+    let store = walkthrough::store::Store::load(Some(&config)).store;
+    assert_eq!(store.recall(&key), None, "the frame came back");
 
     // A bad last line: the window closes with the error at its line, exit 1.
     let bad = dir.join("bad.obj");

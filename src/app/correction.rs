@@ -11,7 +11,7 @@ use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
 
 use super::App;
-use super::loading::Purpose;
+use super::loading::{FIRST_LOADING, Purpose};
 use super::marker::{MARKER_HEIGHT, marker};
 use super::render::DebugGeometry;
 
@@ -50,6 +50,10 @@ impl App {
     /// U (Shift+U backwards): load the map again with the next up axis; its scale and
     /// spawn are surveyed again.
     pub(super) fn turn_up(&mut self, backwards: bool) {
+        if self.first_loading() {
+            self.overlay.notify(FIRST_LOADING.into());
+            return;
+        }
         if self.sim.session.placed.is_some() {
             self.overlay
                 .notify("a scene sets its models' up axes in its file".into());

@@ -17,7 +17,7 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 
 use super::controls::Action;
 use super::free_camera::FreeCamera;
-use super::loading::Purpose;
+use super::loading::{FIRST_LOADING, Purpose};
 use super::render::{
     Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface,
     probe_software,
@@ -145,6 +145,7 @@ impl App {
             }
             Action::Fullscreen => self.toggle_fullscreen(),
             Action::Screenshot => self.screenshot_pending = true,
+            Action::Reload if self.first_loading() => self.overlay.notify(FIRST_LOADING.into()),
             Action::Reload if self.fallen_off() => self.return_to_spawn(),
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
             Action::NextUp { backwards } => self.turn_up(backwards),
@@ -422,6 +423,12 @@ impl ApplicationHandler for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if crate::terminal::interrupted() {
             eprintln!("interrupted: closing the window");
+            return self.exit(event_loop);
+        }
+        // Here, not only in a frame: a minimised window draws none, and the map the
+        // window was opened for must still close it when it cannot be loaded.
+        self.poll_loading();
+        if self.quitting && self.error.is_some() {
             return self.exit(event_loop);
         }
         if let Some(gpu) = &self.gpu {

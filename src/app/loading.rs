@@ -51,6 +51,11 @@ pub enum Purpose {
     },
 }
 
+/// What R and U say while the map named on the command line loads (they would reload or
+/// turn the built-in map standing in, and give that load up without a word).
+pub const FIRST_LOADING: &str =
+    "the map is loading (the built-in map stands in): R and U work once it is in; Esc gives it up";
+
 /// A map being loaded in the background.
 pub struct Loading {
     /// What is loading, for the HUD.
@@ -105,6 +110,8 @@ impl Loading {
                 ..*open
             },
         };
+        // `--forget` is done on the window's own store once the key is known (see
+        // `App::forget_first`): this thread's copy of the store is not the one saved.
         let forget = purpose == Purpose::First { forget: true };
         let what = path
             .as_ref()
@@ -116,9 +123,9 @@ impl Loading {
             let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
                 let k = ContentKey::from(*digest);
                 if let Some(p) = &path
-                    && let Some(note) = store::recall_by_key(&mut store, &k, p, open, forget)
+                    && !forget
                 {
-                    eprintln!("{note}");
+                    store::recall_by_key(&mut store, &k, p, open, false);
                 }
                 key = Some(k);
             };
@@ -215,11 +222,30 @@ impl App {
 
     /// Load `path` with exactly `open`'s options, for `purpose`.
     pub(super) fn load_with(&mut self, path: Option<PathBuf>, open: OpenOptions, purpose: Purpose) {
-        // A load replaced is given up: its worker stops at its next look.
+        // A load replaced is given up (and said to be): its worker stops at its next look.
         if let Some(old) = &self.loading {
             old.progress.cancel();
+            self.overlay
+                .notify(format!("loading {} given up for another load", old.what));
         }
         self.loading = Some(Loading::start(path, &open, self.store.clone(), purpose));
+    }
+
+    /// `--forget` for the first map, once its key is known: what is remembered of it is
+    /// dropped from the window's store (the one saved; the loader's is a copy).
+    fn forget_first(&mut self, key: &ContentKey, path: &std::path::Path) {
+        let mut open = self.config.open;
+        if let Some(note) = store::recall_by_key(&mut self.store, key, path, &mut open, true) {
+            eprintln!("{note}");
+        }
+    }
+
+    /// Whether the map named on the command line is still loading (the built-in map
+    /// stands in): R and U would reload or turn the stand-in, and `--exit-after` waits.
+    pub(super) fn first_loading(&self) -> bool {
+        self.loading
+            .as_ref()
+            .is_some_and(|l| matches!(l.purpose, Purpose::First { .. }))
     }
 
     /// Give up the load in progress (Esc): the worker stops at its next look, and the map
@@ -305,6 +331,16 @@ impl App {
                 // The command line's pitch is the first map's.
                 let first_pose = matches!(purpose, Purpose::First { .. })
                     .then(|| session.start_pose(self.config.open.pitch_deg));
+                if let (Purpose::First { forget: true }, Some(k), Some(path)) =
+                    (purpose, &key, &session.map.source)
+                {
+                    self.forget_first(k, path);
+                }
+                if first_pose.is_some() {
+                    // --exit-after counts from here, as it did from a window that opened
+                    // once the map was in.
+                    self.started = Instant::now();
+                }
                 // From where the walk will start (a reload keeps the pose).
                 let eye = if purpose == Purpose::Reload {
                     self.sim.controller.view_pose().position

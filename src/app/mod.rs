@@ -233,8 +233,15 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
+    let mut config = config;
+    // The stand-in has none of the map's materials: --mirror applies to the map.
+    let mirrors = match first {
+        Some(_) => std::mem::take(&mut config.window.mirror),
+        None => Vec::new(),
+    };
     let mut app = App::new(config, opened, settings, outputs);
     if let Some(path) = first {
+        app.config.window.mirror = mirrors;
         // R reloads what is walked: the built-in map, until this one is in.
         app.config.map = None;
         let forget = app.config.common.forget;

@@ -26,10 +26,11 @@ const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 
 /// Most frames a second while a map loads in the background on a software renderer
 /// (Mesa's llvmpipe), whose frames take the cores the load runs on: drawing the built-in
-/// map as fast as it could, or even 20 times a second, made the ten-million-triangle
-/// terrain's load 40% slower (11.6 s against 8.3), at 2 a second it was not (8.6). Enough
-/// for the progress bar and a walk meanwhile (the walk is the same at any rate). A GPU
-/// draws as usual.
+/// map as fast as it could, or 20 times a second, made the ten-million-triangle terrain's
+/// load 40% slower (11.6 s, against 8.3 before the window opened); at 4 a second it took
+/// 8.1 s. Enough for the progress bar and a walk meanwhile, though a key tapped for less
+/// than a frame (a quarter of a second) may then not move the walker. A GPU draws as
+/// usual.
 pub const LOADING_FPS_SOFTWARE: f64 = 4.0;
 
 use super::ui::hud::{self, HudState};
@@ -333,6 +334,7 @@ impl App {
             }
         }
         if let Some(limit) = self.config.window.exit_after()
+            && !self.first_loading()
             && self.started.elapsed().as_secs_f32() >= limit
         {
             self.exit(event_loop);

@@ -29,9 +29,14 @@ pub const SPAWN_EDGE_REACH: f32 = 0.75;
 /// slope, walked down).
 const DROP_DEPTH: f32 = 1.0;
 /// What a spot at a drop's edge loses in the spawn score: more than a wider view gains
-/// (cornell's edge saw the whole room), so the spawn stands back from the edge.
-const EDGE_PENALTY: f32 = 6.0;
-/// Free distance required around an automatic spawn, metres.
+/// (cornell's edge saw the whole room), so the spawn stands back from the edge; less than
+/// a spot inside a solid loses.
+const EDGE_PENALTY: f32 = 4.0;
+/// Height above the feet of the lower ring of rays that measures a spawn's clearance,
+/// metres: over a stair's first step, under a table top or a crate.
+const SPAWN_KNEE: f32 = 0.45;
+/// Free distance required around an automatic spawn, metres (at the eye and at
+/// [`SPAWN_KNEE`]).
 const SPAWN_CLEARANCE: f32 = 0.4;
 /// Floors within this many metres of each other count as one level when the survey
 /// measures how much of the map stands on each level.
@@ -286,7 +291,13 @@ impl Look {
                 backs +=
                     (world.triangles()[h.triangle as usize].plane.normal.dot(d) > 0.0) as usize;
             }
-            nearest = nearest.min(dist);
+            // Clearance at the knee too: a block lower than the eye is still in the way
+            // (cornell's spawn stood 0.3 m behind a knee-high block, resting on its edge).
+            let knee = eye - Vec3::Y * (EYE_HEIGHT - SPAWN_KNEE);
+            let low = world
+                .ray_cast(knee, d, SPAWN_CLEARANCE)
+                .map_or(f32::INFINITY, |h| h.distance);
+            nearest = nearest.min(dist).min(low);
             open = open.max(dist);
             dists[k] = dist;
         }

@@ -185,12 +185,18 @@ pub const UNIT_DIGITS: i32 = 6;
 /// decimal, and the `--scale` that prints opens the very same scale. Without it 0.0254 /
 /// 0.1 printed as 0.25399998, and 0.254 typed back was another number.
 pub fn short_decimal(metres: f64) -> f32 {
-    if !metres.is_finite() || metres == 0.0 {
+    if !metres.is_normal() {
         return metres as f32;
     }
     let shift = UNIT_DIGITS - metres.abs().log10().ceil() as i32;
     let p = 10f64.powi(shift);
-    ((metres * p).round() / p) as f32
+    let short = (metres * p).round() / p;
+    // (A unit too small or too large to shift by a power of ten is kept as it is.)
+    if short.is_normal() {
+        short as f32
+    } else {
+        metres as f32
+    }
 }
 
 #[cfg(test)]
@@ -209,6 +215,8 @@ mod tests {
         assert_eq!(own.to_string(), "0.00510204");
         assert_eq!(short_decimal(1234.5678), 1234.57);
         assert_eq!(short_decimal(0.0), 0.0);
+        assert_eq!(short_decimal(1e-310), 1e-310f64 as f32);
+        assert_eq!(short_decimal(1e-305), 1e-305f64 as f32);
     }
 
     #[test]
