@@ -19,7 +19,7 @@ pub struct WindowOptions {
     /// Save a PNG of the window when the script ends (or at exit).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
-    /// Quit after this many seconds (0 to 1,000,000).
+    /// Quit after this many seconds (0 to 1,000,000), counted from when the map is in.
     #[arg(long, value_parser = parse_exit_after, allow_hyphen_values = true)]
     pub exit_after: Option<f32>,
     /// Quit when the --script ends (after its --screenshot).
