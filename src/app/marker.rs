@@ -15,7 +15,7 @@ const MARKER_WIDTH: f32 = 0.5;
 /// How far ahead of the eye it stands, metres (nearer when a wall is nearer): far enough
 /// that its foot shows about 18 degrees below the view's middle, above the survey's
 /// question and the notices at the bottom of the window (at 2.5 m it reached the bottom
-/// edge, behind them), and the hint over the crosshair clears its top.
+/// edge, behind them).
 const MARKER_DISTANCE: f32 = 5.0;
 /// Its distance from a wall it would stand in, metres.
 const MARKER_WALL_GAP: f32 = 0.3;

@@ -278,9 +278,8 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         // Above the notices, clear of the HUD's box and the crosshair.
         ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
-        // Above the crosshair: below it stands the person marker's frame.
-        ("hint", hint, Align2::CENTER_CENTER, [0.0, -56.0]),
-        // Below the crosshair, clear of the HUD's box in a small window.
+        ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
+        // Below the crosshair and its hint, clear of the HUD's box in a small window.
         (
             "fallen",
             s.fallen.then_some(FALLEN),
