@@ -303,8 +303,12 @@ impl App {
         }
     }
 
-    /// Take the loaded map, if the worker is done.
+    /// Take the loaded map, if the worker is done and the window's renderer is there to
+    /// take its clusters (a load can end before the window is made).
     pub(super) fn poll_loading(&mut self) {
+        if self.gpu.is_none() {
+            return;
+        }
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
             return;
         };
