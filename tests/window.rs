@@ -485,25 +485,37 @@ fn spawn(x: &Xvfb, args: &[&str]) -> Child {
 
 /// [`spawn`] in the working directory `cwd`.
 ///
+/// The app on `x`'s display with `args`, run in `cwd`, its output piped.
+fn command_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_walkthrough"));
+    // Never the user's remembered corrections: a settings folder of the test's own, and a
+    // cache folder likewise.
+    c.env("WALKTHROUGH_CONFIG_DIR", cwd.join("walkthrough-config"))
+        .env("WALKTHROUGH_CACHE_DIR", cwd.join("walkthrough-cache"))
+        .args(args)
+        .current_dir(cwd)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Wait (up to `secs`) until window `win`'s title names `name`: a map loaded in the
+/// background is in.
+fn wait_for_title(x: &Xvfb, win: &str, name: &str, secs: u64) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !x.xdotool(&["getwindowname", win]).contains(name) {
+        assert!(Instant::now() < deadline, "{name} never came in");
+        sleep(Duration::from_millis(200));
+    }
+}
+
 /// Now and then (about one launch in fifty on a loaded 2-core machine) Xvfb refuses a
 /// connection it accepted a moment before, and the app stops at once with "Failed to open
 /// connection to X server": that start, and only that one, is tried again.
 fn spawn_in(x: &Xvfb, args: &[&str], cwd: &Path) -> Child {
-    let start = || {
-        Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-            // Never the user's remembered corrections: a settings folder of the test's own,
-            // and a cache folder likewise.
-            .env("WALKTHROUGH_CONFIG_DIR", cwd.join("walkthrough-config"))
-            .env("WALKTHROUGH_CACHE_DIR", cwd.join("walkthrough-cache"))
-            .args(args)
-            .current_dir(cwd)
-            .env("DISPLAY", &x.display)
-            .env_remove("WAYLAND_DISPLAY")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts")
-    };
+    let start = || command_in(x, args, cwd).spawn().expect("the binary starts");
     for _ in 0..3 {
         let mut child = start();
         sleep(Duration::from_millis(300));
@@ -3118,11 +3130,7 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
     let m = map.to_str().unwrap();
     let args = [m, "--no-map-cache", "--exit-after", "120"];
     let (child, win) = launch_in(&x, &args, &dir);
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while !x.xdotool(&["getwindowname", &win]).contains("terrain.obj") {
-        assert!(Instant::now() < deadline, "the map never came in");
-        sleep(Duration::from_millis(200));
-    }
+    wait_for_title(&x, &win, "terrain.obj", 90);
     // Past ESC_AFTER_LOAD, so that the Esc that ends the run quits.
     sleep(Duration::from_millis(1500));
     hold(&x, &["w"], 1.0);
@@ -3176,13 +3184,7 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
     store.remember(&key, &map, frame).unwrap();
     let forget = [m, "--no-map-cache", "--forget", "--exit-after", "1"];
     let (child, win) = launch_in(&x, &forget, &dir);
-    while !x.xdotool(&["getwindowname", &win]).contains("terrain.obj") {
-        assert!(
-            Instant::now() < deadline + Duration::from_secs(90),
-            "never in"
-        );
-        sleep(Duration::from_millis(200));
-    }
+    wait_for_title(&x, &win, "terrain.obj", 90);
     x.xdotool(&["key", "r"]);
     let log = wait_for_exit(child, "--exit-after never closed the window");
     assert!(log.contains("forgot the up axis and scale"), "{log}");
@@ -3203,19 +3205,14 @@ fn a_bad_last_line_closes_the_window(x: &Xvfb, dir: &Path, obj: &str) {
     let bad = dir.join("bad.obj");
     let line = obj.lines().count() + 1;
     std::fs::write(&bad, format!("{obj}f 1 2 nope\n")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .env("WALKTHROUGH_CONFIG_DIR", dir.join("walkthrough-config"))
-        .env("WALKTHROUGH_CACHE_DIR", dir.join("walkthrough-cache"))
-        .args([
-            bad.to_str().unwrap(),
-            "--no-map-cache",
-            "--exit-after",
-            "120",
-        ])
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+    // Not spawn_in: its retry takes an app that fails at once for a refused display.
+    let args = [
+        bad.to_str().unwrap(),
+        "--no-map-cache",
+        "--exit-after",
+        "120",
+    ];
+    let mut child = command_in(x, &args, dir)
         .spawn()
         .expect("the binary starts");
     let deadline = Instant::now() + Duration::from_secs(90);

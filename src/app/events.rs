@@ -425,7 +425,7 @@ impl ApplicationHandler for App {
             eprintln!("interrupted: closing the window");
             return self.exit(event_loop);
         }
-        // Here, not only in a frame: a minimised window draws none, and the map the
+        // Here rather than in a frame: a minimised window draws none, and the map the
         // window was opened for must still close it when it cannot be loaded.
         self.poll_loading();
         if self.quitting && self.error.is_some() {

@@ -143,7 +143,7 @@ impl Outputs {
 
 /// `--screenshot`'s file is named `.png`, what it is written as (a `shot.jpg` was
 /// quietly a PNG).
-fn png_named(path: &std::path::Path) -> Result<(), String> {
+fn png_named(path: &Path) -> Result<(), String> {
     let png = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
@@ -219,7 +219,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         }
         None => Vec::new(),
     };
-    let config = Config {
+    let mut config = Config {
         map,
         open,
         script: script.map(|s| s.commands),
@@ -233,7 +233,6 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut config = config;
     // The stand-in has none of the map's materials: --mirror applies to the map.
     let mirrors = match first {
         Some(_) => std::mem::take(&mut config.window.mirror),

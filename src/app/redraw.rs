@@ -18,6 +18,7 @@ use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
 use super::render::{DecalView, Fog};
 use super::simulation::Advance;
+use super::ui::hud::{self, HudState};
 use super::ui::settings_panel::{self, PanelAnswer};
 use super::water_draw::{UNDERWATER_FOG, add_water};
 
@@ -33,14 +34,11 @@ const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
 /// usual.
 pub const LOADING_FPS_SOFTWARE: f64 = 4.0;
 
-use super::ui::hud::{self, HudState};
-
 impl App {
     /// Draw one frame (and simulate the time since the last one): advance the walk, draw
     /// the scene, draw the overlays, then what comes after the frame.
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let frame_start = Instant::now();
-        self.poll_loading();
         self.poll_pads(frame_start);
         let advance = self.advance(self.sim_clock(frame_start));
         if !self.draw_scene(frame_start) {

@@ -283,6 +283,9 @@ impl Look {
         let mut open = 0.0f32;
         let (mut walls, mut nearest, mut backs) = (0, f32::INFINITY, 0);
         let mut dists = [f32::INFINITY; SPAWN_HEADINGS];
+        // Clearance at the knee too: a block lower than the eye is still in the way
+        // (cornell's spawn stood 0.3 m behind a knee-high block, resting on its edge).
+        let knee = eye - Vec3::Y * (EYE_HEIGHT - SPAWN_KNEE);
         for (k, &d) in dirs.iter().enumerate() {
             let hit = world.ray_cast(eye, d, self.reach);
             let dist = hit.map_or(f32::INFINITY, |h| h.distance);
@@ -291,9 +294,6 @@ impl Look {
                 backs +=
                     (world.triangles()[h.triangle as usize].plane.normal.dot(d) > 0.0) as usize;
             }
-            // Clearance at the knee too: a block lower than the eye is still in the way
-            // (cornell's spawn stood 0.3 m behind a knee-high block, resting on its edge).
-            let knee = eye - Vec3::Y * (EYE_HEIGHT - SPAWN_KNEE);
             let low = world
                 .ray_cast(knee, d, SPAWN_CLEARANCE)
                 .map_or(f32::INFINITY, |h| h.distance);
