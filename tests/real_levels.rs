@@ -10,9 +10,11 @@ mod common;
 use glam::Vec3;
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::survey::Confidence;
+use walkthrough::survey::up::SurfaceCues;
+use walkthrough::survey::{Confidence, FACING_UP_FLIP};
 
 /// One row of `truth.csv`.
+#[derive(Clone)]
 struct Truth {
     file: String,
     up: UpAxis,
@@ -141,4 +143,135 @@ fn real_levels_open_upright_at_their_scale_with_the_eye_over_a_floor() {
         "wrong with confidence high: {sure_and_wrong:?}"
     );
     assert!(wrong.is_empty(), "opened wrong: {wrong:?}");
+}
+
+/// A turn of a level's file: proper rotations (the handedness kept, as an exporter's
+/// axis conversion keeps it).
+#[derive(Clone, Copy)]
+enum Turn {
+    /// Y-up to Z-up and Z-up to Y-up: what the other kind of exporter would have written.
+    OtherConvention,
+    /// Half a turn about X: the file upside down.
+    UpsideDown,
+}
+
+impl Turn {
+    fn point(self, up: UpAxis, [x, y, z]: [f32; 3]) -> [f32; 3] {
+        match (self, up) {
+            (Turn::OtherConvention, UpAxis::Z) => [x, z, -y],
+            (Turn::OtherConvention, _) => [x, -z, y],
+            (Turn::UpsideDown, _) => [x, -y, -z],
+        }
+    }
+
+    fn up(self, up: UpAxis) -> UpAxis {
+        match (self, up) {
+            (Turn::OtherConvention, UpAxis::Z) => UpAxis::Y,
+            (Turn::OtherConvention, _) => UpAxis::Z,
+            (Turn::UpsideDown, UpAxis::Z) => UpAxis::NegZ,
+            (Turn::UpsideDown, _) => UpAxis::NegY,
+        }
+    }
+}
+
+/// Write level `t` of `dir` turned by `turn` into `out` (its positions and normals
+/// turned, every other line as it was, its material libraries beside it) and return
+/// its truth there.
+fn write_turned(dir: &std::path::Path, t: &Truth, turn: Turn, out: &std::path::Path) -> Truth {
+    let src = dir.join(&t.file);
+    let text = std::fs::read_to_string(&src).expect("the level reads");
+    let mut turned = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let tag = words.next();
+        if let Some(tag @ ("v" | "vn")) = tag {
+            let f: Vec<f32> = words.map(|w| w.parse().expect("a number")).collect();
+            let [x, y, z] = turn.point(t.up, [f[0], f[1], f[2]]);
+            turned.push_str(&format!("{tag} {x} {y} {z}"));
+            for rest in &f[3..] {
+                turned.push_str(&format!(" {rest}"));
+            }
+        } else {
+            turned.push_str(line);
+        }
+        turned.push('\n');
+    }
+    let file = std::path::Path::new(&t.file);
+    let folder = out.join(file.parent().expect("a level's folder"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(out.join(file), turned).unwrap();
+    for entry in std::fs::read_dir(src.parent().unwrap()).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("mtl"))
+        {
+            std::fs::copy(&path, folder.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    Truth {
+        up: turn.up(t.up),
+        ..t.clone()
+    }
+}
+
+/// Each real level written as the other kind of exporter would have written it (a Y-up
+/// level Z-up, a Z-up one Y-up) opens as right as the original: the survey's cues read
+/// the level, not the file's convention. (At first four of the seven read Y-up when
+/// written Z-up, three of them with the scale "high": the cues that real levels give, many
+/// small floors at many heights, spoke too softly against the head start of OBJ's
+/// convention.)
+#[test]
+fn real_levels_written_in_the_other_convention_open_right() {
+    let Some(dir) = common::shared("levels") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("walkthrough-turned-{}", std::process::id()));
+    let outcomes: Vec<Outcome> = truths(&dir)
+        .iter()
+        .map(|t| open(&out, &write_turned(&dir, t, Turn::OtherConvention, &out)))
+        .collect();
+    let _ = std::fs::remove_dir_all(&out);
+    for o in &outcomes {
+        println!("{}: {} ({:?}): {}", o.file, o.up, o.confidence, o.reasons);
+    }
+    let wrong: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !o.right() || o.sure_and_wrong())
+        .map(|o| o.file.as_str())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "opened wrong in the other convention: {wrong:?}"
+    );
+}
+
+/// A real level written upside down is read upside down when its surface says so: each
+/// whose surface across the up axis faces up by more than [`FACING_UP_FLIP`] (four of
+/// the seven: furniture, stairs, ground) opens right upside down. A closed level whose
+/// floors and ceilings match (Doom's, a BSP level with its sky slab) cannot tell.
+#[test]
+fn real_levels_upside_down_are_read_upside_down_when_their_surface_faces_up() {
+    let Some(dir) = common::shared("levels") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("walkthrough-flipped-{}", std::process::id()));
+    let mut told = Vec::new();
+    for t in truths(&dir) {
+        let upright = Session::open(Some(&dir.join(&t.file)), &OpenOptions::default())
+            .expect("the level opens");
+        // In world coordinates, Y is the level's true up.
+        let facing_up = SurfaceCues::of(&upright.world).facing_up[1];
+        let o = open(&out, &write_turned(&dir, &t, Turn::UpsideDown, &out));
+        println!(
+            "{}: facing up {facing_up:+.2} upright; upside down read {} ({:?})",
+            t.file, o.up, o.confidence
+        );
+        if facing_up > FACING_UP_FLIP {
+            told.push((t.file.clone(), o.right()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(told.len() >= 3, "levels whose surface faces up: {told:?}");
+    assert!(told.iter().all(|(_, right)| *right), "{told:?}");
 }

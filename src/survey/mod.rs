@@ -132,13 +132,20 @@ pub struct Given {
     pub scale: Option<f32>,
 }
 
-/// Up axes the survey weighs (the winner either way: see [`SKY_FLIP`]), with the prior of each
+/// Up axes the survey weighs (the winner either way: see [`SKY_FLIP`] and
+/// [`FACING_UP_FLIP`]), with the prior of each
 /// (natural log): Y is OBJ's convention and what Blender, Maya and 3ds Max write; Z is
 /// what CAD, IFC converters and game-level tools write; X is rare.
 const CANDIDATE_UPS: [(UpAxis, f32); 3] = [(UpAxis::Y, 0.5), (UpAxis::Z, 0.0), (UpAxis::X, -3.0)];
 /// An axis whose sky cue is below minus this (rays up meet the map, rays down escape)
 /// is up the other way: the file is upside down.
 pub const SKY_FLIP: f32 = 0.3;
+/// An axis whose sky does not say it is up (below [`SKY_FLIP`]) and whose surface across
+/// it faces down by more than this (the facing-up cue, see [`up`]) is up the other way.
+/// Upright levels read -0.06 at the least (real and generated), upside-down ones as far
+/// below zero as they read above it upright: 0.3 to 0.7 for real levels with furniture,
+/// stairs or ground (a closed level's floors and ceilings match, and cannot tell).
+pub const FACING_UP_FLIP: f32 = 0.25;
 /// Weight of the sky cue (-1 to 1: rays down meet the map, rays up escape) in the up score.
 pub const SKY_WEIGHT: f32 = 6.0;
 /// Weight of the layering cue (0 to about 1: floors cover the footprint at few levels).
@@ -146,9 +153,21 @@ pub const LAYERING_WEIGHT: f32 = 3.0;
 /// Weight of the share of the surface facing along the axis (0 to 1): weakest, as tall
 /// walls give it too; it speaks for a terrain, whose floors are no levels.
 pub const FACING_WEIGHT: f32 = 1.0;
+/// Weight of the natural log of the level-share cue (0 to 1: the surface across the axis
+/// at its main levels), so that a ratio between two axes counts, not a difference: real
+/// levels read from 0.01 to 0.2. Between 0.3 and 1.25 the seven real levels of
+/// `../shared/levels`, each written both Y-up and Z-up, and the generated ones the
+/// survey read right before all read right; 0.75 keeps clear of both ends.
+pub const LEVEL_SHARE_WEIGHT: f32 = 0.75;
+/// The level-share cue counts from this up: an axis almost nothing lies across (a
+/// terrain's sides) reads as this, not as minus infinity.
+pub const LEVEL_SHARE_FLOOR: f32 = 1e-3;
 /// How well `e` speaks for its axis pointing up.
 fn up_score(e: &up::AxisEvidence) -> f32 {
-    SKY_WEIGHT * e.sky + LAYERING_WEIGHT * e.layering + FACING_WEIGHT * e.facing
+    SKY_WEIGHT * e.sky
+        + LAYERING_WEIGHT * e.layering
+        + FACING_WEIGHT * e.facing
+        + LEVEL_SHARE_WEIGHT * e.level_share.max(LEVEL_SHARE_FLOOR).ln()
 }
 
 /// One up axis weighed: its evidence and its score.
@@ -202,12 +221,16 @@ fn weigh_ups(
             .collect(),
     };
     weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
-    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
-    if given.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
+    // Upside down: the axis that won, with the sky below it, or no sky above it and its
+    // surface facing down, is up the other way. (Only the winner: a wall's sky is any
+    // sign, and a ceiling over everything is no sky.)
+    let e = weighed[0].evidence;
+    let upside_down = e.sky < -SKY_FLIP || (e.sky < SKY_FLIP && e.facing_up < -FACING_UP_FLIP);
+    if given.is_none() && upside_down {
         let w = &mut weighed[0];
         w.up = flipped(w.up);
         w.evidence.sky = -w.evidence.sky;
+        w.evidence.facing_up = -w.evidence.facing_up;
         w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
     }
     weighed
@@ -231,10 +254,11 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
         .iter()
         .map(|w| {
             format!(
-                "survey: {} up: sky {:+.2}, levels {:.2}, facing {:.0}%: score {:.2}",
+                "survey: {} up: sky {:+.2}, levels {:.2}, level share {:.3}, facing {:.0}%: score {:.2}",
                 w.up,
                 w.evidence.sky,
                 w.evidence.layering,
+                w.evidence.level_share,
                 100.0 * w.evidence.facing,
                 w.score
             )
@@ -322,6 +346,8 @@ fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence) -> String {
         }
         if b.layering - n.layering > 0.1 {
             cues.push("floors lie in few levels");
+        } else if b.level_share > 1.5 * n.level_share {
+            cues.push("floors gather at few heights");
         }
         if b.facing - n.facing > 0.1 {
             cues.push("most of the surface faces along it");
@@ -332,12 +358,14 @@ fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence) -> String {
         cues.join(", ")
     };
     format!(
-        "up axis {}: {why} (sky {:+.2} vs {:+.2}, levels {:.2} vs {:.2}, facing {:.0}% vs {:.0}% along {}; confidence {confidence})",
+        "up axis {}: {why} (sky {:+.2} vs {:+.2}, levels {:.2} vs {:.2}, level share {:.3} vs {:.3}, facing {:.0}% vs {:.0}% along {}; confidence {confidence})",
         best.up,
         b.sky,
         n.sky,
         b.layering,
         n.layering,
+        b.level_share,
+        n.level_share,
         100.0 * b.facing,
         100.0 * n.facing,
         next.up,
