@@ -2,7 +2,7 @@
 // Compiled three times (the renderer adds the #define lines): plain colour; TEXTURED; and
 // TEXTURED with ALPHA_TEST (cut-outs). A branch on a uniform would cost a software
 // rasterizer both sides: it shades a block of pixels at once, with masks.
-in vec3 v_world;
+in vec3 v_from_eye;
 in vec3 v_normal;
 in vec2 v_uv;
 
@@ -11,7 +11,6 @@ uniform sampler2D u_texture; // the material's diffuse texture (map_Kd)
 #else
 uniform vec3 u_color;        // material diffuse colour (Kd), in the lighting's space
 #endif
-uniform vec3 u_eye;          // eye position, for two-sided lighting and fog
 uniform vec3 u_light_dir;    // unit direction the light travels
 uniform float u_fog_far;     // distance at which fog is complete
 uniform vec3 u_fog_color;    // the sky's colour, in the space the lighting is done in
@@ -37,10 +36,16 @@ void main() {
 #else
     vec4 base = vec4(u_color, 1.0);
 #endif
+    // A zero normal is a flat face's: the face's plane, from how the position changes
+    // across the pixel (the same for every pixel of a triangle; its sign does not matter,
+    // see below).
+    vec3 face = cross(dFdx(v_from_eye), dFdy(v_from_eye));
+    vec3 n = dot(v_normal, v_normal) > 1e-12 ? v_normal : face;
+    // (A face seen exactly edge-on has no plane across its pixel: no normal, not NaN.)
+    n *= inversesqrt(max(dot(n, n), 1e-30));
     // Walls are seen from both sides and OBJ winding is unreliable: light the side facing
     // the eye.
-    vec3 n = normalize(v_normal);
-    vec3 to_eye = u_eye - v_world;
+    vec3 to_eye = -v_from_eye;
     // One square root for both the headlight's direction and the fog's distance (a
     // software rasterizer pays for each, every fragment).
     float eye_distance = max(length(to_eye), 1e-6);

@@ -1,5 +1,7 @@
 #version 330 core
-// Map vertices are already in world coordinates (Y up, metres).
+// Map vertices are already in world coordinates (Y up, metres). A zero normal is a flat
+// face's: the fragment shader finds it (so a face's corners can be shared with its
+// neighbours' instead of each face having its own three).
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
@@ -8,13 +10,16 @@ uniform mat4 u_view_proj;
 // Drawing a mirror's reflection: what lies behind the mirror's plane is cut away
 // (enabled only then; (0, 0, 0, 1) keeps everything).
 uniform vec4 u_clip_plane;
+uniform vec3 u_eye;          // eye position
 
-out vec3 v_world;
+// The position from the eye: small numbers near the eye, so that their differences
+// across a pixel (a flat face's normal) keep their precision far from the origin.
+out vec3 v_from_eye;
 out vec3 v_normal;
 out vec2 v_uv;
 
 void main() {
-    v_world = a_position;
+    v_from_eye = a_position - u_eye;
     v_normal = a_normal;
     // OBJ texture coordinates start at the bottom row; images are uploaded top row first.
     v_uv = vec2(a_uv.x, 1.0 - a_uv.y);

@@ -1766,6 +1766,93 @@ impl Still {
     }
 }
 
+/// A grey room 8 m wide, 4 m high, reaching z = -4 to 4, as quads, with each face's
+/// inward normal written in the file or none: written into `dir`.
+fn grey_room(dir: &Path, normals: bool) -> PathBuf {
+    let v = |x: f32, y: f32, z: f32| format!("v {x} {y} {z}\n");
+    let faces: [([[f32; 3]; 4], [f32; 3]); 6] = [
+        (
+            [[-4., 0., -4.], [4., 0., -4.], [4., 0., 4.], [-4., 0., 4.]],
+            [0., 1., 0.],
+        ),
+        (
+            [[-4., 4., -4.], [-4., 4., 4.], [4., 4., 4.], [4., 4., -4.]],
+            [0., -1., 0.],
+        ),
+        (
+            [[-4., 0., -4.], [-4., 4., -4.], [4., 4., -4.], [4., 0., -4.]],
+            [0., 0., 1.],
+        ),
+        (
+            [[-4., 0., 4.], [4., 0., 4.], [4., 4., 4.], [-4., 4., 4.]],
+            [0., 0., -1.],
+        ),
+        (
+            [[4., 0., -4.], [4., 4., -4.], [4., 4., 4.], [4., 0., 4.]],
+            [-1., 0., 0.],
+        ),
+        (
+            [[-4., 0., -4.], [-4., 0., 4.], [-4., 4., 4.], [-4., 4., -4.]],
+            [1., 0., 0.],
+        ),
+    ];
+    let mut obj = String::new();
+    for (k, (corners, n)) in faces.iter().enumerate() {
+        for c in corners {
+            obj += &v(c[0], c[1], c[2]);
+        }
+        let first = 4 * k + 1;
+        if normals {
+            obj += &format!("vn {} {} {}\n", n[0], n[1], n[2]);
+            let c = |i: usize| format!("{}//{}", first + i, k + 1);
+            obj += &format!("f {} {} {} {}\n", c(0), c(1), c(2), c(3));
+        } else {
+            obj += &format!("f {} {} {} {}\n", first, first + 1, first + 2, first + 3);
+        }
+    }
+    let p = dir.join(if normals { "normals.obj" } else { "plain.obj" });
+    std::fs::write(&p, obj).unwrap();
+    p
+}
+
+/// A map without normals shares each corner between its faces and leaves each face's
+/// normal to the shader (a zero normal): it must be lit as the same map with each face's
+/// normal written in the file, floor, far wall and side wall each in its own shade.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn faces_without_normals_are_lit_as_with_their_own_normals() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("flat-normals");
+    let shots = [false, true].map(|normals| {
+        let still = Still::new(&dir, grey_room(&dir, normals), "0,1.6,2", 0.3);
+        let shot = dir.join(format!("room-{normals}.png"));
+        let log = still.shot(&x, &shot, &[], &dir);
+        assert!(shot.exists(), "{log}");
+        let img = image::open(&shot).expect("a PNG").to_rgb8();
+        let (w, h) = img.dimensions();
+        // The far wall ahead (above the crosshair), the floor below it, the right-hand
+        // wall at the edge.
+        [
+            box_colour(&img, (w / 2 - 20, h / 2 - 120), (w / 2 + 20, h / 2 - 80)),
+            box_colour(&img, (w / 2 - 20, h - 60), (w / 2 + 20, h - 20)),
+            box_colour(&img, (w - 60, h / 2 - 20), (w - 20, h / 2 + 20)),
+        ]
+    });
+    let [plain, given] = shots;
+    for (a, b) in plain.iter().zip(&given) {
+        let apart = (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f32::max);
+        assert!(
+            apart < 3.0,
+            "lit otherwise without normals: {plain:?} vs {given:?}"
+        );
+    }
+    let bright = |c: &[f32; 3]| c.iter().sum::<f32>() / 3.0;
+    let [wall, floor, side] = plain.map(|c| bright(&c));
+    for (p, q) in [(wall, floor), (wall, side), (floor, side)] {
+        assert!((p - q).abs() > 6.0, "faces lit alike: {plain:?}");
+    }
+}
+
 /// A room of four metres whose walls each show a 2 x 2 checker texture (each texel two
 /// metres wide), for texture filtering: written into `dir`.
 fn checker_room(dir: &Path) -> PathBuf {

@@ -19,7 +19,7 @@
 //! - [`builtin`]: the default map, embedded in the binary.
 
 mod assemble;
-pub use assemble::face_normal;
+pub use assemble::{FLAT_NORMAL, face_normal};
 pub mod builtin;
 pub mod error;
 pub mod frame;
@@ -62,7 +62,8 @@ pub use crate::tolerance::MAX_WORLD_EXTENT;
 pub struct Vertex {
     /// Position, world coordinates.
     pub position: [f32; 3],
-    /// Unit normal, world coordinates.
+    /// Unit normal, world coordinates; or [`FLAT_NORMAL`] (zero): its face's own, which
+    /// the shader finds.
     pub normal: [f32; 3],
     /// Texture coordinates (0 when the file has none).
     pub uv: [f32; 2],

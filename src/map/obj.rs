@@ -425,6 +425,7 @@ fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::M
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::{FLAT_NORMAL, face_normal};
 
     const CUBE_FACE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
 
@@ -482,9 +483,57 @@ mod tests {
         let m = load(CUBE_FACE).unwrap();
         assert_eq!(m.triangle_count(), 2);
         assert_eq!(m.batches.len(), 1);
+        // No normals in the file: each corner takes its face's (the shader's), and the
+        // faces are wound to face +Z.
         for v in &m.vertices {
-            assert_eq!(v.normal, [0.0, 0.0, 1.0]);
+            assert_eq!(v.normal, FLAT_NORMAL);
         }
+        for t in m.triangles() {
+            assert_eq!(face_normal(t), Some(Vec3::Z));
+        }
+    }
+
+    #[test]
+    fn faces_without_normals_share_their_corners() {
+        // A 4 x 4 grid of quads: 32 triangles, 96 corners, at 25 places.
+        let mut obj = String::new();
+        for z in 0..5 {
+            for x in 0..5 {
+                obj += &format!("v {x} 0 {z}\n");
+            }
+        }
+        for z in 0..4 {
+            for x in 0..4 {
+                let i = z * 5 + x + 1;
+                obj += &format!("f {} {} {} {}\n", i, i + 5, i + 6, i + 1);
+            }
+        }
+        let m = load(&obj).unwrap();
+        assert_eq!(m.vertices.len(), 96);
+        let distinct: HashSet<[u32; 8]> = m
+            .vertices
+            .iter()
+            .map(|v| {
+                let [x, y, z] = v.position;
+                let [a, b, c] = v.normal;
+                let [u, w] = v.uv;
+                [x, y, z, a, b, c, u, w].map(f32::to_bits)
+            })
+            .collect();
+        assert_eq!(
+            distinct.len(),
+            25,
+            "a corner is one vertex whichever face it is of"
+        );
+    }
+
+    #[test]
+    fn a_files_normals_are_kept_and_an_unusable_one_is_the_faces() {
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 2\nvn 0 0 0\nvn nan 0 1\nf 1//1 2//2 3//3\n";
+        let m = load(obj).unwrap();
+        let normals: Vec<[f32; 3]> = m.vertices.iter().map(|v| v.normal).collect();
+        // Made unit; a zero and a NaN normal become the face's own.
+        assert_eq!(normals, [[0.0, 0.0, 1.0], FLAT_NORMAL, FLAT_NORMAL]);
     }
 
     #[test]
@@ -666,12 +715,9 @@ mod tests {
             ..LoadOptions::default()
         };
         let m = load_obj_str("t.obj", CUBE_FACE, &[], &opts).unwrap();
-        // The face lay in z = 0 of a Z-up file: a floor, normal +Y in the world.
-        assert!(
-            m.vertices
-                .iter()
-                .all(|v| v.position[1] == 0.0 && v.normal == [0.0, 1.0, 0.0])
-        );
+        // The face lay in z = 0 of a Z-up file: a floor, facing +Y in the world.
+        assert!(m.vertices.iter().all(|v| v.position[1] == 0.0));
+        assert!(m.triangles().all(|t| face_normal(t) == Some(Vec3::Y)));
         assert_eq!(m.bounds.max.x, 0.5);
     }
 

@@ -32,16 +32,17 @@ use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
 use crate::map::{
-    Batch, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis, Vertex,
-    builtin, face_normal, name_map, parse_obj_file, read_obj_file,
+    Batch, FLAT_NORMAL, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids,
+    UpAxis, Vertex, builtin, name_map, parse_obj_file, read_obj_file,
 };
 use crate::session::{OpenOptions, Watch};
 
 mod sections;
 
 /// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
-/// index of the map triangle each was made from; 3 keeps the triangles again, as 1).
-pub const FORMAT: u32 = 3;
+/// index of the map triangle each was made from; 3 keeps the triangles again, as 1; 4: a
+/// map's vertices made from their positions alone take the flat normal, zero).
+pub const FORMAT: u32 = 4;
 
 /// Maps smaller than this are not kept: they open in about a second anyway.
 pub const MIN_CACHED_TRIANGLES: usize = 1_000_000;
@@ -274,35 +275,26 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// The normal the loader gives the triangle `t` of a file without normals of its own
-/// ([`face_normal`]).
-fn loaders_normal(t: &[Vertex]) -> Option<[f32; 3]> {
-    face_normal([0, 1, 2].map(|k| Vec3::from(t[k].position))).map(|n| n.to_array())
-}
-
-/// Whether every vertex of `vertices` can be made again from the positions alone.
+/// Whether every vertex of `vertices` can be made again from the positions alone: each
+/// takes its face's normal ([`FLAT_NORMAL`]: a file without normals) and has no texture
+/// coordinates.
 fn derivable(vertices: &[Vertex]) -> bool {
     vertices.len().is_multiple_of(3)
-        && vertices.chunks_exact(3).all(|t| {
-            loaders_normal(t).is_some_and(|n| t.iter().all(|v| v.normal == n && v.uv == [0.0; 2]))
-        })
+        && vertices
+            .iter()
+            .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2])
 }
 
-/// The vertices of `positions` with their triangles' normals and no texture coordinates
-/// (what [`derivable`] vertices were); `None` for a triangle without area.
-fn derived(positions: &[[f32; 3]]) -> Option<Vec<Vertex>> {
-    let mut vertices: Vec<Vertex> = positions
+/// The vertices of `positions` as [`derivable`] vertices were.
+fn derived(positions: &[[f32; 3]]) -> Vec<Vertex> {
+    positions
         .iter()
         .map(|&position| Vertex {
             position,
-            ..Vertex::default()
+            normal: FLAT_NORMAL,
+            uv: [0.0; 2],
         })
-        .collect();
-    for t in vertices.chunks_exact_mut(3) {
-        let normal = loaders_normal(t)?;
-        t.iter_mut().for_each(|v| v.normal = normal);
-    }
-    Some(vertices)
+        .collect()
 }
 
 /// Lines as one section of bytes (each ends in a newline; none contains one, as the
@@ -458,7 +450,7 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
     let vertices = if !drawn {
         Vec::new()
     } else if counts.derived != 0 {
-        derived(&positions).ok_or("a triangle without area: damaged")?
+        derived(&positions)
     } else if full.len() == positions.len() {
         full
     } else {
