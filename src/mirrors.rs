@@ -88,9 +88,8 @@ pub fn find_mirrors(map: &Map) -> Vec<Mirror> {
         if !map.materials.get(b.material).is_some_and(|m| m.mirror) {
             continue;
         }
-        let verts = &map.vertices[b.first as usize..(b.first + b.count) as usize];
-        for t in verts.chunks_exact(3) {
-            let tri = [0, 1, 2].map(|i| Vec3::from(t[i].position));
+        for t in (b.first / 3..(b.first + b.count) / 3).map(|t| t as usize) {
+            let tri = map.corners(t);
             let Some(n) = (tri[1] - tri[0]).cross(tri[2] - tri[0]).try_normalize() else {
                 continue;
             };

@@ -683,8 +683,8 @@ fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_sca
     let centre = b.center();
     // As loaded, in the world, the crate's triangles face its centre: turned by the
     // clustering, not by the load.
-    for t in m.vertices[12..].chunks_exact(3) {
-        let p = |k: usize| Vec3::from(t[k].position);
+    for t in m.triangles().skip(4) {
+        let p = |k: usize| t[k];
         let n = (p(1) - p(0)).cross(p(2) - p(0));
         assert!(n.dot(p(0) - centre) < 0.0);
     }

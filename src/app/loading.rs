@@ -293,7 +293,7 @@ impl App {
         if session.placed.is_some() || session.map.vertices.is_empty() {
             return;
         }
-        let bytes = std::mem::size_of_val(session.map.vertices.as_slice());
+        let bytes = session.map.vertices.bytes();
         session.map.release_drawn();
         if verbose {
             eprintln!(

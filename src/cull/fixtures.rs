@@ -63,7 +63,7 @@ pub(crate) fn one_material(vertices: Vec<Vertex>) -> Map {
             first: 0,
             count: vertices.len() as u32,
         }],
-        vertices,
+        vertices: vertices.into(),
         materials: vec![Material::default_grey()],
         ..Map::default()
     }

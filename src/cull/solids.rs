@@ -34,7 +34,7 @@ use glam::{DVec3, Vec3};
 use rustc_hash::FxHashMap;
 
 use crate::geometry::{Aabb, key_bits};
-use crate::map::{NO_SOLID, Solids, Vertex};
+use crate::map::{CornerList, NO_SOLID, Solids};
 
 /// One closed surface's place and winding.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,19 +72,18 @@ fn settle(edges: &mut FxHashMap<u64, EdgeUse>, parent: &mut [u32], key: u64, e: 
 }
 
 /// The closed solids of `vertices` (three per triangle): see the module's notes.
-pub fn closed_solids(vertices: &[Vertex]) -> Solids {
-    let triangles = vertices.len() / 3;
+pub fn closed_solids<C: CornerList + ?Sized>(vertices: &C) -> Solids {
+    let triangles = vertices.corner_count() / 3;
     // Each corner's position, numbered: equal positions one number. (Positions are
     // finite: no NaN reaches a map.) A position comes back soon after it is first seen
     // (neighbouring triangles share corners), so a small table of recent ones, which the
     // cache keeps, answers most before the table of all of them is asked.
     let mut numbers: FxHashMap<[u32; 3], u32> =
-        FxHashMap::with_capacity_and_hasher(vertices.len() / 16, Default::default());
+        FxHashMap::with_capacity_and_hasher(vertices.corner_count() / 16, Default::default());
     let mut recent = vec![([u32::MAX; 3], 0u32); RECENT];
-    let corner: Vec<u32> = vertices[..3 * triangles]
-        .iter()
-        .map(|v| {
-            let key = key_bits(v.position);
+    let corner: Vec<u32> = (0..3 * triangles)
+        .map(|i| {
+            let key = key_bits(vertices.corner(i));
             let slot =
                 &mut recent[recent_slot(key[0] ^ key[1].rotate_left(11) ^ key[2].rotate_left(22))];
             if slot.0 == key {
@@ -177,7 +176,7 @@ impl Solids {
     /// it turned or scaled since: the same triangles in the same order). Its signed
     /// volume is the sum of the tetrahedra each triangle makes with the solid's first
     /// corner: near the solid, so the sum keeps its precision far from the origin.
-    pub fn shapes(&self, vertices: &[Vertex]) -> Vec<Solid> {
+    pub fn shapes<C: CornerList + ?Sized>(&self, vertices: &C) -> Vec<Solid> {
         let mut shapes = vec![
             Solid {
                 bounds: Aabb::EMPTY,
@@ -186,11 +185,11 @@ impl Solids {
             self.count as usize
         ];
         let mut volumes: Vec<Option<(DVec3, f64)>> = vec![None; self.count as usize];
-        for (t, corners) in vertices.chunks_exact(3).enumerate() {
+        for t in 0..vertices.corner_count() / 3 {
             let Some(s) = self.solid_of(t) else {
                 continue;
             };
-            let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(corners[k].position));
+            let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(vertices.corner(3 * t + k)));
             let shape = &mut shapes[s as usize];
             shape.bounds = shape.bounds.grown(a).grown(b).grown(c);
             let (origin, volume) = volumes[s as usize].get_or_insert((a.as_dvec3(), 0.0));
@@ -237,6 +236,7 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
 mod tests {
     use super::*;
     use crate::cull::fixtures::{cube, turned, vertex};
+    use crate::map::Vertex;
 
     /// The solids of `v` and their shapes.
     fn found(v: &[Vertex]) -> (Solids, Vec<Solid>) {

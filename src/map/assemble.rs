@@ -8,7 +8,7 @@
 use glam::Vec3;
 
 use super::triangulate::{Kind, triangulate};
-use super::{MapFrame, MarkedSpawn, Vertex};
+use super::{Batch, Batched, Corners, MapFrame, MarkedSpawn, Vertex, batch_by_material};
 
 /// A triangle's unit normal by its winding; `None` without area.
 pub fn face_normal(p: [Vec3; 3]) -> Option<Vec3> {
@@ -68,16 +68,61 @@ impl FaceCounts {
     }
 }
 
-/// The map's vertices by material, the marked spawn, and what happened to the faces.
+/// The map's corners in batches of one material, the marked spawn, and what happened to
+/// the faces.
 pub(super) struct Geometry {
-    pub(super) per_material: Vec<Vec<Vertex>>,
+    pub(super) vertices: Corners,
+    pub(super) batches: Vec<Batch>,
     pub(super) marked_spawn: Option<MarkedSpawn>,
     pub(super) counts: FaceCounts,
 }
 
-/// Triangulate every face of `models` into world-space vertices, one list per material.
+/// The corners of one material's triangles, and the rest of [`Geometry`].
+struct Assembled<T> {
+    per_material: Vec<Vec<T>>,
+    marked_spawn: Option<MarkedSpawn>,
+    counts: FaceCounts,
+}
+
+/// Triangulate every face of `models` into world-space corners in batches of one
+/// material: positions alone when no model gives normals or texture coordinates (every
+/// corner would be the flat normal and no texture coordinates: see [`Corners`]).
 pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFrame) -> Geometry {
-    let mut per_material: Vec<Vec<Vertex>> = vec![Vec::new(); materials];
+    let plain = models.iter().all(|m| {
+        let mesh = &m.mesh;
+        mesh.normals.len() != mesh.positions.len()
+            && mesh.texcoords.len() / 2 != mesh.positions.len() / 3
+    });
+    let (vertices, batches, marked_spawn, counts) = if plain {
+        let a = assemble_as(models, materials, frame, |v| v.position);
+        let Batched { vertices, batches } = batch_by_material(a.per_material);
+        (
+            Corners::Positions(vertices),
+            batches,
+            a.marked_spawn,
+            a.counts,
+        )
+    } else {
+        let a = assemble_as(models, materials, frame, |v| v);
+        let Batched { vertices, batches } = batch_by_material(a.per_material);
+        (Corners::Full(vertices), batches, a.marked_spawn, a.counts)
+    };
+    Geometry {
+        vertices,
+        batches,
+        marked_spawn,
+        counts,
+    }
+}
+
+/// [`assemble`]'s work, each corner kept as `keep` makes it of its vertex.
+fn assemble_as<T: Clone>(
+    models: &[tobj::Model],
+    materials: usize,
+    frame: &MapFrame,
+    keep: impl Fn(Vertex) -> T,
+) -> Assembled<T> {
+    let mut per_material: Vec<Vec<T>> = vec![Vec::new(); materials];
     let mut marked_spawn = None;
     let mut counts = FaceCounts::default();
     let mut tris = Vec::new();
@@ -159,16 +204,16 @@ pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFram
                     } else {
                         [0.0, 0.0]
                     };
-                    per_material[material].push(Vertex {
+                    per_material[material].push(keep(Vertex {
                         position: p[k].into(),
                         normal,
                         uv,
-                    });
+                    }));
                 }
             }
         }
     }
-    Geometry {
+    Assembled {
         per_material,
         marked_spawn,
         counts,

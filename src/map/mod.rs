@@ -5,6 +5,8 @@
 //!
 //! - [`frame`]: the file-to-world transform (scale, up axis).
 //! - [`obj`]: loading an OBJ with tobj into batches and triangles.
+//! - [`Corners`]: the drawn triangles' corners, as vertices or, for a file without
+//!   normals and texture coordinates, positions alone.
 //! - [`error`]: why a map could not be loaded (file, line, reason).
 //! - `locate`: which line tobj stopped on, and what it should have been.
 //! - `mtl`, `texture`: material libraries and their textures, read within limits.
@@ -20,6 +22,8 @@
 
 mod assemble;
 pub use assemble::{FLAT_NORMAL, face_normal};
+mod corners;
+pub use corners::{CornerList, Corners};
 pub mod builtin;
 pub mod error;
 pub mod frame;
@@ -113,7 +117,7 @@ impl Material {
 pub struct Batch {
     /// Index into [`Map::materials`].
     pub material: usize,
-    /// First vertex in [`Map::vertices`].
+    /// First corner in [`Map::vertices`].
     pub first: u32,
     /// Number of vertices (three per triangle).
     pub count: u32,
@@ -137,7 +141,7 @@ pub struct Map {
     /// textures): outputs may never be one of them.
     pub inputs: Vec<PathBuf>,
     /// Flat triangle list in world coordinates, grouped by material.
-    pub vertices: Vec<Vertex>,
+    pub vertices: Corners,
     /// One batch per material actually used.
     pub batches: Vec<Batch>,
     /// Materials; index 0 is always the default grey.
@@ -179,15 +183,15 @@ pub struct MovingMesh {
     pub batches: Vec<Batch>,
 }
 
-/// Vertices in one list, drawn in batches of one material each.
-pub(crate) struct Batched {
-    pub(crate) vertices: Vec<Vertex>,
+/// Corners (vertices, or positions) in one list, drawn in batches of one material each.
+pub(crate) struct Batched<T> {
+    pub(crate) vertices: Vec<T>,
     pub(crate) batches: Vec<Batch>,
 }
 
 /// Concatenate per-material vertex lists into one list and one batch per non-empty
 /// material (the renderer's one draw call each).
-pub(crate) fn batch_by_material(mut per_material: Vec<Vec<Vertex>>) -> Batched {
+pub(crate) fn batch_by_material<T>(mut per_material: Vec<Vec<T>>) -> Batched<T> {
     // One material (every map without a library): its list is the map's, moved, not
     // copied (at ten million triangles a copy was 960 MB more and half a second).
     let mut used = per_material
@@ -226,7 +230,7 @@ impl Map {
     /// headless from the cache of built maps, and what it is walked in is its collision
     /// world. Ten million triangles: 0.96 GB.
     pub fn release_drawn(&mut self) {
-        self.vertices = Vec::new();
+        self.vertices = Corners::default();
         self.batches = Vec::new();
         self.solids = Solids::default();
     }
@@ -240,12 +244,7 @@ impl Map {
     /// `CollisionWorld::from_corners(map.triangle_count(), |i| map.corners(i))`).
     #[inline]
     pub fn corners(&self, i: usize) -> [Vec3; 3] {
-        let t = &self.vertices[i * 3..i * 3 + 3];
-        [
-            t[0].position.into(),
-            t[1].position.into(),
-            t[2].position.into(),
-        ]
+        [0, 1, 2].map(|k| self.vertices.position(i * 3 + k).into())
     }
 
     /// The triangles, world coordinates, in order.
@@ -268,11 +267,9 @@ impl Map {
             MapFrame { scale: 1.0, up },
         );
         let turn = |v: Vec3| new.rotate_to_world(old.rotate_to_file(v));
-        for v in &mut self.vertices {
-            v.position = turn(v.position.into()).into();
-            v.normal = turn(v.normal.into()).into();
-        }
-        self.bounds = Aabb::from_points(self.vertices.iter().map(|v| Vec3::from(v.position)));
+        let turned = |v: [f32; 3]| turn(v.into()).into();
+        self.vertices.transform(turned, turned);
+        self.bounds = Aabb::from_points(self.vertices.positions().map(Vec3::from));
         if let Some(s) = &mut self.marked_spawn {
             s.position = turn(s.position);
         }
@@ -285,9 +282,8 @@ impl Map {
         if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
             return;
         }
-        for v in &mut self.vertices {
-            v.position = (Vec3::from(v.position) * factor).into();
-        }
+        self.vertices
+            .transform(|p| (Vec3::from(p) * factor).into(), |n| n);
         self.bounds = Aabb {
             min: self.bounds.min * factor,
             max: self.bounds.max * factor,

@@ -226,7 +226,7 @@ fn parse(
     cache.report_limits(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
-    let super::Batched { vertices, batches } = super::batch_by_material(geometry.per_material);
+    let (vertices, batches) = (geometry.vertices, geometry.batches);
     if vertices.is_empty() {
         let faces: usize = parsed.models.iter().map(|m| m.mesh.indices.len()).sum();
         if let Some(kind) = not_obj(text) {
@@ -251,7 +251,7 @@ fn parse(
             reason,
         });
     }
-    let bounds = Aabb::from_points(vertices.iter().map(|v| Vec3::from(v.position)));
+    let bounds = Aabb::from_points(vertices.positions().map(Vec3::from));
     let inputs = parsed
         .libraries
         .iter()
@@ -485,7 +485,7 @@ mod tests {
         assert_eq!(m.batches.len(), 1);
         // No normals in the file: each corner takes its face's (the shader's), and the
         // faces are wound to face +Z.
-        for v in &m.vertices {
+        for v in m.vertices.iter() {
             assert_eq!(v.normal, FLAT_NORMAL);
         }
         for t in m.triangles() {

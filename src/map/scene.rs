@@ -416,7 +416,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
             .file_name()
             .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),
         source: Some(path.to_path_buf()),
-        vertices,
+        vertices: vertices.into(),
         batches,
         materials,
         bounds,

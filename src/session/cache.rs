@@ -32,8 +32,8 @@ use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
 use crate::map::{
-    Batch, FLAT_NORMAL, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids,
-    UpAxis, Vertex, builtin, name_map, parse_obj_file, read_obj_file,
+    Batch, Corners, FLAT_NORMAL, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material,
+    Solids, UpAxis, Vertex, builtin, name_map, parse_obj_file, read_obj_file,
 };
 use crate::session::{OpenOptions, Watch};
 
@@ -41,7 +41,8 @@ mod sections;
 
 /// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
 /// index of the map triangle each was made from; 3 keeps the triangles again, as 1; 4: a
-/// map's vertices made from their positions alone take the flat normal, zero).
+/// map's vertices made from their positions alone take the flat normal, zero, and are
+/// read back as positions).
 pub const FORMAT: u32 = 4;
 
 /// Maps smaller than this are not kept: they open in about a second anyway.
@@ -275,26 +276,17 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// Whether every vertex of `vertices` can be made again from the positions alone: each
+/// Whether every corner of `vertices` can be made again from its position alone: each
 /// takes its face's normal ([`FLAT_NORMAL`]: a file without normals) and has no texture
-/// coordinates.
-fn derivable(vertices: &[Vertex]) -> bool {
+/// coordinates (read back as [`Corners::Positions`]).
+fn derivable(vertices: &Corners) -> bool {
     vertices.len().is_multiple_of(3)
-        && vertices
-            .iter()
-            .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2])
-}
-
-/// The vertices of `positions` as [`derivable`] vertices were.
-fn derived(positions: &[[f32; 3]]) -> Vec<Vertex> {
-    positions
-        .iter()
-        .map(|&position| Vertex {
-            position,
-            normal: FLAT_NORMAL,
-            uv: [0.0; 2],
-        })
-        .collect()
+        && match vertices {
+            Corners::Positions(_) => true,
+            Corners::Full(v) => v
+                .iter()
+                .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2]),
+        }
 }
 
 /// Lines as one section of bytes (each ends in a newline; none contains one, as the
@@ -374,10 +366,12 @@ fn write(
         .collect();
     w.section(&[counts]).map_err(failed)?;
     w.section(&[points]).map_err(failed)?;
-    let positions = map.vertices.iter().map(|v| v.position);
-    w.section_of(map.vertices.len(), positions)
+    w.section_of(map.vertices.len(), map.vertices.positions())
         .map_err(failed)?;
-    let rest: &[Vertex] = if derived { &[] } else { &map.vertices };
+    let rest: &[Vertex] = match &map.vertices {
+        Corners::Full(v) if !derived => v,
+        _ => &[],
+    };
     w.section(rest).map_err(failed)?;
     w.section(&batches).map_err(failed)?;
     w.section(&solids.of_triangle).map_err(failed)?;
@@ -448,18 +442,23 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
         depth: counts.depth,
     })?;
     let vertices = if !drawn {
-        Vec::new()
+        Corners::default()
     } else if counts.derived != 0 {
-        derived(&positions)
+        Corners::Positions(positions)
     } else if full.len() == positions.len() {
-        full
+        drop(positions);
+        Corners::Full(full)
     } else {
         return Err("its vertices are not whole: damaged".into());
     };
-    drop(positions);
-    let floats = bytemuck::cast_slice::<Vertex, f32>(&vertices);
+    let finite = match &vertices {
+        Corners::Full(v) => bytemuck::cast_slice::<Vertex, f32>(v)
+            .iter()
+            .all(|x| x.is_finite()),
+        Corners::Positions(p) => p.iter().flatten().all(|x| x.is_finite()),
+    };
     let whole = vertices.len().is_multiple_of(3)
-        && floats.iter().all(|x| x.is_finite())
+        && finite
         && batches.iter().all(|&[m, first, count]| {
             m == 0 && u64::from(first) + u64::from(count) <= vertices.len() as u64
         })
@@ -600,7 +599,9 @@ mod tests {
         let (mut map, world, solids) = terrain(30);
         for own_normal in [false, true] {
             if own_normal {
-                map.vertices[4].normal = [0.0, 1.0, 0.0];
+                let mut v: Vec<Vertex> = map.vertices.iter().collect();
+                v[4].normal = [0.0, 1.0, 0.0];
+                map.vertices = Corners::Full(v);
             }
             assert_eq!(derivable(&map.vertices), !own_normal);
             let digest = map.digest.unwrap();
@@ -719,6 +720,6 @@ mod tests {
         let (parsed, heard) = open(&other_path);
         assert_eq!(heard, Digest::of(other.as_bytes()));
         assert!(parsed.world.is_none());
-        assert_eq!(parsed.map.vertices[1].position, [2.0, 0.0, 0.0]);
+        assert_eq!(parsed.map.vertices.position(1), [2.0, 0.0, 0.0]);
     }
 }

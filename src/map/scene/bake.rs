@@ -48,13 +48,15 @@ pub(super) fn bake(models: &[Map], placements: &[(usize, Affine3A)], movers: &[M
             } else {
                 b.material + offsets[model]
             };
-            let verts = &map.vertices[b.first as usize..(b.first + b.count) as usize];
+            let verts = map
+                .vertices
+                .vertices(b.first as usize..(b.first + b.count) as usize);
             let into = if mover {
                 &mut own[target]
             } else {
                 &mut per_material[target]
             };
-            into.extend(verts.iter().map(|v| Vertex {
+            into.extend(verts.map(|v| Vertex {
                 position: m.transform_point3(v.position.into()).into(),
                 normal: (normal_m * Vec3::from(v.normal)).normalize_or_zero().into(),
                 uv: v.uv,
