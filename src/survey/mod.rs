@@ -310,8 +310,9 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let (scale, scale_reason, scale_inferred) = match given.scale {
         Some(s) => (s, format!("scale {s} given"), None),
         None => {
-            let g = scale::infer_scale(&m, &scored);
-            let confidence = Confidence::of(g.margin);
+            let most = scale_confidence_cap(up.as_ref());
+            let g = scale::infer_scale(&m, &scored, most);
+            let confidence = Confidence::of(g.margin).min(most);
             (
                 g.scale,
                 format!("scale {}: {}", g.scale, g.reason),
@@ -331,6 +332,17 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
         up,
         scale: scale_inferred,
         details,
+    }
+}
+
+/// The most the scale's confidence may be: the scale is read along the up axis (rooms'
+/// heights, steps, floors), so while the up axis is a guess (confidence low: the next
+/// axis nearly as likely) the scale is at most fair. A level turned on its side read its
+/// walls as floors and its scale as "high" (Doom's E1M1 written X-up: inches, high).
+fn scale_confidence_cap(up: Option<&Inferred<UpAxis>>) -> Confidence {
+    match up {
+        Some(u) if u.confidence == Confidence::Low => Confidence::Fair,
+        _ => Confidence::High,
     }
 }
 

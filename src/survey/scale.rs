@@ -421,8 +421,9 @@ pub fn describe(m: &Measures, s: &UnitScore) -> String {
 /// scale is the best one that differs by more.
 pub const SAME_ANSWER: f32 = 1.25;
 
-/// Choose the unit the measures make most likely, from their ranking ([`ranked`]).
-pub fn infer_scale(m: &Measures, scored: &[UnitScore]) -> ScaleGuess {
+/// Choose the unit the measures make most likely, from their ranking ([`ranked`]), saying
+/// its confidence as at most `most`.
+pub fn infer_scale(m: &Measures, scored: &[UnitScore], most: Confidence) -> ScaleGuess {
     let best = scored[0];
     let other = |s: &&UnitScore| {
         let r = s.unit.metres / best.unit.metres;
@@ -439,7 +440,7 @@ pub fn infer_scale(m: &Measures, scored: &[UnitScore]) -> ScaleGuess {
             "{} ({}; confidence {}, next {})",
             best.unit.name,
             describe(m, &best),
-            Confidence::of((best.total - best.kept) - (next.total - next.kept)),
+            Confidence::of((best.total - best.kept) - (next.total - next.kept)).min(most),
             next.unit.name
         ),
     }
