@@ -20,10 +20,20 @@ uniform float u_srgb_out;    // 1: the framebuffer encodes to sRGB; 0: written a
 // Dither: noise of this many steps of the 8-bit output (peak to peak) is added to the
 // final colour, so a smooth gradient across a big flat wall is not cut into bands.
 const float DITHER_STEPS = 1.0;
+// A normal whose squared length is under this is the flat normal (zero): the face's own.
+const float FLAT_NORMAL_SQUARED = 1e-12;
+// The least squared length a normal is divided by: a face seen exactly edge-on has no
+// plane across its pixel, and gets no normal rather than NaN.
+const float LEAST_NORMAL_SQUARED = 1e-30;
 
 out vec4 frag_color;
 
 void main() {
+    // A zero normal is a flat face's: the face's plane, from how the position changes
+    // across the pixel (the same for every pixel of a triangle; its sign does not matter,
+    // see below). Taken before any pixel may be discarded: derivatives are undefined
+    // after a discard that only some pixels of a block take.
+    vec3 face = cross(dFdx(v_from_eye), dFdy(v_from_eye));
 #ifdef TEXTURED
     vec4 base = texture(u_texture, v_uv);
 #ifdef ALPHA_TEST
@@ -36,13 +46,8 @@ void main() {
 #else
     vec4 base = vec4(u_color, 1.0);
 #endif
-    // A zero normal is a flat face's: the face's plane, from how the position changes
-    // across the pixel (the same for every pixel of a triangle; its sign does not matter,
-    // see below).
-    vec3 face = cross(dFdx(v_from_eye), dFdy(v_from_eye));
-    vec3 n = dot(v_normal, v_normal) > 1e-12 ? v_normal : face;
-    // (A face seen exactly edge-on has no plane across its pixel: no normal, not NaN.)
-    n *= inversesqrt(max(dot(n, n), 1e-30));
+    vec3 n = dot(v_normal, v_normal) > FLAT_NORMAL_SQUARED ? v_normal : face;
+    n *= inversesqrt(max(dot(n, n), LEAST_NORMAL_SQUARED));
     // Walls are seen from both sides and OBJ winding is unreliable: light the side facing
     // the eye.
     vec3 to_eye = -v_from_eye;

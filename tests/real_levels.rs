@@ -10,8 +10,7 @@ mod common;
 use glam::Vec3;
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
-use walkthrough::survey::up::SurfaceCues;
-use walkthrough::survey::{Confidence, FACING_UP_FLIP};
+use walkthrough::survey::Confidence;
 
 /// One row of `truth.csv`.
 #[derive(Clone)]
@@ -151,8 +150,8 @@ fn real_levels_open_upright_at_their_scale_with_the_eye_over_a_floor() {
 enum Turn {
     /// Y-up to Z-up and Z-up to Y-up: what the other kind of exporter would have written.
     OtherConvention,
-    /// Half a turn about X: the file upside down.
-    UpsideDown,
+    /// X negated: a mirrored export, its triangles wound the other way round.
+    Mirrored,
     /// A quarter turn that puts the level's up along +X: on its side.
     OnItsSide,
 }
@@ -162,7 +161,7 @@ impl Turn {
         match (self, up) {
             (Turn::OtherConvention, UpAxis::Z) => [x, z, -y],
             (Turn::OtherConvention, _) => [x, -z, y],
-            (Turn::UpsideDown, _) => [x, -y, -z],
+            (Turn::Mirrored, _) => [-x, y, z],
             (Turn::OnItsSide, UpAxis::Z) => [z, y, -x],
             (Turn::OnItsSide, _) => [y, -x, z],
         }
@@ -172,8 +171,7 @@ impl Turn {
         match (self, up) {
             (Turn::OtherConvention, UpAxis::Z) => UpAxis::Y,
             (Turn::OtherConvention, _) => UpAxis::Z,
-            (Turn::UpsideDown, UpAxis::Z) => UpAxis::NegZ,
-            (Turn::UpsideDown, _) => UpAxis::NegY,
+            (Turn::Mirrored, up) => up,
             (Turn::OnItsSide, _) => UpAxis::X,
         }
     }
@@ -251,34 +249,27 @@ fn real_levels_written_in_the_other_convention_open_right() {
     );
 }
 
-/// A real level written upside down is read upside down when its surface says so: each
-/// whose surface across the up axis faces up by more than [`FACING_UP_FLIP`] (four of
-/// the seven: furniture, stairs, ground) opens right upside down. A closed level whose
-/// floors and ceilings match (Doom's, a BSP level with its sky slab) cannot tell.
+/// Each real level mirrored (an export through a negative scale: every triangle wound the
+/// other way round) opens as right as the original: no cue may read which way a triangle
+/// is wound. (A cue of which way the surface faces turned four of the seven upside down,
+/// one with confidence high; it was dropped.)
 #[test]
-fn real_levels_upside_down_are_read_upside_down_when_their_surface_faces_up() {
+fn real_levels_mirrored_open_right() {
     let Some(dir) = common::shared("levels") else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("walkthrough-flipped-{}", std::process::id()));
-    let mut told = Vec::new();
-    for t in truths(&dir) {
-        let upright = Session::open(Some(&dir.join(&t.file)), &OpenOptions::default())
-            .expect("the level opens");
-        // In world coordinates, Y is the level's true up.
-        let facing_up = SurfaceCues::of(&upright.world).facing_up[1];
-        let o = open(&out, &write_turned(&dir, &t, Turn::UpsideDown, &out));
-        println!(
-            "{}: facing up {facing_up:+.2} upright; upside down read {} ({:?})",
-            t.file, o.up, o.confidence
-        );
-        if facing_up > FACING_UP_FLIP {
-            told.push((t.file.clone(), o.right()));
-        }
-    }
+    let out = std::env::temp_dir().join(format!("walkthrough-mirrored-{}", std::process::id()));
+    let outcomes: Vec<Outcome> = truths(&dir)
+        .iter()
+        .map(|t| open(&out, &write_turned(&dir, t, Turn::Mirrored, &out)))
+        .collect();
     let _ = std::fs::remove_dir_all(&out);
-    assert!(told.len() >= 3, "levels whose surface faces up: {told:?}");
-    assert!(told.iter().all(|(_, right)| *right), "{told:?}");
+    let wrong: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !o.right() || o.sure_and_wrong())
+        .map(|o| o.file.as_str())
+        .collect();
+    assert!(wrong.is_empty(), "opened wrong mirrored: {wrong:?}");
 }
 
 /// A real level turned on its side (its up along X, which the survey weighs last: the

@@ -103,8 +103,8 @@ pub(crate) fn scrambled_grid(n: usize) -> Map {
 
 /// An `n` x `n` grid of quads over the unit square, each corner's place `at(u, v)`, two
 /// triangles a quad wound counter-clockwise seen from +y, each corner its own vertex
-/// with its face's normal (faceted, as a file without normals is loaded) and texture
-/// coordinates `uv(u, v)`.
+/// with its face's normal (faceted, as a file with a normal for each face is loaded) and
+/// texture coordinates `uv(u, v)`.
 pub(crate) fn grid(
     n: usize,
     at: impl Fn(f32, f32) -> Vec3,

@@ -278,7 +278,7 @@ mod tests {
         // One triangle turned: its edges walked the same way as its neighbours'.
         let mut flipped = full.clone();
         flipped.swap(1, 2);
-        assert_eq!(closed_solids(&flipped).closed_triangles(), 0);
+        assert_eq!(closed_solids(flipped.as_slice()).closed_triangles(), 0);
     }
 
     #[test]
@@ -309,7 +309,7 @@ mod tests {
                 vertex(Vec3::new(p.z, p.y, -p.x) * 0.5)
             })
             .collect();
-        let shapes = s.shapes(&moved);
+        let shapes = s.shapes(moved.as_slice());
         assert!(!shapes[0].inward && shapes[1].inward);
         assert_eq!(shapes[1].bounds.min, Vec3::new(2.5, 2.5, -3.0));
     }
@@ -321,7 +321,7 @@ mod tests {
             .into_iter()
             .map(vertex)
             .collect();
-        let s = closed_solids(&v);
+        let s = closed_solids(v.as_slice());
         assert_eq!(s.of_triangle, vec![0, 0]);
     }
 
@@ -332,19 +332,19 @@ mod tests {
             x.position = x.position.map(|c| if c == 0.0 { -0.0 } else { c });
         }
         v[0].position[0] = 0.0;
-        assert_eq!(closed_solids(&v).closed_triangles(), 12);
+        assert_eq!(closed_solids(v.as_slice()).closed_triangles(), 12);
     }
 
     #[test]
     fn degenerate_triangles_belong_to_no_solid_and_do_not_open_one() {
         let mut v = cube(Vec3::ZERO, Vec3::ONE);
         v.extend([Vec3::ZERO, Vec3::ZERO, Vec3::ONE].map(vertex));
-        let s = closed_solids(&v);
+        let s = closed_solids(v.as_slice());
         assert_eq!(s.closed_triangles(), 12);
         assert_eq!(s.of_triangle[12], NO_SOLID);
         // A trailing vertex short of a triangle is no triangle.
         v.push(vertex(Vec3::X));
-        assert_eq!(closed_solids(&v).of_triangle.len(), 13);
+        assert_eq!(closed_solids(v.as_slice()).of_triangle.len(), 13);
     }
 
     #[test]

@@ -88,30 +88,45 @@ struct Assembled<T> {
 /// material: positions alone when no model gives normals or texture coordinates (every
 /// corner would be the flat normal and no texture coordinates: see [`Corners`]).
 pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFrame) -> Geometry {
-    let plain = models.iter().all(|m| {
-        let mesh = &m.mesh;
-        mesh.normals.len() != mesh.positions.len()
-            && mesh.texcoords.len() / 2 != mesh.positions.len() / 3
-    });
-    let (vertices, batches, marked_spawn, counts) = if plain {
-        let a = assemble_as(models, materials, frame, |v| v.position);
-        let Batched { vertices, batches } = batch_by_material(a.per_material);
-        (
-            Corners::Positions(vertices),
-            batches,
-            a.marked_spawn,
-            a.counts,
+    // Only the models that become triangles count: tobj ends a file's last `g` or `o`
+    // with an empty model, and a spawn marker is no geometry.
+    let plain = models
+        .iter()
+        .filter(|m| !m.mesh.indices.is_empty() && !spawn_marker(m))
+        .all(|m| {
+            let mesh = &m.mesh;
+            mesh.normals.len() != mesh.positions.len()
+                && mesh.texcoords.len() / 2 != mesh.positions.len() / 3
+        });
+    if plain {
+        batched(
+            assemble_as(models, materials, frame, |v| v.position),
+            Corners::Positions,
         )
     } else {
-        let a = assemble_as(models, materials, frame, |v| v);
-        let Batched { vertices, batches } = batch_by_material(a.per_material);
-        (Corners::Full(vertices), batches, a.marked_spawn, a.counts)
-    };
+        // (Normals the file gives may all be unusable, and flat after all.)
+        batched(
+            assemble_as(models, materials, frame, |v| v),
+            Corners::compact,
+        )
+    }
+}
+
+/// Whether `model` marks the spawn instead of being geometry.
+fn spawn_marker(model: &tobj::Model) -> bool {
+    SPAWN_NAMES
+        .iter()
+        .any(|n| model.name.trim().eq_ignore_ascii_case(n))
+}
+
+/// `a`'s corners in batches of one material, kept as `corners` makes them.
+fn batched<T>(a: Assembled<T>, corners: impl FnOnce(Vec<T>) -> Corners) -> Geometry {
+    let Batched { vertices, batches } = batch_by_material(a.per_material);
     Geometry {
-        vertices,
+        vertices: corners(vertices),
         batches,
-        marked_spawn,
-        counts,
+        marked_spawn: a.marked_spawn,
+        counts: a.counts,
     }
 }
 
@@ -137,10 +152,7 @@ fn assemble_as<T: Clone>(
                 mesh.positions[i + 2],
             ))
         };
-        if SPAWN_NAMES
-            .iter()
-            .any(|n| model.name.trim().eq_ignore_ascii_case(n))
-        {
+        if spawn_marker(model) {
             let n = mesh.positions.len() / 3;
             if n > 0 {
                 let c = (0..n as u32).map(pos).fold(Vec3::ZERO, |a, p| a + p) / n as f32;

@@ -95,7 +95,11 @@ impl Corners {
         match self {
             Corners::Full(v) => v.iter_mut().for_each(|v| {
                 v.position = position(v.position);
-                v.normal = normal(v.normal);
+                // A flat normal stays exactly zero (turned, it could become -0.0: equal,
+                // but other bits for whatever keys vertices by their bits).
+                if v.normal != FLAT_NORMAL {
+                    v.normal = normal(v.normal);
+                }
             }),
             Corners::Positions(p) => p.iter_mut().for_each(|p| *p = position(*p)),
         }
@@ -131,13 +135,18 @@ impl CornerList for [Vertex] {
     }
 }
 
-impl CornerList for Vec<Vertex> {
-    fn corner_count(&self) -> usize {
-        self.len()
-    }
-    #[inline]
-    fn corner(&self, i: usize) -> [f32; 3] {
-        self[i].position
+impl Corners {
+    /// `vertices`, as positions alone when every one is flat with no texture
+    /// coordinates (what they would be made again as: see [`Corners::get`]).
+    pub fn compact(vertices: Vec<Vertex>) -> Corners {
+        if vertices
+            .iter()
+            .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2])
+        {
+            Corners::Positions(vertices.iter().map(|v| v.position).collect())
+        } else {
+            Corners::Full(vertices)
+        }
     }
 }
 

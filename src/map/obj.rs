@@ -425,7 +425,7 @@ fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::M
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{FLAT_NORMAL, face_normal};
+    use crate::map::{Corners, FLAT_NORMAL, face_normal};
 
     const CUBE_FACE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
 
@@ -524,6 +524,33 @@ mod tests {
             distinct.len(),
             25,
             "a corner is one vertex whichever face it is of"
+        );
+    }
+
+    /// A file without normals or texture coordinates keeps positions alone, whatever
+    /// else it holds: a trailing `g` or `o` (tobj ends it with an empty model), a spawn
+    /// marker with normals of its own, or normals that are all unusable (flat after all).
+    #[test]
+    fn a_plain_files_corners_are_positions_whatever_else_it_holds() {
+        let spawn = "o spawn\nv 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nvn 0 0 1\nf 5//1 6//1 7//1\n";
+        let cases = [
+            ("plain", CUBE_FACE.to_string()),
+            ("a trailing g", format!("{CUBE_FACE}g trailing\n")),
+            ("a trailing o", format!("{CUBE_FACE}o later\n")),
+            ("a spawn marker with normals", format!("{CUBE_FACE}{spawn}")),
+            (
+                "unusable normals",
+                "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 0\nf 1//1 2//1 3//1\n".to_string(),
+            ),
+        ];
+        for (what, obj) in cases {
+            let m = load(&obj).unwrap();
+            assert!(matches!(m.vertices, Corners::Positions(_)), "{what}");
+        }
+        let given = load("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\n").unwrap();
+        assert!(
+            matches!(given.vertices, Corners::Full(_)),
+            "a usable normal is kept"
         );
     }
 

@@ -34,7 +34,8 @@ use toml::Spanned;
 
 use super::motion::{Motion, MotionSpec, placement_matrix};
 use super::{
-    LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis, load_obj_file,
+    Corners, LoadOptions, MAX_WORLD_EXTENT, Map, MapError, MapFrame, TextureOptions, UpAxis,
+    load_obj_file,
 };
 use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::files::{FileKind, folder_of, line_at, read_file};
@@ -416,7 +417,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
             .file_name()
             .map_or(shown.clone(), |n| n.to_string_lossy().into_owned()),
         source: Some(path.to_path_buf()),
-        vertices: vertices.into(),
+        vertices: Corners::compact(vertices),
         batches,
         materials,
         bounds,

@@ -58,7 +58,7 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 /// assemble, triangulate, frame), the closed solids (and the bits they key corners by),
 /// the collision world (its build, its tree, its triangles and the
 /// tolerances they are dropped by) and this file's own layout.
-const MADE_BY: [&str; 21] = [
+const MADE_BY: [&str; 22] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
     include_str!("../map/obj.rs"),
@@ -68,6 +68,7 @@ const MADE_BY: [&str; 21] = [
     include_str!("../map/triangulate.rs"),
     include_str!("../map/frame.rs"),
     include_str!("../map/mod.rs"),
+    include_str!("../map/corners.rs"),
     include_str!("../cull/solids.rs"),
     include_str!("../collision/world.rs"),
     include_str!("../collision/world/build.rs"),
@@ -541,6 +542,7 @@ mod tests {
                 "collision/bvh.rs",
                 "map/obj.rs",
                 "map/assemble.rs",
+                "map/corners.rs",
                 "cull/solids.rs",
                 "geometry/bits.rs",
             ]

@@ -132,20 +132,13 @@ pub struct Given {
     pub scale: Option<f32>,
 }
 
-/// Up axes the survey weighs (the winner either way: see [`SKY_FLIP`] and
-/// [`FACING_UP_FLIP`]), with the prior of each
+/// Up axes the survey weighs (the winner either way: see [`SKY_FLIP`]), with the prior of each
 /// (natural log): Y is OBJ's convention and what Blender, Maya and 3ds Max write; Z is
 /// what CAD, IFC converters and game-level tools write; X is rare.
 const CANDIDATE_UPS: [(UpAxis, f32); 3] = [(UpAxis::Y, 0.5), (UpAxis::Z, 0.0), (UpAxis::X, -3.0)];
 /// An axis whose sky cue is below minus this (rays up meet the map, rays down escape)
 /// is up the other way: the file is upside down.
 pub const SKY_FLIP: f32 = 0.3;
-/// An axis whose sky does not say it is up (below [`SKY_FLIP`]) and whose surface across
-/// it faces down by more than this (the facing-up cue, see [`up`]) is up the other way.
-/// Upright levels read -0.06 at the least (real and generated), upside-down ones as far
-/// below zero as they read above it upright: 0.3 to 0.7 for real levels with furniture,
-/// stairs or ground (a closed level's floors and ceilings match, and cannot tell).
-pub const FACING_UP_FLIP: f32 = 0.25;
 /// Weight of the sky cue (-1 to 1: rays down meet the map, rays up escape) in the up score.
 pub const SKY_WEIGHT: f32 = 6.0;
 /// Weight of the layering cue (0 to about 1: floors cover the footprint at few levels).
@@ -162,6 +155,9 @@ pub const LEVEL_SHARE_WEIGHT: f32 = 0.75;
 /// The level-share cue counts from this up: an axis almost nothing lies across (a
 /// terrain's sides) reads as this, not as minus infinity.
 pub const LEVEL_SHARE_FLOOR: f32 = 1e-3;
+/// The level share is given as a reason ("floors gather at few heights") when it is this
+/// many times the next axis's: a difference the score weighs as 0.3 or more.
+pub const LEVEL_SHARE_SAID: f32 = 1.5;
 /// How well `e` speaks for its axis pointing up.
 fn up_score(e: &up::AxisEvidence) -> f32 {
     SKY_WEIGHT * e.sky
@@ -221,16 +217,15 @@ fn weigh_ups(
             .collect(),
     };
     weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // Upside down: the axis that won, with the sky below it, or no sky above it and its
-    // surface facing down, is up the other way. (Only the winner: a wall's sky is any
-    // sign, and a ceiling over everything is no sky.)
-    let e = weighed[0].evidence;
-    let upside_down = e.sky < -SKY_FLIP || (e.sky < SKY_FLIP && e.facing_up < -FACING_UP_FLIP);
-    if given.is_none() && upside_down {
+    // Upside down: the axis that won, with the sky below it, is up the other way. (Only
+    // the winner: a wall's sky is any sign, and a ceiling over everything is no sky.)
+    // Which way the surface faces is no cue: a file's winding is unreliable (a mirrored
+    // export reverses it), and four of the seven real levels, mirrored, read upside down
+    // by it.
+    if given.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
         let w = &mut weighed[0];
         w.up = flipped(w.up);
         w.evidence.sky = -w.evidence.sky;
-        w.evidence.facing_up = -w.evidence.facing_up;
         w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
     }
     weighed
@@ -358,7 +353,7 @@ fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence) -> String {
         }
         if b.layering - n.layering > 0.1 {
             cues.push("floors lie in few levels");
-        } else if b.level_share > 1.5 * n.level_share {
+        } else if b.level_share > LEVEL_SHARE_SAID * n.level_share {
             cues.push("floors gather at few heights");
         }
         if b.facing - n.facing > 0.1 {

@@ -21,14 +21,6 @@
 //! - **Facing**: the share of the surface area lying across the axis (floors, ceilings,
 //!   table tops). Weakest: a long hall's walls outweigh its floor.
 //!
-//! Which way along the winning axis is up is the sky's to say, or else the surface's:
-//!
-//! - **Facing up**: of the surface across the axis, the share facing up less the share
-//!   facing down. Floors, table tops, steps and roofs are seen from above and a ceiling
-//!   only matches a floor, so on every real and generated level this is at least -0.06
-//!   (a sky slab facing down over a closed BSP level); a file upside down reads below
-//!   zero by as much as its upright self read above it.
-//!
 //! Candidates are +Y and +Z (what exporters write); any other axis is the user's to set
 //! (`--up`, or the up-axis key in the window).
 
@@ -60,9 +52,6 @@ pub struct AxisEvidence {
     /// facing share times the chance that two pieces of across-facing area lie at the
     /// same level.
     pub level_share: f32,
-    /// Of the surface across the axis, the share facing up it less the share facing
-    /// down (-1 to 1).
-    pub facing_up: f32,
 }
 
 /// The evidence along `up` (a unit axis of the file) for `world`, in the file's own
@@ -81,7 +70,6 @@ pub fn evidence(
         facing: surface.facing[axis],
         layering: surface.layering[axis],
         level_share: surface.level_share[axis],
-        facing_up: surface.facing_up[axis] * dir[axis],
     }
 }
 
@@ -99,9 +87,6 @@ pub struct SurfaceCues {
     /// The level-share cue along each axis: the facing share times the sum of the
     /// squared shares of the across-facing area in each bin (see [`AxisEvidence`]).
     pub level_share: [f32; 3],
-    /// Of the surface across each axis, the share facing along its positive direction
-    /// less the share facing along its negative (-1 to 1).
-    pub facing_up: [f32; 3],
 }
 
 impl SurfaceCues {
@@ -111,7 +96,7 @@ impl SurfaceCues {
         let size = b.size();
         let extent: [f32; 3] =
             std::array::from_fn(|axis| size[axis].max(size.max_element() * 1e-3));
-        let (mut along, mut rising, mut total) = ([0.0f64; 3], [0.0f64; 3], 0.0f64);
+        let (mut along, mut total) = ([0.0f64; 3], 0.0f64);
         let mut bins = [(); 3].map(|()| vec![0.0f64; LEVEL_BINS + 1]);
         for t in world.triangles() {
             let length = t.e1().cross(t.e2()).length();
@@ -119,7 +104,6 @@ impl SurfaceCues {
             for axis in 0..3 {
                 if t.plane.normal[axis].abs() > ACROSS_COS {
                     along[axis] += f64::from(length);
-                    rising[axis] += f64::from(length.copysign(t.plane.normal[axis]));
                     let at =
                         ((t.a[axis] - b.min[axis]) / extent[axis] * LEVEL_BINS as f32) as usize;
                     bins[axis][at.min(LEVEL_BINS)] += f64::from(length * 0.5);
@@ -127,13 +111,6 @@ impl SurfaceCues {
             }
         }
         let facing = along.map(|a| if total > 0.0 { (a / total) as f32 } else { 0.0 });
-        let facing_up = std::array::from_fn(|axis| {
-            if along[axis] > 0.0 {
-                (rising[axis] / along[axis]) as f32
-            } else {
-                0.0
-            }
-        });
         let level_share = std::array::from_fn(|axis| {
             let total: f64 = bins[axis].iter().sum();
             if total <= 0.0 {
@@ -155,7 +132,6 @@ impl SurfaceCues {
             facing,
             layering,
             level_share,
-            facing_up,
         }
     }
 }
@@ -217,20 +193,10 @@ mod tests {
         for (got, want) in cues.level_share.iter().zip(share) {
             assert!((got - want).abs() < 1e-6, "{cues:?}");
         }
-        // The floor and the shelf face y's way: all of the 24 across y faces up it. The
-        // wall's quad winds to face +z, none faces x.
-        assert_eq!(cues.facing_up, [0.0, 1.0, 1.0]);
-        // An axis and its negative read alike, but for which way their surface faces.
+        // An axis and its negative read alike.
         let (up, down) = (UpAxis::Y, UpAxis::NegY);
         let [a, b] = [up, down].map(|u| evidence(&world, None, u, &cues));
-        assert_eq!((a.facing_up, b.facing_up), (1.0, -1.0));
-        assert_eq!(
-            a,
-            AxisEvidence {
-                facing_up: b.facing_up.abs(),
-                ..b
-            }
-        );
+        assert_eq!(a, b);
         assert_eq!(a.facing, cues.facing[1]);
     }
 }

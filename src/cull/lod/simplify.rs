@@ -12,6 +12,7 @@ use super::{ERROR_STEP, FIRST_ERROR, KEEP_AT_MOST, Levels, MAX_LEVELS};
 use crate::cull::clusters::{Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet};
 use crate::cull::split::{Centred, median_split};
 use crate::geometry::{Aabb, key_bits};
+use crate::map::FLAT_NORMAL;
 
 /// The levels of `mesh`'s clusters; `textured[m]` says material `m` has a texture (its
 /// texture coordinates' seams are kept). A cluster that does not simplify has none.
@@ -140,12 +141,17 @@ impl Weld {
     }
 
     /// Of the cluster's vertices at joined vertex `j`, the one whose normal lies nearest
-    /// `face` (either way: the shader lights the side facing the eye).
+    /// `face` (either way: the shader lights the side facing the eye). A flat one
+    /// ([`FLAT_NORMAL`]: its face's own, whatever the face) lies on every face.
     fn vertex_for(&self, mesh: &ClusteredMesh, c: &Cluster, j: u32, face: Vec3) -> u32 {
         let members = self.members.get(j as usize);
         let alignment = |&v: &u32| {
-            let n = Vec3::from(mesh.vertices[(c.first_vertex + v) as usize].normal);
-            n.dot(face).abs()
+            let n = mesh.vertices[(c.first_vertex + v) as usize].normal;
+            if n == FLAT_NORMAL {
+                1.0
+            } else {
+                Vec3::from(n).dot(face).abs()
+            }
         };
         members
             .iter()
@@ -433,6 +439,37 @@ mod tests {
         assert!(plain.clusters[plain_level.cluster as usize].count < c.count);
     }
 
+    /// A floor of corners without normals (a file's faces without `vn`) meeting a slanted
+    /// wall whose corners have their own: a simplified corner on the edge took the wall's
+    /// normal, flat corners scoring as aligned with no face, and lit whole floor
+    /// triangles as the wall.
+    #[test]
+    fn flat_corners_beside_a_wall_with_normals_keep_the_flat_normal() {
+        let mut vertices = grid(8, flat, no_uv);
+        for v in &mut vertices {
+            v.normal = FLAT_NORMAL;
+        }
+        vertices.extend(grid(8, |u, v| Vec3::new(u, v, -0.3 * v), no_uv));
+        let mesh = with_levels(
+            cluster_map(&one_material(vertices), CLUSTER_TRIANGLES),
+            &[false],
+        );
+        let level = mesh.levels[0].last().expect("both simplify");
+        let c = mesh.clusters[level.cluster as usize];
+        for t in mesh.indices[c.first as usize..][..c.count as usize].chunks_exact(3) {
+            let v = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize]);
+            let p = v.map(|v| Vec3::from(v.position));
+            let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize();
+            for v in v {
+                let n = Vec3::from(v.normal);
+                assert!(
+                    n == Vec3::ZERO || n.dot(face).abs() > 0.999,
+                    "a corner lit as another face: {v:?} on {face}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn faceted_corners_keep_their_own_faces_normals() {
         // A floor and a wall meeting at an edge, each finely cut, each corner with its own
@@ -502,7 +539,7 @@ mod tests {
         assert!((signed_volume(&ts) - full).abs() < 1e-3);
         // Closed: every edge met by exactly one triangle each way.
         let corners: Vec<Vertex> = ts.iter().flatten().map(|p| vertex(*p)).collect();
-        let solids = closed_solids(&corners);
+        let solids = closed_solids(corners.as_slice());
         assert_eq!(solids.count, 1);
         assert!(solids.of_triangle.iter().all(|&s| s == 0));
         // Its meshlets cull back faces from outside the box, and not from inside it.
