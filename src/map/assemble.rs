@@ -49,7 +49,7 @@ impl FaceCounts {
         }
         if self.degenerate > 0 {
             warnings.push(format!(
-                "{shown}: dropped {} faces with no area in the file (corners that coincide or lie in a line): not drawn, not collided with",
+                "{shown}: dropped {} faces with no area (corners that coincide or lie in a line, read as 32-bit floats: far from the file's origin small faces collapse): not drawn, not collided with",
                 self.degenerate
             ));
         }

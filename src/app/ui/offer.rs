@@ -77,15 +77,26 @@ impl Offer {
     }
 }
 
-/// The key that turns `chosen` into `next` in one press: U or Shift+U (see
-/// [`Named::step`]), else U pressed until it is.
+/// The key that turns `chosen` into `next` in the fewest presses: U or Shift+U (see
+/// [`Named::step`]), and how many times. (From -y to z, U took four presses where
+/// Shift+U takes two.)
 fn up_key(chosen: UpAxis, next: UpAxis) -> String {
-    if chosen.step(false) == next {
-        "U turns it".into()
-    } else if chosen.step(true) == next {
-        "Shift+U turns it".into()
+    let presses = |backwards: bool| {
+        std::iter::successors(Some(chosen), |u| Some(u.step(backwards)))
+            .take(UpAxis::ALL.len() + 1)
+            .position(|u| u == next)
+            .unwrap_or(usize::MAX)
+    };
+    let (forward, back) = (presses(false), presses(true));
+    let (key, n) = if forward <= back {
+        ("U", forward)
     } else {
-        format!("U turns it (press until up is {next})")
+        ("Shift+U", back)
+    };
+    match n {
+        1 => format!("{key} turns it"),
+        2 => format!("{key} twice turns it"),
+        n => format!("{key} {n} times turns it"),
     }
 }
 
@@ -149,7 +160,10 @@ mod tests {
         assert_eq!(o.scale_toward(feet.metres, true), Some(1.0));
         assert_eq!(o.scale_toward(feet.metres, false), None);
         // Z offered back to Y is Shift+U; -y is more than a press away.
-        assert!(up_key(UpAxis::Z, UpAxis::Y).starts_with("Shift+U"));
-        assert!(up_key(UpAxis::Y, UpAxis::NegY).contains("press until up is -y"));
+        assert_eq!(up_key(UpAxis::Z, UpAxis::Y), "Shift+U turns it");
+        assert_eq!(up_key(UpAxis::Y, UpAxis::Z), "U turns it");
+        // From -y to z the short way round: U went -z, -x, y, z; Shift+U goes x, z.
+        assert_eq!(up_key(UpAxis::NegY, UpAxis::Z), "Shift+U twice turns it");
+        assert_eq!(up_key(UpAxis::Y, UpAxis::NegY), "U 3 times turns it");
     }
 }
