@@ -45,6 +45,18 @@ impl UpAxis {
             UpAxis::NegX => Vec3::NEG_X,
         }
     }
+
+    /// The same axis the other way: the file upside down.
+    pub fn flipped(self) -> UpAxis {
+        match self {
+            UpAxis::Y => UpAxis::NegY,
+            UpAxis::Z => UpAxis::NegZ,
+            UpAxis::X => UpAxis::NegX,
+            UpAxis::NegY => UpAxis::Y,
+            UpAxis::NegZ => UpAxis::Z,
+            UpAxis::NegX => UpAxis::X,
+        }
+    }
 }
 
 /// File coordinates to world: rotate the up axis to +Y, then scale.

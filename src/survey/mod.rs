@@ -189,18 +189,6 @@ fn weigh(
     }
 }
 
-/// `up` the other way.
-fn flipped(up: UpAxis) -> UpAxis {
-    match up {
-        UpAxis::Y => UpAxis::NegY,
-        UpAxis::Z => UpAxis::NegZ,
-        UpAxis::X => UpAxis::NegX,
-        UpAxis::NegY => UpAxis::Y,
-        UpAxis::NegZ => UpAxis::Z,
-        UpAxis::NegX => UpAxis::X,
-    }
-}
-
 /// The up axes of `world` weighed, the most likely first: `given` alone when it is given,
 /// else every candidate, the winner turned over when its sky is below it.
 fn weigh_ups(
@@ -224,7 +212,7 @@ fn weigh_ups(
     // by it.
     if given.is_none() && weighed[0].evidence.sky < -SKY_FLIP {
         let w = &mut weighed[0];
-        w.up = flipped(w.up);
+        w.up = w.up.flipped();
         w.evidence.sky = -w.evidence.sky;
         w.score += 2.0 * SKY_WEIGHT * w.evidence.sky;
     }

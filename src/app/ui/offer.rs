@@ -45,6 +45,12 @@ impl Offer {
                 "Not sure this is upright ({confidence} confidence): up is {chosen}, maybe {next} - {}",
                 up_key(chosen, next)
             ));
+            // The other usual mistake, which the survey cannot always tell: a closed level
+            // written upside down (its floors and ceilings alike).
+            let down = chosen.flipped();
+            if down != next {
+                lines.push(format!("Upside down? {} (up {down})", up_key(chosen, down)));
+            }
         }
         if let Some((chosen, next, confidence)) = scale {
             lines.push(format!(
@@ -146,6 +152,13 @@ mod tests {
         .expect("an offer");
         assert!(
             o.text.contains("up is y, maybe z - U turns it"),
+            "{}",
+            o.text
+        );
+        // And the way over: the closed level written upside down, which the survey
+        // cannot tell from upright.
+        assert!(
+            o.text.contains("Upside down? U 3 times turns it (up -y)"),
             "{}",
             o.text
         );
