@@ -261,7 +261,13 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     };
     let hud_bottom = status_box(&ctx, panel, &text, [flash, help_hint]);
     o.text = text;
-    let hint = (!s.captured && !o.help && !s.settings_open)
+    // In a small window the survey's question, anchored above the notices, reaches up
+    // over the hint below the crosshair: there the hint gives way (as laid out last
+    // frame) until the question is answered.
+    let laid_at = |id: &str| ctx.memory(|m| m.area_rect(egui::Id::unique(id)));
+    let crowded = s.offer.is_some()
+        && matches!((laid_at("offer"), laid_at("hint")), (Some(a), Some(b)) if a.intersects(b));
+    let hint = (!s.captured && !o.help && !s.settings_open && !crowded)
         .then_some("click in the window to look around");
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
