@@ -127,16 +127,8 @@ fn real_levels_open_upright_at_their_scale_with_the_eye_over_a_floor() {
     for o in outcomes.iter().filter(|o| !o.right()) {
         println!("miss: {}: {}", o.file, o.reasons);
     }
-    let wrong: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| !o.right())
-        .map(|o| o.file.as_str())
-        .collect();
-    let sure_and_wrong: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| o.sure_and_wrong())
-        .map(|o| o.file.as_str())
-        .collect();
+    let wrong = files_where(&outcomes, |o| !o.right());
+    let sure_and_wrong = files_where(&outcomes, Outcome::sure_and_wrong);
     assert!(
         sure_and_wrong.is_empty(),
         "wrong with confidence high: {sure_and_wrong:?}"
@@ -218,6 +210,30 @@ fn write_turned(dir: &std::path::Path, t: &Truth, turn: Turn, out: &std::path::P
     }
 }
 
+/// Every level of `dir` turned by `turn`, written into a folder named for `name` and
+/// opened: what the survey made of each (the folder removed), its findings printed.
+fn open_turned(dir: &std::path::Path, turn: Turn, name: &str) -> Vec<Outcome> {
+    let out = std::env::temp_dir().join(format!("walkthrough-{name}-{}", std::process::id()));
+    let outcomes: Vec<Outcome> = truths(dir)
+        .iter()
+        .map(|t| open(&out, &write_turned(dir, t, turn, &out)))
+        .collect();
+    let _ = std::fs::remove_dir_all(&out);
+    for o in &outcomes {
+        println!("{}: {} ({:?}): {}", o.file, o.up, o.confidence, o.reasons);
+    }
+    outcomes
+}
+
+/// The files of the outcomes `bad` picks.
+fn files_where(outcomes: &[Outcome], bad: impl Fn(&Outcome) -> bool) -> Vec<&str> {
+    outcomes
+        .iter()
+        .filter(|o| bad(o))
+        .map(|o| o.file.as_str())
+        .collect()
+}
+
 /// Each real level written as the other kind of exporter would have written it (a Y-up
 /// level Z-up, a Z-up one Y-up) opens as right as the original: the survey's cues read
 /// the level, not the file's convention. (At first four of the seven read Y-up when
@@ -229,20 +245,8 @@ fn real_levels_written_in_the_other_convention_open_right() {
     let Some(dir) = common::shared("levels") else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("walkthrough-turned-{}", std::process::id()));
-    let outcomes: Vec<Outcome> = truths(&dir)
-        .iter()
-        .map(|t| open(&out, &write_turned(&dir, t, Turn::OtherConvention, &out)))
-        .collect();
-    let _ = std::fs::remove_dir_all(&out);
-    for o in &outcomes {
-        println!("{}: {} ({:?}): {}", o.file, o.up, o.confidence, o.reasons);
-    }
-    let wrong: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| !o.right() || o.sure_and_wrong())
-        .map(|o| o.file.as_str())
-        .collect();
+    let outcomes = open_turned(&dir, Turn::OtherConvention, "turned");
+    let wrong = files_where(&outcomes, |o| !o.right() || o.sure_and_wrong());
     assert!(
         wrong.is_empty(),
         "opened wrong in the other convention: {wrong:?}"
@@ -258,44 +262,23 @@ fn real_levels_mirrored_open_right() {
     let Some(dir) = common::shared("levels") else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("walkthrough-mirrored-{}", std::process::id()));
-    let outcomes: Vec<Outcome> = truths(&dir)
-        .iter()
-        .map(|t| open(&out, &write_turned(&dir, t, Turn::Mirrored, &out)))
-        .collect();
-    let _ = std::fs::remove_dir_all(&out);
-    let wrong: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| !o.right() || o.sure_and_wrong())
-        .map(|o| o.file.as_str())
-        .collect();
+    let outcomes = open_turned(&dir, Turn::Mirrored, "mirrored");
+    let wrong = files_where(&outcomes, |o| !o.right() || o.sure_and_wrong());
     assert!(wrong.is_empty(), "opened wrong mirrored: {wrong:?}");
 }
 
 /// A real level turned on its side (its up along X, which the survey weighs last: the
 /// window's U is there for it) may be read wrong, but never with confidence "high": the
 /// scale is read along the up axis, so while that is a guess the scale is at most fair.
-/// (Doom's E1M1 and Recast's dungeon read their walls as floors and said their scale,
-/// inches and feet, with confidence high.)
+/// (Doom's E1M1 read its walls as floors and said its scale, inches, with confidence
+/// high.)
 #[test]
 fn real_levels_on_their_side_are_never_wrong_with_confidence_high() {
     let Some(dir) = common::shared("levels") else {
         return;
     };
-    let out = std::env::temp_dir().join(format!("walkthrough-side-{}", std::process::id()));
-    let outcomes: Vec<Outcome> = truths(&dir)
-        .iter()
-        .map(|t| open(&out, &write_turned(&dir, t, Turn::OnItsSide, &out)))
-        .collect();
-    let _ = std::fs::remove_dir_all(&out);
-    for o in &outcomes {
-        println!("{}: {} ({:?}): {}", o.file, o.up, o.confidence, o.reasons);
-    }
-    let sure: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| o.sure_and_wrong())
-        .map(|o| o.file.as_str())
-        .collect();
+    let outcomes = open_turned(&dir, Turn::OnItsSide, "side");
+    let sure = files_where(&outcomes, Outcome::sure_and_wrong);
     assert!(
         sure.is_empty(),
         "wrong with confidence high on its side: {sure:?}"

@@ -1766,53 +1766,15 @@ impl Still {
     }
 }
 
-/// A grey room 8 m wide, 4 m high, reaching z = -4 to 4, as quads, with each face's
-/// inward normal written in the file or none: written into `dir`.
+/// A grey room 8 m wide, 4 m high, reaching z = -4 to 4, with each face's normal written
+/// in the file or none: written into `dir`.
 fn grey_room(dir: &Path, normals: bool) -> PathBuf {
-    let v = |x: f32, y: f32, z: f32| format!("v {x} {y} {z}\n");
-    let faces: [([[f32; 3]; 4], [f32; 3]); 6] = [
-        (
-            [[-4., 0., -4.], [4., 0., -4.], [4., 0., 4.], [-4., 0., 4.]],
-            [0., 1., 0.],
-        ),
-        (
-            [[-4., 4., -4.], [-4., 4., 4.], [4., 4., 4.], [4., 4., -4.]],
-            [0., -1., 0.],
-        ),
-        (
-            [[-4., 0., -4.], [-4., 4., -4.], [4., 4., -4.], [4., 0., -4.]],
-            [0., 0., 1.],
-        ),
-        (
-            [[-4., 0., 4.], [4., 0., 4.], [4., 4., 4.], [-4., 4., 4.]],
-            [0., 0., -1.],
-        ),
-        (
-            [[4., 0., -4.], [4., 4., -4.], [4., 4., 4.], [4., 0., 4.]],
-            [-1., 0., 0.],
-        ),
-        (
-            [[-4., 0., -4.], [-4., 0., 4.], [-4., 4., 4.], [-4., 4., -4.]],
-            [1., 0., 0.],
-        ),
-    ];
-    let mut obj = String::new();
-    for (k, (corners, n)) in faces.iter().enumerate() {
-        for c in corners {
-            obj += &v(c[0], c[1], c[2]);
-        }
-        let first = 4 * k + 1;
-        if normals {
-            obj += &format!("vn {} {} {}\n", n[0], n[1], n[2]);
-            let c = |i: usize| format!("{}//{}", first + i, k + 1);
-            obj += &format!("f {} {} {} {}\n", c(0), c(1), c(2), c(3));
-        } else {
-            obj += &format!("f {} {} {} {}\n", first, first + 1, first + 2, first + 3);
-        }
-    }
-    let p = dir.join(if normals { "normals.obj" } else { "plain.obj" });
-    std::fs::write(&p, obj).unwrap();
-    p
+    let mut obj = Obj {
+        face_normals: normals,
+        ..Obj::default()
+    };
+    obj.boxed([-4.0, 0.0, -4.0], [4.0, 4.0, 4.0]);
+    obj.write(dir, if normals { "normals" } else { "plain" }, "")
 }
 
 /// A map without normals shares each corner between its faces and leaves each face's
@@ -2685,6 +2647,10 @@ fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
 struct Obj {
     text: String,
     vertices: usize,
+    /// Each quad with a `vn` of its own, its winding's normal (as an exporter writing
+    /// faceted normals does), or none.
+    face_normals: bool,
+    normals: usize,
 }
 
 impl Obj {
@@ -2700,8 +2666,19 @@ impl Obj {
                 .push_str(&format!("v {} {} {}\n", p[0], p[1], p[2]));
         }
         let n = self.vertices;
-        self.text
-            .push_str(&format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4));
+        let corner = if self.face_normals {
+            let [a, b, d] = [c[0], c[1], c[2]].map(Vec3::from);
+            let m = (b - a).cross(d - a).normalize();
+            self.text.push_str(&format!("vn {} {} {}\n", m.x, m.y, m.z));
+            self.normals += 1;
+            format!("//{}", self.normals)
+        } else {
+            String::new()
+        };
+        self.text.push_str(&format!(
+            "f {}\n",
+            [1, 2, 3, 4].map(|k| format!("{}{corner}", n + k)).join(" ")
+        ));
         self.vertices += 4;
     }
 

@@ -136,13 +136,16 @@ impl CornerList for [Vertex] {
 }
 
 impl Corners {
+    /// Whether `v` is what its position alone stands for (see [`Corners::get`]): the
+    /// flat normal and no texture coordinates.
+    pub fn position_alone(v: &Vertex) -> bool {
+        v.normal == FLAT_NORMAL && v.uv == [0.0; 2]
+    }
+
     /// `vertices`, as positions alone when every one is flat with no texture
     /// coordinates (what they would be made again as: see [`Corners::get`]).
     pub fn compact(vertices: Vec<Vertex>) -> Corners {
-        if vertices
-            .iter()
-            .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2])
-        {
+        if vertices.iter().all(Corners::position_alone) {
             Corners::Positions(vertices.iter().map(|v| v.position).collect())
         } else {
             Corners::Full(vertices)

@@ -32,8 +32,8 @@ use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
 use crate::map::{
-    Batch, Corners, FLAT_NORMAL, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material,
-    Solids, UpAxis, Vertex, builtin, name_map, parse_obj_file, read_obj_file,
+    Batch, Corners, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis,
+    Vertex, builtin, name_map, parse_obj_file, read_obj_file,
 };
 use crate::session::{OpenOptions, Watch};
 
@@ -277,16 +277,14 @@ struct Points {
 /// A batch as plain data: material, first vertex, vertex count.
 type BatchRecord = [u32; 3];
 
-/// Whether every corner of `vertices` can be made again from its position alone: each
-/// takes its face's normal ([`FLAT_NORMAL`]: a file without normals) and has no texture
-/// coordinates (read back as [`Corners::Positions`]).
+/// Whether every corner of `vertices` can be made again from its position alone
+/// ([`Corners::position_alone`]: a file without normals or texture coordinates); read
+/// back as [`Corners::Positions`].
 fn derivable(vertices: &Corners) -> bool {
     vertices.len().is_multiple_of(3)
         && match vertices {
             Corners::Positions(_) => true,
-            Corners::Full(v) => v
-                .iter()
-                .all(|v| v.normal == FLAT_NORMAL && v.uv == [0.0; 2]),
+            Corners::Full(v) => v.iter().all(Corners::position_alone),
         }
 }
 
