@@ -202,6 +202,57 @@ fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
     }
 }
 
+/// The last line of a `sim` run and the peak memory it gives (MiB).
+fn sim_summary(o: &Output) -> (String, u64) {
+    let err = stderr(o);
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("sim: "))
+        .unwrap_or_else(|| panic!("no summary in {err}"))
+        .to_string();
+    let mib: u64 = summary
+        .rsplit("peak memory ")
+        .next()
+        .and_then(|m| m.strip_suffix(" MiB"))
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in {summary}"));
+    (summary, mib)
+}
+
+/// The speed issue (37): tobj keeps every face of an object until the object ends (about
+/// 100 bytes a face), so a terrain of a million triangles in one object peaked at 231 MiB
+/// in `sim`; handed to tobj in pieces (`map::pieces`), 167 MiB. A regression to one piece
+/// takes it over 200.
+#[test]
+fn a_million_triangles_in_one_object_open_in_sim_under_200_mib() {
+    let dir = scratch("one-object");
+    let map = dir.join("terrain.obj");
+    let side = 708; // quads a side: 1,002,528 triangles
+    let mut text = String::with_capacity(40 << 20);
+    for z in 0..=side {
+        for x in 0..=side {
+            let y = ((x as f32) * 0.05).sin() * ((z as f32) * 0.07).cos();
+            text += &format!("v {x}.0 {y:.3} {z}.0\n");
+        }
+    }
+    let at = |x: usize, z: usize| z * (side + 1) + x + 1;
+    for z in 0..side {
+        for x in 0..side {
+            let (a, b, c, d) = (at(x, z), at(x + 1, z), at(x + 1, z + 1), at(x, z + 1));
+            text += &format!("f {a} {c} {b}\nf {a} {d} {c}\n");
+        }
+    }
+    std::fs::write(&map, text).unwrap();
+    let script = dir.join("w.txt");
+    std::fs::write(&script, "wait 0.1\n").unwrap();
+    let o = run_watched(&["sim", s(&map), "--no-map-cache", "--script", s(&script)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(1002528 triangles, 1 objects"), "{}", stderr(&o));
+    let (summary, mib) = sim_summary(&o);
+    assert!(mib < 200, "a million triangles in one object took {mib} MiB: {summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_million_step_run_streams_its_trace_in_flat_memory() {
     let dir = scratch("million");
@@ -219,17 +270,7 @@ fn a_million_step_run_streams_its_trace_in_flat_memory() {
         s(&trace),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let err = stderr(&o);
-    let summary = err
-        .lines()
-        .find(|l| l.starts_with("sim: "))
-        .unwrap_or_else(|| panic!("no summary in {err}"));
-    let mib: u64 = summary
-        .rsplit("peak memory ")
-        .next()
-        .and_then(|m| m.strip_suffix(" MiB"))
-        .and_then(|m| m.parse().ok())
-        .unwrap_or_else(|| panic!("no peak memory in {summary}"));
+    let (summary, mib) = sim_summary(&o);
     assert!(summary.starts_with("sim: 1000000 steps in "), "{summary}");
     assert!(mib < 100, "a million steps took {mib} MiB: {summary}");
     let (mut rows, mut last) = (0u64, String::new());

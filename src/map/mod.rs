@@ -33,6 +33,7 @@ pub mod minimap;
 pub mod motion;
 mod mtl;
 pub mod obj;
+mod pieces;
 pub mod progress;
 pub mod scene;
 mod sniff;

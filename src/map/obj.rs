@@ -15,6 +15,7 @@ use glam::Vec3;
 use super::assemble::assemble;
 use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl, users_of};
+use super::pieces::{FACES_PER_PIECE, ObjectCut};
 use super::progress::{Progress, Stage, Watched};
 use super::sniff::{HEAD_BYTES, material_library, sniff};
 use super::texture::{TextureCache, TextureOptions, convert_material};
@@ -318,7 +319,8 @@ fn read_with_tobj(
         parse_libraries(&libraries, &mut w)
     };
     let stop = AtomicBool::new(false);
-    let mut reader = LineCounter::new(Watched::new(text.as_bytes(), progress, &stop));
+    let lines = LineCounter::new(Watched::new(text.as_bytes(), progress, &stop));
+    let mut reader = ObjectCut::new(lines, FACES_PER_PIECE);
     // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
     let mut run_tobj = || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -372,7 +374,7 @@ fn read_with_tobj(
     })?;
     warnings.extend(mtl_warnings.into_inner());
     let (models, materials) = result.map_err(|e| {
-        let line = reader.line().max(1);
+        let line = reader.inner().line().max(1);
         MapError::Parse {
             path: shown.to_string(),
             line,
