@@ -106,10 +106,10 @@ impl SweepCull for () {
 impl SweepCull for SweepReach {
     #[inline(always)]
     fn enter(&mut self, node: &Node, t: f32, until: f32, finder: &SweepFinder) -> Option<f32> {
-        if !self.worth_asking(node.span) {
+        if !self.worth_asking(node.span()) {
             return Some(t);
         }
-        let t = t.max(self.reach(finder).entry(node.min, node.max, until)?);
+        let t = t.max(self.reach(finder).entry(node.lo(), node.hi(), until)?);
         (t <= until).then_some(t)
     }
 
@@ -233,7 +233,7 @@ impl OverlapCull for () {
 impl OverlapCull for Rest {
     #[inline(always)]
     fn near(&self, node: &Node) -> bool {
-        !self.worth_asking(node.span) || self.meets(node.min, node.max)
+        !self.worth_asking(node.span()) || self.meets(node.lo(), node.hi())
     }
 }
 

@@ -113,14 +113,23 @@ impl Bvh {
         }
         let mut prims = records(bounds);
         let root = RangeBounds::of(&prims);
-        let Subtree { nodes, depth } = if prims.len() < PARALLEL_MIN {
-            build_subtree(&mut prims, 0, root, 1)
-        } else {
-            build_in_two(&mut prims, root)
-        };
+        if prims.len() < PARALLEL_MIN {
+            let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
+            return Built {
+                bvh: Bvh { nodes },
+                order: prims.iter().map(|p| p.index).collect(),
+                depth,
+            };
+        }
+        let grown = build_in_two(&mut prims, root);
+        let order = prims.iter().map(|p| p.index).collect();
+        // The records go before the subtrees are stitched into one list: at ten million
+        // triangles they are 480 MB, and the stitching holds the nodes twice.
+        drop(prims);
+        let Subtree { nodes, depth } = grown.stitched();
         Built {
             bvh: Bvh { nodes },
-            order: prims.iter().map(|p| p.index).collect(),
+            order,
             depth,
         }
     }
@@ -162,8 +171,8 @@ fn grow(
     task: &Task,
 ) -> Option<[Task; 2]> {
     let (first, count) = (
-        nodes[task.node].index as usize,
-        nodes[task.node].count as usize,
+        nodes[task.node].index() as usize,
+        nodes[task.node].count() as usize,
     );
     if count <= MIN_SPLIT {
         return None;
@@ -178,8 +187,7 @@ fn grow(
         (first + mid) as u32,
         (count - mid) as u32,
     ));
-    nodes[task.node].index = l as u32;
-    nodes[task.node].count = 0;
+    nodes[task.node] = nodes[task.node].linked(l as u32, 0);
     let child = |node, bounds| Task {
         node,
         bounds,
@@ -235,14 +243,14 @@ struct Deal {
 /// Deal `tasks` to two threads, largest first, each to the thread with less work so far.
 fn deal(tasks: &[Task], top: &[Node]) -> Deal {
     let mut by_size: Vec<usize> = (0..tasks.len()).collect();
-    by_size.sort_by_key(|&k| std::cmp::Reverse(top[tasks[k].node].count));
+    by_size.sort_by_key(|&k| std::cmp::Reverse(top[tasks[k].node].count()));
     let mut d = Deal {
         sides: [Vec::new(), Vec::new()],
         load: [0, 0],
     };
     for k in by_size {
         let side = usize::from(d.load[1] < d.load[0]);
-        d.load[side] += top[tasks[k].node].count as usize;
+        d.load[side] += top[tasks[k].node].count() as usize;
         d.sides[side].push(k);
     }
     d
@@ -254,12 +262,21 @@ struct Grown {
     sub: Subtree,
 }
 
+/// The top of a tree and the subtrees grown below it, not yet one list of nodes.
+struct TopAndSubtrees {
+    top: Vec<Node>,
+    /// Sorted by the top's node each replaces.
+    built: Vec<Grown>,
+    /// The depth of the top's deepest leaf.
+    depth: usize,
+}
+
 /// Build the top of the tree on this thread until its pending subtrees can be dealt to
 /// two threads evenly (a map's first split is often lopsided: conference's root left one
 /// thread 80% of the work), build them on two threads, and stitch them in after the top
 /// so siblings stay adjacent. The tree is the one [`build_subtree`] makes on one thread
 /// (a node's split depends only on its own prims), laid out top first.
-fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
+fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> TopAndSubtrees {
     let n = prims.len();
     let mut top = vec![Node::new(root.min, root.max, 0, n as u32)];
     let mut tasks = vec![Task {
@@ -274,8 +291,8 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
     };
     while uneven(&tasks, &top) {
         let Some(k) = (0..tasks.len())
-            .filter(|&k| top[tasks[k].node].count as usize > n / TASK_SHARE)
-            .max_by_key(|&k| top[tasks[k].node].count)
+            .filter(|&k| top[tasks[k].node].count() as usize > n / TASK_SHARE)
+            .max_by_key(|&k| top[tasks[k].node].count())
         else {
             break;
         };
@@ -296,7 +313,7 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
         mine.into_iter()
             .map(|(t, slice)| Grown {
                 node: t.node,
-                sub: build_subtree(slice, top[t.node].index as usize, t.bounds, t.depth),
+                sub: build_subtree(slice, top[t.node].index() as usize, t.bounds, t.depth),
             })
             .collect()
     };
@@ -311,39 +328,51 @@ fn build_in_two(prims: &mut [Prim], root: RangeBounds) -> Subtree {
     });
     built.extend(other);
     built.sort_by_key(|g| g.node);
-    let total = top.len() + built.iter().map(|g| g.sub.nodes.len() - 1).sum::<usize>();
-    let mut nodes = Vec::with_capacity(total);
-    nodes.extend(top);
-    for Grown { node, sub } in built {
-        depth = depth.max(sub.depth);
-        // Local node i > 0 goes to base + i - 1; local 0 replaces the task's node.
-        let base = nodes.len();
-        let place = |i: u32| (base + i as usize - 1) as u32;
-        for (i, mut n) in sub.nodes.into_iter().enumerate() {
-            if !n.is_leaf() {
-                n.index = place(n.index);
-            }
-            if i == 0 {
-                nodes[node] = n;
-            } else {
-                nodes.push(n);
+    TopAndSubtrees { top, built, depth }
+}
+
+impl TopAndSubtrees {
+    /// One list of nodes: the top first, then each subtree, its links made global.
+    fn stitched(self) -> Subtree {
+        let TopAndSubtrees {
+            top,
+            built,
+            mut depth,
+        } = self;
+        let total = top.len() + built.iter().map(|g| g.sub.nodes.len() - 1).sum::<usize>();
+        let mut nodes = Vec::with_capacity(total);
+        nodes.extend(top);
+        for Grown { node, sub } in built {
+            depth = depth.max(sub.depth);
+            // Local node i > 0 goes to base + i - 1; local 0 replaces the task's node.
+            let base = nodes.len();
+            let place = |i: u32| (base + i as usize - 1) as u32;
+            for (i, mut n) in sub.nodes.into_iter().enumerate() {
+                if !n.is_leaf() {
+                    n = n.linked(place(n.index()), 0);
+                }
+                if i == 0 {
+                    nodes[node] = n;
+                } else {
+                    nodes.push(n);
+                }
             }
         }
+        Subtree { nodes, depth }
     }
-    Subtree { nodes, depth }
 }
 
 /// The tasks' prim ranges as disjoint slices, one a task, in the tasks' order.
 fn carve<'a>(prims: &'a mut [Prim], tasks: &[Task], top: &[Node]) -> Vec<Option<&'a mut [Prim]>> {
     let mut by_start: Vec<usize> = (0..tasks.len()).collect();
-    by_start.sort_unstable_by_key(|&k| top[tasks[k].node].index);
+    by_start.sort_unstable_by_key(|&k| top[tasks[k].node].index());
     let mut slices: Vec<Option<&mut [Prim]>> = (0..tasks.len()).map(|_| None).collect();
     let mut rest = prims;
     let mut at = 0;
     for k in by_start {
         let (start, count) = (
-            top[tasks[k].node].index as usize,
-            top[tasks[k].node].count as usize,
+            top[tasks[k].node].index() as usize,
+            top[tasks[k].node].count() as usize,
         );
         let (_, from) = std::mem::take(&mut rest).split_at_mut(start - at);
         let (mine, after) = from.split_at_mut(count);
@@ -567,7 +596,7 @@ mod tests {
                 assert!(parent.contains(nb.min) && parent.contains(nb.max));
             }
             if n.is_leaf() {
-                assert!(n.count as usize <= MAX_LEAF);
+                assert!(n.count() as usize <= MAX_LEAF);
                 for k in n.triangles() {
                     let t = order[k as usize] as usize;
                     seen[t] += 1;
@@ -643,7 +672,7 @@ mod tests {
         while let Some(i) = stack.pop() {
             let n = built.bvh.nodes[i];
             let tris = n.triangles().map(|k| built.order[k as usize]).collect();
-            out.push((n.min, n.max, tris));
+            out.push((n.lo(), n.hi(), tris));
             if !n.is_leaf() {
                 stack.push(n.children()[1]);
                 stack.push(n.children()[0]);

@@ -317,10 +317,10 @@ mod tests {
         assert_eq!((s.nodes, s.depth), (bvh.nodes.len(), depth));
         let node = |n: &crate::collision::bvh::Node| {
             (
-                n.min.to_array().map(f32::to_bits),
-                n.max.to_array().map(f32::to_bits),
-                n.index,
-                n.count,
+                n.min().to_array().map(f32::to_bits),
+                n.max().to_array().map(f32::to_bits),
+                n.index(),
+                n.count(),
             )
         };
         assert!(

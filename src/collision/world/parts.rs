@@ -9,7 +9,7 @@
 use glam::Vec3A;
 
 use super::CollisionWorld;
-use crate::collision::bvh::{Bvh, Node};
+use crate::collision::bvh::{Bvh, MAX_LINK, Node};
 use crate::geometry::{Aabb, Triangle};
 
 /// One tree node as plain data (32 bytes: the node without its SIMD padding and its
@@ -59,10 +59,10 @@ impl CollisionWorld {
     /// The tree's nodes as plain data, root first.
     pub fn node_records(&self) -> impl ExactSizeIterator<Item = NodeRecord> + '_ {
         self.bvh.nodes.iter().map(|n| NodeRecord {
-            min: n.min.to_array(),
-            max: n.max.to_array(),
-            index: n.index,
-            count: n.count,
+            min: n.min().to_array(),
+            max: n.max().to_array(),
+            index: n.index(),
+            count: n.count(),
         })
     }
 
@@ -94,7 +94,9 @@ impl CollisionWorld {
                 return Err(format!("node {i}'s box is not finite"));
             }
             let (index, count) = (r.index as usize, r.count as usize);
-            let sound = if count > 0 {
+            let sound = if r.index.max(r.count) > MAX_LINK {
+                false
+            } else if count > 0 {
                 covered += count;
                 index + count <= t
             } else {
@@ -174,6 +176,14 @@ mod tests {
         let leaf = p.nodes.iter().position(|n| n.count > 0).unwrap();
         p.nodes[leaf].index = u32::MAX - 1;
         assert!(CollisionWorld::from_parts(p).is_err());
+        // A link past what a node's lane holds is refused, not cut short.
+        let mut p = w.parts();
+        p.nodes[leaf].count = MAX_LINK + 1;
+        assert!(
+            CollisionWorld::from_parts(p)
+                .unwrap_err()
+                .contains(&format!("node {leaf}"))
+        );
         let mut p = w.parts();
         p.triangles.pop();
         assert!(CollisionWorld::from_parts(p).is_err());
