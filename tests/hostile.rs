@@ -247,9 +247,16 @@ fn a_million_triangles_in_one_object_open_in_sim_under_200_mib() {
     std::fs::write(&script, "wait 0.1\n").unwrap();
     let o = run_watched(&["sim", s(&map), "--no-map-cache", "--script", s(&script)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("(1002528 triangles, 1 objects"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(1002528 triangles, 1 objects"),
+        "{}",
+        stderr(&o)
+    );
     let (summary, mib) = sim_summary(&o);
-    assert!(mib < 200, "a million triangles in one object took {mib} MiB: {summary}");
+    assert!(
+        mib < 200,
+        "a million triangles in one object took {mib} MiB: {summary}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
