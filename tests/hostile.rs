@@ -220,7 +220,7 @@ fn sim_summary(o: &Output) -> (String, u64) {
 }
 
 /// The speed issue (37): tobj keeps every face of an object until the object ends (about
-/// 100 bytes a face), so a terrain of a million triangles in one object peaked at 231 MiB
+/// 100 bytes a face), so a terrain of a million triangles in one object peaked at 228 MiB
 /// in `sim`; handed to tobj in pieces (`map::pieces`), 167 MiB. A regression to one piece
 /// takes it over 200.
 #[test]

@@ -52,7 +52,8 @@ pub const MAX_LINK: u32 = 0x3F7F_FFFF;
 
 impl Node {
     /// A node with bounds `min` to `max`; `index` and `count` as [`Node::index`] and
-    /// [`Node::count`] read them (at most [`MAX_LINK`]).
+    /// [`Node::count`] read them (at most [`MAX_LINK`], which a tree over a map in memory
+    /// cannot reach; the cache's reader refuses more, and a larger link is cut to it).
     pub fn new(min: Vec3A, max: Vec3A, index: u32, count: u32) -> Node {
         debug_assert!(index <= MAX_LINK && count <= MAX_LINK);
         let lane = |link: u32| f32::from_bits(link.min(MAX_LINK) | LINK_TAG);

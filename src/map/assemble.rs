@@ -88,35 +88,66 @@ struct Assembled<T> {
 /// material: positions alone when no model gives normals or texture coordinates (every
 /// corner would be the flat normal and no texture coordinates: see [`Corners`]).
 pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFrame) -> Geometry {
+    let given = given_per_model(models);
     // Only the models that become triangles count: tobj ends a file's last `g` or `o`
     // with an empty model, and a spawn marker is no geometry.
     let plain = models
         .iter()
-        .filter(|m| !m.mesh.indices.is_empty() && !spawn_marker(m))
-        .all(|m| {
-            let mesh = &m.mesh;
-            mesh.normals.len() != mesh.positions.len()
-                && mesh.texcoords.len() / 2 != mesh.positions.len() / 3
-        });
+        .zip(&given)
+        .filter(|(m, _)| !m.mesh.indices.is_empty() && !spawn_marker(m))
+        .all(|(_, g)| !g.normals && !g.uv);
     if plain {
         batched(
-            assemble_as(models, materials, frame, |v| v.position),
+            assemble_as(models, &given, materials, frame, |v| v.position),
             Corners::Positions,
         )
     } else {
         // (Normals the file gives may all be unusable, and flat after all.)
         batched(
-            assemble_as(models, materials, frame, |v| v),
+            assemble_as(models, &given, materials, frame, |v| v),
             Corners::compact,
         )
     }
 }
 
+/// Whether a model's corners take the normals and texture coordinates the file gives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Given {
+    normals: bool,
+    uv: bool,
+}
+
+/// [`Given`] for each model: tobj gives a model's normals (or texture coordinates) for
+/// every corner or leaves them out of step with its positions, so they are taken when
+/// every corner has them. Decided over each run of models of one name and material: a
+/// long object reaches tobj in pieces (`map::pieces`), and its pieces are shaded alike,
+/// as the object was when it was one model.
+fn given_per_model(models: &[tobj::Model]) -> Vec<Given> {
+    let mut given = Vec::with_capacity(models.len());
+    let same = |a: &tobj::Model, b: &tobj::Model| {
+        a.name == b.name && a.mesh.material_id == b.mesh.material_id
+    };
+    for run in models.chunk_by(same) {
+        let all = |has: fn(&tobj::Mesh) -> bool| run.iter().all(|m| has(&m.mesh));
+        let g = Given {
+            normals: all(|mesh| mesh.normals.len() == mesh.positions.len()),
+            uv: all(|mesh| mesh.texcoords.len() / 2 == mesh.positions.len() / 3),
+        };
+        given.extend(run.iter().map(|_| g));
+    }
+    given
+}
+
 /// Whether `model` marks the spawn instead of being geometry.
 fn spawn_marker(model: &tobj::Model) -> bool {
+    is_spawn_name(&model.name)
+}
+
+/// Whether an object of this name marks the spawn instead of being geometry.
+pub(super) fn is_spawn_name(name: &str) -> bool {
     SPAWN_NAMES
         .iter()
-        .any(|n| model.name.trim().eq_ignore_ascii_case(n))
+        .any(|n| name.trim().eq_ignore_ascii_case(n))
 }
 
 /// `a`'s corners in batches of one material, kept as `corners` makes them.
@@ -133,6 +164,7 @@ fn batched<T>(a: Assembled<T>, corners: impl FnOnce(Vec<T>) -> Corners) -> Geome
 /// [`assemble`]'s work, each corner kept as `keep` makes it of its vertex.
 fn assemble_as<T: Clone>(
     models: &[tobj::Model],
+    given: &[Given],
     materials: usize,
     frame: &MapFrame,
     keep: impl Fn(Vertex) -> T,
@@ -142,7 +174,7 @@ fn assemble_as<T: Clone>(
     let mut counts = FaceCounts::default();
     let mut tris = Vec::new();
     let mut corners = Vec::new();
-    for model in models {
+    for (model, given) in models.iter().zip(given) {
         let mesh = &model.mesh;
         let pos = |i: u32| {
             let i = i as usize * 3;
@@ -162,8 +194,7 @@ fn assemble_as<T: Clone>(
             }
             continue;
         }
-        let has_normals = mesh.normals.len() == mesh.positions.len();
-        let has_uv = mesh.texcoords.len() / 2 == mesh.positions.len() / 3;
+        let (has_normals, has_uv) = (given.normals, given.uv);
         let material = mesh.material_id.map_or(0, |m| m + 1).min(materials - 1);
         let triangles_only;
         let arities: &[u32] = if mesh.face_arities.is_empty() {

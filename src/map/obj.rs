@@ -43,6 +43,22 @@ pub struct LoadOptions {
 /// 15 for ten million triangles).
 const CHECK_FIRST_BYTES: usize = 64 << 20;
 
+/// How a text is handed to tobj: checked first or while tobj reads it (texts longer than
+/// `check_first` bytes), and in pieces of how many faces (see `map::pieces`).
+#[derive(Clone, Copy, Debug)]
+struct Reading {
+    check_first: usize,
+    per_piece: usize,
+}
+
+impl Reading {
+    /// What every load uses.
+    const USUAL: Reading = Reading {
+        check_first: CHECK_FIRST_BYTES,
+        per_piece: FACES_PER_PIECE,
+    };
+}
+
 /// Load an OBJ file (and its MTL and textures) from disk. An archive, a compressed file,
 /// an image or a material library is refused before any line is parsed (see
 /// [`super::sniff`]).
@@ -128,7 +144,7 @@ pub fn parse_obj_file(
         Source::Dir(dir),
         opts,
         progress,
-        CHECK_FIRST_BYTES,
+        Reading::USUAL,
     )?;
     if matches!(text, std::borrow::Cow::Owned(_)) {
         map.warnings
@@ -153,7 +169,7 @@ pub fn load_obj_str(
         Source::Memory(mtls),
         opts,
         &Progress::default(),
-        CHECK_FIRST_BYTES,
+        Reading::USUAL,
     )?;
     map.name = name.to_string();
     Ok(map)
@@ -195,7 +211,7 @@ fn parse(
     source: Source,
     opts: &LoadOptions,
     progress: &Progress,
-    check_first: usize,
+    reading: Reading,
 ) -> Result<Map, MapError> {
     let text = &*normalised(text);
     let frame = MapFrame {
@@ -209,7 +225,7 @@ fn parse(
         });
     }
     let mut warnings = Vec::new();
-    let parsed = read_with_tobj(shown, text, &source, &mut warnings, progress, check_first)?;
+    let parsed = read_with_tobj(shown, text, &source, &mut warnings, progress, reading)?;
     progress.enter(Stage::Triangles);
     let mut cache = TextureCache::new(opts.textures);
     let mut materials = vec![Material::default_grey()];
@@ -284,16 +300,20 @@ fn parse(
 }
 
 /// Run tobj over `text`, reading the material libraries it asks for from `source`.
-/// Errors name the file and the line. A text longer than `check_first` bytes is checked
-/// while tobj reads it (see [`CHECK_FIRST_BYTES`]).
+/// Errors name the file and the line. A text longer than `reading.check_first` bytes is
+/// checked while tobj reads it (see [`CHECK_FIRST_BYTES`]).
 fn read_with_tobj(
     shown: &str,
     text: &str,
     source: &Source,
     warnings: &mut Vec<String>,
     progress: &Progress,
-    check_first: usize,
+    reading: Reading,
 ) -> Result<Parsed, MapError> {
+    let Reading {
+        check_first,
+        per_piece,
+    } = reading;
     let load_options = tobj::LoadOptions {
         single_index: true,
         triangulate: false, // we triangulate ourselves: ear clipping for concave polygons
@@ -320,7 +340,7 @@ fn read_with_tobj(
     };
     let stop = AtomicBool::new(false);
     let lines = LineCounter::new(Watched::new(text.as_bytes(), progress, &stop));
-    let mut reader = ObjectCut::new(lines, FACES_PER_PIECE);
+    let mut reader = ObjectCut::new(lines, per_piece);
     // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
     let mut run_tobj = || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -436,7 +456,11 @@ mod tests {
         [usize::MAX, 0].map(|check_first| {
             let (opts, progress) = (LoadOptions::default(), Progress::default());
             let source = Source::Memory(&[]);
-            parse("t.obj", obj, source, &opts, &progress, check_first)
+            let reading = Reading {
+                check_first,
+                ..Reading::USUAL
+            };
+            parse("t.obj", obj, source, &opts, &progress, reading)
         })
     }
 
@@ -458,6 +482,95 @@ mod tests {
         assert_eq!(during.triangle_count(), 200_000);
     }
 
+    /// What a load of `obj` (its libraries in `source`) made, in pieces of `per_piece`
+    /// faces: everything a map is drawn, walked and described from, or the error.
+    fn made_in_pieces(obj: &str, source: Source, per_piece: usize) -> String {
+        let reading = Reading {
+            per_piece,
+            ..Reading::USUAL
+        };
+        let opts = LoadOptions::default();
+        match parse("t.obj", obj, source, &opts, &Progress::default(), reading) {
+            Ok(m) => format!(
+                "{:?} {:?} {:?} {} {:?} {:?}",
+                m.vertices, m.batches, m.marked_spawn, m.objects, m.warnings, m.details
+            ),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// A strip of `n` triangles over shared corners: its vertex lines and its face lines,
+    /// each face's corners as `corner` writes them from their indices.
+    fn strip(n: usize, corner: impl Fn(usize) -> String) -> (String, String) {
+        let vertices = (0..n + 2)
+            .map(|i| format!("v {} {} {}\n", i / 2, i % 2, i % 3))
+            .collect();
+        let faces = (1..=n)
+            .map(|i| format!("f {} {} {}\n", corner(i), corner(i + 1), corner(i + 2)))
+            .collect();
+        (vertices, faces)
+    }
+
+    /// The reliability review of the cut (`map::pieces`): files whose map changed when
+    /// tobj read them in pieces. Each loads the same in pieces of 1, 2 and 3 faces as whole.
+    #[test]
+    fn a_map_read_in_pieces_is_the_map_read_whole() {
+        let plain = |i: usize| i.to_string();
+        let (v, f) = strip(9, plain);
+        let (_, f_uv) = strip(9, |i| format!("{i}/{i}"));
+        let (_, f_n) = strip(4, |i| format!("{i}//1"));
+        let texcoords: String = (0..11).map(|i| format!("vt {} 0\n", i % 2)).collect();
+        let cases = [
+            // An object named after Unicode whitespace: the cut repeats that name.
+            format!("o spawn\n{v}f 1 2 3\no\u{a0}terrain\n{f}"),
+            format!("o\u{0b}terrain\n{v}{f}"),
+            // Faces naming a vertex, or texture coordinates, defined after them.
+            "o floor\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 3 2\nf 1 4 3\nv 1 0 1\n".to_string(),
+            format!("o floor\n{v}{f_uv}{texcoords}"),
+            // One object whose faces mix normals and none: shaded alike.
+            format!("o mixed\n{v}vn 0 1 0\n{f_n}{f}"),
+            // A spawn marker of many faces keeps its centre.
+            format!("{v}o player_start\n{f}"),
+            // Comments and blank lines after an exact multiple of the pieces.
+            format!("o a\n{v}{f}# end\n\n"),
+            // Materials switched inside an object, and a usemtl after the last face.
+            format!("mtllib m.mtl\no a\n{v}usemtl red\n{f}usemtl blue\n{f}usemtl red\n"),
+        ];
+        let mtl = [("m.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n")];
+        for obj in &cases {
+            let whole = made_in_pieces(obj, Source::Memory(&mtl), usize::MAX);
+            assert!(!whole.contains("error"), "{obj}: {whole}");
+            for per_piece in 1..=3 {
+                let pieces = made_in_pieces(obj, Source::Memory(&mtl), per_piece);
+                assert_eq!(pieces, whole, "{obj} in pieces of {per_piece}");
+            }
+        }
+    }
+
+    /// The same over the tricky and malformed files of a loader's bug reports, when the
+    /// shared folder is there (it is in CI): read in pieces of one face, each makes the
+    /// same map, or the same error, as read whole.
+    #[test]
+    fn the_obj_corpus_reads_the_same_in_pieces() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/obj-corpus");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("SKIPPED: {} not found", dir.display());
+            return;
+        };
+        let mut read = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "obj") {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            let made = |per_piece| made_in_pieces(&text, Source::Dir(&dir), per_piece);
+            assert_eq!(made(1), made(usize::MAX), "{}", path.display());
+            read += 1;
+        }
+        assert!(read >= 40, "{read} files read");
+    }
+
     #[test]
     fn a_cancelled_load_stops_with_cancelled() {
         let progress = Progress::default();
@@ -470,7 +583,10 @@ mod tests {
                 Source::Memory(&[]),
                 &LoadOptions::default(),
                 &progress,
-                check_first,
+                Reading {
+                    check_first,
+                    ..Reading::USUAL
+                },
             );
             assert!(matches!(r, Err(MapError::Cancelled { .. })), "{r:?}");
         }

@@ -4,28 +4,48 @@
 //! `tobj::Face` holds each corner's three indices as `usize`), then exports the object
 //! through a hash map of its corners. A ten-million-triangle terrain in one object held a
 //! gigabyte of faces at tobj's peak. [`ObjectCut`] ends a long object every
-//! [`FACES_PER_PIECE`] faces by repeating its name (`g name`), which tobj reads as a new
-//! object of the same name: the same faces with the same material, in pieces. The map is
-//! made of the pieces' triangles corner by corner, so it is the same map, and the pieces
-//! count as one object (objects are counted by name).
+//! [`FACES_PER_PIECE`] faces by repeating its name (`g name`) before its next face, which
+//! tobj reads as a new object of the same name and material. The map is made of the
+//! pieces' triangles corner by corner, so it is the same map: the pieces count as one
+//! object (objects are counted by name), `map::assemble` decides an object's normals and
+//! texture coordinates over the run of its pieces, and an object is cut only where every
+//! vertex its faces so far name is defined (tobj looks indices up as it exports, and a
+//! file may define a vertex after the faces that use it). A spawn marker is never cut.
 
 use std::io::{self, BufRead, Read};
 
+use super::assemble::is_spawn_name;
 use crate::files::read_through_buffer;
 
-/// Faces tobj holds at most before [`ObjectCut`] ends the object they belong to: 6.5 MB
-/// of tobj's faces, and a piece still large enough that the pieces' own costs (a model
-/// each, its corners on a piece's edge exported twice) stay small.
+/// Faces tobj holds at most before [`ObjectCut`] ends the object they belong to (unless a
+/// face names a vertex not yet defined): 6.5 MB of tobj's faces, and a piece still large
+/// enough that the pieces' own costs (a model each, its corners on a piece's edge
+/// exported twice) stay small.
 pub(super) const FACES_PER_PIECE: usize = 1 << 16;
 
 /// The name tobj gives an object whose `o` or `g` line names nothing, and the faces
 /// before any such line.
 const UNNAMED: &str = "unnamed_object";
 
+/// What a line is to the cut, read as tobj reads it.
+#[derive(Clone, Debug, PartialEq)]
+enum Line {
+    /// A face (`f`) or a polyline (`l`), which tobj keeps with the faces: the largest
+    /// position, texture-coordinate and normal index it names counting from 1 (0: none
+    /// or relative; a relative index names what is already defined).
+    Face([usize; 3]),
+    /// A position (0), texture coordinate (1) or normal (2).
+    Vertex(usize),
+    /// An `o` or `g` line naming an object so.
+    Object(String),
+    /// Anything else.
+    Other,
+}
+
 /// A reader of OBJ text for tobj that ends each object after `per_piece` faces by
-/// repeating its `g` line (see the module). Lines of `inner` pass through unchanged, one
-/// whole line at a time (a line longer than what `inner` has in view is gathered first,
-/// as tobj gathers every line anyway).
+/// repeating its `g` line before its next face (see the module). Lines of `inner` pass
+/// through unchanged, one whole line at a time (a line longer than what `inner` has in
+/// view is gathered first, as tobj gathers every line anyway).
 pub(super) struct ObjectCut<R> {
     inner: R,
     per_piece: usize,
@@ -33,6 +53,10 @@ pub(super) struct ObjectCut<R> {
     name: String,
     /// Faces read since the object began or was last cut.
     faces: usize,
+    /// Positions, texture coordinates and normals defined so far.
+    defined: [usize; 3],
+    /// The largest of each that a face since the object began or was last cut names.
+    named: [usize; 3],
     /// A line handed out from here (a cut, or a line of `inner` gathered whole), and how
     /// much of it is out.
     held: Vec<u8>,
@@ -50,6 +74,8 @@ impl<R: BufRead> ObjectCut<R> {
             per_piece: per_piece.max(1),
             name: UNNAMED.to_string(),
             faces: 0,
+            defined: [0; 3],
+            named: [0; 3],
             held: Vec::new(),
             sent: 0,
             left: 0,
@@ -61,6 +87,41 @@ impl<R: BufRead> ObjectCut<R> {
         &self.inner
     }
 
+    /// Whether the object is ended before `line`: a face, after `per_piece` faces, every
+    /// vertex they name defined, and not a spawn marker's.
+    fn cut_before(&self, line: &Line) -> bool {
+        matches!(line, Line::Face(_))
+            && self.faces >= self.per_piece
+            && self.named.iter().zip(&self.defined).all(|(n, d)| n <= d)
+            && !is_spawn_name(&self.name)
+    }
+
+    /// A cut: the object's name again, and its count started afresh.
+    fn cut(&mut self) -> Vec<u8> {
+        self.faces = 0;
+        self.named = [0; 3];
+        format!("g {}\n", self.name).into_bytes()
+    }
+
+    /// Note `line`, passed to tobj.
+    fn pass(&mut self, line: Line) {
+        match line {
+            Line::Face(named) => {
+                self.faces += 1;
+                for (n, m) in self.named.iter_mut().zip(named) {
+                    *n = (*n).max(m);
+                }
+            }
+            Line::Vertex(kind) => self.defined[kind] += 1,
+            Line::Object(name) => {
+                self.name = name;
+                self.faces = 0;
+                self.named = [0; 3];
+            }
+            Line::Other => {}
+        }
+    }
+
     /// Hand out `line` from here.
     fn hold(&mut self, line: Vec<u8>) -> &[u8] {
         self.held = line;
@@ -69,43 +130,90 @@ impl<R: BufRead> ObjectCut<R> {
     }
 }
 
-/// Note what `line` does to the object being read, as tobj reads it: a face counts, an
-/// `o` or `g` line starts an object named by the rest of the line after its first
-/// character, trimmed.
-fn look(line: &[u8], name: &mut String, faces: &mut usize) {
-    let start = line.iter().position(|b| !b.is_ascii_whitespace());
-    if start.is_some_and(|i| !line[i].is_ascii()) {
-        // Whitespace beyond ASCII (tobj splits words at any): read as text.
+/// What `line` is to the cut, as tobj reads it: words split at any whitespace (tobj's
+/// `split_whitespace`), an object named by the line after its first character, trimmed.
+fn read(line: &[u8]) -> Line {
+    // Read as bytes unless the line holds whitespace beyond ASCII's (a byte past ASCII,
+    // or the vertical tab), which tobj also splits words at.
+    if line.iter().any(|&b| !b.is_ascii() || b == 0x0B) {
         let text = String::from_utf8_lossy(line);
-        let word = text.split_whitespace().next().unwrap_or_default();
-        return seen(word.as_bytes(), &text, name, faces);
+        let mut words = text.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        return match first {
+            "f" | "l" => Line::Face(words.map(str::as_bytes).map(largest).fold([0; 3], max3)),
+            _ => read_word(first.as_bytes(), &text),
+        };
     }
-    // The first word decides, read as bytes: only an object's line is made text.
-    let word = line
-        .split(u8::is_ascii_whitespace)
-        .find(|w| !w.is_empty())
-        .unwrap_or_default();
-    if matches!(word, b"o" | b"g") {
-        seen(word, &String::from_utf8_lossy(line), name, faces);
-    } else {
-        seen(word, "", name, faces);
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let end = line[start..]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(line.len(), |n| start + n);
+    match &line[start..end] {
+        b"f" | b"l" => Line::Face(largest(&line[end..])),
+        b"o" | b"g" => read_word(&line[start..end], &String::from_utf8_lossy(line)),
+        word => read_word(word, ""),
     }
 }
 
-/// [`look`]'s finding for a line whose first word is `word`: a face counts; an object's
-/// line (`text`, the whole line) names the object as tobj does, by the rest of the line
-/// after its first character, trimmed.
-fn seen(word: &[u8], text: &str, name: &mut String, faces: &mut usize) {
+/// What a line whose first word is `word` (not a face's) is: `text` is the whole line,
+/// for an object's name.
+fn read_word(word: &[u8], text: &str) -> Line {
     match word {
-        b"f" | b"l" | b"p" => *faces += 1,
+        b"v" => Line::Vertex(0),
+        b"vt" => Line::Vertex(1),
+        b"vn" => Line::Vertex(2),
         b"o" | b"g" => {
             let first = text.chars().next().map_or(0, char::len_utf8);
             let named = text[first..].trim();
-            *name = if named.is_empty() { UNNAMED } else { named }.to_string();
-            *faces = 0;
+            Line::Object(if named.is_empty() { UNNAMED } else { named }.to_string())
         }
-        _ => {}
+        _ => Line::Other,
     }
+}
+
+/// The largest position, texture-coordinate and normal index that the corners in
+/// `corners` (`v`, `v/vt`, `v//vn`, `v/vt/vn`, split by ASCII whitespace) name counting
+/// from 1; a relative (negative) index counts as 0. One pass over the bytes, as the
+/// line goes by: what is not a digit, a sign or a separator is passed over (a line tobj
+/// refuses is refused by the check beside it).
+fn largest(corners: &[u8]) -> [usize; 3] {
+    let mut named = [0usize; 3];
+    let (mut slot, mut value, mut negative) = (0usize, 0usize, false);
+    let mut keep = |slot: usize, value: usize, negative: bool| {
+        if let Some(n) = named.get_mut(slot).filter(|_| !negative) {
+            *n = (*n).max(value);
+        }
+    };
+    for &b in corners {
+        match b {
+            b'0'..=b'9' => {
+                value = value
+                    .saturating_mul(10)
+                    .saturating_add(usize::from(b - b'0'))
+            }
+            b'-' => negative = true,
+            b'/' => {
+                keep(slot, value, negative);
+                (slot, value, negative) = (slot + 1, 0, false);
+            }
+            _ if b.is_ascii_whitespace() => {
+                keep(slot, value, negative);
+                (slot, value, negative) = (0, 0, false);
+            }
+            _ => {}
+        }
+    }
+    keep(slot, value, negative);
+    named
+}
+
+/// The larger of each of two triples.
+fn max3(a: [usize; 3], b: [usize; 3]) -> [usize; 3] {
+    [a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])]
 }
 
 impl<R: BufRead> Read for ObjectCut<R> {
@@ -123,33 +231,39 @@ impl<R: BufRead> BufRead for ObjectCut<R> {
             let left = self.left;
             return Ok(&self.inner.fill_buf()?[..left]);
         }
-        let (empty, newline) = {
+        let (line, newline) = {
             let buf = self.inner.fill_buf()?;
-            (buf.is_empty(), buf.iter().position(|&b| b == b'\n'))
+            if buf.is_empty() {
+                return Ok(&[]);
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(n) => (read(&buf[..=n]), Some(n)),
+                None => (Line::Other, None),
+            }
         };
-        if empty {
-            return Ok(&[]);
-        }
-        if self.faces >= self.per_piece {
-            // Only before a line that follows: at the end of the file tobj ends the
-            // object anyway, and a cut there would leave it an empty one.
-            self.faces = 0;
-            let cut = format!("g {}\n", self.name).into_bytes();
-            return Ok(self.hold(cut));
-        }
         if let Some(n) = newline {
-            let buf = self.inner.fill_buf()?;
-            look(&buf[..=n], &mut self.name, &mut self.faces);
+            if self.cut_before(&line) {
+                // The face passes after the cut, and is read again then.
+                let cut = self.cut();
+                return Ok(self.hold(cut));
+            }
+            self.pass(line);
             self.left = n + 1;
-            Ok(&buf[..=n])
-        } else {
-            // A line longer than what `inner` has in view (or the last line): gathered
-            // whole.
-            let mut line = Vec::new();
-            self.inner.read_until(b'\n', &mut line)?;
-            look(&line, &mut self.name, &mut self.faces);
-            Ok(self.hold(line))
+            return Ok(&self.inner.fill_buf()?[..=n]);
         }
+        // A line longer than what `inner` has in view (or the last line): gathered whole,
+        // after the cut when one is due.
+        let mut whole = Vec::new();
+        self.inner.read_until(b'\n', &mut whole)?;
+        let line = read(&whole);
+        let mut out = if self.cut_before(&line) {
+            self.cut()
+        } else {
+            Vec::new()
+        };
+        self.pass(line);
+        out.extend(whole);
+        Ok(self.hold(out))
     }
 
     fn consume(&mut self, amt: usize) {
@@ -232,6 +346,34 @@ mod tests {
         text += "o b\nf 1 2 3\nf 2 3 4\n";
         let names: Vec<String> = pieces(&text, 3).into_iter().map(|p| p.0).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn a_faces_largest_indices_are_read_from_its_corners() {
+        assert_eq!(largest(b" 1 22 3\n"), [22, 0, 0]);
+        assert_eq!(largest(b" 4/5/6 7//9 -1/-2/-3 +8/1"), [8, 5, 9]);
+        assert_eq!(read(b"  f 3/1 2/4 1/1\r\n"), Line::Face([3, 4, 0]));
+        assert_eq!(read("f\u{a0}1 5\u{a0}2".as_bytes()), Line::Face([5, 0, 0]));
+        assert_eq!(read(b"vt 0 1\n"), Line::Vertex(1));
+        assert_eq!(read(b"p 1 2\n"), Line::Other);
+    }
+
+    #[test]
+    fn no_cut_while_a_face_names_a_vertex_not_yet_defined() {
+        // tobj looks the corners up as it exports: a cut after `f 1 4 3` and before
+        // `v 1 0 1` would export a face naming vertex 4 before it is defined.
+        let text = "o floor\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 3 2\nf 1 4 3\nf 1 2 4\nv 1 0 1\n";
+        let counts = |text: &str| pieces(text, 1).into_iter().map(|p| p.1).collect::<Vec<_>>();
+        assert_eq!(counts(text), [1, 2]);
+        // Once it is, the next face is cut off.
+        assert_eq!(counts(&format!("{text}f 1 2 3\n")), [1, 2, 1]);
+    }
+
+    #[test]
+    fn a_spawn_marker_and_trailing_lines_are_never_cut() {
+        assert_eq!(pieces(&strip("o player_start\n", 5), 2).len(), 1);
+        // Cut before a face only: lines after the last face leave no empty piece.
+        assert_eq!(pieces(&(strip("o a\n", 4) + "# end\n\ns 1\n"), 2).len(), 2);
     }
 
     #[test]

@@ -443,3 +443,70 @@ pub fn sideways(world: &CollisionWorld, runs: &[Run], up: Vec3, height: f32, n: 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lists [`Floors`] replaced: every floor's running area and index, and the level
+    /// floors' indices.
+    fn lists(tris: &[Triangle], up: Vec3) -> (Vec<f64>, Vec<usize>, Vec<usize>) {
+        let (mut cumulative, mut index, mut levels, mut total) = (vec![], vec![], vec![], 0.0);
+        for (i, t) in tris.iter().enumerate() {
+            if let Some((area, level)) = floor(t, up) {
+                total += area;
+                cumulative.push(total);
+                index.push(i);
+                if level {
+                    levels.push(i);
+                }
+            }
+        }
+        (cumulative, index, levels)
+    }
+
+    #[test]
+    fn floors_by_blocks_pick_what_the_lists_of_every_floor_picked() {
+        // Level floors, sloped floors, walls and long runs of walls (blocks without a
+        // floor), of many sizes.
+        let mut tris = Vec::new();
+        for i in 0..2000u32 {
+            let (x, s) = ((i % 97) as f32, 0.1 + (i % 13) as f32);
+            let (a, b, c) = match i % 7 {
+                0 | 1 => (Vec3::ZERO, Vec3::new(s, 0.0, 0.0), Vec3::new(0.0, 0.0, s)),
+                2 => (
+                    Vec3::ZERO,
+                    Vec3::new(s, 0.2 * s, 0.0),
+                    Vec3::new(0.0, 0.0, s),
+                ),
+                _ if (300..700).contains(&i) => {
+                    (Vec3::ZERO, Vec3::new(s, 0.0, 0.0), Vec3::new(0.0, s, 0.0))
+                }
+                _ => (Vec3::ZERO, Vec3::new(s, 0.0, 0.0), Vec3::new(0.0, s, 0.0)),
+            };
+            let at = Vec3::new(x, (i % 5) as f32, 0.0);
+            tris.extend(Triangle::new(a + at, b + at, c + at));
+        }
+        let floors = Floors::new(&tris, Vec3::Y);
+        let (cumulative, index, levels) = lists(&tris, Vec3::Y);
+        assert_eq!(floors.total, *cumulative.last().unwrap());
+        assert_eq!(floors.levels, levels.len());
+        let old = |pick: f64| {
+            index[cumulative
+                .partition_point(|&c| c < pick)
+                .min(index.len() - 1)]
+        };
+        // Every running total exactly, just past each, the ends, and past the end.
+        let mut picks = vec![0.0, floors.total, floors.total * 2.0];
+        for &c in &cumulative {
+            picks.extend([c, c + 1e-9, c - 1e-9]);
+        }
+        for pick in picks {
+            assert_eq!(floors.by_area(pick), old(pick), "pick {pick}");
+        }
+        for (k, &i) in levels.iter().enumerate() {
+            assert_eq!(floors.level(k), i, "level floor {k}");
+        }
+        assert_eq!(floors.level(levels.len()), *levels.last().unwrap());
+    }
+}

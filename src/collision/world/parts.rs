@@ -12,8 +12,8 @@ use super::CollisionWorld;
 use crate::collision::bvh::{Bvh, MAX_LINK, Node};
 use crate::geometry::{Aabb, Triangle};
 
-/// One tree node as plain data (32 bytes: the node without its SIMD padding and its
-/// span, which is remade).
+/// One tree node as plain data (32 bytes: its corners, and its links as plain numbers,
+/// where the node keeps them tagged in its corners' spare SIMD lanes).
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct NodeRecord {
