@@ -108,9 +108,7 @@ impl<R: BufRead> ObjectCut<R> {
         match line {
             Line::Face(named) => {
                 self.faces += 1;
-                for (n, m) in self.named.iter_mut().zip(named) {
-                    *n = (*n).max(m);
-                }
+                self.named = max3(self.named, named);
             }
             Line::Vertex(kind) => self.defined[kind] += 1,
             Line::Object(name) => {
@@ -179,7 +177,10 @@ fn read_word(word: &[u8], text: &str) -> Line {
 /// `corners` (`v`, `v/vt`, `v//vn`, `v/vt/vn`, split by ASCII whitespace) name counting
 /// from 1; a relative (negative) index counts as 0. One pass over the bytes, as the
 /// line goes by: what is not a digit, a sign or a separator is passed over (a line tobj
-/// refuses is refused by the check beside it).
+/// refuses is refused by the check beside it). Not `locate::corners_problem`, which reads
+/// the same corners to say what is wrong with each (splitting and quoting as it goes):
+/// called on every face here it added 0.7 s to ten million faces, where only the largest
+/// indices are wanted.
 fn largest(corners: &[u8]) -> [usize; 3] {
     let mut named = [0usize; 3];
     let (mut slot, mut value, mut negative) = (0usize, 0usize, false);
