@@ -23,6 +23,7 @@
 mod assemble;
 pub use assemble::{FLAT_NORMAL, face_normal};
 mod corners;
+mod halves;
 pub use corners::{CornerList, Corners};
 pub mod builtin;
 pub mod error;

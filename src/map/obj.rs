@@ -5,14 +5,17 @@
 //! `map::mtl` reads and sanitises the material libraries, `map::texture` decodes
 //! textures. Faces with non-finite coordinates are dropped and counted.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashSet;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use glam::Vec3;
 
 use super::assemble::assemble;
+use super::halves::{self, First, Second, Signal, TWO_READERS_MIN_BYTES};
 use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
 use super::mtl::{Library, Source, read_libraries, sanitize_mtl, users_of};
 use super::pieces::{FACES_PER_PIECE, ObjectCut};
@@ -39,8 +42,8 @@ pub struct LoadOptions {
 /// Texts longer than this are checked for lines tobj would refuse while tobj reads them
 /// (on another core), not before: a refused file this long or shorter costs no more than
 /// its check; a longer one costs at most what loading it would have (tobj is stopped once
-/// the check finds the line), and a good one loads the check's time sooner (about 2 s of
-/// 15 for ten million triangles).
+/// the check finds the line), and a good one loads sooner (ten million triangles: the
+/// check takes 0.55 s of a core, beside tobj's two readers).
 const CHECK_FIRST_BYTES: usize = 64 << 20;
 
 /// How a text is handed to tobj: checked first or while tobj reads it (texts longer than
@@ -49,6 +52,11 @@ const CHECK_FIRST_BYTES: usize = 64 << 20;
 struct Reading {
     check_first: usize,
     per_piece: usize,
+    /// Texts from this many bytes are read by two readers at once (see `map::halves`) ...
+    two_from: usize,
+    /// ... split halfway (`None`), or at the first face line from this byte where one may
+    /// be (for tests).
+    split_from: Option<usize>,
 }
 
 impl Reading {
@@ -56,6 +64,8 @@ impl Reading {
     const USUAL: Reading = Reading {
         check_first: CHECK_FIRST_BYTES,
         per_piece: FACES_PER_PIECE,
+        two_from: TWO_READERS_MIN_BYTES,
+        split_from: None,
     };
 }
 
@@ -300,8 +310,8 @@ fn parse(
 }
 
 /// Run tobj over `text`, reading the material libraries it asks for from `source`.
-/// Errors name the file and the line. A text longer than `reading.check_first` bytes is
-/// checked while tobj reads it (see [`CHECK_FIRST_BYTES`]).
+/// Errors name the file and the line. A text from `reading.two_from` bytes is read by two
+/// readers at once (see `map::halves`).
 fn read_with_tobj(
     shown: &str,
     text: &str,
@@ -310,42 +320,13 @@ fn read_with_tobj(
     progress: &Progress,
     reading: Reading,
 ) -> Result<Parsed, MapError> {
-    let Reading {
-        check_first,
-        per_piece,
-    } = reading;
-    let load_options = tobj::LoadOptions {
-        single_index: true,
-        triangulate: false, // we triangulate ourselves: ear clipping for concave polygons
-        ignore_points: true,
-        ignore_lines: true,
-    };
-    let mtl_warnings = RefCell::new(Vec::<String>::new());
-    let texture_dir = RefCell::new(None::<PathBuf>);
-    let library_paths = RefCell::new(Vec::<PathBuf>::new());
-    let loader = |p: &Path| -> tobj::MTLLoadResult {
-        let value = p.to_string_lossy();
-        let mut w = mtl_warnings.borrow_mut();
-        let libraries = read_libraries(shown, &value, source, &mut w);
-        if libraries.is_empty() {
-            return Err(tobj::LoadError::OpenFileFailed);
-        }
-        library_paths
-            .borrow_mut()
-            .extend(libraries.iter().filter_map(|l| l.path.clone()));
-        if let Some(dir) = libraries.iter().find_map(|l| l.dir.clone()) {
-            texture_dir.borrow_mut().get_or_insert(dir);
-        }
-        parse_libraries(&libraries, &mut w)
-    };
+    let libraries = Libraries::new(shown, source);
+    // Set to stop the readers: the check found a line to refuse, or a reader failed.
     let stop = AtomicBool::new(false);
-    let lines = LineCounter::new(Watched::new(text.as_bytes(), progress, &stop));
-    let mut reader = ObjectCut::new(lines, per_piece);
-    // tobj is defended against (sanitised MTL), but a parser bug must not take the app down.
-    let mut run_tobj = || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            tobj::load_obj_buf(&mut reader, &load_options, loader)
-        }))
+    let read = || {
+        (text.len() >= reading.two_from)
+            .then(|| read_halves(text, &libraries, progress, &stop, reading))
+            .flatten()
     };
     // Every line is checked by tobj's rules, so that the line named is the face's own (tobj
     // finds a bad index only as the face's object closes, and blames the line that closed
@@ -357,44 +338,78 @@ fn read_with_tobj(
         line,
         reason,
     };
-    let (bad, result) = if text.len() <= check_first {
+    let (bad, halves) = if text.len() <= reading.check_first {
         if let Some(bad) = first_bad_line(text) {
             return Err(refused(bad));
         }
-        (None, run_tobj())
+        (None, read())
     } else {
         std::thread::scope(|s| {
             let checker = std::thread::Builder::new()
                 .spawn_scoped(s, || {
                     let bad = first_bad_line(text);
-                    stop.store(bad.is_some(), Ordering::Relaxed);
+                    if bad.is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     bad
                 })
                 .ok();
-            let result = run_tobj();
+            let halves = read();
             let bad = match checker {
                 Some(c) => c.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
                 // No thread to be had: checked after, as tobj's answer is not used yet.
                 None => first_bad_line(text),
             };
-            (bad, result)
+            (bad, halves)
         })
     };
     if let Some(bad) = bad {
         return Err(refused(bad));
     }
+    let stopped = || MapError::Cancelled {
+        path: shown.to_string(),
+    };
     if progress.cancelled() {
-        return Err(MapError::Cancelled {
-            path: shown.to_string(),
-        });
+        return Err(stopped());
+    }
+    let TobjRead { result, line } = match halves {
+        Some(read) => TobjRead {
+            result: Ok(read),
+            line: 0,
+        },
+        None => {
+            // One reader (the text is short, or the two failed: the whole text again, for
+            // tobj's own answer and its line).
+            libraries.forget();
+            progress.read(0);
+            let go_on = AtomicBool::new(false);
+            let mut reader = ObjectCut::new(
+                LineCounter::new(Watched::new(text.as_bytes(), progress, &go_on)),
+                reading.per_piece,
+            );
+            let result = tobj_over(&mut reader, &libraries);
+            TobjRead {
+                result,
+                line: reader.inner().line(),
+            }
+        }
+    };
+    if progress.cancelled() {
+        return Err(stopped());
     }
     let result = result.map_err(|_| MapError::Invalid {
         path: shown.to_string(),
         reason: "the OBJ parser failed on this file".into(),
     })?;
-    warnings.extend(mtl_warnings.into_inner());
+    let LibraryState {
+        warnings: mtl_warnings,
+        texture_dir,
+        paths,
+        ..
+    } = libraries.into_state();
+    warnings.extend(mtl_warnings);
     let (models, materials) = result.map_err(|e| {
-        let line = reader.inner().line().max(1);
+        let line = line.max(1);
         MapError::Parse {
             path: shown.to_string(),
             line,
@@ -402,15 +417,157 @@ fn read_with_tobj(
         }
     })?;
     let texture_dir = match source {
-        Source::Dir(d) => texture_dir.into_inner().or(Some(d.to_path_buf())),
+        Source::Dir(d) => texture_dir.or(Some(d.to_path_buf())),
         Source::Memory(_) => None,
     };
     Ok(Parsed {
         models,
         materials: materials.unwrap_or_default(),
         texture_dir,
-        libraries: library_paths.into_inner(),
+        libraries: paths,
     })
+}
+
+/// What tobj made of a text, and the line its reader stopped on (the line of its error).
+struct TobjRead {
+    /// tobj's answer, or its panic.
+    result: std::thread::Result<tobj::LoadResult>,
+    line: usize,
+}
+
+/// How tobj is asked to read: polygons are triangulated by `map::triangulate` (ear
+/// clipping for concave ones), points and polylines are not geometry.
+const TOBJ_OPTIONS: tobj::LoadOptions = tobj::LoadOptions {
+    single_index: true,
+    triangulate: false,
+    ignore_points: true,
+    ignore_lines: true,
+};
+
+/// tobj over `reader`, asking `libraries` for the material libraries (tobj is defended
+/// against, its MTL sanitised, but a parser bug must not take the app down).
+fn tobj_over(
+    reader: &mut impl BufRead,
+    libraries: &Libraries,
+) -> std::thread::Result<tobj::LoadResult> {
+    let asked = Cell::new(0);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        tobj::load_obj_buf(reader, &TOBJ_OPTIONS, |p| libraries.load(&asked, p))
+    }))
+}
+
+/// tobj's models and materials of `text` read by two readers at once (see
+/// `map::halves`): `None` when either fails or is stopped by `stop` (which a failure
+/// sets), or no second thread is to be had. The whole text is then read again by one
+/// reader, whose error is the one named.
+fn read_halves(
+    text: &str,
+    libraries: &Libraries,
+    progress: &Progress,
+    stop: &AtomicBool,
+    reading: Reading,
+) -> Option<tobj::LoadResult> {
+    let aim = reading.split_from.unwrap_or_else(|| halves::aim(text));
+    let signal = Signal::default();
+    // Each reader's failure stops the other.
+    let failed = |read: &std::thread::Result<tobj::LoadResult>| {
+        if !matches!(read, Ok(Ok(_))) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    std::thread::scope(|s| {
+        let second = std::thread::Builder::new()
+            .spawn_scoped(s, || {
+                let own = Second::new(text, aim, &signal, progress, stop);
+                let read = tobj_over(&mut ObjectCut::new(own, reading.per_piece), libraries);
+                failed(&read);
+                read
+            })
+            .ok()?;
+        let own = Watched::new(First::new(text, aim, &signal), progress, stop);
+        let first = tobj_over(&mut ObjectCut::new(own, reading.per_piece), libraries);
+        failed(&first);
+        let second = second.join().ok()?;
+        match (first, second) {
+            (Ok(Ok((mut models, _))), Ok(Ok((more, materials)))) => {
+                models.extend(more);
+                Some(Ok((models, materials)))
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The material libraries a text names, read once however many readers ask: each
+/// reader asks for them in the text's order (the second reader of a split asks again for
+/// those before the split), and the `k`-th asked of any reader is the `k`-th of the text,
+/// read by whichever asks first and handed to the other as it was read.
+struct Libraries<'a> {
+    shown: &'a str,
+    source: &'a Source<'a>,
+    state: Mutex<LibraryState>,
+}
+
+/// What reading the libraries made so far.
+#[derive(Default)]
+struct LibraryState {
+    /// What tobj was given for each `mtllib` line, in the text's order.
+    answers: Vec<tobj::MTLLoadResult>,
+    warnings: Vec<String>,
+    /// Where textures are looked for: the folder of the first library found.
+    texture_dir: Option<PathBuf>,
+    /// The library files read.
+    paths: Vec<PathBuf>,
+}
+
+impl<'a> Libraries<'a> {
+    fn new(shown: &'a str, source: &'a Source<'a>) -> Self {
+        Libraries {
+            shown,
+            source,
+            state: Mutex::new(LibraryState::default()),
+        }
+    }
+
+    /// tobj's answer to a reader's `mtllib` line `p`, its `asked`-th.
+    fn load(&self, asked: &Cell<usize>, p: &Path) -> tobj::MTLLoadResult {
+        let k = asked.replace(asked.get() + 1);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(answer) = state.answers.get(k) {
+            return answer.clone();
+        }
+        let value = p.to_string_lossy();
+        let LibraryState {
+            answers,
+            warnings,
+            texture_dir,
+            paths,
+        } = &mut *state;
+        let libraries = read_libraries(self.shown, &value, self.source, warnings);
+        let answer = if libraries.is_empty() {
+            Err(tobj::LoadError::OpenFileFailed)
+        } else {
+            paths.extend(libraries.iter().filter_map(|l| l.path.clone()));
+            if let Some(dir) = libraries.iter().find_map(|l| l.dir.clone()) {
+                texture_dir.get_or_insert(dir);
+            }
+            parse_libraries(&libraries, warnings)
+        };
+        answers.push(answer.clone());
+        answer
+    }
+
+    /// Forget what was read (the text is read again from its start by one reader).
+    fn forget(&self) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LibraryState::default();
+    }
+
+    /// What reading them made.
+    fn into_state(self) -> LibraryState {
+        self.state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// Sanitise and parse the libraries of one `mtllib` as one; a syntax error is a warning
@@ -451,13 +608,15 @@ mod tests {
 
     const CUBE_FACE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
 
-    /// `obj` read both ways: checked before tobj reads it, and while tobj reads it.
-    fn both_ways(obj: &str) -> [Result<Map, MapError>; 2] {
-        [usize::MAX, 0].map(|check_first| {
+    /// `obj` read three ways: checked before tobj reads it; checked once tobj has refused
+    /// it; and that, read by two readers.
+    fn three_ways(obj: &str) -> [Result<Map, MapError>; 3] {
+        [(usize::MAX, usize::MAX), (0, usize::MAX), (0, 0)].map(|(check_first, two_from)| {
             let (opts, progress) = (LoadOptions::default(), Progress::default());
             let source = Source::Memory(&[]);
             let reading = Reading {
                 check_first,
+                two_from,
                 ..Reading::USUAL
             };
             parse("t.obj", obj, source, &opts, &progress, reading)
@@ -465,30 +624,28 @@ mod tests {
     }
 
     #[test]
-    fn a_long_text_checked_while_tobj_reads_it_is_refused_at_the_same_line() {
+    fn a_long_text_checked_after_tobj_refused_it_is_refused_at_the_same_line() {
         let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
         obj += &"f 1 2 3\n".repeat(200_000);
         for (tail, line) in [("v 1 2\n", 200_004), ("f 1 2 9\no next\n", 200_004)] {
-            let [first, during] = both_ways(&(obj.clone() + tail)).map(|r| r.unwrap_err());
-            assert_eq!(first.to_string(), during.to_string());
+            let [first, after, two] = three_ways(&(obj.clone() + tail)).map(|r| r.unwrap_err());
+            assert_eq!(first.to_string(), after.to_string());
+            assert_eq!(first.to_string(), two.to_string());
             assert!(
-                matches!(during, MapError::Parse { line: l, .. } if l == line),
-                "{during}"
+                matches!(after, MapError::Parse { line: l, .. } if l == line),
+                "{after}"
             );
         }
-        let [first, during] = both_ways(&obj).map(Result::unwrap);
-        assert_eq!(first.vertices.len(), during.vertices.len());
+        let [first, after, two] = three_ways(&obj).map(Result::unwrap);
+        assert_eq!(first.vertices.len(), after.vertices.len());
+        assert_eq!(first.vertices.len(), two.vertices.len());
         // The map keeps every face as the file has it (the world drops the repeats).
-        assert_eq!(during.triangle_count(), 200_000);
+        assert_eq!(two.triangle_count(), 200_000);
     }
 
-    /// What a load of `obj` (its libraries in `source`) made, in pieces of `per_piece`
-    /// faces: everything a map is drawn, walked and described from, or the error.
-    fn made_in_pieces(obj: &str, source: Source, per_piece: usize) -> String {
-        let reading = Reading {
-            per_piece,
-            ..Reading::USUAL
-        };
+    /// What a load of `obj` (its libraries in `source`) made, read so: everything a map
+    /// is drawn, walked and described from, or the error.
+    fn made_by(obj: &str, source: Source, reading: Reading) -> String {
         let opts = LoadOptions::default();
         match parse("t.obj", obj, source, &opts, &Progress::default(), reading) {
             Ok(m) => format!(
@@ -511,16 +668,41 @@ mod tests {
         (vertices, faces)
     }
 
-    /// The reliability review of the cut (`map::pieces`): files whose map changed when
-    /// tobj read them in pieces. Each loads the same in pieces of 1, 2 and 3 faces as whole.
-    #[test]
-    fn a_map_read_in_pieces_is_the_map_read_whole() {
+    /// The library of [`tricky_files`].
+    const MTL: [(&str, &str); 1] = [("m.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n")];
+
+    /// Read by one reader, whole (no pieces).
+    const WHOLE: Reading = Reading {
+        per_piece: usize::MAX,
+        two_from: usize::MAX,
+        ..Reading::USUAL
+    };
+
+    /// What a load of `obj` made, in pieces of `per_piece` faces.
+    fn made_in_pieces(obj: &str, source: Source, per_piece: usize) -> String {
+        made_by(obj, source, Reading { per_piece, ..WHOLE })
+    }
+
+    /// What a load of `obj` made, read by two readers split at the first face line from
+    /// byte `split_from` where one may be.
+    fn made_in_halves(obj: &str, source: Source, split_from: usize) -> String {
+        let reading = Reading {
+            two_from: 0,
+            split_from: Some(split_from),
+            ..WHOLE
+        };
+        made_by(obj, source, reading)
+    }
+
+    /// The files whose map changed when tobj read them in pieces (the reliability review
+    /// of `map::pieces`), with material libraries, repeated and after the last face.
+    fn tricky_files() -> Vec<String> {
         let plain = |i: usize| i.to_string();
         let (v, f) = strip(9, plain);
         let (_, f_uv) = strip(9, |i| format!("{i}/{i}"));
         let (_, f_n) = strip(4, |i| format!("{i}//1"));
         let texcoords: String = (0..11).map(|i| format!("vt {} 0\n", i % 2)).collect();
-        let cases = [
+        [
             // An object named after Unicode whitespace: the cut repeats that name.
             format!("o spawn\n{v}f 1 2 3\no\u{a0}terrain\n{f}"),
             format!("o\u{0b}terrain\n{v}{f}"),
@@ -535,23 +717,46 @@ mod tests {
             format!("o a\n{v}{f}# end\n\n"),
             // Materials switched inside an object, and a usemtl after the last face.
             format!("mtllib m.mtl\no a\n{v}usemtl red\n{f}usemtl blue\n{f}usemtl red\n"),
-        ];
-        let mtl = [("m.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n")];
-        for obj in &cases {
-            let whole = made_in_pieces(obj, Source::Memory(&mtl), usize::MAX);
+            // Libraries named again after the split, and one missing (a warning each time).
+            format!(
+                "mtllib m.mtl\n{v}usemtl red\n{f}mtllib none.mtl\nmtllib m.mtl\nusemtl blue\n{f}"
+            ),
+        ]
+        .to_vec()
+    }
+
+    /// Each of [`tricky_files`] loads the same in pieces of 1, 2 and 3 faces as whole.
+    #[test]
+    fn a_map_read_in_pieces_is_the_map_read_whole() {
+        for obj in &tricky_files() {
+            let whole = made_in_pieces(obj, Source::Memory(&MTL), usize::MAX);
             assert!(!whole.contains("error"), "{obj}: {whole}");
             for per_piece in 1..=3 {
-                let pieces = made_in_pieces(obj, Source::Memory(&mtl), per_piece);
+                let pieces = made_in_pieces(obj, Source::Memory(&MTL), per_piece);
                 assert_eq!(pieces, whole, "{obj} in pieces of {per_piece}");
             }
         }
     }
 
-    /// The same over the tricky and malformed files of a loader's bug reports, when the
-    /// shared folder is there (it is in CI): read in pieces of one face, each makes the
-    /// same map, or the same error, as read whole.
+    /// Each of [`tricky_files`] loads the same read by two readers, split at every line
+    /// where a split may be, as whole.
     #[test]
-    fn the_obj_corpus_reads_the_same_in_pieces() {
+    fn a_map_read_by_two_readers_is_the_map_read_whole() {
+        for obj in &tricky_files() {
+            let whole = made_in_pieces(obj, Source::Memory(&MTL), usize::MAX);
+            for (at, _) in obj.match_indices('\n') {
+                let halves = made_in_halves(obj, Source::Memory(&MTL), at + 1);
+                assert_eq!(halves, whole, "{obj} split from byte {}", at + 1);
+            }
+        }
+    }
+
+    /// The same over the tricky and malformed files of a loader's bug reports, when the
+    /// shared folder is there (it is in CI): read in pieces of one face, and by two
+    /// readers split at eight places, each makes the same map, or the same error, as read
+    /// whole.
+    #[test]
+    fn the_obj_corpus_reads_the_same_in_pieces_and_halves() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/obj-corpus");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             eprintln!("SKIPPED: {} not found", dir.display());
@@ -565,7 +770,14 @@ mod tests {
             }
             let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
             let made = |per_piece| made_in_pieces(&text, Source::Dir(&dir), per_piece);
-            assert_eq!(made(1), made(usize::MAX), "{}", path.display());
+            let whole = made(usize::MAX);
+            assert_eq!(made(1), whole, "{}", path.display());
+            // Split by two readers at eight places along the file.
+            for eighth in 0..8 {
+                let from = text.len() * eighth / 8;
+                let halves = made_in_halves(&text, Source::Dir(&dir), from);
+                assert_eq!(halves, whole, "{} split from byte {from}", path.display());
+            }
             read += 1;
         }
         assert!(read >= 40, "{read} files read");
@@ -576,7 +788,7 @@ mod tests {
         let progress = Progress::default();
         progress.cancel();
         let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".repeat(1000);
-        for check_first in [usize::MAX, 0] {
+        for (check_first, two_from) in [(usize::MAX, usize::MAX), (0, usize::MAX), (0, 0)] {
             let r = parse(
                 "t.obj",
                 &obj,
@@ -585,6 +797,7 @@ mod tests {
                 &progress,
                 Reading {
                     check_first,
+                    two_from,
                     ..Reading::USUAL
                 },
             );

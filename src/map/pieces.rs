@@ -29,7 +29,7 @@ const UNNAMED: &str = "unnamed_object";
 
 /// What a line is to the cut, read as tobj reads it.
 #[derive(Clone, Debug, PartialEq)]
-enum Line {
+pub(super) enum Line {
     /// A face (`f`) or a polyline (`l`), which tobj keeps with the faces: the largest
     /// position, texture-coordinate and normal index it names counting from 1 (0: none
     /// or relative; a relative index names what is already defined).
@@ -49,14 +49,8 @@ enum Line {
 pub(super) struct ObjectCut<R> {
     inner: R,
     per_piece: usize,
-    /// tobj's name of the object being read: what its last `o` or `g` line set.
-    name: String,
-    /// Faces read since the object began or was last cut.
-    faces: usize,
-    /// Positions, texture coordinates and normals defined so far.
-    defined: [usize; 3],
-    /// The largest of each that a face since the object began or was last cut names.
-    named: [usize; 3],
+    /// What has been read, as tobj reads it.
+    tally: Tally,
     /// A line handed out from here (a cut, or a line of `inner` gathered whole), and how
     /// much of it is out.
     held: Vec<u8>,
@@ -72,10 +66,7 @@ impl<R: BufRead> ObjectCut<R> {
         ObjectCut {
             inner,
             per_piece: per_piece.max(1),
-            name: UNNAMED.to_string(),
-            faces: 0,
-            defined: [0; 3],
-            named: [0; 3],
+            tally: Tally::default(),
             held: Vec::new(),
             sent: 0,
             left: 0,
@@ -90,34 +81,18 @@ impl<R: BufRead> ObjectCut<R> {
     /// Whether the object is ended before `line`: a face, after `per_piece` faces, every
     /// vertex they name defined, and not a spawn marker's.
     fn cut_before(&self, line: &Line) -> bool {
-        matches!(line, Line::Face(_))
-            && self.faces >= self.per_piece
-            && self.named.iter().zip(&self.defined).all(|(n, d)| n <= d)
-            && !is_spawn_name(&self.name)
+        matches!(line, Line::Face(_)) && self.tally.faces >= self.per_piece && self.tally.may_end()
     }
 
     /// A cut: the object's name again, and its count started afresh.
     fn cut(&mut self) -> Vec<u8> {
-        self.faces = 0;
-        self.named = [0; 3];
-        format!("g {}\n", self.name).into_bytes()
+        self.tally.restart();
+        format!("g {}\n", self.tally.name).into_bytes()
     }
 
     /// Note `line`, passed to tobj.
     fn pass(&mut self, line: Line) {
-        match line {
-            Line::Face(named) => {
-                self.faces += 1;
-                self.named = max3(self.named, named);
-            }
-            Line::Vertex(kind) => self.defined[kind] += 1,
-            Line::Object(name) => {
-                self.name = name;
-                self.faces = 0;
-                self.named = [0; 3];
-            }
-            Line::Other => {}
-        }
+        self.tally.pass(line);
     }
 
     /// Hand out `line` from here.
@@ -128,9 +103,68 @@ impl<R: BufRead> ObjectCut<R> {
     }
 }
 
+/// What the lines read so far leave, as tobj reads them: the object being read, what it
+/// names, and what is defined. Whether an object may be ended before its next face is
+/// decided on it, both by [`ObjectCut`] and by the split between two readers
+/// (`map::halves`).
+#[derive(Clone, Debug)]
+pub(super) struct Tally {
+    /// tobj's name of the object being read: what its last `o` or `g` line set.
+    name: String,
+    /// Faces read since the object began or was last cut.
+    faces: usize,
+    /// Positions, texture coordinates and normals defined so far.
+    defined: [usize; 3],
+    /// The largest of each that a face since the object began or was last cut names.
+    named: [usize; 3],
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            name: UNNAMED.to_string(),
+            faces: 0,
+            defined: [0; 3],
+            named: [0; 3],
+        }
+    }
+}
+
+impl Tally {
+    /// Whether the object may end before its next face, tobj reading on as a new object
+    /// of the same name and material: every vertex its faces so far name is defined
+    /// (tobj looks indices up as it exports the object), and it is not a spawn marker
+    /// (whose centre is the spawn).
+    pub(super) fn may_end(&self) -> bool {
+        self.named.iter().zip(&self.defined).all(|(n, d)| n <= d) && !is_spawn_name(&self.name)
+    }
+
+    /// The object ended here and goes on as a new one: its count started afresh.
+    fn restart(&mut self) {
+        self.faces = 0;
+        self.named = [0; 3];
+    }
+
+    /// Note `line`, read.
+    pub(super) fn pass(&mut self, line: Line) {
+        match line {
+            Line::Face(named) => {
+                self.faces += 1;
+                self.named = max3(self.named, named);
+            }
+            Line::Vertex(kind) => self.defined[kind] += 1,
+            Line::Object(name) => {
+                self.name = name;
+                self.restart();
+            }
+            Line::Other => {}
+        }
+    }
+}
+
 /// What `line` is to the cut, as tobj reads it: words split at any whitespace (tobj's
 /// `split_whitespace`), an object named by the line after its first character, trimmed.
-fn read(line: &[u8]) -> Line {
+pub(super) fn read(line: &[u8]) -> Line {
     // Read as bytes unless the line holds whitespace beyond ASCII's (a byte past ASCII,
     // or the vertical tab), which tobj also splits words at.
     if line.iter().any(|&b| !b.is_ascii() || b == 0x0B) {

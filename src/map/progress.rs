@@ -89,6 +89,11 @@ impl Progress {
         self.bytes.store(bytes, Ordering::Relaxed);
     }
 
+    /// `bytes` more of it have been read (by one of the readers reading it at once).
+    pub fn advance(&self, bytes: u64) {
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
     /// The load moves on to `stage`.
     pub fn enter(&self, stage: Stage) {
         self.stage.store(stage as u8, Ordering::Relaxed);
@@ -165,7 +170,8 @@ fn doing(stage: Stage, (read, total): (u64, u64)) -> String {
 /// Bytes a [`Watched`] reader hands out between two looks at its flags.
 const LOOK_EVERY: u64 = 1 << 20;
 
-/// A reader that tells `progress` how many bytes it has handed out, and fails (an error
+/// A reader that tells `progress` how many bytes it has handed out (adding them to what
+/// other readers of the same load hand out), and fails (an error
 /// of kind `Other`, which a parser does not retry) once `progress` is cancelled or `stop`
 /// is set: the way to stop a parser that has no way to be stopped (tobj reads to the end
 /// of its input).
@@ -200,8 +206,8 @@ impl<R: BufRead> Read for Watched<'_, R> {
 impl<R: BufRead> BufRead for Watched<'_, R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.read >= self.looked + LOOK_EVERY || self.read == 0 {
+            self.progress.advance(self.read - self.looked);
             self.looked = self.read;
-            self.progress.read(self.read);
             if self.progress.cancelled() || self.stop.load(Ordering::Relaxed) {
                 return Err(io::Error::other("stopped"));
             }
