@@ -161,13 +161,67 @@ fn batched<T>(a: Assembled<T>, corners: impl FnOnce(Vec<T>) -> Corners) -> Geome
     }
 }
 
-/// [`assemble`]'s work, each corner kept as `keep` makes it of its vertex.
-fn assemble_as<T: Clone>(
+/// Maps with fewer corners than this are assembled on one thread.
+const IN_TWO_MIN: usize = 1 << 20;
+
+/// [`assemble`]'s work, each corner kept as `keep` makes it of its vertex: the models in
+/// two runs of about as many corners, one on each of two threads, from [`IN_TWO_MIN`]
+/// corners, and what each made put together in order (the same lists as one thread's).
+fn assemble_as<T: Clone + Send>(
     models: &[tobj::Model],
     given: &[Given],
     materials: usize,
     frame: &MapFrame,
-    keep: impl Fn(Vertex) -> T,
+    keep: impl Fn(Vertex) -> T + Sync,
+) -> Assembled<T> {
+    let corners: usize = models.iter().map(|m| m.mesh.indices.len()).sum();
+    let mut so_far = 0;
+    let half = models
+        .iter()
+        .position(|m| {
+            so_far += m.mesh.indices.len();
+            so_far * 2 >= corners
+        })
+        .map_or(models.len(), |k| k + 1);
+    if corners < IN_TWO_MIN || half >= models.len() {
+        return assemble_run(models, given, materials, frame, &keep);
+    }
+    let ((first, second), (first_given, second_given)) =
+        (models.split_at(half), given.split_at(half));
+    let (mut made, after) = std::thread::scope(|s| {
+        let after = std::thread::Builder::new()
+            .spawn_scoped(s, || {
+                assemble_run(second, second_given, materials, frame, &keep)
+            })
+            .ok();
+        let made = assemble_run(first, first_given, materials, frame, &keep);
+        let after = match after {
+            Some(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            // No thread to be had: on this one.
+            None => assemble_run(second, second_given, materials, frame, &keep),
+        };
+        (made, after)
+    });
+    for (list, more) in made.per_material.iter_mut().zip(after.per_material) {
+        list.extend(more);
+    }
+    let (c, more) = (&mut made.counts, after.counts);
+    c.non_finite += more.non_finite;
+    c.degenerate += more.degenerate;
+    c.concave += more.concave;
+    c.fallback += more.fallback;
+    // The last spawn marker marks the spawn.
+    made.marked_spawn = after.marked_spawn.or(made.marked_spawn);
+    made
+}
+
+/// [`assemble_as`] of one run of models, on this thread.
+fn assemble_run<T: Clone>(
+    models: &[tobj::Model],
+    given: &[Given],
+    materials: usize,
+    frame: &MapFrame,
+    keep: &impl Fn(Vertex) -> T,
 ) -> Assembled<T> {
     let mut per_material: Vec<Vec<T>> = vec![Vec::new(); materials];
     let mut marked_spawn = None;
