@@ -88,6 +88,16 @@ struct Assembled<T> {
 /// material: positions alone when no model gives normals or texture coordinates (every
 /// corner would be the flat normal and no texture coordinates: see [`Corners`]).
 pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFrame) -> Geometry {
+    assemble_from(models, materials, frame, IN_TWO_MIN)
+}
+
+/// [`assemble`], on two threads from `in_two_min` corners.
+fn assemble_from(
+    models: &[tobj::Model],
+    materials: usize,
+    frame: &MapFrame,
+    in_two_min: usize,
+) -> Geometry {
     let given = given_per_model(models);
     // Only the models that become triangles count: tobj ends a file's last `g` or `o`
     // with an empty model, and a spawn marker is no geometry.
@@ -98,13 +108,13 @@ pub(super) fn assemble(models: &[tobj::Model], materials: usize, frame: &MapFram
         .all(|(_, g)| !g.normals && !g.uv);
     if plain {
         batched(
-            assemble_as(models, &given, materials, frame, |v| v.position),
+            assemble_as(models, &given, materials, frame, in_two_min, |v| v.position),
             Corners::Positions,
         )
     } else {
         // (Normals the file gives may all be unusable, and flat after all.)
         batched(
-            assemble_as(models, &given, materials, frame, |v| v),
+            assemble_as(models, &given, materials, frame, in_two_min, |v| v),
             Corners::compact,
         )
     }
@@ -165,13 +175,14 @@ fn batched<T>(a: Assembled<T>, corners: impl FnOnce(Vec<T>) -> Corners) -> Geome
 const IN_TWO_MIN: usize = 1 << 20;
 
 /// [`assemble`]'s work, each corner kept as `keep` makes it of its vertex: the models in
-/// two runs of about as many corners, one on each of two threads, from [`IN_TWO_MIN`]
+/// two runs of about as many corners, one on each of two threads, from `in_two_min`
 /// corners, and what each made put together in order (the same lists as one thread's).
 fn assemble_as<T: Clone + Send>(
     models: &[tobj::Model],
     given: &[Given],
     materials: usize,
     frame: &MapFrame,
+    in_two_min: usize,
     keep: impl Fn(Vertex) -> T + Sync,
 ) -> Assembled<T> {
     let corners: usize = models.iter().map(|m| m.mesh.indices.len()).sum();
@@ -183,7 +194,7 @@ fn assemble_as<T: Clone + Send>(
             so_far * 2 >= corners
         })
         .map_or(models.len(), |k| k + 1);
-    if corners < IN_TWO_MIN || half >= models.len() {
+    if corners < in_two_min || half >= models.len() {
         return assemble_run(models, given, materials, frame, &keep);
     }
     let ((first, second), (first_given, second_given)) =
@@ -314,5 +325,94 @@ fn assemble_run<T: Clone>(
         per_material,
         marked_spawn,
         counts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::UpAxis;
+
+    /// tobj's models of `obj` (no material library: `usemtl` names none).
+    fn models(obj: &str) -> Vec<tobj::Model> {
+        let options = tobj::LoadOptions {
+            single_index: true,
+            ..Default::default()
+        };
+        let loaded = tobj::load_obj_buf(&mut obj.as_bytes(), &options, |_| {
+            Err(tobj::LoadError::OpenFileFailed)
+        });
+        loaded.expect("tobj reads it").0
+    }
+
+    /// Models assembled on two threads make what they make on one: positions alone, and
+    /// with normals and texture coordinates; a spawn marker, a degenerate face, a concave
+    /// and a self-intersecting polygon in each run (counted, and the last marker kept).
+    #[test]
+    fn models_assembled_on_two_threads_are_assembled_as_on_one() {
+        let part = |k: usize, corner: &dyn Fn(usize) -> String| {
+            let o = 8 * k;
+            let c = |i: usize| corner(o + i);
+            format!(
+                "o spawn\nf {} {} {}\no part{k}\nf {} {} {}\nf {} {} {}\nf {} {} {} {} {}\nf {} {} {} {}\n",
+                c(1),
+                c(2),
+                c(3),
+                c(1),
+                c(2),
+                c(3),
+                c(4),
+                c(4),
+                c(5),
+                c(1),
+                c(2),
+                c(6),
+                c(3),
+                c(7),
+                c(1),
+                c(3),
+                c(2),
+                c(8),
+            )
+        };
+        let vertices: String = (0..24)
+            .map(|i| {
+                format!(
+                    "v {} {} {}\nvt 0.5 {}\nvn 0 1 0\n",
+                    i % 5,
+                    (i * 7) % 3,
+                    i % 2,
+                    i % 3
+                )
+            })
+            .collect();
+        let plain = |i: usize| i.to_string();
+        let full = |i: usize| format!("{i}/{i}/{i}");
+        let frame = MapFrame {
+            scale: 2.0,
+            up: UpAxis::Z,
+        };
+        for corner in [&plain as &dyn Fn(usize) -> String, &full] {
+            let obj = format!(
+                "{vertices}{}{}{}",
+                part(0, corner),
+                part(1, corner),
+                part(2, corner)
+            );
+            let m = models(&obj);
+            let made = |in_two_min| {
+                let g = assemble_from(&m, 1, &frame, in_two_min);
+                format!(
+                    "{:?} {:?} {:?} {:?}",
+                    g.vertices, g.batches, g.marked_spawn, g.counts
+                )
+            };
+            let one = made(usize::MAX);
+            assert_eq!(made(0), one, "{obj}");
+            assert!(
+                one.contains("degenerate: 3") && one.contains("concave: 3"),
+                "{one}"
+            );
+        }
     }
 }
