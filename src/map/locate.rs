@@ -509,6 +509,35 @@ mod tests {
         assert!(plain > 10_000 && refused > 10_000, "{plain} {refused}");
     }
 
+    /// A word read as a plain number is a number to tobj (Rust's `f32` reading), and
+    /// the plain forms are read so: words of random characters.
+    #[test]
+    fn a_plain_number_is_a_number() {
+        let alphabet = b"0123456789..--+eEinfa";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut plain = 0;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 7) as usize;
+            let word: String = (0..len)
+                .map(|k| alphabet[((seed >> (4 + 5 * k)) % alphabet.len() as u64) as usize] as char)
+                .collect();
+            if plain_number(&word) {
+                plain += 1;
+                assert!(word.parse::<f32>().is_ok(), "{word:?}");
+            }
+        }
+        assert!(plain > 1_000, "{plain}");
+        for word in ["0", "-1", "+2.5", ".5", "5.", "-.25", "0005"] {
+            assert!(plain_number(word), "{word}");
+        }
+        for word in ["", "-", ".", "1e5", "inf", "1.2.3", "--1"] {
+            assert!(!plain_number(word), "{word}");
+        }
+    }
+
     #[test]
     fn the_counter_names_the_line_a_reader_stopped_on() {
         let mut r = LineCounter::new("a\nb\nc".as_bytes());
