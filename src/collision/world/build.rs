@@ -42,11 +42,9 @@ pub(super) fn build(
     corners: &(impl Fn(usize) -> [Vec3; 3] + Sync),
 ) -> CollisionWorld {
     let kept = kept(count, corners);
-    let Built { bvh, order, depth } = Bvh::build_from(
-        kept.indices
-            .iter()
-            .map(|&i| Aabb::from_points(corners(i as usize))),
-    );
+    let Built { bvh, order, depth } = Bvh::build_from(kept.indices.len(), |k| {
+        Aabb::from_points(corners(kept.indices[k] as usize))
+    });
     let sources: Vec<u32> = order.iter().map(|&k| kept.indices[k as usize]).collect();
     drop(kept.indices);
     let triangles = made(&sources, corners);
