@@ -478,7 +478,16 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<Split> {
         return (count > MAX_LEAF).then(|| median(range));
     }
     let (lo, scale) = (rb.cmin[axis], BINS as f32 / extent[axis]);
-    let bin_of = |p: &Prim| (((p.centroid()[axis] - lo) * scale) as usize).min(BINS - 1);
+    // The centroid's coordinate along the axis, taken from its lane (indexing the vector
+    // by a number known only as it runs stored it and read it back, for every prim); the
+    // bin counted in 32 bits (no centroid lies below `lo`, nor past `BINS` bins).
+    let along = |v: Vec3A| match axis {
+        0 => v.x,
+        1 => v.y,
+        _ => v.z,
+    };
+    let bin_of =
+        |p: &Prim| (((along(p.centroid()) - lo) * scale) as u32).min(BINS as u32 - 1) as usize;
 
     let mut bins = Bins::EMPTY;
     let stride = (count / SAMPLE).max(1);
