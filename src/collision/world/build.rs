@@ -169,9 +169,12 @@ fn digests(range: std::ops::Range<usize>, corners: &impl Fn(usize) -> [Vec3; 3])
     d
 }
 
-/// [`repeats`] among `digests`, sorted first (by digest, then index).
+/// [`repeats`] among `digests` (in the order of their indices), sorted first by digest,
+/// then index: a radix sort by digest, which keeps equal digests in their order (on
+/// conference the sort by both took 7% of the build).
 fn sorted_repeats<K: PartialEq>(digests: &mut [Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
-    digests.sort_unstable();
+    debug_assert!(digests.is_sorted_by_key(|d| d.1));
+    radsort::sort_by_key(digests, |d| d.0);
     repeats(digests, key)
 }
 
