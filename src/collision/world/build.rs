@@ -60,12 +60,6 @@ pub(super) fn build(
     }
 }
 
-/// Triangle `i`, when it is not degenerate.
-fn triangle(corners: &impl Fn(usize) -> [Vec3; 3], i: usize) -> Option<Triangle> {
-    let [a, b, c] = corners(i);
-    Triangle::new(a, b, c)
-}
-
 /// The digest of a triangle's corners: a sum of per-corner digests, the same in any
 /// corner order, with no sort.
 fn digest([a, b, c]: [Vec3; 3]) -> u64 {
@@ -157,8 +151,12 @@ fn digests(range: std::ops::Range<usize>, corners: &impl Fn(usize) -> [Vec3; 3])
         low: Vec::with_capacity(range.len() / 2 + range.len() / 16),
         high: Vec::with_capacity(range.len() / 2 + range.len() / 16),
     };
-    for i in range.filter(|&i| triangle(corners, i).is_some()) {
-        let digested = (digest(corners(i)), i as u32);
+    for i in range {
+        let [a, b, c] = corners(i);
+        if Triangle::new(a, b, c).is_none() {
+            continue;
+        }
+        let digested = (digest([a, b, c]), i as u32);
         d.indices.push(i as u32);
         if digested.0 & TOP == 0 {
             d.low.push(digested);
@@ -353,7 +351,10 @@ mod tests {
         // each set of corners kept, the tree built over them, gathered in its order.
         let mut first = std::collections::HashSet::new();
         let plain: Vec<Triangle> = (0..n)
-            .filter_map(|i| triangle(&tri, i).filter(|_| first.insert(corner_key(tri(i)))))
+            .filter_map(|i| {
+                let [a, b, c] = tri(i);
+                Triangle::new(a, b, c).filter(|_| first.insert(corner_key(tri(i))))
+            })
             .collect();
         let boxes: Vec<Aabb> = plain.iter().map(Triangle::bounds).collect();
         let Built { bvh, order, depth } = Bvh::build(&boxes);
