@@ -39,6 +39,10 @@ pub(super) const TWO_READERS_MIN_BYTES: usize = 4 << 20;
 /// this size.
 const RUN_BYTES: usize = 64 << 10;
 
+/// Faces the second reader passes over (before the split) between two looks at whether
+/// it is to stop: a few milliseconds' worth.
+const FACES_BETWEEN_LOOKS: usize = 1 << 16;
+
 /// Where the split is looked for from in `text`: the middle of what follows its first
 /// face line (most of a text's reading is its faces, and its vertices are read by both).
 /// Only a guess of where the faces start (the first line beginning with `f`): the split
@@ -205,17 +209,24 @@ impl<'a> Second<'a> {
 
     /// The next run of lines before the split, passing over faces, as `at..end`; or
     /// the split, found (`own` is then its text); or the end of a text without one.
-    fn next_run(&mut self) {
+    fn next_run(&mut self) -> io::Result<()> {
         let text = self.text;
+        let mut passed = 0usize;
         while let Some(line) = line_at(text, self.scan) {
             let read = read(line);
             if !matches!(read, Line::Face(_)) {
                 break;
             }
+            // Millions of faces may pass here before the split (or the end): the flags
+            // are looked at as they go.
+            passed += 1;
+            if passed.is_multiple_of(FACES_BETWEEN_LOOKS) {
+                self.look()?;
+            }
             if self.scan >= self.aim && self.scan > 0 && self.tally.may_end() {
                 self.signal.tell(Found::At(self.scan));
                 self.own = Some(Watched::new(&text[self.scan..], self.progress, self.stop));
-                return;
+                return Ok(());
             }
             self.tally.pass(read);
             self.scan += line.len();
@@ -237,6 +248,15 @@ impl<'a> Second<'a> {
         if self.scan == text.len() {
             self.signal.tell(Found::Nowhere);
         }
+        Ok(())
+    }
+
+    /// Fails once the load is cancelled or the reader stopped.
+    fn look(&self) -> io::Result<()> {
+        if self.progress.cancelled() || self.stop.load(Ordering::Relaxed) {
+            return Err(io::Error::other("stopped"));
+        }
+        Ok(())
     }
 }
 
@@ -260,10 +280,8 @@ impl Read for Second<'_> {
 impl BufRead for Second<'_> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.own.is_none() && self.at == self.end {
-            if self.progress.cancelled() || self.stop.load(Ordering::Relaxed) {
-                return Err(io::Error::other("stopped"));
-            }
-            self.next_run();
+            self.look()?;
+            self.next_run()?;
         }
         match &mut self.own {
             Some(own) => own.fill_buf(),
@@ -395,6 +413,13 @@ mod tests {
         let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\no spawn\nf 1 2 3\nf 1 2 3\no floor\nf 1 2 3\n";
         let floor = text.find("o floor\n").expect("there") + 8;
         assert_eq!(second(text, 0).1, Found::At(floor));
+        // Colours after the faces that use them: no split while a position has none and
+        // some have (the first reader would export its part without them, and fail);
+        // every position coloured, a split.
+        let text = "v 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 3\nv 0 0 0 1 1 1\nf 1 2 3\n";
+        assert_eq!(second(text, 30).1, Found::Nowhere);
+        let text = "v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0 0 1\nf 1 2 3\nf 1 2 3\n";
+        assert_eq!(second(text, 45).1, Found::At(text.len() - 8));
         // Never before the first line.
         assert_eq!(second("f 1 1 1\nv 0 0 0\nf 1 1 1\n", 0).1, Found::At(16));
     }

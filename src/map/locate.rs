@@ -183,7 +183,7 @@ fn floats<'a>(words: &mut impl Iterator<Item = &'a str>, n: usize) -> bool {
 /// and at most one point, at least one digit. Each such word reads as an `f32` (Rust's
 /// `from_str`, tobj's), so the check need not read it; any other is read (an exponent,
 /// `inf`, `nan`, or no number). Reading every coordinate took most of the check's time.
-fn plain_number(word: &str) -> bool {
+pub(super) fn plain_number(word: &str) -> bool {
     let digits = word.strip_prefix(['-', '+']).unwrap_or(word).as_bytes();
     let mut point = false;
     let mut digit = false;

@@ -717,6 +717,9 @@ mod tests {
             format!("o a\n{v}{f}# end\n\n"),
             // Materials switched inside an object, and a usemtl after the last face.
             format!("mtllib m.mtl\no a\n{v}usemtl red\n{f}usemtl blue\n{f}usemtl red\n"),
+            // Colours after the faces that use them (a review of the two readers): tobj
+            // wants each vertex's colour as it exports, so no object ends before they come.
+            format!("v 0 0 0 1 0 0\n{v}{f}{}", "v 0 0 0 1 1 1\n".repeat(12)),
             // Libraries named again after the split, and one missing (a warning each time).
             format!(
                 "mtllib m.mtl\n{v}usemtl red\n{f}mtllib none.mtl\nmtllib m.mtl\nusemtl blue\n{f}"

@@ -15,6 +15,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::assemble::is_spawn_name;
+use super::locate::plain_number;
 use crate::files::read_through_buffer;
 
 /// Faces tobj holds at most before [`ObjectCut`] ends the object they belong to (unless a
@@ -36,6 +37,9 @@ pub(super) enum Line {
     Face([usize; 3]),
     /// A position (0), texture coordinate (1) or normal (2).
     Vertex(usize),
+    /// A position with its colour: the colour's numbers tobj keeps (up to the first that
+    /// does not read).
+    Coloured(usize),
     /// An `o` or `g` line naming an object so.
     Object(String),
     /// Anything else.
@@ -117,6 +121,8 @@ pub(super) struct Tally {
     defined: [usize; 3],
     /// The largest of each that a face since the object began or was last cut names.
     named: [usize; 3],
+    /// The colour numbers tobj keeps so far (three a coloured position).
+    colours: usize,
 }
 
 impl Default for Tally {
@@ -126,6 +132,7 @@ impl Default for Tally {
             faces: 0,
             defined: [0; 3],
             named: [0; 3],
+            colours: 0,
         }
     }
 }
@@ -133,10 +140,15 @@ impl Default for Tally {
 impl Tally {
     /// Whether the object may end before its next face, tobj reading on as a new object
     /// of the same name and material: every vertex its faces so far name is defined
-    /// (tobj looks indices up as it exports the object), and it is not a spawn marker
-    /// (whose centre is the spawn).
+    /// (tobj looks indices up as it exports the object); once any position has a colour,
+    /// every position so far has one (tobj then wants the colour of each vertex a face
+    /// uses, as it exports: a file whose colours come after the faces that use them
+    /// loads whole, and failed in pieces); and it is not a spawn marker (whose centre is
+    /// the spawn).
     pub(super) fn may_end(&self) -> bool {
-        self.named.iter().zip(&self.defined).all(|(n, d)| n <= d) && !is_spawn_name(&self.name)
+        self.named.iter().zip(&self.defined).all(|(n, d)| n <= d)
+            && (self.colours == 0 || self.defined[0].saturating_mul(3) <= self.colours)
+            && !is_spawn_name(&self.name)
     }
 
     /// The object ended here and goes on as a new one: its count started afresh.
@@ -153,6 +165,10 @@ impl Tally {
                 self.named = max3(self.named, named);
             }
             Line::Vertex(kind) => self.defined[kind] += 1,
+            Line::Coloured(colours) => {
+                self.defined[0] += 1;
+                self.colours += colours;
+            }
             Line::Object(name) => {
                 self.name = name;
                 self.restart();
@@ -173,6 +189,7 @@ pub(super) fn read(line: &[u8]) -> Line {
         let first = words.next().unwrap_or_default();
         return match first {
             "f" | "l" => Line::Face(words.map(str::as_bytes).map(largest).fold([0; 3], max3)),
+            "v" => position(words),
             _ => read_word(first.as_bytes(), &text),
         };
     }
@@ -187,8 +204,44 @@ pub(super) fn read(line: &[u8]) -> Line {
     match &line[start..end] {
         b"f" | b"l" => Line::Face(largest(&line[end..])),
         b"o" | b"g" => read_word(&line[start..end], &String::from_utf8_lossy(line)),
+        // Most positions have no colour: their words counted first, byte by byte (read
+        // as words, every position cost 0.15 s of the ten million triangles' parse).
+        b"v" if words(&line[end..]) != 6 => Line::Vertex(0),
+        b"v" => position(
+            line[end..]
+                .split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty())
+                // An ASCII line: every word is text.
+                .map(|w| std::str::from_utf8(w).unwrap_or_default()),
+        ),
         word => read_word(word, ""),
     }
+}
+
+/// The number of words of ASCII `text` (split at ASCII whitespace).
+fn words(text: &[u8]) -> usize {
+    let mut count = 0;
+    let mut in_word = false;
+    for &b in text {
+        let word = !b.is_ascii_whitespace();
+        count += usize::from(word && !in_word);
+        in_word = word;
+    }
+    count
+}
+
+/// A position line whose words after `v` are `words`: coloured when it has three numbers
+/// and three more (tobj's rule: then it keeps the colour's numbers up to the first that
+/// does not read; a line it refuses is refused by the check beside it).
+fn position<'a>(words: impl Iterator<Item = &'a str>) -> Line {
+    let mut after = words.skip(3);
+    let (Some(r), Some(g), Some(b), None) =
+        (after.next(), after.next(), after.next(), after.next())
+    else {
+        return Line::Vertex(0);
+    };
+    let number = |w: &&str| plain_number(w) || w.parse::<f32>().is_ok();
+    Line::Coloured([r, g, b].into_iter().take_while(number).count())
 }
 
 /// What a line whose first word is `word` (not a face's) is: `text` is the whole line,
@@ -390,6 +443,13 @@ mod tests {
         assert_eq!(read(b"  f 3/1 2/4 1/1\r\n"), Line::Face([3, 4, 0]));
         assert_eq!(read("f\u{a0}1 5\u{a0}2".as_bytes()), Line::Face([5, 0, 0]));
         assert_eq!(read(b"vt 0 1\n"), Line::Vertex(1));
+        // A position's colour numbers, as tobj keeps them (up to the first that does not
+        // read); a weight or a position alone is no colour.
+        assert_eq!(read(b"v 0 0 0 1 0.5 1e-1\n"), Line::Coloured(3));
+        assert_eq!(read(b"v 0 0 0 1 x 1\n"), Line::Coloured(1));
+        assert_eq!(read("v 0 0 0\u{a0}1 1 1".as_bytes()), Line::Coloured(3));
+        assert_eq!(read(b"v 0 0 0 1\n"), Line::Vertex(0));
+        assert_eq!(read(b"v 0 0 0\n"), Line::Vertex(0));
         assert_eq!(read(b"p 1 2\n"), Line::Other);
     }
 

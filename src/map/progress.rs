@@ -212,7 +212,14 @@ impl<R: BufRead> BufRead for Watched<'_, R> {
                 return Err(io::Error::other("stopped"));
             }
         }
-        self.inner.fill_buf()
+        let buf = self.inner.fill_buf()?;
+        if buf.is_empty() && self.read > self.looked {
+            // The end: the last bytes told too (with two readers, up to twice
+            // `LOOK_EVERY` were never told, and the bar stopped short).
+            self.progress.advance(self.read - self.looked);
+            self.looked = self.read;
+        }
+        Ok(buf)
     }
 
     fn consume(&mut self, amt: usize) {
@@ -224,6 +231,22 @@ impl<R: BufRead> BufRead for Watched<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Readers of one load read to their ends tell every byte, added up (two readers of a
+    /// text each left up to `LOOK_EVERY` untold, and the bar stopped short: a review).
+    #[test]
+    fn readers_read_to_the_end_tell_every_byte() {
+        let p = Progress::default();
+        let stop = AtomicBool::new(false);
+        let (a, b) = (vec![b'x'; 3 * LOOK_EVERY as usize + 17], vec![b'y'; 5]);
+        for text in [&a, &b] {
+            let mut out = Vec::new();
+            Watched::new(text.as_slice(), &p, &stop)
+                .read_to_end(&mut out)
+                .expect("reads");
+        }
+        assert_eq!(p.bytes().0, (a.len() + b.len()) as u64);
+    }
 
     #[test]
     fn the_fraction_follows_the_bytes_then_the_stages() {

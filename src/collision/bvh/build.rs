@@ -56,11 +56,13 @@ struct Prim {
 const _: () = assert!(std::mem::size_of::<Prim>() == 32);
 
 impl Prim {
-    /// The record of triangle `index` (at most [`MAX_LINK`]) with box `b`, in bin 0.
+    /// The record of triangle `index` (at most [`MAX_LINK`], as a node's links: more
+    /// triangles than fit in memory; a larger index is cut to it, as [`Node::new`] cuts
+    /// one, never let into the tag's bit) with box `b`, in bin 0.
     fn new(b: Aabb, index: u32) -> Prim {
         debug_assert!(index <= MAX_LINK);
         Prim {
-            lo: b.min.extend(tagged(index)),
+            lo: b.min.extend(tagged(index.min(MAX_LINK))),
             hi: b.max.extend(tagged(0)),
         }
     }
