@@ -754,6 +754,91 @@ mod tests {
         }
     }
 
+    /// Random texts of hostile lines (after a review of the two readers: every kind of
+    /// line, relative and forward indices, two libraries naming one material, a missing
+    /// one, spawn markers, Unicode whitespace, a last line without its end), each read by
+    /// two readers split at every line, and in pieces of one face, makes one reader's map
+    /// or error.
+    #[test]
+    fn random_texts_read_by_two_readers_or_in_pieces_are_read_as_whole() {
+        let lines: &[&str] = &[
+            "v 0 0 0\n",
+            "v 1 0 0\n",
+            "v 0 1 0\n",
+            "v nan 0 0\n",
+            "v 0 0 0 1 1 1\n",
+            "vt 0 0\n",
+            "vt 1 1\n",
+            "vn 0 0 1\n",
+            "vn 0 0 0\n",
+            "f 1 2 3\n",
+            "f 3 4 1\n",
+            "f 1 2 3 4\n",
+            "f 1/1 2/2 3/1\n",
+            "f 1//1 2//1 3//1\n",
+            "f 1/1/1 2/2/1 3/1/1\n",
+            "f -1 -2 -3\n",
+            "f 1 5 6\n",
+            "f 1/3 2/1 3/1\n",
+            "  f 3 2 1\n",
+            "f\u{a0}1 2 3\n",
+            "l 1 2\n",
+            "p 1\n",
+            "o a\n",
+            "o b\n",
+            "g a\n",
+            "g\n",
+            "o spawn\n",
+            "o player_start\n",
+            "usemtl red\n",
+            "usemtl blue\n",
+            "usemtl green\n",
+            "usemtl none\n",
+            "mtllib m.mtl\n",
+            "mtllib n.mtl\n",
+            "mtllib missing.mtl\n",
+            "mtllib m.mtl n.mtl\n",
+            "# c\n",
+            "\n",
+            "s 1\n",
+            "f 1 2 3\r\n",
+            "o\u{0b}c\n",
+        ];
+        let mtl = [
+            ("m.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n"),
+            ("n.mtl", "newmtl green\nKd 0 1 0\nnewmtl red\nKd 1 1 0\n"),
+        ];
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut random = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut loaded = 0;
+        for _ in 0..300 {
+            let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvn 0 0 1\n");
+            for _ in 0..4 + random() % 14 {
+                text += lines[(random() % lines.len() as u64) as usize];
+            }
+            if random() % 4 == 0 {
+                text.pop();
+            }
+            let whole = made_by(&text, Source::Memory(&mtl), WHOLE);
+            loaded += usize::from(!whole.contains("t.obj:"));
+            assert_eq!(
+                made_in_pieces(&text, Source::Memory(&mtl), 1),
+                whole,
+                "{text:?}"
+            );
+            for (at, _) in text.match_indices('\n') {
+                let halves = made_in_halves(&text, Source::Memory(&mtl), at + 1);
+                assert_eq!(halves, whole, "{text:?} split from byte {}", at + 1);
+            }
+        }
+        assert!(loaded > 30, "{loaded} of 300 loaded");
+    }
+
     /// The same over the tricky and malformed files of a loader's bug reports, when the
     /// shared folder is there (it is in CI): read in pieces of one face, and by two
     /// readers split at eight places, each makes the same map, or the same error, as read
