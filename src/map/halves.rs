@@ -26,7 +26,9 @@ use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::pieces::{Line, Tally, read};
+use super::mtl::Libraries;
+use super::obj::tobj_over;
+use super::pieces::{Line, ObjectCut, Tally, read};
 use super::progress::{Progress, Watched};
 use crate::files::read_through_buffer;
 
@@ -42,6 +44,48 @@ const RUN_BYTES: usize = 64 << 10;
 /// Faces the second reader passes over (before the split) between two looks at whether
 /// it is to stop: a few milliseconds' worth.
 const FACES_BETWEEN_LOOKS: usize = 1 << 16;
+
+/// tobj's models and materials of `text` read by two readers at once, the split looked
+/// for from `aim`, each handing tobj pieces of `per_piece` faces: `None` when either fails or is stopped by `stop` (which a failure
+/// sets), or no second thread is to be had. The whole text is then read again by one
+/// reader, whose error is the one named.
+pub(super) fn read_both(
+    text: &str,
+    aim: usize,
+    per_piece: usize,
+    libraries: &Libraries,
+    progress: &Progress,
+    stop: &AtomicBool,
+) -> Option<tobj::LoadResult> {
+    let signal = Signal::default();
+    // Each reader's failure stops the other.
+    let failed = |read: &std::thread::Result<tobj::LoadResult>| {
+        if !matches!(read, Ok(Ok(_))) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    std::thread::scope(|s| {
+        let second = std::thread::Builder::new()
+            .spawn_scoped(s, || {
+                let own = Second::new(text, aim, &signal, progress, stop);
+                let read = tobj_over(&mut ObjectCut::new(own, per_piece), libraries);
+                failed(&read);
+                read
+            })
+            .ok()?;
+        let own = Watched::new(First::new(text, aim, &signal), progress, stop);
+        let first = tobj_over(&mut ObjectCut::new(own, per_piece), libraries);
+        failed(&first);
+        let second = second.join().ok()?;
+        match (first, second) {
+            (Ok(Ok((mut models, _))), Ok(Ok((more, materials)))) => {
+                models.extend(more);
+                Some(Ok((models, materials)))
+            }
+            _ => None,
+        }
+    })
+}
 
 /// Where the split is looked for from in `text`: the middle of what follows its first
 /// face line (most of a text's reading is its faces, and its vertices are read by both).

@@ -478,21 +478,31 @@ mod tests {
         assert_eq!(not_obj(""), None);
     }
 
+    /// `count` words of up to `longest - 1` characters of `alphabet`, drawn by xorshift
+    /// from `seed`: the same words everywhere.
+    fn random_words(
+        alphabet: &'static [u8],
+        mut seed: u64,
+        longest: u64,
+        count: usize,
+    ) -> impl Iterator<Item = String> {
+        (0..count).map(move |_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % longest) as usize;
+            (0..len)
+                .map(|k| alphabet[((seed >> (4 + 5 * k)) % alphabet.len() as u64) as usize] as char)
+                .collect()
+        })
+    }
+
     /// A face read plainly (`plain_corners`) is right by `corners_problem`, which hands
     /// out the same indices: faces of random characters from both readings' alphabets.
     #[test]
     fn a_face_read_plainly_is_read_as_corners_problem_reads_it() {
-        let alphabet = b"0123456789//  \t-+x";
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let (mut plain, mut refused) = (0, 0);
-        for _ in 0..200_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 12) as usize;
-            let face: String = (0..len)
-                .map(|k| alphabet[((seed >> (4 + 5 * k)) % alphabet.len() as u64) as usize] as char)
-                .collect();
+        for face in random_words(b"0123456789//  \t-+x", 0x9e37_79b9_7f4a_7c15, 12, 200_000) {
             let defined = [usize::MAX / 2; 3];
             let (mut fast, mut slow) = (Vec::new(), Vec::new());
             if !plain_corners(&face, |k, x| fast.push((k, x))) {
@@ -513,17 +523,8 @@ mod tests {
     /// the plain forms are read so: words of random characters.
     #[test]
     fn a_plain_number_is_a_number() {
-        let alphabet = b"0123456789..--+eEinfa";
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut plain = 0;
-        for _ in 0..100_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 7) as usize;
-            let word: String = (0..len)
-                .map(|k| alphabet[((seed >> (4 + 5 * k)) % alphabet.len() as u64) as usize] as char)
-                .collect();
+        for word in random_words(b"0123456789..--+eEinfa", 0x2545_f491_4f6c_dd1d, 7, 100_000) {
             if plain_number(&word) {
                 plain += 1;
                 assert!(word.parse::<f32>().is_ok(), "{word:?}");

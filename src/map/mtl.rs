@@ -1,10 +1,13 @@
 //! Material libraries: finding the files an `mtllib` names, reading them within limits,
-//! and making them safe for tobj (a `Kd` with fewer than three numbers makes tobj 4
-//! panic).
+//! making them safe for tobj (a `Kd` with fewer than three numbers makes tobj 4
+//! panic), and parsing them once for every reader of the OBJ that asks ([`Libraries`]).
 
+use std::cell::Cell;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
+use super::locate::LineCounter;
 use crate::files::{FileKind, ReadError, folder_entries, read_file, read_head};
 use crate::quote::quote;
 
@@ -196,6 +199,109 @@ pub(super) fn sanitize_mtl(name: &str, text: &str, warnings: &mut Vec<String>) -
         out.push('\n');
     }
     out
+}
+
+/// The material libraries a text names, read once however many readers ask: each
+/// reader asks for them in the text's order (the second reader of a split asks again for
+/// those before the split), and the `k`-th asked of any reader is the `k`-th of the text,
+/// read by whichever asks first and handed to the other as it was read.
+pub(super) struct Libraries<'a> {
+    shown: &'a str,
+    source: &'a Source<'a>,
+    state: Mutex<LibraryState>,
+}
+
+/// What reading the libraries made so far.
+#[derive(Default)]
+pub(super) struct LibraryState {
+    /// What tobj was given for each `mtllib` line, in the text's order.
+    answers: Vec<tobj::MTLLoadResult>,
+    pub(super) warnings: Vec<String>,
+    /// Where textures are looked for: the folder of the first library found.
+    pub(super) texture_dir: Option<PathBuf>,
+    /// The library files read.
+    pub(super) paths: Vec<PathBuf>,
+}
+
+impl<'a> Libraries<'a> {
+    pub(super) fn new(shown: &'a str, source: &'a Source<'a>) -> Self {
+        Libraries {
+            shown,
+            source,
+            state: Mutex::new(LibraryState::default()),
+        }
+    }
+
+    /// tobj's answer to a reader's `mtllib` line `p`, its `asked`-th.
+    pub(super) fn load(&self, asked: &Cell<usize>, p: &Path) -> tobj::MTLLoadResult {
+        let k = asked.replace(asked.get() + 1);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(answer) = state.answers.get(k) {
+            return answer.clone();
+        }
+        let value = p.to_string_lossy();
+        let LibraryState {
+            answers,
+            warnings,
+            texture_dir,
+            paths,
+        } = &mut *state;
+        let libraries = read_libraries(self.shown, &value, self.source, warnings);
+        let answer = if libraries.is_empty() {
+            Err(tobj::LoadError::OpenFileFailed)
+        } else {
+            paths.extend(libraries.iter().filter_map(|l| l.path.clone()));
+            if let Some(dir) = libraries.iter().find_map(|l| l.dir.clone()) {
+                texture_dir.get_or_insert(dir);
+            }
+            parse_libraries(&libraries, warnings)
+        };
+        answers.push(answer.clone());
+        answer
+    }
+
+    /// Forget what was read (the text is read again from its start by one reader).
+    pub(super) fn forget(&self) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LibraryState::default();
+    }
+
+    /// What reading them made.
+    pub(super) fn into_state(self) -> LibraryState {
+        self.state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Sanitise and parse the libraries of one `mtllib` as one; a syntax error is a warning
+/// naming the library and line, and leaves its materials grey.
+fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::MTLLoadResult {
+    let mut clean = String::new();
+    // Where each library starts in `clean`, in lines (sanitising ends every line in '\n').
+    let mut starts = Vec::new();
+    let mut lines = 0;
+    for lib in libraries {
+        starts.push((lines, lib.shown.as_str()));
+        let text = sanitize_mtl(&lib.shown, &lib.text, warnings);
+        lines += text.lines().count();
+        clean += &text;
+    }
+    let mut reader = LineCounter::new(clean.as_bytes());
+    tobj::load_mtl_buf(&mut reader).inspect_err(|e| {
+        let line = reader.line().max(1);
+        let (first, name) = starts
+            .iter()
+            .rev()
+            .find(|(first, _)| *first < line)
+            .copied()
+            .unwrap_or((0, "material library"));
+        let text = clean.lines().nth(line - 1).unwrap_or("").trim();
+        warnings.push(format!(
+            "{name}:{}: cannot read {} ({e}); its materials are grey",
+            line - first,
+            quote(text)
+        ));
+    })
 }
 
 #[cfg(test)]

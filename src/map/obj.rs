@@ -10,14 +10,13 @@ use std::collections::HashSet;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use glam::Vec3;
 
 use super::assemble::assemble;
-use super::halves::{self, First, Second, Signal, TWO_READERS_MIN_BYTES};
+use super::halves::{self, TWO_READERS_MIN_BYTES};
 use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
-use super::mtl::{Library, Source, read_libraries, sanitize_mtl, users_of};
+use super::mtl::{Libraries, LibraryState, Source, users_of};
 use super::pieces::{FACES_PER_PIECE, ObjectCut};
 use super::progress::{Progress, Stage, Watched};
 use super::sniff::{HEAD_BYTES, material_library, sniff};
@@ -25,7 +24,7 @@ use super::texture::{TextureCache, TextureOptions, convert_material};
 use super::{Map, MapError, MapFrame, Material, UpAxis};
 use crate::files::{Digest, FileKind, folder_of, read_file, read_head};
 use crate::geometry::Aabb;
-use crate::quote::{quote, shown_path};
+use crate::quote::shown_path;
 
 /// How to turn the file's coordinates into world coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -325,7 +324,10 @@ fn read_with_tobj(
     let stop = AtomicBool::new(false);
     let read = || {
         (text.len() >= reading.two_from)
-            .then(|| read_halves(text, &libraries, progress, &stop, reading))
+            .then(|| {
+                let aim = reading.split_from.unwrap_or_else(|| halves::aim(text));
+                halves::read_both(text, aim, reading.per_piece, &libraries, progress, &stop)
+            })
             .flatten()
     };
     // Every line is checked by tobj's rules, so that the line named is the face's own (tobj
@@ -446,7 +448,7 @@ const TOBJ_OPTIONS: tobj::LoadOptions = tobj::LoadOptions {
 
 /// tobj over `reader`, asking `libraries` for the material libraries (tobj is defended
 /// against, its MTL sanitised, but a parser bug must not take the app down).
-fn tobj_over(
+pub(super) fn tobj_over(
     reader: &mut impl BufRead,
     libraries: &Libraries,
 ) -> std::thread::Result<tobj::LoadResult> {
@@ -454,151 +456,6 @@ fn tobj_over(
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         tobj::load_obj_buf(reader, &TOBJ_OPTIONS, |p| libraries.load(&asked, p))
     }))
-}
-
-/// tobj's models and materials of `text` read by two readers at once (see
-/// `map::halves`): `None` when either fails or is stopped by `stop` (which a failure
-/// sets), or no second thread is to be had. The whole text is then read again by one
-/// reader, whose error is the one named.
-fn read_halves(
-    text: &str,
-    libraries: &Libraries,
-    progress: &Progress,
-    stop: &AtomicBool,
-    reading: Reading,
-) -> Option<tobj::LoadResult> {
-    let aim = reading.split_from.unwrap_or_else(|| halves::aim(text));
-    let signal = Signal::default();
-    // Each reader's failure stops the other.
-    let failed = |read: &std::thread::Result<tobj::LoadResult>| {
-        if !matches!(read, Ok(Ok(_))) {
-            stop.store(true, Ordering::Relaxed);
-        }
-    };
-    std::thread::scope(|s| {
-        let second = std::thread::Builder::new()
-            .spawn_scoped(s, || {
-                let own = Second::new(text, aim, &signal, progress, stop);
-                let read = tobj_over(&mut ObjectCut::new(own, reading.per_piece), libraries);
-                failed(&read);
-                read
-            })
-            .ok()?;
-        let own = Watched::new(First::new(text, aim, &signal), progress, stop);
-        let first = tobj_over(&mut ObjectCut::new(own, reading.per_piece), libraries);
-        failed(&first);
-        let second = second.join().ok()?;
-        match (first, second) {
-            (Ok(Ok((mut models, _))), Ok(Ok((more, materials)))) => {
-                models.extend(more);
-                Some(Ok((models, materials)))
-            }
-            _ => None,
-        }
-    })
-}
-
-/// The material libraries a text names, read once however many readers ask: each
-/// reader asks for them in the text's order (the second reader of a split asks again for
-/// those before the split), and the `k`-th asked of any reader is the `k`-th of the text,
-/// read by whichever asks first and handed to the other as it was read.
-struct Libraries<'a> {
-    shown: &'a str,
-    source: &'a Source<'a>,
-    state: Mutex<LibraryState>,
-}
-
-/// What reading the libraries made so far.
-#[derive(Default)]
-struct LibraryState {
-    /// What tobj was given for each `mtllib` line, in the text's order.
-    answers: Vec<tobj::MTLLoadResult>,
-    warnings: Vec<String>,
-    /// Where textures are looked for: the folder of the first library found.
-    texture_dir: Option<PathBuf>,
-    /// The library files read.
-    paths: Vec<PathBuf>,
-}
-
-impl<'a> Libraries<'a> {
-    fn new(shown: &'a str, source: &'a Source<'a>) -> Self {
-        Libraries {
-            shown,
-            source,
-            state: Mutex::new(LibraryState::default()),
-        }
-    }
-
-    /// tobj's answer to a reader's `mtllib` line `p`, its `asked`-th.
-    fn load(&self, asked: &Cell<usize>, p: &Path) -> tobj::MTLLoadResult {
-        let k = asked.replace(asked.get() + 1);
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(answer) = state.answers.get(k) {
-            return answer.clone();
-        }
-        let value = p.to_string_lossy();
-        let LibraryState {
-            answers,
-            warnings,
-            texture_dir,
-            paths,
-        } = &mut *state;
-        let libraries = read_libraries(self.shown, &value, self.source, warnings);
-        let answer = if libraries.is_empty() {
-            Err(tobj::LoadError::OpenFileFailed)
-        } else {
-            paths.extend(libraries.iter().filter_map(|l| l.path.clone()));
-            if let Some(dir) = libraries.iter().find_map(|l| l.dir.clone()) {
-                texture_dir.get_or_insert(dir);
-            }
-            parse_libraries(&libraries, warnings)
-        };
-        answers.push(answer.clone());
-        answer
-    }
-
-    /// Forget what was read (the text is read again from its start by one reader).
-    fn forget(&self) {
-        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = LibraryState::default();
-    }
-
-    /// What reading them made.
-    fn into_state(self) -> LibraryState {
-        self.state
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Sanitise and parse the libraries of one `mtllib` as one; a syntax error is a warning
-/// naming the library and line, and leaves its materials grey.
-fn parse_libraries(libraries: &[Library], warnings: &mut Vec<String>) -> tobj::MTLLoadResult {
-    let mut clean = String::new();
-    // Where each library starts in `clean`, in lines (sanitising ends every line in '\n').
-    let mut starts = Vec::new();
-    let mut lines = 0;
-    for lib in libraries {
-        starts.push((lines, lib.shown.as_str()));
-        let text = sanitize_mtl(&lib.shown, &lib.text, warnings);
-        lines += text.lines().count();
-        clean += &text;
-    }
-    let mut reader = LineCounter::new(clean.as_bytes());
-    tobj::load_mtl_buf(&mut reader).inspect_err(|e| {
-        let line = reader.line().max(1);
-        let (first, name) = starts
-            .iter()
-            .rev()
-            .find(|(first, _)| *first < line)
-            .copied()
-            .unwrap_or((0, "material library"));
-        let text = clean.lines().nth(line - 1).unwrap_or("").trim();
-        warnings.push(format!(
-            "{name}:{}: cannot read {} ({e}); its materials are grey",
-            line - first,
-            quote(text)
-        ));
-    })
 }
 
 #[cfg(test)]

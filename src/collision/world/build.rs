@@ -106,8 +106,10 @@ fn kept(count: usize, corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Kept {
     // Each half of the digests sorted, and its repeats found, on its own core: a run of
     // equal digests never crosses from one half to the other.
     let key = |i: u32| corner_key(corners(i as usize));
-    let mut repeat = if count < IN_TWO_MIN {
-        sorted_repeats(&mut low, key)
+    let repeat = if count < IN_TWO_MIN {
+        let mut repeat = sorted_repeats(&mut low, key);
+        repeat.extend(sorted_repeats(&mut high, key));
+        repeat
     } else {
         std::thread::scope(|s| {
             let other = s.spawn(|| sorted_repeats(&mut high, key));
@@ -116,9 +118,6 @@ fn kept(count: usize, corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Kept {
             repeat
         })
     };
-    if count < IN_TWO_MIN {
-        repeat.extend(sorted_repeats(&mut high, key));
-    }
     let duplicates = repeat.len();
     if !repeat.is_empty() {
         let mut gone = vec![false; count];
