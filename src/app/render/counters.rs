@@ -22,7 +22,8 @@ pub struct DrawStats {
     /// see [`super::Renderer::count_fragments`]). Mesa's llvmpipe counts every fragment
     /// rasterized, before the depth test: the same whatever the drawing order.
     pub shaded: Option<u64>,
-    /// Fragments that passed the depth test (when counting).
+    /// Fragments that passed the depth test (when counting): samples that passed, over
+    /// the samples a pixel where the frame is multisampled.
     pub passed: Option<u64>,
     /// Of those, the fragments of opaque clusters (when counting).
     pub passed_opaque: Option<u64>,
@@ -37,6 +38,10 @@ pub struct FragmentCounters {
     samples: Vec<glow::Query>,
     /// This frame's runs: the query and whether its draws were cut-outs.
     runs: Vec<(glow::Query, bool)>,
+    /// Samples a pixel of the framebuffer this frame is drawn into: a samples-passed
+    /// query counts samples, so a multisampled frame's counts are divided by it to be
+    /// fragments a pixel as a single-sampled frame's are.
+    samples_a_pixel: u64,
 }
 
 impl FragmentCounters {
@@ -88,9 +93,16 @@ impl FragmentCounters {
     /// Start counting a frame.
     pub fn begin_frame(&mut self, gl: &glow::Context) {
         self.runs.clear();
-        if let Some(q) = self.invocations {
-            // SAFETY: context current; no other invocations query is active.
-            unsafe { gl.begin_query(glow::FRAGMENT_SHADER_INVOCATIONS, q) };
+        if self.samples.is_empty() && self.invocations.is_none() {
+            return;
+        }
+        // SAFETY: context current; no other invocations query is active; SAMPLES is the
+        // bound draw framebuffer's (0 where it is single-sampled).
+        unsafe {
+            self.samples_a_pixel = gl.get_parameter_i32(glow::SAMPLES).max(1) as u64;
+            if let Some(q) = self.invocations {
+                gl.begin_query(glow::FRAGMENT_SHADER_INVOCATIONS, q);
+            }
         }
     }
 
@@ -134,7 +146,8 @@ impl FragmentCounters {
                     all += n;
                     opaque += if cutout { 0 } else { n };
                 }
-                (stats.passed, stats.passed_opaque) = (Some(all), Some(opaque));
+                let per = self.samples_a_pixel.max(1);
+                (stats.passed, stats.passed_opaque) = (Some(all / per), Some(opaque / per));
             }
         }
     }
