@@ -223,6 +223,46 @@ pub(super) struct SweepReach {
     /// Where the ellipsoid can reach: it prunes the swept box's corners, and bounds when
     /// a box can be touched. Made when first asked: on open ground most sweeps never ask.
     reach: Option<Reach>,
+    /// What the move leaves behind (see [`Behind`]).
+    behind: Behind,
+}
+
+/// What lies behind the start of a move, seen in ellipsoid space: the points `x` with
+/// `(x - s) . v < 0`. The distance from the moving centre to a convex set whose nearest
+/// point lies behind grows from the start on (it is convex in time, and grows at first),
+/// so the body touches nothing of a triangle or box wholly behind, whatever its start:
+/// in the gap of its contact radius (a floor stood on: the move up, the floor behind a
+/// step), farther, or placed deeper (the exact test's `embedded`, which blocks only a
+/// move that approaches). World-space: `x . w < s . w` with `w = v / radii^2`, which is
+/// `(x - s) . v` in ellipsoid space.
+#[derive(Clone, Copy, Debug)]
+struct Behind {
+    /// `w`: the move over the squared radii.
+    w: Vec3A,
+    /// `s . w` less the rounding of these `f32` products: a point this far along `w` or
+    /// less is behind.
+    limit: f32,
+}
+
+impl Behind {
+    fn new(centre: Vec3, delta: Vec3, radii: Vec3) -> Behind {
+        let w = Vec3A::from(delta / (radii * radii));
+        let w_abs = w.abs();
+        let centre = Vec3A::from(centre);
+        // A box grown by the margin (the exact test's rounding of what is inside a
+        // triangle stays within it), less the products' rounding.
+        let rounding = (centre.abs() + Vec3A::splat(1.0)).dot(w_abs) * ROUNDING;
+        Behind {
+            w,
+            limit: centre.dot(w) - BOX_MARGIN * w_abs.element_sum() - rounding,
+        }
+    }
+
+    /// Is the box from `lo` to `hi` wholly behind? (Its farthest corner along `w`.)
+    #[inline(always)]
+    fn holds_box(&self, lo: Vec3A, hi: Vec3A) -> bool {
+        (lo * self.w).max(hi * self.w).element_sum() < self.limit
+    }
 }
 
 impl SweepReach {
@@ -236,7 +276,23 @@ impl SweepReach {
             contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
             gate: Gate::new(finder.sweep.radius, radii),
             reach: None,
+            behind: Behind::new(centre, delta, radii),
         }
+    }
+
+    /// Does the move leave the box from `lo` to `hi` wholly behind it? Then nothing in
+    /// it is touched (see [`Behind`]).
+    #[inline(always)]
+    pub(super) fn leaves_box(&self, lo: Vec3A, hi: Vec3A) -> bool {
+        self.behind.holds_box(lo, hi)
+    }
+
+    /// Does the move leave the triangle `tri` wholly behind it?
+    #[inline(always)]
+    pub(super) fn leaves_triangle(&self, tri: &Triangle) -> bool {
+        let b = &self.behind;
+        let [p, q, r] = tri.vertices().map(Vec3A::from);
+        p.dot(b.w).max(q.dot(b.w)).max(r.dot(b.w)) < b.limit
     }
 
     /// Ask the reach about a box whose extents add to `span`? (See [`Gate`].)

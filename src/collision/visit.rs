@@ -106,8 +106,14 @@ impl SweepCull for () {
 impl SweepCull for SweepReach {
     #[inline(always)]
     fn enter(&mut self, node: &Node, t: f32, until: f32, finder: &SweepFinder) -> Option<f32> {
+        // Boxes wider than the body are left to the slab test alone (on open ground,
+        // asking them cost more than it saved); the rest are skipped when the move
+        // leaves them behind, then asked the reach.
         if !self.worth_asking(node.span()) {
             return Some(t);
+        }
+        if self.leaves_box(node.lo(), node.hi()) {
+            return None;
         }
         let t = t.max(self.reach(finder).entry(node.lo(), node.hi(), until)?);
         (t <= until).then_some(t)
@@ -115,7 +121,9 @@ impl SweepCull for SweepReach {
 
     #[inline(always)]
     fn admits(&mut self, tri: &Triangle, until: f32, finder: &SweepFinder) -> bool {
-        self.may_touch(tri) && self.reach(finder).meets_triangle(tri.vertices(), until)
+        self.may_touch(tri)
+            && !self.leaves_triangle(tri)
+            && self.reach(finder).meets_triangle(tri.vertices(), until)
     }
 }
 
