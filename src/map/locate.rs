@@ -2,10 +2,11 @@
 //!
 //! Every line tobj would refuse is found before tobj reads the file, with tobj's own
 //! rules, at its own line ([`first_bad_line`]): tobj finds an index out of range only as
-//! it closes an object (at the next `o`, `g`, `usemtl` or the end) and blames the line that
-//! closed it, and it keeps every face read until it stops. tobj still reads through
-//! [`LineCounter`], so that if it stops on a line after all we know which: [`explain`] then
-//! says what that line should have been.
+//! it closes an object (at the next `o`, `g`, change of material or the end) and blames the
+//! line that closed it, and it keeps every face read until it stops. tobj still reads
+//! through [`LineCounter`], so that if it stops on a line after all we know which:
+//! [`bad_face_closed_at`] then finds the face it checked there, or [`explain`] says what
+//! that line should have been.
 
 use std::io::{self, BufRead, Read};
 
@@ -86,7 +87,16 @@ pub(super) fn explain(line: &str, err: &tobj::LoadError) -> String {
         ("f" | "l", _) => face_problem(&words, shown).unwrap_or_else(|| {
             format!("a face is 'f' and three or more corners v, v/vt, v//vn or v/vt/vn: {q}")
         }),
-        ("usemtl", _) => format!("'usemtl' needs a material name: {q}"),
+        ("usemtl", E::MaterialParseError) => format!("'usemtl' needs a material name: {q}"),
+        (
+            _,
+            E::FaceVertexOutOfBounds
+            | E::FaceTexCoordOutOfBounds
+            | E::FaceNormalOutOfBounds
+            | E::FaceColorOutOfBounds,
+        ) => format!(
+            "a face before this line uses an index out of range ({err}), found where this line closed its object: {q}"
+        ),
         ("o" | "g", _) => format!("{} needs a name: {q}", quote(key)),
         _ => format!("cannot read {q} ({err})"),
     }
@@ -238,14 +248,30 @@ impl Forward {
 /// faces cost 328 MiB to refuse at its last line). Read as tobj reads it: vertex, texture
 /// coordinate and normal lines by tobj's rules; a relative index counts back from the
 /// elements defined so far; an absolute one must be defined by the time the face's object
-/// closes (at the next `o`, `g` or change of `usemtl`, or the end of the file), which is when
-/// tobj checks it and then blames whatever line closed the object; index 0 is refused for
-/// vertices, texture coordinates and normals alike, and every corner needs its vertex
-/// index; once any vertex has a colour, a vertex a face uses needs one too.
+/// closes (at the next `o` or `g`, or the end of the file), which is when tobj checks it
+/// and then blames whatever line closed the object; index 0 is refused for vertices,
+/// texture coordinates and normals alike, and every corner needs its vertex index; once any
+/// vertex has a colour, a vertex a face uses needs one too.
+///
+/// tobj also closes an object where `usemtl` changes the material it has found in the
+/// libraries loaded so far (not where the name changes: two names that no library defines
+/// are one material, none, and a name used before its library is loaded and again after
+/// are two). Which names a library defines is not known here, so a `usemtl` closes
+/// nothing, and the error tobj gives at one is asked of [`bad_face_closed_at`].
 pub(super) fn first_bad_line(text: &str) -> Option<BadLine> {
+    bad_line(text, None)
+}
+
+/// The face that tobj found out of range as line `closed_at` (a `usemtl` that changed the
+/// material) closed its object, named at its own line; `None` when there is none.
+pub(super) fn bad_face_closed_at(text: &str, closed_at: usize) -> Option<BadLine> {
+    bad_line(text, Some(closed_at))
+}
+
+/// [`first_bad_line`], with the `usemtl` at line `closed_at` (if any) closing an object.
+fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
     let mut defined = [0usize; 3];
     let mut colours = 0usize;
-    let mut material = "";
     let mut forward = Forward::default();
     let close = |forward: &mut Forward, defined: &[usize; 3], colours: usize| {
         let coloured = if colours > 0 { colours / 3 } else { usize::MAX };
@@ -292,11 +318,10 @@ pub(super) fn first_bad_line(text: &str) -> Option<BadLine> {
                 if name.is_empty() {
                     return Some(refused(tobj::LoadError::MaterialParseError));
                 }
-                if name != material {
-                    material = name;
-                    if let Some(bad) = close(&mut forward, &defined, colours) {
-                        return Some(bad);
-                    }
+                if closed_at == Some(i + 1)
+                    && let Some(bad) = close(&mut forward, &defined, colours)
+                {
+                    return Some(bad);
                 }
             }
             "o" | "g" => {

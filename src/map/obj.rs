@@ -15,7 +15,7 @@ use glam::Vec3;
 
 use super::assemble::assemble;
 use super::halves::{self, TWO_READERS_MIN_BYTES};
-use super::locate::{BadLine, LineCounter, explain, first_bad_line, not_obj};
+use super::locate::{BadLine, LineCounter, bad_face_closed_at, explain, first_bad_line, not_obj};
 use super::mtl::{Libraries, LibraryState, Source, users_of};
 use super::pieces::{FACES_PER_PIECE, ObjectCut};
 use super::progress::{Progress, Stage, Watched};
@@ -412,11 +412,13 @@ fn read_with_tobj(
     warnings.extend(mtl_warnings);
     let (models, materials) = result.map_err(|e| {
         let line = line.max(1);
-        MapError::Parse {
-            path: shown.to_string(),
+        // An index out of range, found where a change of material closed an object: the
+        // face's own line.
+        let face = bad_face_closed_at(text, line);
+        refused(face.unwrap_or_else(|| BadLine {
             line,
             reason: explain(text.lines().nth(line - 1).unwrap_or(""), &e),
-        }
+        }))
     })?;
     let texture_dir = match source {
         Source::Dir(d) => texture_dir.or(Some(d.to_path_buf())),
@@ -583,6 +585,36 @@ mod tests {
             ),
         ]
         .to_vec()
+    }
+
+    /// A bug logged by the two readers' review: tobj closes an object where `usemtl`
+    /// changes the material it found, not the name. A name used before its library is
+    /// loaded (no material) and again after (red) closes the object there, and a face
+    /// before it using a vertex not defined yet was refused at the `usemtl` line as
+    /// "'usemtl' needs a material name"; now at the face's own line, with its reason, read
+    /// whole, in pieces and by two readers.
+    #[test]
+    fn a_face_checked_where_a_material_loaded_since_is_used_is_named_at_its_line() {
+        let obj = "usemtl red\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 4\nmtllib m.mtl\nusemtl red\nv 0 1 0\nf 1 2 3\n";
+        let want = "t.obj:5: vertex index 4 is out of range (3 vertices defined by the end of its object): 'f 1 2 4'";
+        assert_eq!(made_in_pieces(obj, Source::Memory(&MTL), usize::MAX), want);
+        assert_eq!(made_in_pieces(obj, Source::Memory(&MTL), 1), want);
+        for (at, _) in obj.match_indices('\n') {
+            assert_eq!(made_in_halves(obj, Source::Memory(&MTL), at + 1), want);
+        }
+    }
+
+    /// The other side of the same rule: two names that no library defines are one
+    /// material (none) to tobj, so no object closes between them, and a face there may
+    /// use a vertex defined before the object ends. The check closed objects where the
+    /// name changed, and refused the file tobj reads.
+    #[test]
+    fn faces_under_two_undefined_materials_are_one_object_and_the_file_loads() {
+        let obj =
+            "v 0 0 0\nv 1 0 0\nv 0 0 1\nusemtl nothing\nf 1 2 4\nusemtl other\nv 0 1 0\nf 1 2 3\n";
+        let made = made_in_pieces(obj, Source::Memory(&MTL), usize::MAX);
+        assert!(!made.contains("t.obj:"), "{made}");
+        assert_eq!(load(obj).unwrap().triangle_count(), 2);
     }
 
     /// Each of [`tricky_files`] loads the same in pieces of 1, 2 and 3 faces as whole.
