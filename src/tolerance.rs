@@ -30,6 +30,17 @@ pub const BARYCENTRIC_EPSILON: f32 = 1e-5;
 /// must be generous; the price is that points slightly outside an edge count as inside.
 pub const ANGLE_SUM_EPSILON: f32 = 1e-3;
 
+/// How far outside a triangle a point may be and still be inside by the selectable inside
+/// tests, as a share of the triangle's size (its longest edge, or anything no shorter: the
+/// sum of its box's extents): angle-sum's [`ANGLE_SUM_EPSILON`] radians let a point at
+/// `h` beside an edge of length `L` through while `2 h (1/d_a + 1/d_b)` (its distances to
+/// the edge's ends) is under it, so up to `ANGLE_SUM_EPSILON L / 8` at the edge's middle;
+/// barycentric's [`BARYCENTRIC_EPSILON`] a share of the height, less. Twice the first.
+/// What the broad phase prunes by distance it grows by this much of each triangle's (or
+/// box's) size, so that it never prunes a contact the exact test reports: beside a 20 m
+/// floor's edge that is 5 mm, beside a chair's 2 cm triangle 5 µm.
+pub const INSIDE_SLACK: f32 = ANGLE_SUM_EPSILON / 4.0;
+
 /// Two plane normals whose dot product exceeds this are the same plane for the slide
 /// response (coplanar triangles of one wall, cut into pieces, must not form a "crease").
 pub const SAME_PLANE_COSINE: f32 = 0.9999;

@@ -147,11 +147,13 @@ fn sweeps_through_the_generated_city_do_exactly_this_much_work() {
         allocations: 0,
     };
     // 1000 moves each: about 26 boxes, 2 candidates and a tenth of a triangle swept a
-    // move in the open air; on the ground (3600 moves) 34 boxes, 4.4 candidates, 0.45
-    // swept (1.4 before the body's reach pruned candidates, issue 37).
+    // move in the open air; on the ground (3600 moves) 34 boxes, 4.4 candidates, 0.49
+    // swept (1.4 before the body's reach pruned candidates, issue 37; 0.45 before the
+    // reach was grown by how far outside a big triangle the inside tests still take a
+    // point, `INSIDE_SLACK`).
     assert_eq!(walker, expect(25_984, 2_102, 77, 57), "walker");
     assert_eq!(flyer, expect(25_192, 2_062, 38, 36), "flyer");
-    assert_eq!(ground, expect(122_004, 15_774, 1_628, 446), "ground");
+    assert_eq!(ground, expect(122_004, 15_774, 1_749, 446), "ground");
 }
 
 /// The watch changes no answer, and the debug view's record of candidates (a `Vec`, which

@@ -32,7 +32,7 @@ use glam::{Mat3A, Vec3, Vec3A};
 use super::narrow::SweepFinder;
 use super::sweep::EllipsoidSweep;
 use crate::geometry::Triangle;
-use crate::tolerance::BOX_MARGIN;
+use crate::tolerance::{BOX_MARGIN, INSIDE_SLACK};
 
 /// Relative room left for rounding: these bounds are `f32`, the exact sweep `f64`; they
 /// may only let more through.
@@ -88,6 +88,9 @@ pub(super) struct Reach {
     /// False for a move or body too large or small for these bounds in `f32` (see
     /// [`TAME`]): they then prune nothing.
     tame: bool,
+    /// The longest radius over the shortest: a length in ellipsoid space is at most this
+    /// times its world length over the longest radius (see [`Reach::meets_triangle`]).
+    anisotropy: f32,
 }
 
 /// The move's direction in ellipsoid space and two directions square to it and to each
@@ -129,6 +132,7 @@ impl Reach {
             radius: sweep.radius as f32 * (1.0 + ROUNDING),
             frame: None,
             tame,
+            anisotropy: inv_radii.max_element() / inv_radii.min_element(),
         }
     }
 
@@ -194,7 +198,11 @@ impl Reach {
             local[0].min(local[1]).min(local[2]),
             local[0].max(local[1]).max(local[2]),
         );
-        let radius = self.radius * (1.0 + ROUNDING) + ROUNDING;
+        // The exact test may take a face touch up to [`INSIDE_SLACK`] of the triangle's
+        // size outside it (world lengths; in ellipsoid space at most the anisotropy times
+        // the share of its size there).
+        let slack = INSIDE_SLACK * (hi - lo).element_sum() * self.anisotropy;
+        let radius = self.radius * (1.0 + ROUNDING) + ROUNDING + slack;
         // First the triangle's box in that frame against the path, then (for what is
         // near) the triangle's own shadow.
         let travelled = Vec3A::new(until * self.speed, 0.0, 0.0);
@@ -239,29 +247,39 @@ pub(super) struct SweepReach {
 struct Behind {
     /// `w`: the move over the squared radii.
     w: Vec3A,
-    /// `s . w` less the rounding of these `f32` products: a point this far along `w` or
-    /// less is behind.
+    /// `|w|` summed over the axes: a world length's most along `w`.
+    w_length: f32,
+    /// `s . w` less the rounding of these `f32` products and [`BOX_MARGIN`] along `w`: a
+    /// point this far along `w` or less is behind.
     limit: f32,
 }
 
 impl Behind {
     fn new(centre: Vec3, delta: Vec3, radii: Vec3) -> Behind {
         let w = Vec3A::from(delta / (radii * radii));
-        let w_abs = w.abs();
+        let w_length = w.abs().element_sum();
         let centre = Vec3A::from(centre);
-        // A box grown by the margin (the exact test's rounding of what is inside a
-        // triangle stays within it), less the products' rounding.
-        let rounding = (centre.abs() + Vec3A::splat(1.0)).dot(w_abs) * ROUNDING;
+        let rounding = (centre.abs() + Vec3A::splat(1.0)).dot(w.abs()) * ROUNDING;
         Behind {
             w,
-            limit: centre.dot(w) - BOX_MARGIN * w_abs.element_sum() - rounding,
+            w_length,
+            limit: centre.dot(w) - BOX_MARGIN * w_length - rounding,
         }
+    }
+
+    /// Is what is farthest along `w` at `far` behind, for triangles whose boxes' extents
+    /// add to at most `size`? (The exact test takes a face touch up to [`INSIDE_SLACK`] of
+    /// the triangle's size outside it.)
+    #[inline(always)]
+    fn holds(&self, far: f32, size: f32) -> bool {
+        far < self.limit - INSIDE_SLACK * size * self.w_length
     }
 
     /// Is the box from `lo` to `hi` wholly behind? (Its farthest corner along `w`.)
     #[inline(always)]
     fn holds_box(&self, lo: Vec3A, hi: Vec3A) -> bool {
-        (lo * self.w).max(hi * self.w).element_sum() < self.limit
+        let far = (lo * self.w).max(hi * self.w).element_sum();
+        self.holds(far, (hi - lo).element_sum())
     }
 }
 
@@ -292,7 +310,8 @@ impl SweepReach {
     pub(super) fn leaves_triangle(&self, tri: &Triangle) -> bool {
         let b = &self.behind;
         let [p, q, r] = tri.vertices().map(Vec3A::from);
-        p.dot(b.w).max(q.dot(b.w)).max(r.dot(b.w)) < b.limit
+        let size = (p.max(q).max(r) - p.min(q).min(r)).element_sum();
+        b.holds(p.dot(b.w).max(q.dot(b.w)).max(r.dot(b.w)), size)
     }
 
     /// Ask the reach about a box whose extents add to `span`? (See [`Gate`].)
