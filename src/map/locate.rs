@@ -6,7 +6,9 @@
 //! line that closed it, and it keeps every face read until it stops. tobj still reads
 //! through [`LineCounter`], so that if it stops on a line after all we know which:
 //! [`bad_face_closed_at`] then finds the face it checked there, or [`explain`] says what
-//! that line should have been.
+//! that line should have been. A line refused after a `usemtl` that may have closed an
+//! object holding a face out of range waits for tobj: only its read of the material
+//! libraries tells whether the material changed there, and so which line is first.
 
 use std::io::{self, BufRead, Read};
 
@@ -142,6 +144,10 @@ pub(super) struct BadLine {
     pub(super) line: usize,
     /// Why it is refused.
     pub(super) reason: String,
+    /// Whether tobj may stop before it, at a `usemtl` that closes an object holding a face
+    /// out of range (if the material it names is another than the one before, which only
+    /// tobj's read of the libraries tells): then that face is the line to name.
+    pub(super) tobj_may_stop_before: bool,
 }
 
 /// What is wrong with a vertex line's numbers after `v`, by tobj's rules (three numbers,
@@ -228,6 +234,11 @@ impl Forward {
         }
     }
 
+    /// Would an object closing with `limits` of each kind hold a face past one?
+    fn past(&self, limits: [usize; 4]) -> bool {
+        (0..4).any(|k| self.records[k].last().is_some_and(|&(_, i)| i > limits[k]))
+    }
+
     /// The object closes with `limits` of each kind: the first face past one (and its
     /// kind and index), and nothing kept.
     fn close(&mut self, limits: [usize; 4]) -> Option<(usize, usize, usize)> {
@@ -273,9 +284,15 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
     let mut defined = [0usize; 3];
     let mut colours = 0usize;
     let mut forward = Forward::default();
-    let close = |forward: &mut Forward, defined: &[usize; 3], colours: usize| {
+    // A `usemtl` passed that may have closed an object holding a face out of range.
+    let mut risky = false;
+    let limits = |defined: &[usize; 3], colours: usize| {
         let coloured = if colours > 0 { colours / 3 } else { usize::MAX };
-        let (line, k, x) = forward.close([defined[0], defined[1], defined[2], coloured])?;
+        [defined[0], defined[1], defined[2], coloured]
+    };
+    let close = |forward: &mut Forward, defined: &[usize; 3], colours: usize, risky: bool| {
+        let coloured = if colours > 0 { colours / 3 } else { usize::MAX };
+        let (line, k, x) = forward.close(limits(defined, colours))?;
         let shown = quote(text.lines().nth(line - 1).unwrap_or("").trim());
         let reason = if k == COLOURED {
             format!(
@@ -287,7 +304,11 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
                 INDEX_NAMES[k], defined[k], PLURAL_NAMES[k],
             )
         };
-        Some(BadLine { line, reason })
+        Some(BadLine {
+            line,
+            reason,
+            tobj_may_stop_before: risky,
+        })
     };
     for (i, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
@@ -295,6 +316,7 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
         let refused = |e: tobj::LoadError| BadLine {
             line: i + 1,
             reason: explain(line, &e),
+            tobj_may_stop_before: risky,
         };
         match key {
             "v" => match vertex_problem(words, &mut colours) {
@@ -318,14 +340,16 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
                 if name.is_empty() {
                     return Some(refused(tobj::LoadError::MaterialParseError));
                 }
-                if closed_at == Some(i + 1)
-                    && let Some(bad) = close(&mut forward, &defined, colours)
-                {
-                    return Some(bad);
+                if closed_at == Some(i + 1) {
+                    if let Some(bad) = close(&mut forward, &defined, colours, risky) {
+                        return Some(bad);
+                    }
+                } else {
+                    risky |= forward.past(limits(&defined, colours));
                 }
             }
             "o" | "g" => {
-                if let Some(bad) = close(&mut forward, &defined, colours) {
+                if let Some(bad) = close(&mut forward, &defined, colours, risky) {
                     return Some(bad);
                 }
             }
@@ -349,13 +373,14 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
                     return Some(BadLine {
                         line: i + 1,
                         reason,
+                        tobj_may_stop_before: risky,
                     });
                 }
             }
             _ => {}
         }
     }
-    close(&mut forward, &defined, colours)
+    close(&mut forward, &defined, colours, risky)
 }
 
 /// Read a face's `corners` (the line after its `f`) written the usual way, and right:

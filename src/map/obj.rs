@@ -308,6 +308,19 @@ fn parse(
     })
 }
 
+/// Why the text is refused where tobj stopped with `err` at `line`: an index out of range
+/// found where a change of material closed an object is named at the face's own line;
+/// else the line the check refused (`bad`), or tobj's own line explained.
+fn stopped_at(text: &str, line: usize, err: &tobj::LoadError, bad: Option<BadLine>) -> BadLine {
+    bad_face_closed_at(text, line)
+        .or(bad)
+        .unwrap_or_else(|| BadLine {
+            line,
+            reason: explain(text.lines().nth(line - 1).unwrap_or(""), err),
+            tobj_may_stop_before: false,
+        })
+}
+
 /// Run tobj over `text`, reading the material libraries it asks for from `source`.
 /// Errors name the file and the line. A text from `reading.two_from` bytes is read by two
 /// readers at once (see `map::halves`).
@@ -335,22 +348,26 @@ fn read_with_tobj(
     // it). A text up to `check_first` bytes is checked before tobj keeps any face of it; a
     // longer one while tobj reads it, on another core, and tobj is stopped once the check
     // finds a line to refuse.
-    let refused = |BadLine { line, reason }| MapError::Parse {
+    let refused = |BadLine { line, reason, .. }| MapError::Parse {
         path: shown.to_string(),
         line,
         reason,
     };
+    // A line refused after a `usemtl` where tobj may stop first (see
+    // `BadLine::tobj_may_stop_before`) waits for tobj's read: where it stops tells.
+    let sure = |bad: &Option<BadLine>| bad.as_ref().is_some_and(|b| !b.tobj_may_stop_before);
     let (bad, halves) = if text.len() <= reading.check_first {
-        if let Some(bad) = first_bad_line(text) {
-            return Err(refused(bad));
+        let bad = first_bad_line(text);
+        if sure(&bad) {
+            return Err(refused(bad.expect("sure: a line")));
         }
-        (None, read())
+        (bad, read())
     } else {
         std::thread::scope(|s| {
             let checker = std::thread::Builder::new()
                 .spawn_scoped(s, || {
                     let bad = first_bad_line(text);
-                    if bad.is_some() {
+                    if sure(&bad) {
                         stop.store(true, Ordering::Relaxed);
                     }
                     bad
@@ -365,8 +382,8 @@ fn read_with_tobj(
             (bad, halves)
         })
     };
-    if let Some(bad) = bad {
-        return Err(refused(bad));
+    if sure(&bad) {
+        return Err(refused(bad.expect("sure: a line")));
     }
     let stopped = || MapError::Cancelled {
         path: shown.to_string(),
@@ -410,16 +427,12 @@ fn read_with_tobj(
         ..
     } = libraries.into_state();
     warnings.extend(mtl_warnings);
-    let (models, materials) = result.map_err(|e| {
-        let line = line.max(1);
-        // An index out of range, found where a change of material closed an object: the
-        // face's own line.
-        let face = bad_face_closed_at(text, line);
-        refused(face.unwrap_or_else(|| BadLine {
-            line,
-            reason: explain(text.lines().nth(line - 1).unwrap_or(""), &e),
-        }))
-    })?;
+    let (models, materials) = match (result, bad) {
+        (Err(e), bad) => return Err(refused(stopped_at(text, line.max(1), &e, bad))),
+        // tobj read past every `usemtl` where it might have stopped: the check's line.
+        (Ok(_), Some(bad)) => return Err(refused(bad)),
+        (Ok(read), None) => read,
+    };
     let texture_dir = match source {
         Source::Dir(d) => texture_dir.or(Some(d.to_path_buf())),
         Source::Memory(_) => None,
@@ -602,6 +615,31 @@ mod tests {
         for (at, _) in obj.match_indices('\n') {
             assert_eq!(made_in_halves(obj, Source::Memory(&MTL), at + 1), want);
         }
+    }
+
+    /// Found by the review of the rule above: the check no longer closes objects at
+    /// `usemtl`, so it read on past one where tobj stops (the material changes, red to
+    /// blue, with a face out of range before it) and named a later bad line (a vertex of
+    /// two numbers, a face past the vertices) instead of that face. A line the check
+    /// refuses after such a `usemtl` now waits for tobj, whose stop tells which; with two
+    /// names no library defines tobj reads on, and the later line is the one named.
+    #[test]
+    fn a_bad_line_after_a_usemtl_where_tobj_stops_names_the_face_before_it() {
+        let head = "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 0 1\nusemtl red\nf 1 2 4\n";
+        let face = "t.obj:6: vertex index 4 is out of range (3 vertices defined by the end of its object): 'f 1 2 4'";
+        for tail in ["v 1 2\n", "f 1 2 9\ng x\n", "f 1 2 3\n"] {
+            let obj = format!("{head}usemtl blue\nv 0 1 0\nf 1 2 3\n{tail}");
+            for per_piece in [usize::MAX, 1] {
+                let made = made_in_pieces(&obj, Source::Memory(&MTL), per_piece);
+                assert_eq!(made, face, "{obj:?} in pieces of {per_piece}");
+            }
+        }
+        // No library: `red` and `blue` are both no material, tobj reads on.
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 0 1\nusemtl red\nf 1 2 4\nusemtl blue\nv 0 1 0\nf 1 2 3\nv 1 2\n";
+        assert_eq!(
+            made_in_pieces(obj, Source::Memory(&MTL), usize::MAX),
+            "t.obj:9: a vertex needs three numbers: 'v 1 2'"
+        );
     }
 
     /// The other side of the same rule: two names that no library defines are one
