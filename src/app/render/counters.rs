@@ -38,6 +38,9 @@ pub struct FragmentCounters {
     samples: Vec<glow::Query>,
     /// This frame's runs: the query and whether its draws were cut-outs.
     runs: Vec<(glow::Query, bool)>,
+    /// Between `begin_frame` and `end_frame`: draws after the frame's end (a mirror's
+    /// reflection) are not counted, so no query is left running into the next frame.
+    counting: bool,
     /// Samples a pixel of the framebuffer this frame is drawn into: a samples-passed
     /// query counts samples, so a multisampled frame's counts are divided by it to be
     /// fragments a pixel as a single-sampled frame's are.
@@ -96,6 +99,7 @@ impl FragmentCounters {
         if self.samples.is_empty() && self.invocations.is_none() {
             return;
         }
+        self.counting = true;
         // SAFETY: context current; no other invocations query is active; SAMPLES is the
         // bound draw framebuffer's (0 where it is single-sampled).
         unsafe {
@@ -109,7 +113,7 @@ impl FragmentCounters {
     /// Before a draw of opaque geometry (`cutout` false) or cut-outs: a new run begins
     /// where the kind changes.
     pub fn before_draw(&mut self, gl: &glow::Context, cutout: bool) {
-        if self.runs.last().is_some_and(|&(_, c)| c == cutout) {
+        if !self.counting || self.runs.last().is_some_and(|&(_, c)| c == cutout) {
             return;
         }
         let Some(&q) = self.samples.get(self.runs.len()) else {
@@ -129,6 +133,9 @@ impl FragmentCounters {
     /// End the frame's counting and put its counts into `stats` (left as they are while
     /// not counting).
     pub fn end_frame(&mut self, gl: &glow::Context, stats: &mut DrawStats) {
+        if !std::mem::take(&mut self.counting) {
+            return;
+        }
         // SAFETY: context current; the queries ended here were begun in `begin_frame`
         // and `before_draw`.
         unsafe {
