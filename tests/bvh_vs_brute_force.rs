@@ -270,3 +270,27 @@ fn bvh_answers_equal_brute_force_beside_a_big_triangle_s_edge() {
     }
     assert_eq!(compared, 3 * 3 * 3 * 4 * 40 * 3);
 }
+
+/// Moves too long for the broad phase's `f32` products (a vertex's product with the move
+/// overflows): its bounds then prune nothing, and the tree answers as the loop does.
+#[test]
+fn bvh_answers_equal_brute_force_for_absurdly_long_moves() {
+    let mut rng = Rng(0x1E33);
+    let world = CollisionWorld::new(soup(&mut rng, 500));
+    let mut hits = 0;
+    for i in 0..600 {
+        let body = BODIES[i % 3];
+        let m = InsideMethod::ALL[i % 3];
+        let probe = Probe::new(body, m);
+        let start = rng.v(22.0);
+        let d = rng.v(1.0).normalize_or(Vec3::X) * [1e12, 1e20, 1e30, 1e38][i % 4];
+        let a = world.sweep(&probe, start, d);
+        assert_eq!(
+            a,
+            world.sweep_brute_force(&probe, start, d),
+            "{start} + {d}"
+        );
+        hits += a.is_some() as usize;
+    }
+    assert!(hits > 100, "{hits}");
+}

@@ -260,10 +260,17 @@ impl Behind {
         let w_length = w.abs().element_sum();
         let centre = Vec3A::from(centre);
         let rounding = (centre.abs() + Vec3A::splat(1.0)).dot(w.abs()) * ROUNDING;
+        // A move too long for these products in `f32` (see [`TAME`]) leaves nothing
+        // behind: a vertex's product could overflow, and `max` would pass over its NaN.
+        let tame = w_length < TAME && centre.abs().max_element() < TAME;
         Behind {
             w,
             w_length,
-            limit: centre.dot(w) - BOX_MARGIN * w_length - rounding,
+            limit: if tame {
+                centre.dot(w) - BOX_MARGIN * w_length - rounding
+            } else {
+                f32::NEG_INFINITY
+            },
         }
     }
 
