@@ -291,8 +291,9 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
         [defined[0], defined[1], defined[2], coloured]
     };
     let close = |forward: &mut Forward, defined: &[usize; 3], colours: usize, risky: bool| {
-        let coloured = if colours > 0 { colours / 3 } else { usize::MAX };
-        let (line, k, x) = forward.close(limits(defined, colours))?;
+        let limits = limits(defined, colours);
+        let coloured = limits[COLOURED];
+        let (line, k, x) = forward.close(limits)?;
         let shown = quote(text.lines().nth(line - 1).unwrap_or("").trim());
         let reason = if k == COLOURED {
             format!(

@@ -355,11 +355,11 @@ fn read_with_tobj(
     };
     // A line refused after a `usemtl` where tobj may stop first (see
     // `BadLine::tobj_may_stop_before`) waits for tobj's read: where it stops tells.
-    let sure = |bad: &Option<BadLine>| bad.as_ref().is_some_and(|b| !b.tobj_may_stop_before);
-    let (bad, halves) = if text.len() <= reading.check_first {
-        let bad = first_bad_line(text);
-        if sure(&bad) {
-            return Err(refused(bad.expect("sure: a line")));
+    let sure = |bad: &BadLine| !bad.tobj_may_stop_before;
+    let (mut bad, halves) = if text.len() <= reading.check_first {
+        let mut bad = first_bad_line(text);
+        if let Some(bad) = bad.take_if(|b| sure(b)) {
+            return Err(refused(bad));
         }
         (bad, read())
     } else {
@@ -367,7 +367,7 @@ fn read_with_tobj(
             let checker = std::thread::Builder::new()
                 .spawn_scoped(s, || {
                     let bad = first_bad_line(text);
-                    if sure(&bad) {
+                    if bad.as_ref().is_some_and(sure) {
                         stop.store(true, Ordering::Relaxed);
                     }
                     bad
@@ -382,8 +382,8 @@ fn read_with_tobj(
             (bad, halves)
         })
     };
-    if sure(&bad) {
-        return Err(refused(bad.expect("sure: a line")));
+    if let Some(bad) = bad.take_if(|b| sure(b)) {
+        return Err(refused(bad));
     }
     let stopped = || MapError::Cancelled {
         path: shown.to_string(),

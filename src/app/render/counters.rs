@@ -153,7 +153,7 @@ impl FragmentCounters {
                     all += n;
                     opaque += if cutout { 0 } else { n };
                 }
-                let per = self.samples_a_pixel.max(1);
+                let per = self.samples_a_pixel;
                 (stats.passed, stats.passed_opaque) = (Some(all / per), Some(opaque / per));
             }
         }
