@@ -294,3 +294,87 @@ fn bvh_answers_equal_brute_force_for_absurdly_long_moves() {
     }
     assert!(hits > 100, "{hits}");
 }
+
+/// A sphere of 32 segments and 16 rings about `centre`: at each pole 32 triangles meet.
+fn dome(centre: Vec3, r: f32) -> Vec<[Vec3; 3]> {
+    let at = |ring: usize, seg: usize| {
+        let (phi, theta) = (
+            std::f32::consts::PI * ring as f32 / 16.0,
+            std::f32::consts::TAU * seg as f32 / 32.0,
+        );
+        // The poles exactly (sin(PI) in f32 is not 0: slivers of 1e-8 m, whose f32
+        // faces the brute-force loop's inside tests misjudge, as documented).
+        match ring {
+            0 => centre + Vec3::Y * r,
+            16 => centre - Vec3::Y * r,
+            _ => {
+                centre + Vec3::new(phi.sin() * theta.cos(), phi.cos(), phi.sin() * theta.sin()) * r
+            }
+        }
+    };
+    let mut tris = Vec::new();
+    for ring in 0..16 {
+        for seg in 0..32 {
+            let (a, b) = (at(ring, seg), at(ring, seg + 1));
+            let (c, d) = (at(ring + 1, seg + 1), at(ring + 1, seg));
+            tris.extend([[a, b, c], [a, c, d]]); // at a pole, one of them is a point: dropped
+        }
+    }
+    tris
+}
+
+/// Issue 37: a body resting on a vertex where many triangles meet (the pole of a fine
+/// dome, a chair's knob on conference) touches them all at once, at one moment. The tree
+/// searches the boxes a sweep starts in nearest first, and prunes a triangle farther
+/// from the start than the body reaches up to the contact found; its answer (of those
+/// touched at that moment, the lowest-numbered triangle) must be the loop's.
+#[test]
+fn bvh_answers_equal_brute_force_resting_on_the_pole_of_a_fine_dome() {
+    let mut rng = Rng(0xD0DE);
+    let domes = [
+        (Vec3::ZERO, 0.05),
+        (Vec3::new(0.6, 0.3, 0.0), 0.3),
+        (Vec3::new(-0.5, 0.6, 0.4), 0.01),
+    ];
+    let mut tris: Vec<[Vec3; 3]> = domes.iter().flat_map(|&(c, r)| dome(c, r)).collect();
+    for _ in 0..500 {
+        let c = rng.v(1.0);
+        tris.push([c, c + rng.v(0.02), c + rng.v(0.02)]);
+    }
+    let world = CollisionWorld::new(tris);
+    let (mut rested, mut hits) = (0, 0);
+    for i in 0..6000 {
+        let body = [Body::WALKER, Body::FLYER, Body::sphere(0.3)][i % 3];
+        let m = InsideMethod::ALL[(i / 3) % 3];
+        let probe = Probe::new(body, m);
+        // Down onto a top pole, or up to a bottom one, a little off its axis.
+        let (c, r) = domes[i % domes.len()];
+        let up = if i % 2 == 0 { Vec3::Y } else { -Vec3::Y };
+        let pole = c + up * r;
+        let aside = Vec3::new(rng.f() - 0.5, 0.0, rng.f() - 0.5) * r * 0.2;
+        let from = pole + aside + up * (body.radii.y + 0.05 + rng.f() * 0.1);
+        let towards = -up * 0.3 + rng.v(0.002);
+        let start = match world.sweep(&probe, from, towards) {
+            Some(c) => {
+                rested += 1;
+                from + towards * c.t as f32
+            }
+            None => from,
+        };
+        let d = match i % 5 {
+            0 => towards * rng.f(),                                   // on into it
+            1 => Vec3::new(rng.f() - 0.5, 0.0, rng.f() - 0.5) * 0.03, // a slide leg
+            2 => -up * 0.45,                                          // the floor followed
+            3 => up * 0.45,                                           // away
+            _ => rng.v(0.05),
+        };
+        let a = world.sweep(&probe, start, d);
+        let b = world.sweep_brute_force(&probe, start, d);
+        assert_eq!(a, b, "sweep {i} {start} + {d} with {m}, {body:?}");
+        hits += a.is_some() as usize;
+    }
+    assert!(
+        rested > 5000 && hits > 2000,
+        "{rested} at rest, {hits} hits"
+    );
+}

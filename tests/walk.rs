@@ -5,9 +5,9 @@ mod common;
 
 use common::cube;
 use glam::Vec3;
-use walkthrough::collision::CollisionWorld;
+use walkthrough::collision::{Account, CollisionWorld, Recorder};
 use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, Pose};
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
 
 /// A big floor at y = 0, and `extra` triangles.
@@ -150,6 +150,30 @@ fn steps_of_0_25_0_35_and_0_44_m_are_climbed_by_walking_at_every_time_step() {
             );
         }
     }
+}
+
+/// Pressed straight into a 3 m wall, a tick sweeps four times: the move (stopped at
+/// once), the step-up's rise and its move across (stopped at once too), the floor below.
+/// The step-up is not lowered: it went no farther than the plain move, so no landing
+/// could be kept (issue 37: beside fine furniture that lowering was a tick's dearest
+/// sweep; with it, five a tick).
+#[test]
+fn a_step_up_that_went_no_farther_than_the_plain_move_is_not_lowered() {
+    let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 3.0, -0.5)));
+    let mut walker = Controller::new(Pose::new(START, 0.0, 0.0), ControllerSettings::default());
+    let forward = MoveIntent {
+        forward: 1.0,
+        ..MoveIntent::default()
+    };
+    for _ in 0..240 {
+        walker.step(&world, &forward, 1.0 / 120.0);
+    }
+    let end = walker.pose.position;
+    assert!((end.z - (-0.5 + 0.3)).abs() < 0.01 && end.y > 1.59, "{end}");
+    let mut account = Account::default();
+    walker.step(&Recorder::new(&world, &mut account), &forward, 1.0 / 120.0);
+    assert_eq!(walker.pose.position, end, "pressed, it stays");
+    assert_eq!(account.sweeps, 2 * 4, "two ticks of four sweeps");
 }
 
 #[test]

@@ -163,6 +163,13 @@ pub trait Visitor {
 
     /// Test the triangles of a leaf (indices in the tree's triangle order).
     fn visit_leaf(&mut self, triangles: Range<u32>);
+
+    /// Which of two children entered at the same parameter to visit first: the one of
+    /// lower distance. A sweep starts inside every box around a resting body (entry 0),
+    /// and its contact lies in the box nearest the body; by default, the first child.
+    fn distance(&self, _node: &Node) -> f32 {
+        0.0
+    }
 }
 
 /// The tree: nodes, root first.
@@ -195,7 +202,8 @@ impl Bvh {
     }
 
     /// Walk the tree for `visitor`: depth first, the nearer child first so that the
-    /// farther one is often pruned by then. This is the only traversal of the tree.
+    /// farther one is often pruned by then (of two entered together, the one the visitor
+    /// says is nearer). This is the only traversal of the tree.
     pub fn traverse(&self, visitor: &mut impl Visitor) {
         let Some(root) = self.nodes.first() else {
             return;
@@ -218,7 +226,12 @@ impl Bvh {
                 let tr = visitor.enter(&self.nodes[r]);
                 match (tl, tr) {
                     (Some(a), Some(b)) => {
-                        let (near, far) = if a <= b { (l, r) } else { (r, l) };
+                        let left_first = if a == b {
+                            visitor.distance(&self.nodes[l]) <= visitor.distance(&self.nodes[r])
+                        } else {
+                            a < b
+                        };
+                        let (near, far) = if left_first { (l, r) } else { (r, l) };
                         stack.push(far as u32);
                         Some(near)
                     }

@@ -30,6 +30,7 @@ pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
 pub use response::{
     MoveOutcome, MoveRules, PushOut, Response, overlap, penetration, push_out, resolve_move,
+    resolve_move_swept,
 };
 pub use sweep::Feature;
 pub use work::{Watch, Work};

@@ -27,11 +27,11 @@
 //! triangle is seen along the move (see [`Reach::meets_triangle`]). All of it is `f32`,
 //! rounded so that it only ever lets more through than the exact test would take.
 
-use glam::{Mat3A, Vec3, Vec3A};
+use glam::{DVec3, Mat3A, Vec3, Vec3A};
 
 use super::narrow::SweepFinder;
 use super::sweep::EllipsoidSweep;
-use crate::geometry::Triangle;
+use crate::geometry::{Triangle, closest_point};
 use crate::tolerance::{BOX_MARGIN, INSIDE_SLACK};
 
 /// Relative room left for rounding: these bounds are `f32`, the exact sweep `f64`; they
@@ -211,7 +211,15 @@ impl Reach {
             return false;
         }
         let flat = local.map(|q| glam::Vec2::new(q.y, q.z));
-        gaps.x * gaps.x + distance2_to_origin(flat) <= radius * radius
+        if gaps.x * gaps.x + distance2_to_origin(flat) > radius * radius {
+            return false;
+        }
+        // Around a short search (a body at rest against furniture, a contact found at
+        // once) the shadow is loose for a triangle lying along the move: the start's own
+        // distance bounds it, as the body touches nothing farther than `R + until |v|`.
+        let reach = radius + until * self.speed * (1.0 + ROUNDING);
+        let nearest = closest_point(DVec3::ZERO, local.map(|q| DVec3::from(Vec3::from(q))));
+        nearest.point.length_squared() <= f64::from(reach * reach)
     }
 }
 
@@ -319,6 +327,14 @@ impl SweepReach {
         let [p, q, r] = tri.vertices().map(Vec3A::from);
         let size = (p.max(q).max(r) - p.min(q).min(r)).element_sum();
         b.holds(p.dot(b.w).max(q.dot(b.w)).max(r.dot(b.w)), size)
+    }
+
+    /// The squared ellipsoid-space distance from the centre at the start to the box from
+    /// `lo` to `hi`.
+    #[inline(always)]
+    pub(super) fn distance2(&self, lo: Vec3A, hi: Vec3A) -> f32 {
+        let c = Vec3A::from(self.centre);
+        ((c.clamp(lo, hi) - c) / Vec3A::from(self.body_radii)).length_squared()
     }
 
     /// Ask the reach about a box whose extents add to `span`? (See [`Gate`].)
@@ -517,6 +533,30 @@ mod tests {
             );
         }
         assert!(overlapped > 1000, "{overlapped}");
+    }
+
+    /// A long, slanted triangle lying along a short move: its shadow across the move
+    /// covers the path, yet no point of it comes within the body's reach (1.24 from the
+    /// start, for a unit sphere moving 0.01). Only the start's own distance tells; a
+    /// triangle 1.005 away is still in reach.
+    #[test]
+    fn a_triangle_along_a_short_move_beyond_the_start_s_reach_is_out_of_it() {
+        let body = Body::sphere(1.0);
+        let (centre, delta) = (Vec3::ZERO, Vec3::new(0.01, 0.0, 0.0));
+        let sweep = EllipsoidSweep::of_body(&body, centre, delta).expect("a move");
+        let mut reach = Reach::new(&sweep, body.inverse_radii().as_vec3(), centre);
+        let slanted = [
+            Vec3::new(-4.0, 0.0, 0.0),
+            Vec3::new(-4.0, 0.1, 0.0),
+            Vec3::new(4.0, 2.6, 0.0),
+        ];
+        assert!(!reach.meets_triangle(slanted, 1.0));
+        let near = slanted.map(|v| v * (1.005 / 1.2365));
+        assert!(reach.meets_triangle(near, 1.0));
+        // And the sweep agrees: nothing of the slanted one is touched.
+        let world = CollisionWorld::new([slanted]);
+        let probe = Probe::new(body, InsideMethod::Barycentric);
+        assert_eq!(world.sweep(&probe, centre, delta), None);
     }
 
     /// `speed_of_1e30_metres_a_second_still_stops_at_the_wall`: in `f32` the squares of

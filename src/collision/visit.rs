@@ -86,6 +86,10 @@ pub(super) trait SweepCull {
 
     /// Is the tree's triangle `tri` worth the exact sweep, up to fraction `until`?
     fn admits(&mut self, tri: &Triangle, until: f32, finder: &SweepFinder) -> bool;
+
+    /// How far the body starts from `node`'s box (any measure growing with the distance:
+    /// which of two boxes entered together is searched first).
+    fn distance(&self, node: &Node) -> f32;
 }
 
 /// No cull: the slab test alone (a placed model's tree, in model space).
@@ -98,6 +102,11 @@ impl SweepCull for () {
     #[inline(always)]
     fn admits(&mut self, _: &Triangle, _: f32, _: &SweepFinder) -> bool {
         true
+    }
+
+    #[inline(always)]
+    fn distance(&self, _: &Node) -> f32 {
+        0.0
     }
 }
 
@@ -124,6 +133,11 @@ impl SweepCull for SweepReach {
         self.may_touch(tri)
             && !self.leaves_triangle(tri)
             && self.reach(finder).meets_triangle(tri.vertices(), until)
+    }
+
+    #[inline(always)]
+    fn distance(&self, node: &Node) -> f32 {
+        self.distance2(node.lo(), node.hi())
     }
 }
 
@@ -202,6 +216,11 @@ impl<S: Space, C: SweepCull, W: Watch> Visitor for Sweep<'_, S, C, W> {
         self.watch.node();
         let t = node.ray_entry(&self.ray, self.bound)?;
         self.cull.enter(node, t, self.bound, self.finder)
+    }
+
+    #[inline(always)]
+    fn distance(&self, node: &Node) -> f32 {
+        self.cull.distance(node)
     }
 
     /// (Never inlined: in the traversal's loop, the leaf's loop and the exact sweep made

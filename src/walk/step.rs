@@ -22,13 +22,17 @@ use glam::Vec3;
 use super::water::{WaterLevel, can_climb_out, immersion, swim_speed, swim_vertical};
 use super::{WalkSettings, WalkState};
 use crate::collision::{
-    Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move,
+    Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move, resolve_move_swept,
 };
 use crate::geometry::Aabb;
 use crate::movers::{Rider, Ticking};
 
 /// Fraction of a tick by which time owed may fall short and still count as a whole tick.
 const TICK_SLACK: f64 = 1e-3;
+
+/// A step-up is kept only when it goes farther across than the plain move by more than
+/// this (metres): the same move to a rounding is no reason to climb.
+const STEP_GAIN: f32 = 1e-5;
 
 /// A blocked fall that drops less than this fraction of the free fall is the walker held
 /// in place ([`WalkState::wedged`]); sliding down any slope steeper than 45 degrees drops
@@ -214,8 +218,7 @@ impl WalkState {
                 report.hit = true;
                 report.contact = report.contact.or(plain.contacts().next().copied());
                 if self.ground.is_some()
-                    && let Some(stepped) = self.step_up(world, s, &level, centre, wish)
-                    && horizontal(stepped - centre) > horizontal(plain.end - centre) + 1e-5
+                    && let Some(stepped) = self.step_up(world, s, &level, centre, wish, plain.end)
                 {
                     report.stepped_up += (stepped.y - centre.y).max(0.0);
                     end = stepped;
@@ -312,7 +315,8 @@ impl WalkState {
     }
 
     /// Quake III's step-up: the same horizontal move raised by the step height, then
-    /// lowered back onto what is there. `None` unless it lands on ground.
+    /// lowered back onto what is there. `None` unless it lands on ground and went farther
+    /// than the plain move (to `plain`).
     fn step_up(
         &self,
         world: &dyn Collider,
@@ -320,6 +324,7 @@ impl WalkState {
         level: &MoveRules,
         centre: Vec3,
         wish: Vec3,
+        plain: Vec3,
     ) -> Option<Vec3> {
         let body = level.probe.body;
         let up = MoveRules {
@@ -332,6 +337,11 @@ impl WalkState {
             return None;
         }
         let across = resolve_move(world, level, raised, wish).end;
+        // Lowering it changes nothing across: no farther now, it never will be (the
+        // lowering's sweep is the step-up's dearest beside fine furniture).
+        if horizontal(across - centre) <= horizontal(plain - centre) + STEP_GAIN {
+            return None;
+        }
         let down = Vec3::NEG_Y * lift;
         let c = world.sweep(&level.probe, across, down)?;
         let landed = across + down * c.t as f32;
@@ -410,7 +420,8 @@ fn follow_floor(
             contact: first,
         });
     }
-    let slid = resolve_move(world, free, centre, reach);
+    // The slide's first leg is the sweep just made.
+    let slid = resolve_move_swept(world, free, centre, reach, Some(Some(first)));
     let contact = *slid
         .contacts()
         .find(|c| is_ground(s, &body, c, slid.end, band(c)))?;
