@@ -38,6 +38,13 @@ use crate::tolerance::{BOX_MARGIN, INSIDE_SLACK};
 /// may only let more through.
 const ROUNDING: f32 = 1e-4;
 
+/// A triangle whose height over its longest edge is below this share of that edge's
+/// length (in ellipsoid space) is too thin for the start's distance to it to be trusted:
+/// the closest point's region weights, differences of products of its edges, err by
+/// about `f64`'s rounding over this share squared (1e-6 here, against the reach's
+/// margins of 1e-4). It is left to the exact test.
+const THIN: f64 = 1e-5;
+
 /// Moves and scales beyond which the bounds stay out of it (ellipsoid-space lengths, and
 /// inverse radii): their squares must stay well inside `f32`. A 1e28 m move of a person
 /// is still swept exactly; only the BVH's boxes choose its candidates.
@@ -217,9 +224,35 @@ impl Reach {
         // Around a short search (a body at rest against furniture, a contact found at
         // once) the shadow is loose for a triangle lying along the move: the start's own
         // distance bounds it, as the body touches nothing farther than `R + until |v|`.
-        let reach = radius + until * self.speed * (1.0 + ROUNDING);
-        let nearest = closest_point(DVec3::ZERO, local.map(|q| DVec3::from(Vec3::from(q))));
-        nearest.point.length_squared() <= f64::from(reach * reach)
+        let reach = f64::from(radius + until * self.speed * (1.0 + ROUNDING));
+        self.start_distance2(corners)
+            .is_none_or(|d2| d2 <= reach * reach)
+    }
+
+    /// The squared ellipsoid-space distance from the start to the triangle with
+    /// world-space `corners`, in `f64` from the corners themselves (in the `f32` frame
+    /// above, a needle's two corners 1e-8 m apart round to one point); `None` for a
+    /// triangle too thin for its closest point to be trusted (its regions' weights are
+    /// rounding), which is then never pruned by it.
+    #[inline(always)]
+    fn start_distance2(&self, corners: [Vec3; 3]) -> Option<f64> {
+        let (start, inv) = (
+            Vec3::from(self.start).as_dvec3(),
+            Vec3::from(self.inv_radii).as_dvec3(),
+        );
+        let [a, b, c] = corners.map(|v| (v.as_dvec3() - start) * inv);
+        let longest2 = (b - a)
+            .length_squared()
+            .max((c - b).length_squared())
+            .max((a - c).length_squared());
+        let twice_area2 = (b - a).cross(c - a).length_squared();
+        // (Written so that a NaN, which a tame sweep never makes, reads as too thin.)
+        let thick = twice_area2 > THIN * THIN * longest2 * longest2;
+        if !thick {
+            return None;
+        }
+        let d2 = closest_point(DVec3::ZERO, [a, b, c]).point.length_squared();
+        d2.is_finite().then_some(d2)
     }
 }
 
