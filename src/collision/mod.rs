@@ -29,7 +29,7 @@ pub use instances::{Instance, InstancedWorld, Moved, MoverHull, PlacementPose, S
 pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
 pub use response::{
-    MoveOutcome, MoveRules, PushOut, Response, overlap, penetration, push_out, resolve_move,
+    MoveOutcome, MoveRules, PushOut, Response, Swept, overlap, penetration, push_out, resolve_move,
     resolve_move_swept,
 };
 pub use sweep::Feature;

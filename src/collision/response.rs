@@ -158,14 +158,50 @@ pub fn resolve_move<C: Collider + ?Sized>(
     start: Vec3,
     delta: Vec3,
 ) -> MoveOutcome {
-    resolve_move_swept(world, rules, start, delta, None)
+    resolve(world, rules, start, delta, None)
 }
 
-/// [`resolve_move`] for a caller that has swept the whole move already (`world.sweep`
-/// of `rules.probe` from `start` by `delta`, which answered `first`): the first leg takes
-/// that answer instead of sweeping again. The outcome is the same; on fine furniture
-/// that sweep is most of a tick's cost (a floor followed down past a chair's edge).
+/// A sweep already made: the probe swept, from `centre` by `delta`, and its answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Swept {
+    /// The probe swept.
+    pub probe: Probe,
+    /// Where its centre started.
+    pub centre: Vec3,
+    /// The move swept.
+    pub delta: Vec3,
+    /// What the world answered.
+    pub contact: Option<Contact>,
+}
+
+impl Swept {
+    /// Is this the sweep of `probe` from `centre` by `delta`, bit for bit?
+    fn is_of(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> bool {
+        let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+        self.probe == *probe && bits(self.centre) == bits(centre) && bits(self.delta) == bits(delta)
+    }
+}
+
+/// [`resolve_move`] for a caller that has swept already: when `swept` is the sweep of
+/// this move's first leg (`rules.probe` from `start` by `delta`), that leg takes its
+/// answer instead of sweeping again; any other sweep is not used. The outcome is the
+/// same; on fine furniture that sweep is most of a tick's cost (a floor followed down
+/// past a chair's edge).
 pub fn resolve_move_swept<C: Collider + ?Sized>(
+    world: &C,
+    rules: &MoveRules,
+    start: Vec3,
+    delta: Vec3,
+    swept: &Swept,
+) -> MoveOutcome {
+    let first = swept
+        .is_of(&rules.probe, start, delta)
+        .then_some(swept.contact);
+    resolve(world, rules, start, delta, first)
+}
+
+/// A move, its first leg's sweep (`first`) given or not.
+fn resolve<C: Collider + ?Sized>(
     world: &C,
     rules: &MoveRules,
     start: Vec3,
@@ -457,8 +493,9 @@ mod tests {
     }
 
     /// A move whose first sweep the caller made already ends where [`resolve_move`]
-    /// ends it, by the same path and contacts, with that one sweep fewer: both responses,
-    /// free moves, moves into a wall and into its corner with the floor.
+    /// ends it, by the same path and contacts, with that one sweep fewer; given another
+    /// move's sweep, it sweeps as [`resolve_move`] does: both responses, free moves, moves
+    /// into a wall and into its corner with the floor.
     #[test]
     fn resolve_move_swept_answers_as_resolve_move_with_its_first_sweep_given() {
         use crate::collision::{Account, CollisionWorld, Recorder};
@@ -479,7 +516,7 @@ mod tests {
         ]);
         let body = Body::WALKER;
         let start = Vec3::new(0.0, 0.9 + 0.01, 0.0);
-        let mut swept = 0;
+        let mut total = 0;
         for k in 0..64 {
             let a = k as f32 * std::f32::consts::TAU / 64.0;
             let delta = Vec3::new(a.cos(), -0.3 + (k % 5) as f32 * 0.15, a.sin()) * 1.5;
@@ -491,20 +528,40 @@ mod tests {
                 let (mut plain, mut given) = (Account::default(), Account::default());
                 let expected =
                     resolve_move(&Recorder::new(&world, &mut plain), &rules, start, delta);
-                let first = world.sweep(&rules.probe, start, delta);
+                let swept = Swept {
+                    probe: rules.probe,
+                    centre: start,
+                    delta,
+                    contact: world.sweep(&rules.probe, start, delta),
+                };
                 let got = resolve_move_swept(
                     &Recorder::new(&world, &mut given),
                     &rules,
                     start,
                     delta,
-                    Some(first),
+                    &swept,
                 );
                 assert_eq!(got, expected, "{k} {response:?}");
                 assert_eq!(given.sweeps + 1, plain.sweeps, "{k} {response:?}");
-                swept += plain.sweeps;
+                // Another move's sweep is not taken for this one.
+                let other = Swept {
+                    delta: delta * 0.5,
+                    ..swept
+                };
+                let mut again = Account::default();
+                let got = resolve_move_swept(
+                    &Recorder::new(&world, &mut again),
+                    &rules,
+                    start,
+                    delta,
+                    &other,
+                );
+                assert_eq!(got, expected, "{k} {response:?}");
+                assert_eq!(again.sweeps, plain.sweeps, "{k} {response:?}");
+                total += plain.sweeps;
             }
         }
         // 128 moves: more sweeps than that when slides went on along the wall.
-        assert!(swept > 150, "{swept}");
+        assert!(total > 150, "{total}");
     }
 }

@@ -22,7 +22,8 @@ use glam::Vec3;
 use super::water::{WaterLevel, can_climb_out, immersion, swim_speed, swim_vertical};
 use super::{WalkSettings, WalkState};
 use crate::collision::{
-    Body, Collider, Contact, Feature, MoveRules, Response, place, resolve_move, resolve_move_swept,
+    Body, Collider, Contact, Feature, MoveRules, Response, Swept, place, resolve_move,
+    resolve_move_swept,
 };
 use crate::geometry::Aabb;
 use crate::movers::{Rider, Ticking};
@@ -421,7 +422,13 @@ fn follow_floor(
         });
     }
     // The slide's first leg is the sweep just made.
-    let slid = resolve_move_swept(world, free, centre, reach, Some(Some(first)));
+    let swept = Swept {
+        probe: free.probe,
+        centre,
+        delta: reach,
+        contact: Some(first),
+    };
+    let slid = resolve_move_swept(world, free, centre, reach, &swept);
     let contact = *slid
         .contacts()
         .find(|c| is_ground(s, &body, c, slid.end, band(c)))?;
