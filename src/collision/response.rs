@@ -174,30 +174,18 @@ pub struct Swept {
     pub contact: Option<Contact>,
 }
 
-impl Swept {
-    /// Is this the sweep of `probe` from `centre` by `delta`, bit for bit?
-    fn is_of(&self, probe: &Probe, centre: Vec3, delta: Vec3) -> bool {
-        let bits = |v: Vec3| v.to_array().map(f32::to_bits);
-        self.probe == *probe && bits(self.centre) == bits(centre) && bits(self.delta) == bits(delta)
-    }
-}
-
-/// [`resolve_move`] for a caller that has swept already: when `swept` is the sweep of
-/// this move's first leg (`rules.probe` from `start` by `delta`), that leg takes its
-/// answer instead of sweeping again; any other sweep is not used. The outcome is the
-/// same; on fine furniture that sweep is most of a tick's cost (a floor followed down
-/// past a chair's edge).
+/// [`resolve_move`] of `swept`'s move (from `swept.centre` by `swept.delta`) for a
+/// caller that has swept it already: when `swept` is of `rules.probe`, the first leg
+/// takes its answer instead of sweeping again (a sweep of another probe is not used).
+/// The outcome is the same; on fine furniture that sweep is most of a tick's cost (a
+/// floor followed down past a chair's edge).
 pub fn resolve_move_swept<C: Collider + ?Sized>(
     world: &C,
     rules: &MoveRules,
-    start: Vec3,
-    delta: Vec3,
     swept: &Swept,
 ) -> MoveOutcome {
-    let first = swept
-        .is_of(&rules.probe, start, delta)
-        .then_some(swept.contact);
-    resolve(world, rules, start, delta, first)
+    let first = (swept.probe == rules.probe).then_some(swept.contact);
+    resolve(world, rules, swept.centre, swept.delta, first)
 }
 
 /// A move, its first leg's sweep (`first`) given or not.
@@ -494,7 +482,7 @@ mod tests {
 
     /// A move whose first sweep the caller made already ends where [`resolve_move`]
     /// ends it, by the same path and contacts, with that one sweep fewer; given another
-    /// move's sweep, it sweeps as [`resolve_move`] does: both responses, free moves, moves
+    /// probe's sweep, it sweeps as [`resolve_move`] does: both responses, free moves, moves
     /// into a wall and into its corner with the floor.
     #[test]
     fn resolve_move_swept_answers_as_resolve_move_with_its_first_sweep_given() {
@@ -534,28 +522,16 @@ mod tests {
                     delta,
                     contact: world.sweep(&rules.probe, start, delta),
                 };
-                let got = resolve_move_swept(
-                    &Recorder::new(&world, &mut given),
-                    &rules,
-                    start,
-                    delta,
-                    &swept,
-                );
+                let got = resolve_move_swept(&Recorder::new(&world, &mut given), &rules, &swept);
                 assert_eq!(got, expected, "{k} {response:?}");
                 assert_eq!(given.sweeps + 1, plain.sweeps, "{k} {response:?}");
-                // Another move's sweep is not taken for this one.
+                // Another probe's sweep is not taken for this one.
                 let other = Swept {
-                    delta: delta * 0.5,
+                    probe: rules.probe.with_body(Body::FLYER),
                     ..swept
                 };
                 let mut again = Account::default();
-                let got = resolve_move_swept(
-                    &Recorder::new(&world, &mut again),
-                    &rules,
-                    start,
-                    delta,
-                    &other,
-                );
+                let got = resolve_move_swept(&Recorder::new(&world, &mut again), &rules, &other);
                 assert_eq!(got, expected, "{k} {response:?}");
                 assert_eq!(again.sweeps, plain.sweeps, "{k} {response:?}");
                 total += plain.sweeps;

@@ -428,7 +428,7 @@ fn follow_floor(
         delta: reach,
         contact: Some(first),
     };
-    let slid = resolve_move_swept(world, free, centre, reach, &swept);
+    let slid = resolve_move_swept(world, free, &swept);
     let contact = *slid
         .contacts()
         .find(|c| is_ground(s, &body, c, slid.end, band(c)))?;
