@@ -16,7 +16,7 @@ use glam::{Vec3, Vec3A, Vec4};
 
 use crate::geometry::{Aabb, SlabRay};
 
-pub use build::Built;
+pub use build::{Boxes, Built};
 
 /// Entries of the traversal stack kept inline (on the call stack); a deeper tree (a
 /// binned-SAH tree over real maps stays far below, a pathological one need not) spills

@@ -162,10 +162,18 @@ impl Bvh {
     /// needed (no list of them beside the builder's own records: at ten million
     /// triangles, 240 MB less at the peak).
     pub fn build_from(count: usize, bounds: impl Fn(usize) -> Aabb + Sync) -> Built {
-        if count == 0 {
+        Bvh::build_boxes(records(count, &bounds))
+    }
+
+    /// The tree over `boxes`; its order gives back the index each box was pushed with.
+    pub fn build_boxes(boxes: Boxes) -> Built {
+        let Boxes {
+            mut prims,
+            bounds: root,
+        } = boxes;
+        if prims.is_empty() {
             return Built::default();
         }
-        let (mut prims, root) = records(count, &bounds);
         if prims.len() < PARALLEL_MIN {
             let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
             return Built {
@@ -188,36 +196,84 @@ impl Bvh {
     }
 }
 
+/// The builder's records of the boxes a tree is built over, in the order they were
+/// pushed, each with the index the tree's order gives back for it, and their bounds. A
+/// caller that already passes over its triangles (the world's build, dropping the
+/// degenerate and the repeats) pushes their boxes in the same pass, where a second pass
+/// reading every corner again took 7% of conference's build.
+pub struct Boxes {
+    prims: Vec<Prim>,
+    bounds: RangeBounds,
+}
+
+impl Boxes {
+    /// No boxes yet, room for `n`.
+    pub fn with_capacity(n: usize) -> Boxes {
+        Boxes {
+            prims: Vec::with_capacity(n),
+            bounds: RangeBounds::EMPTY,
+        }
+    }
+
+    /// Add box `b`, for index `index` (at most [`MAX_LINK`]: more triangles than fit in
+    /// memory; a larger one is cut to it).
+    #[inline]
+    pub fn push(&mut self, b: Aabb, index: u32) {
+        let p = Prim::new(b, index);
+        self.bounds.add(&p);
+        self.prims.push(p);
+    }
+
+    /// How many boxes.
+    pub fn len(&self) -> usize {
+        self.prims.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.prims.is_empty()
+    }
+
+    /// The index of each box, in order.
+    pub fn indices(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.prims.iter().map(Prim::index)
+    }
+
+    /// `other`'s boxes after these.
+    pub fn append(&mut self, other: Boxes) {
+        self.prims.extend(other.prims);
+        self.bounds = self.bounds.union(&other.bounds);
+    }
+
+    /// Keep only the boxes whose index `keep` keeps, in order; the bounds are measured
+    /// again over them (a box dropped may have widened them).
+    pub fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        self.prims.retain(|p| keep(p.index()));
+        self.bounds = RangeBounds::of(&self.prims);
+    }
+}
+
 /// The builder's record of each of `count` boxes, in order, and their bounds: from
 /// [`PARALLEL_MIN`] boxes, the second half made on another thread (ten million
 /// triangles: 0.25 s on one).
-fn records(count: usize, bounds: &(impl Fn(usize) -> Aabb + Sync)) -> (Vec<Prim>, RangeBounds) {
-    let made = |range: std::ops::Range<usize>, into: &mut Vec<Prim>| {
-        let mut all = RangeBounds::EMPTY;
-        into.extend(range.map(|i| {
-            let p = Prim::new(bounds(i), i as u32);
-            all.add(&p);
-            p
-        }));
-        all
+fn records(count: usize, bounds: &(impl Fn(usize) -> Aabb + Sync)) -> Boxes {
+    // The first part has room for all (the second is appended without moving it).
+    let made = |range: std::ops::Range<usize>, room: usize| {
+        let mut b = Boxes::with_capacity(room);
+        range.for_each(|i| b.push(bounds(i), i as u32));
+        b
     };
-    let mut prims = Vec::with_capacity(count);
     if count < PARALLEL_MIN {
-        let all = made(0..count, &mut prims);
-        return (prims, all);
+        return made(0..count, count);
     }
     let half = count / 2;
-    let (first, (second, more)) = std::thread::scope(|s| {
-        let second = s.spawn(|| {
-            let mut second = Vec::with_capacity(count - half);
-            let all = made(half..count, &mut second);
-            (second, all)
-        });
-        let first = made(0..half, &mut prims);
+    let (mut first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| made(half..count, count - half));
+        let first = made(0..half, count);
         (first, second.join().expect("BVH records thread panicked"))
     });
-    prims.extend(second);
-    (prims, first.union(&more))
+    first.append(second);
+    first
 }
 
 /// Below this many triangles the build stays on one thread.
@@ -462,6 +518,23 @@ fn half_area(min: Vec3A, max: Vec3A) -> f32 {
     s.x * s.y + s.y * s.z + s.z * s.x
 }
 
+/// The bin of a prim at `place` along the bins (its centroid's distance from the first
+/// bin's start, in bins): counted in 32 bits (no centroid lies below the first bin, nor
+/// past the last).
+#[inline(always)]
+fn bin_at(place: f32) -> usize {
+    (place as u32).min(BINS as u32 - 1) as usize
+}
+
+/// Whether [`bin_at`]`(place)` is below `boundary` (1 to `BINS - 1`), without making the
+/// bin: the conversion truncates, so the bin is below a whole boundary exactly when the
+/// place is, and a NaN, which it makes bin 0, is never at or above it. The partition of
+/// a range binned from a sample asks this of every prim (1% of conference's build).
+#[inline(always)]
+fn below(place: f32, boundary: usize) -> bool {
+    place < boundary as f32 || place.is_nan()
+}
+
 /// Split `range` by the best binned-SAH boundary along the longest axis of the centroid
 /// bounds; returns the size of the left part and both parts' bounds, or `None` when a
 /// leaf is cheaper (and small enough).
@@ -488,8 +561,8 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<Split> {
         1 => v.y,
         _ => v.z,
     };
-    let bin_of =
-        |p: &Prim| (((along(p.centroid()) - lo) * scale) as u32).min(BINS as u32 - 1) as usize;
+    let place = |p: &Prim| (along(p.centroid()) - lo) * scale;
+    let bin_of = |p: &Prim| bin_at(place(p));
 
     let mut bins = Bins::EMPTY;
     let stride = (count / SAMPLE).max(1);
@@ -534,7 +607,7 @@ fn split(range: &mut [Prim], rb: &RangeBounds) -> Option<Split> {
     } else {
         // Partition and measure both sides in the same pass.
         for j in 0..count {
-            if bin_of(&range[j]) < boundary {
+            if below(place(&range[j]), boundary) {
                 left.add(&range[j]);
                 range.swap(i, j);
                 i += 1;
@@ -692,6 +765,61 @@ mod tests {
     }
 
     #[test]
+    fn boxes_kept_are_bounded_by_themselves_and_give_back_their_indices() {
+        let cube = |lo: f32, hi: f32| Aabb::from_points([Vec3::splat(lo), Vec3::splat(hi)]);
+        let mut first = Boxes::with_capacity(4);
+        first.push(cube(0.0, 1.0), 10);
+        first.push(cube(5.0, 9.0), 7);
+        let mut second = Boxes::with_capacity(2);
+        second.push(cube(-1.0, 0.0), 3);
+        second.push(cube(2.0, 3.0), 4);
+        first.append(second);
+        assert_eq!(first.indices().collect::<Vec<_>>(), vec![10, 7, 3, 4]);
+        // The farthest box dropped: the root no longer reaches it.
+        first.retain(|i| i != 7);
+        assert_eq!(first.len(), 3);
+        let Built { bvh, order, .. } = Bvh::build_boxes(first);
+        assert_eq!(bvh.nodes[0].bounds(), cube(-1.0, 3.0));
+        let mut given = order.clone();
+        given.sort_unstable();
+        assert_eq!(given, vec![3, 4, 10]);
+        assert!(
+            Bvh::build_boxes(Boxes::with_capacity(0))
+                .bvh
+                .nodes
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn below_a_boundary_is_the_bin_below_it_at_every_place() {
+        let mut places = vec![
+            0.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            BINS as f32,
+            1e9,
+        ];
+        for b in 0..=BINS {
+            let whole = b as f32;
+            places.extend([whole, whole.next_down(), whole.next_up()]);
+        }
+        places.extend((0..10_000).map(|i| i as f32 * (BINS as f32 + 2.0) / 10_000.0));
+        for &p in &places {
+            for boundary in 1..BINS {
+                assert_eq!(
+                    below(p, boundary),
+                    bin_at(p) < boundary,
+                    "place {p}, boundary {boundary}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_triangle_lands_in_exactly_one_leaf() {
         for n in [1, 2, 3, 17, 1000] {
             let b = boxes(n);
@@ -793,7 +921,10 @@ mod tests {
         for b in [lopsided, even] {
             let two = Bvh::build(&b);
             check(&two, &b);
-            let (mut prims, root) = records(b.len(), &|i| b[i]);
+            let Boxes {
+                mut prims,
+                bounds: root,
+            } = records(b.len(), &|i| b[i]);
             assert!(read_out_bounds(&root) == read_out_bounds(&RangeBounds::of(&prims)));
             let Subtree { nodes, depth } = build_subtree(&mut prims, 0, root, 1);
             let one = Built {
