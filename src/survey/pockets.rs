@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use glam::{UVec3, Vec3};
 
 use crate::collision::CollisionWorld;
+use crate::geometry::Triangle;
 use crate::map::MapFrame;
 
 /// Most cells of the grid (four bytes each for the region): 2 M cells are 8 MB for the
@@ -20,11 +21,17 @@ use crate::map::MapFrame;
 /// tall gets 2.9 m cells: an 8 m block keeps a hollow of a cell or two.
 pub const MAX_CELLS: f32 = 2_000_000.0;
 
-/// Most surface samples taken while marking solid cells; a map needing more (millions of
-/// huge overlapping faces) is not surveyed for pockets at all, rather than taking minutes.
+/// Most surface samples taken while marking solid cells (a triangle inside one cell, marked
+/// as it, counts one); a map needing more (millions of huge overlapping faces) is not
+/// surveyed for pockets at all, rather than taking minutes.
 pub const MAX_SAMPLES: u64 = 60_000_000;
 /// From this many triangles on, the surfaces are marked on two cores.
 const PARALLEL_TRIANGLES: usize = 100_000;
+/// A triangle whose corners all lie this far (in cells) inside one cell is marked as that
+/// cell, not sampled: its samples, each a corner plus fractions of its edges, stray from
+/// the corners' box by a few roundings of a cell's coordinate (at most 12,600 cells a
+/// side: thousandths), so they all fall in it.
+const CELL_MARGIN: f32 = 1.0 / 64.0;
 /// A sealed region with less than this share of the map's free cells is a pocket.
 pub const POCKET_SHARE: f32 = 0.01;
 /// A sealed region spanning fewer cells than this along some axis is a pocket however
@@ -238,76 +245,53 @@ impl FreeSpace {
     /// exceed the budget.
     fn mark_solid(&mut self, world: &CollisionWorld) -> Option<()> {
         let spacing = self.cell * 0.5;
-        // From the corner opposite the longest edge, along the two shorter edges: a long
-        // thin triangle then costs its length times its width, not its length squared.
-        let frame = |t: &crate::geometry::Triangle| {
-            let [a, b, c] = t.vertices();
-            let (ab, bc, ca) = ((b - a).length(), (c - b).length(), (a - c).length());
-            let (o, p, q) = if bc >= ab && bc >= ca {
-                (a, b, c)
-            } else if ca >= ab {
-                (b, c, a)
-            } else {
-                (c, a, b)
-            };
-            let n = |e: Vec3| (e.length() / spacing).ceil().max(1.0) as u64;
-            (o, p - o, q - o, n(p - o), n(q - o))
-        };
-        let samples: u64 = world
-            .triangles()
-            .iter()
-            .map(|t| {
-                let (_, _, _, n1, n2) = frame(t);
-                (n1 + 1) * (n2 + 1)
-            })
-            .fold(0, u64::saturating_add);
-        if samples > MAX_SAMPLES {
-            return None;
-        }
+        let tris = world.triangles();
         // In cell units from here: a multiply, not a divide, per sample.
         let to_cells = 1.0 / self.cell;
         let dims = self.dims.as_vec3();
         let (min, size) = (self.min, self.dims);
+        let in_cells = |t: &Triangle| t.vertices().map(|v| (v - min) * to_cells);
+        let count = |part: &[Triangle]| {
+            part.iter()
+                .map(|t| match one_cell(in_cells(t)) {
+                    Some(_) => 1,
+                    None => {
+                        let [n1, n2] = Sampling::of(t, spacing).steps;
+                        (n1 + 1) * (n2 + 1)
+                    }
+                })
+                .fold(0, u64::saturating_add)
+        };
+        let [one, other] = halves(tris, count);
+        if one.saturating_add(other) > MAX_SAMPLES {
+            return None;
+        }
         // The cells each sample of `tris` falls in, as marks over every cell.
-        let marks = |tris: &[crate::geometry::Triangle]| {
+        let marks = |tris: &[Triangle]| {
+            if tris.is_empty() {
+                return Vec::new();
+            }
             let mut solid = vec![false; self.region.len()];
             for t in tris {
-                let (o, e1, e2, n1, n2) = frame(t);
-                let a = (o - min) * to_cells;
-                let (e1, e2) = (e1 * to_cells, e2 * to_cells);
-                for i in 0..=n1 {
-                    let u = i as f32 / n1 as f32;
-                    let row = a + e1 * u;
-                    // Within the triangle: u + v <= 1.
-                    let last = ((1.0 - u) * n2 as f32).floor() as u64;
-                    for j in 0..=last {
-                        let c = row + e2 * (j as f32 / n2 as f32);
-                        if c.min_element() >= 0.0 && c.cmplt(dims).all() {
-                            let c = c.as_uvec3();
-                            solid[flat(size, c.x, c.y, c.z)] = true;
-                        }
+                // A triangle well inside one cell (most of a fine mesh's) marks that cell:
+                // its samples all fall there, its first is its corner's.
+                if let Some(home) = one_cell(in_cells(t)) {
+                    if home.min_element() >= 0.0 && home.cmplt(dims).all() {
+                        let h = home.as_uvec3();
+                        solid[flat(size, h.x, h.y, h.z)] = true;
                     }
+                    continue;
                 }
+                Sampling::of(t, spacing).in_cells(min, to_cells, |c| {
+                    if c.min_element() >= 0.0 && c.cmplt(dims).all() {
+                        let c = c.as_uvec3();
+                        solid[flat(size, c.x, c.y, c.z)] = true;
+                    }
+                });
             }
             solid
         };
-        // Two halves on two cores: a mark is the same whoever makes it.
-        let tris = world.triangles();
-        let (first, second) = tris.split_at(tris.len() / 2);
-        let halves = if tris.len() < PARALLEL_TRIANGLES {
-            [marks(tris), Vec::new()]
-        } else {
-            std::thread::scope(|s| {
-                let other = s.spawn(|| marks(second));
-                [
-                    marks(first),
-                    other
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                ]
-            })
-        };
-        for half in &halves {
+        for half in &halves(tris, marks) {
             for (region, &solid) in self.region.iter_mut().zip(half) {
                 if solid {
                     *region = 0;
@@ -418,6 +402,83 @@ impl FreeSpace {
 }
 
 /// The index of cell (x, y, z) in a grid of `dims` cells, x fastest.
+/// `each` of the two halves of `tris`, on two cores from [`PARALLEL_TRIANGLES`] (below,
+/// of all of them, and of none): a count, or a mark, is the same whoever makes it.
+fn halves<T: Send>(tris: &[Triangle], each: impl Fn(&[Triangle]) -> T + Sync) -> [T; 2] {
+    if tris.len() < PARALLEL_TRIANGLES {
+        return [each(tris), each(&[])];
+    }
+    let (first, second) = tris.split_at(tris.len() / 2);
+    std::thread::scope(|s| {
+        let other = s.spawn(|| each(second));
+        [
+            each(first),
+            other
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        ]
+    })
+}
+
+/// The cell (its smallest corner, in cells) that corners given in cells all lie well
+/// inside ([`CELL_MARGIN`]), if one does.
+fn one_cell(corners: [Vec3; 3]) -> Option<Vec3> {
+    let home = corners[0].floor();
+    corners
+        .iter()
+        .all(|&v| {
+            let f = v - home;
+            f.min_element() >= CELL_MARGIN && f.max_element() <= 1.0 - CELL_MARGIN
+        })
+        .then_some(home)
+}
+
+/// How a triangle is sampled: from the corner opposite its longest edge, along the two
+/// shorter edges, in steps no longer than the spacing (a long thin triangle then costs
+/// its length times its width, not its length squared).
+struct Sampling {
+    corner: Vec3,
+    edges: [Vec3; 2],
+    /// Steps along each edge (at least 1).
+    steps: [u64; 2],
+}
+
+impl Sampling {
+    fn of(t: &Triangle, spacing: f32) -> Sampling {
+        let [a, b, c] = t.vertices();
+        let (ab, bc, ca) = ((b - a).length(), (c - b).length(), (a - c).length());
+        let (o, p, q) = if bc >= ab && bc >= ca {
+            (a, b, c)
+        } else if ca >= ab {
+            (b, c, a)
+        } else {
+            (c, a, b)
+        };
+        let n = |e: Vec3| (e.length() / spacing).ceil().max(1.0) as u64;
+        Sampling {
+            corner: o,
+            edges: [p - o, q - o],
+            steps: [n(p - o), n(q - o)],
+        }
+    }
+
+    /// Each sample, in cells from `min` (`to_cells` cells a unit); the first is the corner.
+    fn in_cells(&self, min: Vec3, to_cells: f32, mut each: impl FnMut(Vec3)) {
+        let a = (self.corner - min) * to_cells;
+        let [e1, e2] = self.edges.map(|e| e * to_cells);
+        let [n1, n2] = self.steps;
+        for i in 0..=n1 {
+            let u = i as f32 / n1 as f32;
+            let row = a + e1 * u;
+            // Within the triangle: u + v <= 1.
+            let last = ((1.0 - u) * n2 as f32).floor() as u64;
+            for j in 0..=last {
+                each(row + e2 * (j as f32 / n2 as f32));
+            }
+        }
+    }
+}
+
 fn flat(dims: UVec3, x: u32, y: u32, z: u32) -> usize {
     ((z * dims.y + y) * dims.x + x) as usize
 }
@@ -425,6 +486,47 @@ fn flat(dims: UVec3, x: u32, y: u32, z: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fine mesh's triangles, most well inside one cell and marked as it, mark exactly
+    /// the cells their samples fall in: far along a long map (cells counted in the ten
+    /// thousands, where a cell's coordinate rounds the most), on two threads.
+    #[test]
+    fn a_triangle_inside_a_cell_marks_the_cells_its_samples_do() {
+        let mut seed = 5u64;
+        let mut r = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        // A strip 10 km long, 10 m wide and high (cells of 0.79 m, 12,600 along it).
+        let mut tris = vec![[Vec3::ZERO, Vec3::X * 10_000.0, Vec3::new(0.0, 10.0, 10.0)]];
+        for _ in 0..150_000 {
+            let o = Vec3::new(r() * 10_000.0, r() * 10.0, r() * 10.0);
+            let size = 0.02 + r() * 0.6;
+            let mut corner = || o + (Vec3::new(r(), r(), r()) - 0.5) * size;
+            tris.push([o, corner(), corner()]);
+        }
+        let world = CollisionWorld::new(tris);
+        assert!(world.triangles().len() >= PARALLEL_TRIANGLES);
+        let space = FreeSpace::survey(&world).expect("within the budget");
+        assert!(space.dims.x > 12_000, "{}", space.dims);
+        let to_cells = 1.0 / space.cell;
+        let mut want = vec![false; space.region.len()];
+        let mut shortcuts = 0;
+        for t in world.triangles() {
+            let corners = t.vertices().map(|v| (v - space.min) * to_cells);
+            shortcuts += usize::from(one_cell(corners).is_some());
+            Sampling::of(t, space.cell * 0.5).in_cells(space.min, to_cells, |c| {
+                assert!(c.min_element() >= 0.0 && c.cmplt(space.dims.as_vec3()).all());
+                let c = c.as_uvec3();
+                want[flat(space.dims, c.x, c.y, c.z)] = true;
+            });
+        }
+        assert!(shortcuts > 50_000, "{shortcuts} of 150,000 inside a cell");
+        let got: Vec<bool> = space.region.iter().map(|&r| r == 0).collect();
+        assert!(got == want, "the same cells marked");
+    }
 
     /// The twelve triangles of the closed box from `lo` to `hi`.
     fn cube(lo: Vec3, hi: Vec3) -> Vec<[Vec3; 3]> {
