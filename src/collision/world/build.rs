@@ -170,7 +170,7 @@ fn digests(
     };
     for i in range {
         let [a, b, c] = corners(i);
-        if Triangle::new(a, b, c).is_none() {
+        if !Triangle::is_made(a, b, c) {
             continue;
         }
         let digested = (digest([a, b, c]), i as u32);
