@@ -241,6 +241,23 @@ mod tests {
             }
         }
         assert!(made > 80_000 && unmade > 30_000, "{made} {unmade}");
+        // Found by review: the random corners above did not tell a range ten times too
+        // wide or an area bound a hair too low from the right ones. Big right triangles
+        // about the origin, where a looser range lets the products overflow ...
+        for k in 0..2_000 {
+            let s = 1e7 * 1.01f32.powi(k % 700);
+            let turn = Vec3::new(1.0, 0.3 * (k % 7) as f32, -0.2 * (k % 5) as f32);
+            let (a, b, c) = (-turn * s, Vec3::new(s, -s, 0.0), Vec3::new(-s, s, s * 0.5));
+            assert_eq!(Triangle::is_made(a, b, c), Triangle::new(a, b, c).is_some());
+        }
+        // ... and right triangles whose doubled area steps across DEGENERATE_AREA.
+        for k in 0..20_000 {
+            let (leg, share) = (1e-6 * (1.0 + (k % 13) as f32 * 0.1), 0.5 + k as f32 * 1e-4);
+            let other = share * DEGENERATE_AREA / leg;
+            let o = Vec3::splat([0.0, 1e-3, 0.37][k % 3]);
+            let (a, b, c) = (o, o + Vec3::X * leg, o + Vec3::Y * other);
+            assert_eq!(Triangle::is_made(a, b, c), Triangle::new(a, b, c).is_some());
+        }
     }
 
     #[test]

@@ -401,7 +401,6 @@ impl FreeSpace {
     }
 }
 
-/// The index of cell (x, y, z) in a grid of `dims` cells, x fastest.
 /// `each` of the two halves of `tris`, on two cores from [`PARALLEL_TRIANGLES`] (below,
 /// of all of them, and of none): a count, or a mark, is the same whoever makes it.
 fn halves<T: Send>(tris: &[Triangle], each: impl Fn(&[Triangle]) -> T + Sync) -> [T; 2] {
@@ -479,6 +478,7 @@ impl Sampling {
     }
 }
 
+/// The index of cell (x, y, z) in a grid of `dims` cells, x fastest.
 fn flat(dims: UVec3, x: u32, y: u32, z: u32) -> usize {
     ((z * dims.y + y) * dims.x + x) as usize
 }

@@ -84,7 +84,7 @@ fn corner_key(corners: [Vec3; 3]) -> [[u32; 3]; 3] {
 /// The triangles to keep: not degenerate, and not a repeat of an earlier one (in any
 /// corner order). A repeated triangle collides exactly like its first copy, but a pile
 /// of copies cannot be split by the BVH, so every query near it would test them all (a
-/// file with one face line repeated 100,000 times took seconds a step). Sorting 64-bit
+/// file with one face line repeated 100,000 times took seconds a step). Sorting 32-bit
 /// digests costs a fraction of a hash set of whole keys; equal digests are compared in
 /// full.
 fn kept(count: usize, corners: &(impl Fn(usize) -> [Vec3; 3] + Sync)) -> Kept {
@@ -187,28 +187,30 @@ fn digests(
 /// [`repeats`] among `digests` (in the order of their indices), sorted first by digest,
 /// then index: a radix sort by digest, which keeps equal digests in their order (on
 /// conference the sort by both took 7% of the build).
-fn sorted_repeats<K: PartialEq>(digests: &mut [Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
+fn sorted_repeats<K: Ord>(digests: &mut [Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
     debug_assert!(digests.is_sorted_by_key(|d| d.1));
     radsort::sort_by_key(digests, |d| d.0);
     repeats(digests, key)
 }
 
 /// The repeats among `sorted` (sorted by digest, then index): in each run of equal
-/// digests, every triangle whose corners (`key`) an earlier one of the run has, unless
-/// that one is a repeat itself. Equal digests with other corners (a collision) are not
-/// repeats. The run is sorted by index, so the first copy is the one kept, and a pile of
-/// copies finds it at once (no work quadratic in the pile).
-fn repeats<K: PartialEq>(sorted: &[Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
+/// digests, every triangle whose corners (`key`) an earlier one of the run has. Equal
+/// digests with other corners (a collision) are not repeats. Each run is sorted by its
+/// corners, stably (so by index among equal corners, and the first copy is the one
+/// kept): the work grows as `k log k` in a run of `k`, whatever is in it. (Comparing each
+/// triangle with every earlier one of its run took `k^2 / 2` comparisons; the digest is a
+/// sum of per-corner digests, so a file can be made whose distinct triangles share one:
+/// a review found 65,000 in seconds of search.)
+fn repeats<K: Ord>(sorted: &[Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
     let mut repeat = Vec::new();
     for run in sorted.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
-        let keys: Vec<K> = run.iter().map(|&(_, i)| key(i)).collect();
-        let mut again = vec![false; run.len()];
-        for k in 1..run.len() {
-            again[k] = (0..k).any(|j| !again[j] && keys[j] == keys[k]);
-            if again[k] {
-                repeat.push(run[k].1);
-            }
+        let mut keyed: Vec<(K, u32)> = run.iter().map(|&(_, i)| (key(i), i)).collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let first = repeat.len();
+        for same in keyed.chunk_by(|a, b| a.0 == b.0) {
+            repeat.extend(same[1..].iter().map(|&(_, i)| i));
         }
+        repeat[first..].sort_unstable();
     }
     repeat
 }
@@ -334,6 +336,26 @@ mod tests {
         // A pile of copies: each but the first is a repeat.
         let pile: Vec<Digested> = (0..10_000).map(|i| (3, i)).collect();
         assert_eq!(repeats(&pile, |_| 0).len(), 9_999);
+    }
+
+    /// Found by review: a run of a million distinct triangles sharing one digest (a file
+    /// made to collide) was a million squared halved comparisons, a hang. Caught by a
+    /// watchdog, not timed.
+    #[test]
+    fn a_long_run_of_distinct_triangles_under_one_digest_is_not_quadratic() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let run: Vec<Digested> = (0..1_000_000).map(|i| (7, i)).collect();
+            // Every tenth repeats the corners of the one nine before it.
+            let _ = tx.send(repeats(&run, |i| if i % 10 == 9 { i - 9 } else { i }));
+        });
+        let repeat = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("a million distinct triangles under one digest within the watchdog's 2 min");
+        assert_eq!(
+            repeat,
+            (0..100_000).map(|k| k * 10 + 9).collect::<Vec<u32>>()
+        );
     }
 
     #[test]
