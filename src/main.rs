@@ -37,6 +37,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Run a script headless (no window) and print the trace CSV.
+    #[command(override_usage = "walkthrough sim [MAP] --script <SCRIPT> [OPTIONS]")]
     Sim(SimArgs),
 }
 

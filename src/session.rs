@@ -83,6 +83,8 @@ pub struct LoadTimings {
     pub cached: bool,
     /// Keeping the built map in the cache of built maps.
     pub kept: Duration,
+    /// Keeping it failed (a warning on the map says why).
+    pub keep_failed: bool,
 }
 
 /// A map ready to walk in.
@@ -179,6 +181,7 @@ impl Session {
             surveyed,
             survey,
             kept,
+            keep_failed,
         } = build_and_survey(&mut map, cached, job);
         // After the map was kept: the note is this open's, not the map's.
         map.warnings.extend(note);
@@ -240,6 +243,7 @@ impl Session {
                 world: world_time,
                 cached: from_cache,
                 kept,
+                keep_failed,
             },
         })
     }
@@ -455,7 +459,12 @@ impl Session {
             t.parse.as_secs_f64() * 1e3,
             t.survey.as_secs_f64() * 1e3,
             t.world.as_secs_f64() * 1e3,
-            if t.kept.is_zero() {
+            if t.keep_failed {
+                format!(
+                    ", then not kept in the cache of built maps ({:.0}: see the warning)",
+                    t.kept.as_secs_f64() * 1e3
+                )
+            } else if t.kept.is_zero() {
                 String::new()
             } else {
                 format!(

@@ -173,6 +173,18 @@ fn sim_prints_the_trace_header_and_one_row_per_step() {
     );
 }
 
+/// A new user's finding: `sim --help`'s usage line hid that a script is needed.
+#[test]
+fn sim_help_says_a_script_is_needed() {
+    let o = walkthrough(&["sim", "--help"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let usage = out.lines().find(|l| l.starts_with("Usage:"));
+    assert!(
+        usage.is_some_and(|l| l.contains("--script")),
+        "sim's usage line does not name --script:\n{out}"
+    );
+}
+
 #[test]
 fn help_lists_the_controls_and_options() {
     let o = walkthrough(&["--help"]);
@@ -460,6 +472,31 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
     // The damage was that open's news: it was kept with the rebuilt map and said again at
     // every later open, once.
     assert!(!log.contains("checksum"), "an old warning came back: {log}");
+    // A new user's findings: a damaged header was built again without a word; and with
+    // a cache folder that cannot be made, the load line still said the map was kept.
+    let files = kept_files();
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    bytes[..8].copy_from_slice(b"garbage!");
+    std::fs::write(&files[0], bytes).unwrap();
+    let (log, _) = sim("header.csv", &[]);
+    assert!(log.contains("its header is damaged"), "{log}");
+    let blocked = dir.join("a-file");
+    std::fs::write(&blocked, "not a folder").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", dir.join("config"))
+        .env("WALKTHROUGH_CACHE_DIR", &blocked)
+        .args(["sim", map.to_str().unwrap(), "--script"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let log = stderr(&o);
+    assert!(o.status.success(), "{log}");
+    assert!(log.contains("was not kept in the cache"), "{log}");
+    assert!(
+        log.contains("then not kept in the cache of built maps"),
+        "{log}"
+    );
+    assert!(!log.contains("then kept in the cache"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

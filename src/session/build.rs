@@ -20,6 +20,8 @@ pub(super) struct Built {
     pub(super) survey: Duration,
     /// How long the survey waited for the built map to be kept in the cache.
     pub(super) kept: Duration,
+    /// Keeping it failed (the warning says why).
+    pub(super) keep_failed: bool,
 }
 
 /// What [`build_and_survey`] is to do besides building.
@@ -99,7 +101,8 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
             world_time,
             surveyed,
             survey,
-            kept: kept.map_or(Duration::ZERO, |k| k.waited),
+            kept: kept.as_ref().map_or(Duration::ZERO, |k| k.waited),
+            keep_failed: kept.is_some_and(|k| k.error.is_some()),
         };
         (built, solids, warnings)
     });

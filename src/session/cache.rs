@@ -239,6 +239,11 @@ pub fn keeps(map: &Map) -> bool {
 }
 
 /// The header: magic, format, code and content.
+/// Where a header's magic, format and code end (its content's key follows).
+const VERSION_END: usize = MAGIC.len() + 4 + 16;
+
+/// A file's header: [`MAGIC`], [`FORMAT`], the hash of [`MADE_BY`], then the content's
+/// digest.
 fn header(digest: &Digest) -> Vec<u8> {
     let mut code = Xxh3::new();
     MADE_BY.iter().for_each(|s| code.update(s.as_bytes()));
@@ -398,8 +403,18 @@ pub fn load(dir: &Path, digest: &Digest, drawn: bool) -> Option<Result<Cached, S
     };
     let want = header(digest);
     let mut head = vec![0u8; want.len()];
-    if r.exact(&mut head).is_err() || head != want {
+    // Cut short, or not this cache's magic, or another content's key under this
+    // content's name: damaged. The same magic with another format or code is a file of
+    // another build of the program, passed over in silence.
+    let damaged = || Some(Err(format!("{}: its header is damaged", path.display())));
+    if r.exact(&mut head).is_err() || head[..MAGIC.len()] != MAGIC {
+        return damaged();
+    }
+    if head[..VERSION_END] != want[..VERSION_END] {
         return None;
+    }
+    if head != want {
+        return damaged();
     }
     // Used recently: trimmed last.
     let _ = File::options()
@@ -656,10 +671,36 @@ mod tests {
         huge[head..head + 8].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(refused(&huge).contains("longer than the file"));
         // Made by other code: not this cache's file at all.
-        let mut other = good;
+        let mut other = good.clone();
         other[9] ^= 1;
         std::fs::write(&path, &other).unwrap();
         assert!(load(&dir, &digest, true).is_none());
+        other[9] ^= 1;
+        other[20] ^= 1;
+        std::fs::write(&path, &other).unwrap();
+        assert!(load(&dir, &digest, true).is_none());
+    }
+
+    /// A new user's finding: a cached file emptied, cut inside its header, with its magic
+    /// overwritten or another content's key was built again without a word.
+    #[test]
+    fn a_damaged_header_is_refused_with_a_warning() {
+        let dir = scratch("damaged-header");
+        let (map, world, solids) = terrain(20);
+        let digest = map.digest.unwrap();
+        store(&dir, &digest, &map, &solids, &world).unwrap();
+        let path = file_for(&dir, &digest);
+        let good = std::fs::read(&path).unwrap();
+        let head = header(&digest).len();
+        let mut magic = good.clone();
+        magic[3] ^= 0x20;
+        let mut key = good.clone();
+        key[head - 3] ^= 1;
+        for bytes in [&[][..], &good[..10], &good[..head - 1], &magic, &key] {
+            std::fs::write(&path, bytes).unwrap();
+            let e = load(&dir, &digest, true).unwrap().unwrap_err();
+            assert!(e.contains("header is damaged"), "{e}");
+        }
     }
 
     #[test]
