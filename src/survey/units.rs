@@ -128,6 +128,52 @@ const ENGINE_SHARE: f32 = 0.85;
 /// as Doom draws: flat floors, vertical walls, no room over another.
 pub const DOOM_SECTIONS: f32 = 20.0;
 
+/// The name of an engine's unit `name` written by an importer that scaled it by
+/// `import` (one of [`IMPORT_SCALES`](super::grid::IMPORT_SCALES)): a Half-Life level
+/// imported at 0.1 has a unit of about ten inches, which "about an inch" misnamed (a new
+/// user's finding).
+fn imported_name(name: &'static str, import: f32) -> &'static str {
+    const TENTH: [(&str, &str); 3] = [
+        (
+            ENGINE_UNITS[0].name,
+            "Quake and Half-Life units imported at 0.1 (about ten inches)",
+        ),
+        (
+            ENGINE_UNITS[1].name,
+            "Doom units imported at 0.1 (about 32 cm)",
+        ),
+        (
+            ENGINE_UNITS[2].name,
+            "Unreal units imported at 0.1 (decimetres)",
+        ),
+    ];
+    const HUNDREDTH: [(&str, &str); 3] = [
+        (
+            ENGINE_UNITS[0].name,
+            "Quake and Half-Life units imported at 0.01 (about 2.5 m)",
+        ),
+        (
+            ENGINE_UNITS[1].name,
+            "Doom units imported at 0.01 (about 3.2 m)",
+        ),
+        (
+            ENGINE_UNITS[2].name,
+            "Unreal units imported at 0.01 (metres)",
+        ),
+    ];
+    let table = if import == 0.1 {
+        &TENTH
+    } else if import == 0.01 {
+        &HUNDREDTH
+    } else {
+        return name;
+    };
+    table
+        .iter()
+        .find(|(engine, _)| *engine == name)
+        .map_or(name, |(_, imported)| imported)
+}
+
 /// The hypotheses for a file on `grid` (if any), whose floors and walls look like Doom's
 /// sections (`doom_like`) or not.
 pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
@@ -152,7 +198,7 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
             1.0
         };
         let unit = Unit {
-            name: e.name,
+            name: imported_name(e.name, g.import),
             // File units per engine unit: a tenth of the grid, ten times the metres.
             metres: short_decimal(f64::from(e.metres) / f64::from(g.import)),
             prior: e.prior * ENGINE_SHARE * doom,
@@ -217,6 +263,25 @@ mod tests {
         assert_eq!(short_decimal(0.0), 0.0);
         assert_eq!(short_decimal(1e-310), 1e-310f64 as f32);
         assert_eq!(short_decimal(1e-305), 1e-305f64 as f32);
+    }
+
+    /// A new user's finding: de_inferno through a Blender import at 0.1 opened at 0.254 m
+    /// a unit, named "Quake and Half-Life units (about an inch)".
+    #[test]
+    fn an_engines_unit_imported_at_a_tenth_is_named_for_its_size() {
+        for (import, metres, words) in [
+            (1.0, 0.0254, "about an inch"),
+            (0.1, 0.254, "about ten inches"),
+            (0.01, 2.54, "about 2.5 m"),
+        ] {
+            let units = hypotheses(Some(EngineGrid { import, share: 1.0 }), false);
+            let quake = units
+                .iter()
+                .find(|u| u.name.starts_with("Quake"))
+                .expect("Quake's unit");
+            assert!((quake.metres - metres).abs() < 1e-6, "{quake:?}");
+            assert!(quake.name.contains(words), "{}", quake.name);
+        }
     }
 
     #[test]
