@@ -269,8 +269,13 @@ impl App {
 
     /// On a software renderer whose frames stay slow at full scale, say once that a
     /// render scale under 1 draws faster (not while a script or benchmark runs: their
-    /// frames are not the user's to tune).
+    /// frames are not the user's to tune; nor while a map loads, when its frames are held
+    /// back on purpose).
     fn suggest_render_scale(&mut self) {
+        if self.loading.is_some() {
+            self.prefs.scale_hint.pause();
+            return;
+        }
         let software = self.gpu.as_ref().is_some_and(|g| g.ctx.software);
         if software
             && self.prefs.live.render_scale >= 1.0

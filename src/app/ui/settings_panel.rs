@@ -48,6 +48,12 @@ impl ScaleHint {
         self.told = now.duration_since(since) >= SLOW_FOR;
         self.told
     }
+
+    /// A map is loading (the frames are held back on purpose, and the loader takes the
+    /// cores): the slow frames so far do not count.
+    pub fn pause(&mut self) {
+        self.slow_since = None;
+    }
 }
 
 /// The settings of this run, the saved ones, and the panel.
@@ -410,5 +416,24 @@ mod tests {
         assert!(hint.tell(20.0, at(3700)));
         // Once a run.
         assert!(!hint.tell(20.0, at(9000)));
+    }
+
+    /// A new user's finding: every big load said "frames are slow here" (the loading
+    /// frames are held back on purpose); the slow frames before a pause do not count.
+    #[test]
+    fn frames_slow_while_a_map_loads_suggest_nothing() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut hint = ScaleHint::default();
+        // Slow before the load began, then paused at every frame of the load.
+        assert!(!hint.tell(4.0, at(0)));
+        assert!(!hint.tell(4.0, at(1900)));
+        for _ in (2_000..10_000).step_by(250) {
+            hint.pause();
+        }
+        // Slow after the load: counted from its end.
+        assert!(!hint.tell(20.0, at(10_000)));
+        assert!(!hint.tell(20.0, at(11_900)));
+        assert!(hint.tell(20.0, at(12_100)));
     }
 }
