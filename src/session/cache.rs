@@ -238,9 +238,8 @@ pub fn keeps(map: &Map) -> bool {
         && map.frame == MapFrame::default()
 }
 
-/// The header: magic, format, code and content.
 /// Where a header's magic, format and code end (its content's key follows).
-const VERSION_END: usize = MAGIC.len() + 4 + 16;
+const VERSION_END: usize = MAGIC.len() + size_of::<u32>() + size_of::<u128>();
 
 /// A file's header: [`MAGIC`], [`FORMAT`], the hash of [`MADE_BY`], then the content's
 /// digest.
@@ -640,14 +639,21 @@ mod tests {
         assert!(load(&dir, &other, true).is_none());
     }
 
-    #[test]
-    fn a_damaged_file_is_refused_never_used() {
-        let dir = scratch("damaged");
+    /// A small terrain kept in the scratch folder `name`: the folder, the content's
+    /// digest, the file's path and its bytes.
+    fn kept_terrain(name: &str) -> (PathBuf, Digest, PathBuf, Vec<u8>) {
+        let dir = scratch(name);
         let (map, world, solids) = terrain(20);
         let digest = map.digest.unwrap();
         store(&dir, &digest, &map, &solids, &world).unwrap();
         let path = file_for(&dir, &digest);
         let good = std::fs::read(&path).unwrap();
+        (dir, digest, path, good)
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_never_used() {
+        let (dir, digest, path, good) = kept_terrain("damaged");
         let head = header(&digest).len();
         let refused = |bytes: &[u8]| {
             std::fs::write(&path, bytes).unwrap();
@@ -685,12 +691,7 @@ mod tests {
     /// overwritten or another content's key was built again without a word.
     #[test]
     fn a_damaged_header_is_refused_with_a_warning() {
-        let dir = scratch("damaged-header");
-        let (map, world, solids) = terrain(20);
-        let digest = map.digest.unwrap();
-        store(&dir, &digest, &map, &solids, &world).unwrap();
-        let path = file_for(&dir, &digest);
-        let good = std::fs::read(&path).unwrap();
+        let (dir, digest, path, good) = kept_terrain("damaged-header");
         let head = header(&digest).len();
         let mut magic = good.clone();
         magic[3] ^= 0x20;

@@ -15,7 +15,7 @@
 //!   more: see [`DOOM_SECTIONS`]);
 //! - Unreal units, a centimetre.
 
-use super::grid::EngineGrid;
+use super::grid::{EngineGrid, IMPORT_SCALES};
 
 /// A unit of length a file may use.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,50 +128,32 @@ const ENGINE_SHARE: f32 = 0.85;
 /// as Doom draws: flat floors, vertical walls, no room over another.
 pub const DOOM_SECTIONS: f32 = 20.0;
 
-/// The name of an engine's unit `name` written by an importer that scaled it by
-/// `import` (one of [`IMPORT_SCALES`](super::grid::IMPORT_SCALES)): a Half-Life level
-/// imported at 0.1 has a unit of about ten inches, which "about an inch" misnamed (a new
-/// user's finding).
-fn imported_name(name: &'static str, import: f32) -> &'static str {
-    const TENTH: [(&str, &str); 3] = [
-        (
-            ENGINE_UNITS[0].name,
-            "Quake and Half-Life units imported at 0.1 (about ten inches)",
-        ),
-        (
-            ENGINE_UNITS[1].name,
-            "Doom units imported at 0.1 (about 32 cm)",
-        ),
-        (
-            ENGINE_UNITS[2].name,
-            "Unreal units imported at 0.1 (decimetres)",
-        ),
-    ];
-    const HUNDREDTH: [(&str, &str); 3] = [
-        (
-            ENGINE_UNITS[0].name,
-            "Quake and Half-Life units imported at 0.01 (about 2.5 m)",
-        ),
-        (
-            ENGINE_UNITS[1].name,
-            "Doom units imported at 0.01 (about 3.2 m)",
-        ),
-        (
-            ENGINE_UNITS[2].name,
-            "Unreal units imported at 0.01 (metres)",
-        ),
-    ];
-    let table = if import == 0.1 {
-        &TENTH
-    } else if import == 0.01 {
-        &HUNDREDTH
-    } else {
-        return name;
-    };
-    table
-        .iter()
-        .find(|(engine, _)| *engine == name)
-        .map_or(name, |(_, imported)| imported)
+/// The engines' units as an importer scaled them, a row an engine of [`ENGINE_UNITS`]:
+/// by 0.1 and by 0.01 (the last two of [`IMPORT_SCALES`]). A Half-Life level imported at
+/// 0.1 has a unit of about ten inches, which "about an inch" misnamed (a new user's
+/// finding).
+const IMPORTED_NAMES: [[&str; 2]; 3] = [
+    [
+        "Quake and Half-Life units imported at 0.1 (about ten inches)",
+        "Quake and Half-Life units imported at 0.01 (about 2.5 m)",
+    ],
+    [
+        "Doom units imported at 0.1 (about 32 cm)",
+        "Doom units imported at 0.01 (about 3.2 m)",
+    ],
+    [
+        "Unreal units imported at 0.1 (decimetres)",
+        "Unreal units imported at 0.01 (metres)",
+    ],
+];
+
+/// The name of engine `engine`'s unit (of [`ENGINE_UNITS`]) in a file its importer scaled
+/// by `import`.
+fn imported_name(engine: usize, import: f32) -> &'static str {
+    match IMPORT_SCALES.iter().position(|&s| s == import) {
+        Some(k) if k > 0 => IMPORTED_NAMES[engine][k - 1],
+        _ => ENGINE_UNITS[engine].name,
+    }
 }
 
 /// The hypotheses for a file on `grid` (if any), whose floors and walls look like Doom's
@@ -187,7 +169,7 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
             ..*u
         })
         .collect();
-    for e in ENGINE_UNITS {
+    for (k, e) in ENGINE_UNITS.iter().enumerate() {
         let doom = if e.metres == ENGINE_UNITS[1].metres {
             if doom_like {
                 DOOM_SECTIONS
@@ -198,7 +180,7 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
             1.0
         };
         let unit = Unit {
-            name: imported_name(e.name, g.import),
+            name: imported_name(k, g.import),
             // File units per engine unit: a tenth of the grid, ten times the metres.
             metres: short_decimal(f64::from(e.metres) / f64::from(g.import)),
             prior: e.prior * ENGINE_SHARE * doom,
