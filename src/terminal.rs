@@ -54,13 +54,13 @@ pub fn open_map(
     };
     let done = AtomicBool::new(false);
     let name = map.map_or("the built-in map".to_string(), |p| p.display().to_string());
+    // A long load says how far it has come, on a terminal (the window is not open yet).
+    let shown = std::io::stderr().is_terminal().then_some(name.as_str());
     let opened = std::thread::scope(|s| {
-        // A long load says how far it has come, on a terminal (the window is not open yet).
-        if std::io::stderr().is_terminal() {
-            s.spawn(|| show_progress(&name, &progress, &done));
-        }
+        let watcher = s.spawn(|| watch_load(shown, &progress, &done, interrupted));
         let opened = Session::open_watched(map, &open, watch);
         done.store(true, Ordering::Relaxed);
+        watcher.thread().unpark();
         opened
     });
     let session = opened.map_err(|e| e.to_string())?;
@@ -84,27 +84,37 @@ pub fn open_stand_in() -> Result<Opened, String> {
     })
 }
 
-/// How often the terminal's progress line is written again.
-const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+/// How often a load is looked at: the terminal's progress line written again, and a
+/// signal passed on to the loader.
+const WATCH_EVERY: Duration = Duration::from_millis(250);
 
-/// Until `done`, once the load of `name` has taken [`PROGRESS_AFTER`], rewrite one line
-/// on the terminal with what it is doing; the line is cleared at the end.
-fn show_progress(name: &str, progress: &Progress, done: &AtomicBool) {
+/// Watch a load until `done` (the loader wakes this thread then: it never waits out a
+/// look): once `stop` says a signal came (Ctrl-C during a load of seconds), cancel it, so
+/// that the loader stops at its next look at `progress` instead of finishing first; and
+/// with a `shown` name, once the load has taken [`PROGRESS_AFTER`], rewrite one line on
+/// the terminal with what it is doing, cleared at the end.
+fn watch_load(shown: Option<&str>, progress: &Progress, done: &AtomicBool, stop: fn() -> bool) {
     let since = Instant::now();
-    let mut shown = false;
+    let mut line_shown = false;
     while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(PROGRESS_EVERY);
-        if since.elapsed() >= PROGRESS_AFTER && !done.load(Ordering::Relaxed) {
+        std::thread::park_timeout(WATCH_EVERY);
+        if done.load(Ordering::Relaxed) {
+            break;
+        }
+        if stop() {
+            progress.cancel();
+        }
+        if let Some(name) = shown.filter(|_| since.elapsed() >= PROGRESS_AFTER) {
             let line = format!(
                 "loading {name}: {} ... {:.1} s",
                 progress.doing(),
                 since.elapsed().as_secs_f32()
             );
             eprint!("\r\x1b[2K{}", escape_lines(&line));
-            shown = true;
+            line_shown = true;
         }
     }
-    if shown {
+    if line_shown {
         eprint!("\r\x1b[2K");
     }
 }
@@ -200,5 +210,49 @@ pub fn interrupted() -> bool {
 pub fn catch_signals() {
     if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
         eprintln!("warning: Ctrl-C will not close the trace cleanly ({e})");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signalled() -> bool {
+        true
+    }
+
+    fn quiet() -> bool {
+        false
+    }
+
+    /// `sim_interrupted_while_loading_stops_the_load`: a signal during a load cancels it
+    /// (the loader stops at its next look), where the load used to run to its end first.
+    #[test]
+    fn a_signal_during_a_load_cancels_it() {
+        let (progress, done) = (Progress::default(), AtomicBool::new(false));
+        std::thread::scope(|s| {
+            let watcher = s.spawn(|| watch_load(None, &progress, &done, signalled));
+            // A watchdog, not a timing: the watcher looks every quarter second.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !progress.cancelled() {
+                assert!(Instant::now() < deadline, "the load was never cancelled");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            done.store(true, Ordering::Relaxed);
+            watcher.thread().unpark();
+        });
+    }
+
+    #[test]
+    fn a_load_without_a_signal_is_not_cancelled() {
+        let (progress, done) = (Progress::default(), AtomicBool::new(false));
+        std::thread::scope(|s| {
+            let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet));
+            // Long enough for a few looks.
+            std::thread::sleep(WATCH_EVERY * 3);
+            done.store(true, Ordering::Relaxed);
+            watcher.thread().unpark();
+        });
+        assert!(!progress.cancelled());
     }
 }

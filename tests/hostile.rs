@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use image::ImageEncoder;
 
+mod common;
+
 /// How long a run may take before the watchdog calls it hung. Generous: these machines
 /// are shared and slow; a hang is for ever.
 const WATCHDOG: Duration = Duration::from_secs(60);
@@ -385,6 +387,73 @@ fn sim_interrupted_by_sigterm_flushes_whole_rows_and_says_so() {
     assert!(rows < 10_000_001, "the run was not cut short");
     let last = text.lines().last().unwrap();
     assert_eq!(last.split(',').count(), 11, "{last}");
+}
+
+/// `sim_interrupted_while_loading_stops_the_load`: Ctrl-C while a big map loads stops
+/// the load at its next look and says so (the load used to run to its end, seconds, and
+/// only then was the run interrupted).
+#[test]
+fn sim_interrupted_while_loading_stops_the_load_and_says_so() {
+    let dir = scratch("sigint-load");
+    let map = dir.join("terrain.obj");
+    // 2.5 million triangles: seconds to load, long after the signal.
+    std::fs::write(&map, common::terrain_obj(1120)).unwrap();
+    let script = dir.join("s.txt");
+    std::fs::write(&script, "wait 1\n").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
+        // Nothing kept from an earlier run: the map is parsed.
+        .env("WALKTHROUGH_CACHE_DIR", dir.join("cache"))
+        .args([
+            "sim",
+            s(&map),
+            "--script",
+            s(&script),
+            "--up",
+            "y",
+            "--scale",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // The signal once the map is being read (the handler is set before anything else).
+    let io = format!("/proc/{}/io", child.id());
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let read = |text: String| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("rchar: "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+    };
+    while std::fs::read_to_string(&io)
+        .ok()
+        .and_then(read)
+        .is_none_or(|n| n < 1 << 20)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the map was never read"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = watch(child, "sim after SIGINT during the load");
+    assert!(!o.status.success(), "an interrupted load is not a success");
+    let err = stderr(&o);
+    assert!(err.contains("terrain.obj: loading was cancelled"), "{err}");
+    assert!(!err.contains("steps in"), "the script ran: {err}");
 }
 
 /// Run the binary with `args` in a shell that caps its address space at `mib` MiB: a run
