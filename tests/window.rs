@@ -682,8 +682,11 @@ fn f12_saves_a_screenshot_r_reloads_in_place_and_f_flies_up() {
         log.contains("loaded built-in map"),
         "R did not reload: {log}"
     );
-    // Its clusters were cut on the loader's thread, not the window's.
+    // Its clusters were cut on the loader's thread, not the window's, and the time they
+    // took is said with the whole wait (the load line leaves them out).
     assert!(log.contains("made while loading"), "{log}");
+    assert!(log.contains("prepared for drawing in"), "{log}");
+    assert!(log.contains("s after the load began"), "{log}");
 
     let rows = read_trace(&trace);
     let start = &rows[0];

@@ -15,6 +15,7 @@ use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::store::{self, ContentKey, Store};
 
 use super::App;
+use super::ui::hud::warnings_note;
 use super::ui::minimap::IMAGE_SIDE;
 use super::ui::offer::Offer;
 
@@ -28,6 +29,9 @@ pub struct Loaded {
     pub key: Option<ContentKey>,
     /// The map cut into the renderer's clusters, here rather than on the window's thread.
     pub mesh: ClusteredMesh,
+    /// How long the minimap and the clusters took, after the map was open (not in its
+    /// load line, which [`Session::describe`] writes).
+    pub drawing: Duration,
 }
 
 /// Why a map is loading: what happens to the player and to a correction once it is in.
@@ -147,6 +151,7 @@ impl Loading {
                     return;
                 }
             };
+            let t = Instant::now();
             let minimap = top_down(&session.map, IMAGE_SIDE);
             if watched.cancelled() {
                 return;
@@ -159,6 +164,7 @@ impl Loading {
                 minimap,
                 key,
                 mesh,
+                drawing: t.elapsed(),
             }));
         });
         Loading {
@@ -312,7 +318,13 @@ impl App {
         let Some(result) = self.loading.as_ref().and_then(Loading::poll) else {
             return;
         };
-        let Some(Loading { purpose, shown, .. }) = self.loading.take() else {
+        let Some(Loading {
+            purpose,
+            shown,
+            since,
+            ..
+        }) = self.loading.take()
+        else {
             return;
         };
         if shown {
@@ -330,6 +342,7 @@ impl App {
                 minimap,
                 key,
                 mesh,
+                drawing,
             }) => {
                 crate::terminal::report_loaded(&session, self.config.common.verbose);
                 // The command line's pitch is the first map's.
@@ -374,9 +387,13 @@ impl App {
                     let upload = Instant::now();
                     let clusters = mesh.clusters.len();
                     gpu.renderer.upload(map, mesh, eye);
+                    // The load line counts the map's open; what the window adds is said
+                    // here, with the whole wait.
                     eprintln!(
-                        "uploaded to the GPU in {:.0} ms ({clusters} clusters, made while loading)",
-                        upload.elapsed().as_secs_f64() * 1e3
+                        "prepared for drawing in {:.0} ms (its minimap and {clusters} clusters, made while loading), uploaded to the GPU in {:.0} ms: in the window {:.1} s after the load began",
+                        drawing.as_secs_f64() * 1e3,
+                        upload.elapsed().as_secs_f64() * 1e3,
+                        since.elapsed().as_secs_f64()
                     );
                 }
                 let session = &self.sim.session;
@@ -394,7 +411,8 @@ impl App {
                     self.corrected(format!("up axis {}", session.map.frame.up));
                 } else {
                     let msg = format!("loaded {}", self.overlay.map_label);
-                    self.overlay.notify(msg);
+                    let note = warnings_note(&self.sim.session.map.warnings);
+                    self.overlay.notify_with(msg, note);
                 }
             }
         }

@@ -77,7 +77,7 @@ use loading::{Loading, Purpose};
 use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface};
 use simulation::{Simulation, TraceFile};
 use third_person::ThirdPerson;
-use ui::hud::Overlay;
+use ui::hud::{Overlay, warnings_note};
 use ui::minimap::{self, Minimap};
 use ui::offer::Offer;
 use ui::settings_panel::SettingsState;
@@ -286,7 +286,11 @@ impl App {
             settings.run_multiplier = prefs.live.run_factor;
         }
         let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
-        let overlay = Overlay::new(session.label(), session.map.frame);
+        let mut overlay = Overlay::new(session.label(), session.map.frame);
+        // The map opened before the window: its warnings were printed, and are shown.
+        if let Some(note) = warnings_note(&session.map.warnings) {
+            overlay.show(format!("loaded {}; {note}", overlay.map_label));
+        }
         // A benchmark measures frames, not the user's answer to a question.
         let offer = config
             .window

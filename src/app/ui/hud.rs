@@ -17,6 +17,30 @@ pub const FALLEN: &str = "you fell off the map: R returns to the spawn";
 /// How long a notice stays on screen, seconds.
 const NOTICE_SECS: f32 = 4.0;
 
+/// The most of a map's first warning a notice shows, characters (a warning may quote a
+/// long path; the terminal has it whole).
+const WARNING_SHOWN: usize = 200;
+
+/// What the window adds to `loaded <map>` about the map's warnings (a damaged cached map
+/// built again, polygons fanned, strays far away...), printed as it loaded only in the
+/// terminal, which a window opened from a file manager has none of: one whole, or how many
+/// and the first. `None` without warnings.
+pub fn warnings_note(warnings: &[String]) -> Option<String> {
+    let shown = |w: &str| match w.char_indices().nth(WARNING_SHOWN) {
+        Some((at, _)) => format!("{}...", &w[..at]),
+        None => w.to_string(),
+    };
+    match warnings {
+        [] => None,
+        [w] => Some(format!("warning: {}", shown(w))),
+        [w, ..] => Some(format!(
+            "{} warnings (all in the terminal), the first: {}",
+            warnings.len(),
+            shown(w)
+        )),
+    }
+}
+
 /// What the HUD keeps from frame to frame.
 #[derive(Default)]
 pub struct Overlay {
@@ -67,7 +91,21 @@ impl Overlay {
 
     /// Show `msg` for a few seconds (and print it once: the terminal keeps a record).
     pub fn notify(&mut self, msg: String) {
+        self.notify_with(msg, None);
+    }
+
+    /// [`notify`](Self::notify), with `more` after `msg` on screen only (the terminal
+    /// has it already).
+    pub fn notify_with(&mut self, msg: String, more: Option<String>) {
         crate::terminal::say(&msg);
+        self.show(match more {
+            Some(m) => format!("{msg}; {m}"),
+            None => msg,
+        });
+    }
+
+    /// Show `msg` for a few seconds, on screen only (the terminal has it already).
+    pub fn show(&mut self, msg: String) {
         self.notice = Some((msg, Instant::now()));
     }
 
@@ -529,6 +567,29 @@ mod tests {
         assert_eq!(o.help_page, 0);
         o.press_help();
         assert!(!o.help);
+    }
+
+    /// `a_damaged_cache_warning_shown_only_in_the_terminal`: a map's warnings reach the
+    /// window's notice that it loaded, on screen (the terminal printed them as it loaded).
+    #[test]
+    fn a_map_s_warnings_are_in_the_notice_that_it_loaded() {
+        assert_eq!(warnings_note(&[]), None);
+        let damaged = "the cache of built maps: its header is damaged; it was built again";
+        let mut o = Overlay::new("m".into(), MapFrame::default());
+        o.notify_with("loaded m.obj".into(), warnings_note(&[damaged.into()]));
+        assert_eq!(
+            o.notice(),
+            Some(format!("loaded m.obj; warning: {damaged}").as_str())
+        );
+        let two = [damaged.to_string(), "2 polygons were fanned".into()];
+        assert_eq!(
+            warnings_note(&two).unwrap(),
+            format!("2 warnings (all in the terminal), the first: {damaged}")
+        );
+        // A long one is cut, on a character's boundary.
+        let long = "é".repeat(WARNING_SHOWN + 10);
+        let note = warnings_note(&[long]).unwrap();
+        assert_eq!(note, format!("warning: {}...", "é".repeat(WARNING_SHOWN)));
     }
 
     #[test]
