@@ -24,6 +24,10 @@ pub enum Stage {
     World,
     /// Surveying the map's up axis, scale and spawn.
     Survey,
+    /// The survey done, waiting for the built map to be written to the cache of built
+    /// maps (on a first open of a big map, seconds: a ten-million-triangle map is a
+    /// 1.3 GB file).
+    Keeping,
     /// Read from the cache of built maps instead.
     Cached,
     /// Cutting the map into the renderer's clusters (a load in the window).
@@ -34,11 +38,12 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in the order declared (a stage is stored as its index here).
-    const ALL: [Stage; 7] = [
+    const ALL: [Stage; 8] = [
         Stage::Reading,
         Stage::Triangles,
         Stage::World,
         Stage::Survey,
+        Stage::Keeping,
         Stage::Cached,
         Stage::Clusters,
         Stage::Done,
@@ -51,6 +56,7 @@ impl Stage {
             Stage::Triangles => "making triangles",
             Stage::World => "building the collision world",
             Stage::Survey => "surveying",
+            Stage::Keeping => "keeping it in the cache of built maps for the next open",
             Stage::Cached => "reading the cached map",
             Stage::Clusters => "preparing it for drawing",
             Stage::Done => "done",
@@ -126,7 +132,8 @@ impl Progress {
             Stage::Reading => 0.6 * reading,
             Stage::Triangles => 0.6,
             Stage::World => 0.7,
-            Stage::Survey => 0.9,
+            Stage::Survey => 0.85,
+            Stage::Keeping => 0.9,
             Stage::Cached => 0.5,
             Stage::Clusters => 0.95,
             Stage::Done => 1.0,

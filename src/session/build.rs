@@ -84,6 +84,9 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
             let mut warnings = Vec::new();
             let surveyed = survey_map(&mut warnings, world, job.needed, job.given);
             let survey = t2.elapsed();
+            if job.keep_in.is_some() {
+                job.progress.enter(Stage::Keeping);
+            }
             let t3 = Instant::now();
             let (solids, kept) = helper
                 .join()
@@ -148,4 +151,41 @@ fn survey_map(
     };
     let guess = infer_frame(surveyed, free.as_ref(), given);
     Surveyed { guess, free, part }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{LoadOptions, load_obj_str};
+
+    /// The window's bar said "surveying" for the seconds a first open of a big map waits
+    /// for the built map to be written to the cache: it now says so.
+    #[test]
+    fn a_load_waiting_for_its_map_to_be_kept_says_so() {
+        let obj = "v 0 0 0\nv 4 0 0\nv 0 0 4\nv 0 3 0\nf 1 2 3\nf 1 2 4\n";
+        let dir = std::env::temp_dir().join(format!("walkthrough-keeping-{}", std::process::id()));
+        for keep_in in [None, Some(dir.as_path())] {
+            let mut map = load_obj_str("a.obj", obj, &[], &LoadOptions::default()).unwrap();
+            let progress = Progress::default();
+            let job = Job {
+                needed: true,
+                given: Given::default(),
+                headless: true,
+                keep_in,
+                progress: &progress,
+            };
+            build_and_survey(&mut map, None, job);
+            let last = if keep_in.is_some() {
+                Stage::Keeping
+            } else {
+                Stage::Survey
+            };
+            assert_eq!(progress.stage(), last);
+        }
+        assert_eq!(
+            Stage::Keeping.label(),
+            "keeping it in the cache of built maps for the next open"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
