@@ -250,6 +250,11 @@ fn main() -> ExitCode {
         Some(Cmd::Sim(args)) => run_sim(args),
         None => run_window(cli.window),
     };
+    // A built map still being written to the cache is waited for: left a part, its file
+    // would be of no use.
+    for w in walkthrough::session::cache::finish_keeping() {
+        terminal::say(&format!("warning: {w}"));
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

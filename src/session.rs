@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use glam::{Affine3A, Vec3};
 
-use self::build::{Built, Job, Surveyed, build_and_survey};
+use self::build::{Built, Job, Surveyed, build_and_survey, finish_keeping_map};
 use crate::collision::body::EYE_HEIGHT;
 use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
@@ -50,6 +50,21 @@ pub struct OpenOptions {
     pub no_map_cache: bool,
 }
 
+/// `world`, built in its file's coordinates, turned and scaled into `frame`'s world. A
+/// file already Y-up keeps its world as built (turning ten million triangles by the
+/// identity and refitting the tree took 0.6 s).
+fn to_world(world: CollisionWorld, frame: MapFrame) -> CollisionWorld {
+    let turn = MapFrame {
+        scale: 1.0,
+        up: frame.up,
+    };
+    let turned = match frame.up {
+        UpAxis::Y => world,
+        _ => world.turned(|v| turn.rotate_to_world(v)),
+    };
+    turned.scaled(frame.scale)
+}
+
 /// Smallest a map may be made across (its longest side, metres) by [`Session::rescale`]:
 /// smaller, no one could stand in it and the view's near plane would cut through it.
 pub const MIN_RESCALED_EXTENT: f32 = 0.5;
@@ -85,6 +100,9 @@ pub struct LoadTimings {
     pub kept: Duration,
     /// Keeping it failed (a warning on the map says why).
     pub keep_failed: bool,
+    /// Its collision world is being written to the cache beside the walk (see
+    /// [`cache::Keeping`]): `kept` waited only for the map's part.
+    pub kept_beside: bool,
 }
 
 /// A map ready to walk in.
@@ -180,8 +198,9 @@ impl Session {
             mut world_time,
             surveyed,
             survey,
-            kept,
-            keep_failed,
+            mut kept,
+            mut keep_failed,
+            keeping,
         } = build_and_survey(&mut map, cached, job);
         // After the map was kept: the note is this open's, not the map's.
         map.warnings.extend(note);
@@ -191,24 +210,16 @@ impl Session {
             map.details.extend(guess.details.iter().cloned());
         }
         let frame = guess.frame;
+        // The map's part of its file was written during the survey: the world's now, or
+        // beside the walk.
+        let tail = finish_keeping_map(keeping, &world, frame, &mut map.warnings);
+        kept += tail.waited;
+        keep_failed |= tail.failed;
         let t3 = Instant::now();
         map.reorient(frame.up);
         map.rescale(frame.scale);
-        let turn = MapFrame {
-            scale: 1.0,
-            up: frame.up,
-        };
-        // A file already Y-up keeps its world as built (turning ten million triangles by
-        // the identity and refitting the tree took 0.6 s).
-        let to_world = |w: CollisionWorld| {
-            let turned = match frame.up {
-                UpAxis::Y => w,
-                _ => w.turned(|v| turn.rotate_to_world(v)),
-            };
-            turned.scaled(frame.scale)
-        };
-        let world = to_world(world);
-        let main = part.map(|p| to_world(p.world));
+        let world = to_world(world, frame);
+        let main = part.map(|p| to_world(p.world, frame));
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
         usable(&map, &world)?;
@@ -244,6 +255,7 @@ impl Session {
                 cached: from_cache,
                 kept,
                 keep_failed,
+                kept_beside: tail.beside,
             },
         })
     }
@@ -462,6 +474,11 @@ impl Session {
             if t.keep_failed {
                 format!(
                     ", then not kept in the cache of built maps ({:.0}: see the warning)",
+                    t.kept.as_secs_f64() * 1e3
+                )
+            } else if t.kept_beside {
+                format!(
+                    ", then kept in the cache of built maps {:.0} (its collision world written beside the walk)",
                     t.kept.as_secs_f64() * 1e3
                 )
             } else if t.kept.is_zero() {

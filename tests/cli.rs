@@ -448,8 +448,13 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
         log.contains("then kept in the cache of built maps"),
         "{log}"
     );
+    // A terrain as built (Y up, metres): its world's part is written beside the walk,
+    // and the program waited for it before it ended (the file is whole, no part left).
+    assert!(log.contains("written beside the walk"), "{log}");
     let files = kept_files();
     assert_eq!(files.len(), 1, "{files:?}");
+    let parts = std::fs::read_dir(&cache).unwrap().count();
+    assert_eq!(parts, 1, "a part was left");
     let (log, cached) = sim("cached.csv", &[]);
     assert!(log.contains("read from the cache of built maps"), "{log}");
     assert_eq!(cached, built, "the map from the cache walks differently");

@@ -3228,6 +3228,34 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     );
 }
 
+/// Issue 37: a first open of a big map in the window waited seconds for its built map's
+/// file in the cache; now the world's part is written beside the walk (the map comes in
+/// and walks meanwhile), and the window waits for it as it closes: the folder holds the
+/// whole file and no part of one.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_big_map_is_kept_in_the_cache_beside_the_walk_and_whole_when_the_window_closes() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("kept-beside");
+    let map = dir.join("terrain.obj");
+    // 2 x 708 x 708 = 1,002,528 triangles, just over the cache's minimum.
+    std::fs::write(&map, common::terrain_obj(708)).unwrap();
+    let args = [map.to_str().unwrap(), "--exit-after", "4"];
+    let (child, win) = launch_in(&x, &args, &dir);
+    wait_for_title(&x, &win, "terrain.obj", 90);
+    hold(&x, &["w"], 1.0);
+    let log = finish(&x, child);
+    assert!(log.contains("written beside the walk"), "{log}");
+    assert!(!log.contains("was not kept"), "{log}");
+    let names: Vec<String> = std::fs::read_dir(dir.join("walkthrough-cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("map-"))
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].ends_with(".bin"), "{names:?}");
+}
+
 /// Issue 37: a big map named on the command line loads with the window open (it opened
 /// only once loaded, and then stood still while its clusters were cut): the built-in map
 /// stands in under the progress bar, then the map comes in, named in the title, and

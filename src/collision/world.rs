@@ -1,6 +1,7 @@
 //! The collision world: triangles in BVH order, the BVH, and the first-hit queries.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use glam::{Vec3, Vec3A};
 
@@ -35,8 +36,11 @@ pub struct WorldStats {
 /// Every triangle of the map, ready for sweeps and ray casts.
 #[derive(Clone, Debug, Default)]
 pub struct CollisionWorld {
-    triangles: Vec<Triangle>,
-    bvh: Bvh,
+    /// Shared by the world's clones (a clone is cheap: the cache of built maps writes one
+    /// beside the walk) until one of them is scaled or turned, which then copies them.
+    triangles: Arc<Vec<Triangle>>,
+    /// Shared as the triangles are.
+    bvh: Arc<Bvh>,
     dropped: usize,
     duplicates: usize,
     bounds: Aabb,
@@ -78,7 +82,7 @@ impl CollisionWorld {
         if !(factor.is_finite() && factor > 0.0) || factor == 1.0 {
             return;
         }
-        for t in &mut self.triangles {
+        for t in Arc::make_mut(&mut self.triangles) {
             *t = t.scaled(factor);
         }
         self.refit();
@@ -87,7 +91,7 @@ impl CollisionWorld {
     /// This world turned by `rotate`, a rotation that only permutes and negates axes (a
     /// file's up axis turned to +Y): the same tree, refitted (a box turned so is a box).
     pub fn turned(mut self, rotate: impl Fn(Vec3) -> Vec3) -> CollisionWorld {
-        for t in &mut self.triangles {
+        for t in Arc::make_mut(&mut self.triangles) {
             *t = t.turned(&rotate);
         }
         self.refit();
@@ -96,7 +100,7 @@ impl CollisionWorld {
 
     fn refit(&mut self) {
         let boxes: Vec<Aabb> = self.triangles.iter().map(Triangle::bounds).collect();
-        self.bvh.refit(&boxes);
+        Arc::make_mut(&mut self.bvh).refit(&boxes);
         self.bounds = self
             .bvh
             .nodes

@@ -5,11 +5,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::cache::{self, Kept};
+use super::cache::Keeping;
 use crate::collision::CollisionWorld;
 use crate::cull::solids::closed_solids;
-use crate::map::Map;
 use crate::map::progress::{Progress, Stage};
+use crate::map::{Map, MapFrame, UpAxis};
 use crate::survey::{FrameGuess, FreeSpace, Given, MainPart, infer_frame, main_part};
 
 /// The collision world built, the survey made, and how long each took.
@@ -18,10 +18,12 @@ pub(super) struct Built {
     pub(super) world_time: Duration,
     pub(super) surveyed: Surveyed,
     pub(super) survey: Duration,
-    /// How long the survey waited for the built map to be kept in the cache.
+    /// How long the survey waited for the built map's part of its file in the cache.
     pub(super) kept: Duration,
     /// Keeping it failed (the warning says why).
     pub(super) keep_failed: bool,
+    /// Its file, the world's part still to write (see [`Keeping`]).
+    pub(super) keeping: Option<Keeping>,
 }
 
 /// What [`build_and_survey`] is to do besides building.
@@ -75,9 +77,10 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
                     Some(None) => Some(closed_solids(vertices)),
                 };
                 let solids = found.as_ref().unwrap_or(&kept_solids);
-                let kept = job
-                    .keep_in
-                    .map(|dir| cache::keep(dir, whole, solids, world));
+                let kept = job.keep_in.and_then(|dir| {
+                    let digest = whole.digest?;
+                    Some(Keeping::begin(dir, &digest, whole, solids, world))
+                });
                 (found.unwrap_or(kept_solids), kept)
             });
             let t2 = Instant::now();
@@ -91,27 +94,66 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
             let (solids, kept) = helper
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            let kept = kept.map(|k| Kept {
-                waited: t3.elapsed(),
-                ..k
-            });
-            ((surveyed, warnings), survey, solids, kept)
+            let waited = kept.as_ref().map_or(Duration::ZERO, |_| t3.elapsed());
+            ((surveyed, warnings), survey, solids, (kept, waited))
         });
         let (surveyed, mut warnings) = surveyed;
-        warnings.extend(kept.as_ref().and_then(|k| k.error.clone()));
+        let (kept, waited) = kept;
+        let keep_failed = matches!(kept, Some(Err(_)));
+        let keeping = kept.and_then(|k| k.map_err(|e| warnings.push(e)).ok());
         let built = Built {
             world,
             world_time,
             surveyed,
             survey,
-            kept: kept.as_ref().map_or(Duration::ZERO, |k| k.waited),
-            keep_failed: kept.is_some_and(|k| k.error.is_some()),
+            kept: waited,
+            keep_failed,
+            keeping,
         };
         (built, solids, warnings)
     });
     map.solids = found;
     map.warnings.extend(warnings);
     built
+}
+
+/// How [`finish_keeping_map`] ended.
+pub(super) struct KeepTail {
+    /// How long the open waited for it.
+    pub(super) waited: Duration,
+    /// It failed (a warning says why).
+    pub(super) failed: bool,
+    /// It goes on beside the walk.
+    pub(super) beside: bool,
+}
+
+/// Write the rest of the built map's file (`keeping`, of `world` built in its file's
+/// coordinates): beside the walk when the world stays as built in `frame` (Y up, metres:
+/// its clone shares the walk's triangles and tree), else at once, before it is turned or
+/// scaled in place. A failure is a warning in `warnings`.
+pub(super) fn finish_keeping_map(
+    keeping: Option<Keeping>,
+    world: &CollisionWorld,
+    frame: MapFrame,
+    warnings: &mut Vec<String>,
+) -> KeepTail {
+    let t = Instant::now();
+    let as_built = frame.up == UpAxis::Y && frame.scale == 1.0;
+    let some = keeping.is_some();
+    let finished = keeping.map(|k| {
+        if as_built {
+            k.finish_beside(world.clone())
+        } else {
+            k.finish(world)
+        }
+    });
+    let failed = matches!(finished, Some(Err(_)));
+    warnings.extend(finished.and_then(Result::err));
+    KeepTail {
+        waited: if some { t.elapsed() } else { Duration::ZERO },
+        failed,
+        beside: some && as_built && !failed,
+    }
 }
 
 /// What the survey made of a map in its file's coordinates.

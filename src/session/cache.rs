@@ -17,7 +17,7 @@
 //! are kept under [`MAX_FOLDER_BYTES`], the least recently used going first.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -27,7 +27,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use sections::{Reader, Writer};
 
-use crate::collision::{CollisionWorld, NodeRecord, WorldParts};
+use crate::collision::{CollisionWorld, NodeRecord, WorldParts, WorldStats};
 use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
 use crate::map::progress::Stage;
@@ -37,7 +37,10 @@ use crate::map::{
 };
 use crate::session::{OpenOptions, Watch};
 
+mod keeping;
 mod sections;
+
+pub use keeping::{Keeping, finish_keeping};
 
 /// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
 /// index of the map triangle each was made from; 3 keeps the triangles again, as 1; 4: a
@@ -58,9 +61,10 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 /// assemble, triangulate, frame), the closed solids (and the bits they key corners by),
 /// the collision world (its build, its tree, its triangles and the
 /// tolerances they are dropped by) and this file's own layout.
-const MADE_BY: [&str; 22] = [
+const MADE_BY: [&str; 23] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
+    include_str!("cache/keeping.rs"),
     include_str!("../map/obj.rs"),
     include_str!("../map/locate.rs"),
     include_str!("../map/mtl.rs"),
@@ -185,28 +189,6 @@ pub fn open_map(
     })
 }
 
-/// What keeping a built map in the cache did.
-#[derive(Clone, Debug, Default)]
-pub struct Kept {
-    /// How long the open waited for it (set by the caller: it runs beside the survey).
-    pub waited: Duration,
-    /// Why it failed, as a warning for the map (the cache never stops a load).
-    pub error: Option<String>,
-}
-
-/// Keep `map` (with `solids`) and `world` in the cache in `dir`.
-pub fn keep(dir: &Path, map: &Map, solids: &Solids, world: &CollisionWorld) -> Kept {
-    let error = map.digest.and_then(|digest| {
-        store(dir, &digest, map, solids, world)
-            .err()
-            .map(|e| format!("the built map was not kept in the cache: {e}"))
-    });
-    Kept {
-        waited: Duration::ZERO,
-        error,
-    }
-}
-
 /// Whether `dir` keeps a built map of a file `len` bytes long (its name ends in the
 /// length: only then is a file hashed before it is read).
 fn kept_of_length(dir: &Path, len: u64) -> bool {
@@ -222,6 +204,30 @@ fn kept_files(dir: &Path) -> impl Iterator<Item = (String, std::fs::DirEntry)> {
         .filter_map(Result::ok)
         .map(|e| (e.file_name().to_string_lossy().into_owned(), e))
         .filter(|(name, _)| name.starts_with("map-") && name.ends_with(".bin"))
+}
+
+/// A file being written ([`Keeping`]) untouched for this long was left by a program that
+/// ended before it could finish or remove it (killed, or the machine stopped).
+const STALE_PART: Duration = Duration::from_secs(3600);
+
+/// Remove the parts of files in `dir` that no program is writing any longer (see
+/// [`STALE_PART`]): each could be as big as a whole file.
+fn remove_stale_parts(dir: &Path) {
+    let now = SystemTime::now();
+    for entry in std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE_PART));
+        if name.starts_with("map-") && name.ends_with(".partial") && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The file the map of content `digest` is kept in, in `dir`.
@@ -310,7 +316,8 @@ fn lines_of(bytes: &[u8]) -> Vec<String> {
 }
 
 /// Keep `map` and `world` (built from it) in `dir` as the map of content `digest`, then
-/// trim the folder. A failed write leaves no file behind.
+/// trim the folder, all at once ([`Keeping`] writes it in two parts). A failed write
+/// leaves no file behind.
 pub fn store(
     dir: &Path,
     digest: &Digest,
@@ -318,34 +325,20 @@ pub fn store(
     solids: &Solids,
     world: &CollisionWorld,
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
-    let path = file_for(dir, digest);
-    let partial = path.with_extension("partial");
-    let written = write(&partial, digest, map, solids, world)
-        .and_then(|()| std::fs::rename(&partial, &path).map_err(|e| format!("cannot rename: {e}")));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&partial);
-        return Err(format!("{}: {e}", path.display()));
-    }
-    trim(dir, MAX_FOLDER_BYTES);
-    Ok(())
+    Keeping::begin(dir, digest, map, solids, world)?.finish(world)
 }
 
-fn write(
-    path: &Path,
+/// The map's part of a file: its header, then the map's sections (everything but the
+/// world's triangles and tree, which [`write_world`] adds; the counts give the world's
+/// `stats`).
+fn write_map<W: Write>(
+    w: &mut Writer<W>,
     digest: &Digest,
     map: &Map,
     solids: &Solids,
-    world: &CollisionWorld,
-) -> Result<(), String> {
-    let file = File::create(path).map_err(|e| format!("cannot create: {e}"))?;
-    let mut w = Writer {
-        out: BufWriter::with_capacity(1 << 20, file),
-    };
-    let failed = |e: std::io::Error| format!("cannot write: {e}");
-    w.out.write_all(&header(digest)).map_err(failed)?;
-    let stats = world.stats();
+    stats: WorldStats,
+) -> std::io::Result<()> {
+    w.out.write_all(&header(digest))?;
     let spawn = map.marked_spawn.map(|s| s.position);
     let derived = derivable(&map.vertices);
     let counts = Counts {
@@ -367,25 +360,28 @@ fn write(
         .iter()
         .map(|b| [b.material as u32, b.first, b.count])
         .collect();
-    w.section(&[counts]).map_err(failed)?;
-    w.section(&[points]).map_err(failed)?;
-    w.section_of(map.vertices.len(), map.vertices.positions())
-        .map_err(failed)?;
+    w.section(&[counts])?;
+    w.section(&[points])?;
+    w.section_of(map.vertices.len(), map.vertices.positions())?;
     let rest: &[Vertex] = match &map.vertices {
         Corners::Full(v) if !derived => v,
         _ => &[],
     };
-    w.section(rest).map_err(failed)?;
-    w.section(&batches).map_err(failed)?;
-    w.section(&solids.of_triangle).map_err(failed)?;
-    w.section(&lines_bytes(&map.warnings)).map_err(failed)?;
-    w.section(&lines_bytes(&map.details)).map_err(failed)?;
-    w.section(world.triangles()).map_err(failed)?;
+    w.section(rest)?;
+    w.section(&batches)?;
+    w.section(&solids.of_triangle)?;
+    w.section(&lines_bytes(&map.warnings))?;
+    w.section(&lines_bytes(&map.details))
+}
+
+/// The world's part of a file, after [`write_map`]'s: its triangles, then its tree.
+fn write_world<W: Write>(w: &mut Writer<W>, world: &CollisionWorld) -> std::io::Result<()> {
+    w.section(world.triangles())?;
     let nodes = world.node_records();
-    w.section_of(nodes.len(), nodes).map_err(failed)?;
+    w.section_of(nodes.len(), nodes)?;
     // Not synced to the disk: a file cut short by a crash fails its checksum and is
     // built again (syncing the file, then 1.9 GB, took seconds of the first open).
-    w.out.flush().map_err(failed)
+    w.out.flush()
 }
 
 /// The map of content `digest` kept in `dir`: `None` when there is none (or it was made
@@ -512,6 +508,7 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
 /// Remove the least recently used map files of `dir` until the rest hold `most` bytes
 /// or less.
 pub fn trim(dir: &Path, most: u64) {
+    remove_stale_parts(dir);
     let mut files: Vec<(SystemTime, u64, PathBuf)> = kept_files(dir)
         .filter_map(|(_, e)| {
             let meta = e.metadata().ok()?;
@@ -702,6 +699,89 @@ mod tests {
             let e = load(&dir, &digest, true).unwrap().unwrap_err();
             assert!(e.contains("header is damaged"), "{e}");
         }
+    }
+
+    /// The partial files in `dir` (a file being written).
+    fn parts_in(dir: &Path) -> Vec<PathBuf> {
+        std::fs::read_dir(dir).map_or(Vec::new(), |d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| p.to_string_lossy().ends_with(".partial"))
+                .collect()
+        })
+    }
+
+    /// [`finish_keeping`] waits for every file being kept: tests that ask it, one at a
+    /// time (each would hear the other's warnings).
+    static WAITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// Issue 37: a first open waited seconds for its whole file; now the world's part is
+    /// written beside the walk, and the program waits for it before it ends.
+    #[test]
+    fn a_file_kept_beside_the_walk_is_whole_once_waited_for() {
+        let _one = WAITING.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = scratch("beside");
+        let (map, world, solids) = terrain(20);
+        let digest = map.digest.unwrap();
+        let keeping = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
+        // Under a name of this program's own until whole.
+        let parts = parts_in(&dir);
+        assert_eq!(parts.len(), 1, "{parts:?}");
+        let own = format!(".{}-", std::process::id());
+        assert!(parts[0].to_string_lossy().contains(&own), "{parts:?}");
+        assert!(!file_for(&dir, &digest).exists());
+        // Another keeping of the same map (the window's R while the first is written)
+        // writes a file of its own.
+        let again = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
+        assert_eq!(parts_in(&dir).len(), 2);
+        drop(again);
+        assert_eq!(parts_in(&dir), parts);
+        keeping.finish_beside(world.clone()).unwrap();
+        assert_eq!(finish_keeping(), Vec::<String>::new());
+        assert!(parts_in(&dir).is_empty());
+        let back = load(&dir, &digest, true).unwrap().unwrap();
+        assert_eq!(back.world.triangles(), world.triangles());
+        assert_eq!(back.map.vertices, map.vertices);
+    }
+
+    #[test]
+    fn a_file_given_up_or_failing_beside_the_walk_leaves_nothing_and_says_why() {
+        let _one = WAITING.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = scratch("given-up");
+        let (map, world, solids) = terrain(8);
+        let digest = map.digest.unwrap();
+        // Given up (a load cancelled after its map's part was written): removed.
+        drop(Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap());
+        assert!(parts_in(&dir).is_empty());
+        assert!(!file_for(&dir, &digest).exists());
+        // A folder where the file goes: it cannot be put in place, and the warning says
+        // so once the program waits for it.
+        std::fs::create_dir_all(file_for(&dir, &digest)).unwrap();
+        let keeping = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
+        keeping.finish_beside(world.clone()).unwrap();
+        let said = finish_keeping();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("was not kept in the cache"), "{said:?}");
+        assert!(said[0].contains("cannot rename"), "{said:?}");
+        assert!(parts_in(&dir).is_empty());
+    }
+
+    /// A part left by a program that ended before it could finish it (killed) is removed
+    /// once stale; one being written now is not.
+    #[test]
+    fn a_part_left_by_a_program_that_ended_is_removed() {
+        let dir = scratch("stale-part");
+        std::fs::create_dir_all(&dir).unwrap();
+        let (old, new) = (
+            dir.join("map-a-10.99.partial"),
+            dir.join("map-b-10.98.partial"),
+        );
+        for p in [&old, &new] {
+            std::fs::write(p, vec![0u8; 100]).unwrap();
+        }
+        let f = File::options().append(true).open(&old).unwrap();
+        f.set_modified(SystemTime::now() - STALE_PART * 2).unwrap();
+        trim(&dir, MAX_FOLDER_BYTES);
+        assert_eq!(parts_in(&dir), [new]);
     }
 
     #[test]

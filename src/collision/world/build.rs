@@ -8,6 +8,8 @@
 //! triangles that is one 680 MB list fewer at the peak, and the passes over the corners
 //! run on both cores.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use super::CollisionWorld;
@@ -54,8 +56,8 @@ pub(super) fn build(
     drop(order);
     let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
     CollisionWorld {
-        triangles,
-        bvh,
+        triangles: Arc::new(triangles),
+        bvh: Arc::new(bvh),
         dropped,
         duplicates,
         bounds,

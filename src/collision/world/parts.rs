@@ -6,6 +6,8 @@
 //! million triangles 50 ms slower and 13 bytes a triangle bigger: see
 //! docs/performance.md.)
 
+use std::sync::Arc;
+
 use glam::Vec3A;
 
 use super::CollisionWorld;
@@ -48,7 +50,7 @@ impl CollisionWorld {
     /// [`CollisionWorld::node_records`] give it without one).
     pub fn parts(&self) -> WorldParts {
         WorldParts {
-            triangles: self.triangles.clone(),
+            triangles: self.triangles.to_vec(),
             nodes: self.node_records().collect(),
             dropped: self.dropped as u64,
             duplicates: self.duplicates as u64,
@@ -122,8 +124,8 @@ impl CollisionWorld {
             d => d as usize,
         };
         Ok(CollisionWorld {
-            triangles,
-            bvh,
+            triangles: Arc::new(triangles),
+            bvh: Arc::new(bvh),
             dropped: dropped as usize,
             duplicates: duplicates as usize,
             bounds,
@@ -144,6 +146,30 @@ mod tests {
             [o, o + Vec3::Z, o + Vec3::X]
         });
         CollisionWorld::new(tris)
+    }
+
+    /// A clone shares the world's triangles and tree (the cache of built maps writes one
+    /// beside the walk); scaling either copies them first, never changing the other.
+    #[test]
+    fn a_world_s_clone_scaled_leaves_the_world_as_it_was() {
+        let w = world();
+        let mut c = w.clone();
+        assert!(
+            std::ptr::eq(w.triangles(), c.triangles()),
+            "copied on clone"
+        );
+        c.scale_by(2.0);
+        assert_eq!(w.triangles(), world().triangles());
+        assert_eq!(
+            w.node_records().collect::<Vec<_>>(),
+            world().node_records().collect::<Vec<_>>()
+        );
+        assert_eq!(c.bounds().max, w.bounds().max * 2.0);
+        // Alone, it is scaled in place (no copy).
+        let mut alone = world();
+        let before = alone.triangles().as_ptr();
+        alone.scale_by(2.0);
+        assert_eq!(alone.triangles().as_ptr(), before);
     }
 
     #[test]
