@@ -251,7 +251,12 @@ fn main() -> ExitCode {
         None => run_window(cli.window),
     };
     // A built map still being written to the cache is waited for: left a part, its file
-    // would be of no use.
+    // would be of no use. Said, as it can take seconds after the walk has ended.
+    if walkthrough::session::cache::keeping_now() {
+        terminal::say(
+            "writing the rest of the built map to the cache of built maps, for the next open",
+        );
+    }
     for w in walkthrough::session::cache::finish_keeping() {
         terminal::say(&format!("warning: {w}"));
     }

@@ -40,7 +40,7 @@ use crate::session::{OpenOptions, Watch};
 mod keeping;
 mod sections;
 
-pub use keeping::{Keeping, finish_keeping};
+pub use keeping::{Keeping, finish_keeping, keeping_now};
 
 /// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
 /// index of the map triangle each was made from; 3 keeps the triangles again, as 1; 4: a

@@ -119,6 +119,11 @@ fn besides() -> std::sync::MutexGuard<'static, Vec<JoinHandle<Result<(), String>
     BESIDE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Is a built map still being written beside the walk (the program would wait for it)?
+pub fn keeping_now() -> bool {
+    besides().iter().any(|thread| !thread.is_finished())
+}
+
 /// Wait for every built map still being kept beside the walk: each that failed, a
 /// warning. A program calls it before it ends.
 pub fn finish_keeping() -> Vec<String> {
