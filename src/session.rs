@@ -478,7 +478,7 @@ impl Session {
                 )
             } else if t.kept_beside {
                 format!(
-                    ", then kept in the cache of built maps {:.0} (its collision world written beside the walk)",
+                    ", then keeping it in the cache of built maps ({:.0} waited, its collision world written beside the walk)",
                     t.kept.as_secs_f64() * 1e3
                 )
             } else if t.kept.is_zero() {

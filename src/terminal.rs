@@ -58,10 +58,13 @@ pub fn open_map(
     let shown = std::io::stderr().is_terminal().then_some(name.as_str());
     let opened = std::thread::scope(|s| {
         let watcher = s.spawn(|| watch_load(shown, &progress, &done, interrupted));
-        let opened = Session::open_watched(map, &open, watch);
-        done.store(true, Ordering::Relaxed);
-        watcher.thread().unpark();
-        opened
+        // Told the load ended however it ends: a loader's panic, with the watcher left
+        // looking, would have the scope wait for it for ever.
+        let _ended = Ended {
+            done: &done,
+            watcher: watcher.thread(),
+        };
+        Session::open_watched(map, &open, watch)
     });
     let session = opened.map_err(|e| e.to_string())?;
     report_loaded(&session, verbose);
@@ -82,6 +85,19 @@ pub fn open_stand_in() -> Result<Opened, String> {
         store,
         content_key: None,
     })
+}
+
+/// Tells a load's watcher that the load ended, as it is dropped (on a panic too).
+struct Ended<'a> {
+    done: &'a AtomicBool,
+    watcher: &'a std::thread::Thread,
+}
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        self.watcher.unpark();
+    }
 }
 
 /// How often a load is looked at: the terminal's progress line written again, and a
@@ -241,6 +257,29 @@ mod tests {
             done.store(true, Ordering::Relaxed);
             watcher.thread().unpark();
         });
+    }
+
+    /// A review's finding: a loader's panic left the watcher looking, and the scope
+    /// waiting for it for ever (caught here by a watchdog, not a timing).
+    #[test]
+    fn a_loader_s_panic_ends_the_watch() {
+        let (progress, done) = (Progress::default(), AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                std::thread::scope(|s| {
+                    let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet));
+                    let _ended = Ended {
+                        done: &done,
+                        watcher: watcher.thread(),
+                    };
+                    panic!("a loader's bug");
+                })
+            }));
+            let _ = tx.send(panicked.is_err());
+        });
+        let ended = rx.recv_timeout(Duration::from_secs(60));
+        assert_eq!(ended, Ok(true), "the watch never ended");
     }
 
     #[test]

@@ -532,6 +532,8 @@ mod tests {
     use super::*;
     use crate::map::load_obj_str;
     use crate::map::progress::Progress;
+    use keeping::{Keepers, close, wait_beside};
+    use std::sync::Mutex;
 
     #[test]
     fn the_code_hash_missed_the_world_build_file() {
@@ -710,19 +712,17 @@ mod tests {
         })
     }
 
-    /// [`finish_keeping`] waits for every file being kept: tests that ask it, one at a
-    /// time (each would hear the other's warnings).
-    static WAITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
     /// Issue 37: a first open waited seconds for its whole file; now the world's part is
-    /// written beside the walk, and the program waits for it before it ends.
+    /// written beside the walk, and the program waits for it before it ends. (Each test
+    /// keeps track of its own keepings: the program's are one list.)
     #[test]
     fn a_file_kept_beside_the_walk_is_whole_once_waited_for() {
-        let _one = WAITING.lock().unwrap_or_else(|e| e.into_inner());
+        static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
         let dir = scratch("beside");
         let (map, world, solids) = terrain(20);
         let digest = map.digest.unwrap();
-        let keeping = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
+        let begin = || Keeping::begin_in(&KEEPERS, &dir, &digest, &map, &solids, &world);
+        let keeping = begin().unwrap();
         // Under a name of this program's own until whole.
         let parts = parts_in(&dir);
         assert_eq!(parts.len(), 1, "{parts:?}");
@@ -731,12 +731,12 @@ mod tests {
         assert!(!file_for(&dir, &digest).exists());
         // Another keeping of the same map (the window's R while the first is written)
         // writes a file of its own.
-        let again = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
+        let again = begin().unwrap();
         assert_eq!(parts_in(&dir).len(), 2);
         drop(again);
         assert_eq!(parts_in(&dir), parts);
         keeping.finish_beside(world.clone()).unwrap();
-        assert_eq!(finish_keeping(), Vec::<String>::new());
+        assert_eq!(wait_beside(&KEEPERS), Vec::<String>::new());
         assert!(parts_in(&dir).is_empty());
         let back = load(&dir, &digest, true).unwrap().unwrap();
         assert_eq!(back.world.triangles(), world.triangles());
@@ -745,23 +745,48 @@ mod tests {
 
     #[test]
     fn a_file_given_up_or_failing_beside_the_walk_leaves_nothing_and_says_why() {
-        let _one = WAITING.lock().unwrap_or_else(|e| e.into_inner());
+        static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
         let dir = scratch("given-up");
         let (map, world, solids) = terrain(8);
         let digest = map.digest.unwrap();
+        let begin = || Keeping::begin_in(&KEEPERS, &dir, &digest, &map, &solids, &world);
         // Given up (a load cancelled after its map's part was written): removed.
-        drop(Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap());
+        drop(begin().unwrap());
         assert!(parts_in(&dir).is_empty());
         assert!(!file_for(&dir, &digest).exists());
         // A folder where the file goes: it cannot be put in place, and the warning says
         // so once the program waits for it.
         std::fs::create_dir_all(file_for(&dir, &digest)).unwrap();
-        let keeping = Keeping::begin(&dir, &digest, &map, &solids, &world).unwrap();
-        keeping.finish_beside(world.clone()).unwrap();
-        let said = finish_keeping();
+        begin().unwrap().finish_beside(world.clone()).unwrap();
+        let said = wait_beside(&KEEPERS);
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(said[0].contains("was not kept in the cache"), "{said:?}");
         assert!(said[0].contains("cannot rename"), "{said:?}");
+        assert!(parts_in(&dir).is_empty());
+    }
+
+    /// A review's finding: a window closed while a big map loaded left a part of its
+    /// file (the loader's thread stopped by the program's end). Now the program's end
+    /// removes the parts still under way, and no keeping begins or goes on after it.
+    #[test]
+    fn a_window_closed_while_its_map_loads_leaves_no_part() {
+        static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
+        let dir = scratch("closing");
+        let (map, world, solids) = terrain(8);
+        let digest = map.digest.unwrap();
+        let begin = || Keeping::begin_in(&KEEPERS, &dir, &digest, &map, &solids, &world);
+        let under_way = begin().unwrap();
+        let beside = begin().unwrap();
+        beside.finish_beside(world.clone()).unwrap();
+        assert_eq!(close(&KEEPERS), Vec::<String>::new());
+        // The one beside the walk was waited for; the one under way lost its part.
+        assert!(file_for(&dir, &digest).exists());
+        assert!(parts_in(&dir).is_empty(), "{:?}", parts_in(&dir));
+        // The loader, had it gone on: refused, and nothing is left.
+        let refused = under_way.finish_beside(world.clone()).unwrap_err();
+        assert!(refused.contains("the program is ending"), "{refused}");
+        let refused = begin().err().unwrap();
+        assert!(refused.contains("the program is ending"), "{refused}");
         assert!(parts_in(&dir).is_empty());
     }
 

@@ -5,16 +5,18 @@
 //! which a clone of the world shares with the walk and never copies, on a thread of its
 //! own beside the walk when the world stays as built, else at once.
 //!
-//! A file is written under a name of its own (`map-<digest>.<pid>-<n>.partial`: two
-//! programs, or two loads of one, keeping the same map never write into one file) and put
-//! in place whole; one given up is removed. What is still being written when the program ends is waited for
-//! ([`finish_keeping`]): its file would otherwise be left a part.
+//! A file is written under a name of its own (`map-<digest>.<pid>-<n>.partial`, made
+//! only where no file is: two programs, or two loads of one, keeping the same map never
+//! write into one file) and put in place whole; one given up is removed. As the program
+//! ends ([`finish_keeping`]) what is written beside the walk is waited for, no keeping
+//! begins any more, and the parts of those a load still had under way (the window closed
+//! while it loaded) are removed: no part is left behind.
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use super::sections::Writer;
@@ -26,11 +28,39 @@ use crate::map::{Map, Solids};
 /// What keeping a map says when it fails (the cache never stops a load).
 const NOT_KEPT: &str = "the built map was not kept in the cache";
 
+/// Names a file may take before keeping gives up (each taken by another program).
+const NAME_TRIES: u64 = 16;
+
 /// Keepings begun by this program, for their files' names.
 static KEEPINGS: AtomicU64 = AtomicU64::new(0);
 
-/// The writes still going on beside the walk, joined by [`finish_keeping`].
-static BESIDE: Mutex<Vec<JoinHandle<Result<(), String>>>> = Mutex::new(Vec::new());
+/// This program's keepings.
+static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
+
+/// What a program keeps track of while it keeps built maps.
+pub(super) struct Keepers {
+    /// The program is ending: no keeping begins, none goes beside the walk.
+    closing: bool,
+    /// The writes going on beside the walk.
+    beside: Vec<JoinHandle<Result<(), String>>>,
+    /// The parts of files being written (begun, not yet finished or given up).
+    writing: Vec<PathBuf>,
+}
+
+impl Keepers {
+    pub(super) const fn new() -> Keepers {
+        Keepers {
+            closing: false,
+            beside: Vec::new(),
+            writing: Vec::new(),
+        }
+    }
+}
+
+/// `keepers` locked (a poisoned lock still holds them).
+fn lock(keepers: &Mutex<Keepers>) -> MutexGuard<'_, Keepers> {
+    keepers.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A built map's file with its map's part written, its world's still to come.
 pub struct Keeping {
@@ -40,12 +70,25 @@ pub struct Keeping {
     /// Where it is written until then.
     partial: PathBuf,
     w: Writer<BufWriter<File>>,
+    keepers: &'static Mutex<Keepers>,
 }
 
 impl Keeping {
     /// Begin keeping `map` (with `solids`), whose built world is `world`, in `dir` as the
     /// map of content `digest`: the file made, and the map's part written.
     pub fn begin(
+        dir: &Path,
+        digest: &Digest,
+        map: &Map,
+        solids: &Solids,
+        world: &CollisionWorld,
+    ) -> Result<Keeping, String> {
+        Keeping::begin_in(&KEEPERS, dir, digest, map, solids, world)
+    }
+
+    /// [`begin`](Self::begin), kept track of in `keepers`.
+    pub(super) fn begin_in(
+        keepers: &'static Mutex<Keepers>,
         dir: &Path,
         digest: &Digest,
         map: &Map,
@@ -59,14 +102,18 @@ impl Keeping {
             )
         })?;
         let path = file_for(dir, digest);
-        // Of this program, and of this keeping: the window's R reopens a map while its
-        // file is still being written beside the walk.
-        let n = KEEPINGS.fetch_add(1, Ordering::Relaxed);
-        let partial = path.with_extension(format!("{}-{n}.partial", std::process::id()));
         let failed = |e: std::io::Error, what: &str| {
             format!("{NOT_KEPT}: {}: cannot {what}: {e}", path.display())
         };
-        let file = File::create(&partial).map_err(|e| failed(e, "create"))?;
+        let (partial, file) = {
+            let mut keepers = lock(keepers);
+            if keepers.closing {
+                return Err(format!("{NOT_KEPT}: the program is ending"));
+            }
+            let (partial, file) = new_part(&path).map_err(|e| failed(e, "create"))?;
+            keepers.writing.push(partial.clone());
+            (partial, file)
+        };
         let mut keeping = Keeping {
             dir: dir.to_path_buf(),
             path: path.clone(),
@@ -74,6 +121,7 @@ impl Keeping {
             w: Writer {
                 out: BufWriter::with_capacity(1 << 20, file),
             },
+            keepers,
         };
         // Given up on an error: dropped, the part written is removed.
         write_map(&mut keeping.w, digest, map, solids, world.stats())
@@ -95,13 +143,19 @@ impl Keeping {
 
     /// [`finish`](Self::finish) on a thread of its own, beside the walk, with `world` (a
     /// clone, which shares the walk's triangles and tree). Where the system refuses a
-    /// thread the map is not kept (the part written is removed).
+    /// thread, or the program is ending, the map is not kept (the part is removed).
     pub fn finish_beside(self, world: CollisionWorld) -> Result<(), String> {
+        let keepers = self.keepers;
+        if lock(keepers).closing {
+            return Err(format!("{NOT_KEPT}: the program is ending"));
+        }
+        // Not locked meanwhile: a thread refused drops the keeping, which locks. Were the
+        // program to end meanwhile, its part is among those removed as it ends.
         let thread = std::thread::Builder::new()
             .name("keep-map".into())
             .spawn(move || self.finish(&world))
             .map_err(|e| format!("{NOT_KEPT}: no thread to write it: {e}"))?;
-        besides().push(thread);
+        lock(keepers).beside.push(thread);
         Ok(())
     }
 }
@@ -111,24 +165,66 @@ impl Drop for Keeping {
     /// into place already.
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.partial);
+        lock(self.keepers).writing.retain(|p| *p != self.partial);
     }
 }
 
-/// The writes going on beside the walk (a poisoned lock still holds them).
-fn besides() -> std::sync::MutexGuard<'static, Vec<JoinHandle<Result<(), String>>>> {
-    BESIDE.lock().unwrap_or_else(|e| e.into_inner())
+/// A part for the file at `path` under a name no file has yet (this program's number and
+/// its count of keepings; another program, of the same number in another container
+/// sharing the folder, may have taken it).
+fn new_part(path: &Path) -> std::io::Result<(PathBuf, File)> {
+    let mut last = None;
+    for _ in 0..NAME_TRIES {
+        let n = KEEPINGS.fetch_add(1, Ordering::Relaxed);
+        let partial = path.with_extension(format!("{}-{n}.partial", std::process::id()));
+        match File::options().write(true).create_new(true).open(&partial) {
+            Ok(file) => return Ok((partial, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no name left")))
 }
 
 /// Is a built map still being written beside the walk (the program would wait for it)?
 pub fn keeping_now() -> bool {
-    besides().iter().any(|thread| !thread.is_finished())
+    lock(&KEEPERS)
+        .beside
+        .iter()
+        .any(|thread| !thread.is_finished())
 }
 
-/// Wait for every built map still being kept beside the walk: each that failed, a
-/// warning. A program calls it before it ends.
+/// As the program ends: wait for every built map still being kept beside the walk (each
+/// that failed, a warning), begin no more, and remove the parts of those still under way
+/// on threads the program's end will stop (a load in a closed window).
 pub fn finish_keeping() -> Vec<String> {
-    let pending = std::mem::take(&mut *besides());
-    pending
+    close(&KEEPERS)
+}
+
+/// [`finish_keeping`] for `keepers`.
+pub(super) fn close(keepers: &Mutex<Keepers>) -> Vec<String> {
+    let beside = {
+        let mut locked = lock(keepers);
+        locked.closing = true;
+        std::mem::take(&mut locked.beside)
+    };
+    let said = join(beside);
+    for part in std::mem::take(&mut lock(keepers).writing) {
+        let _ = std::fs::remove_file(part);
+    }
+    said
+}
+
+/// Wait for the writes beside the walk in `keepers` (the program goes on keeping maps).
+#[cfg(test)]
+pub(super) fn wait_beside(keepers: &Mutex<Keepers>) -> Vec<String> {
+    let beside = std::mem::take(&mut lock(keepers).beside);
+    join(beside)
+}
+
+/// Join `threads`: each that failed, a warning.
+fn join(threads: Vec<JoinHandle<Result<(), String>>>) -> Vec<String> {
+    threads
         .into_iter()
         .filter_map(|thread| match thread.join() {
             Ok(kept) => kept.err(),
