@@ -250,14 +250,16 @@ fn main() -> ExitCode {
         Some(Cmd::Sim(args)) => run_sim(args),
         None => run_window(cli.window),
     };
-    // A built map still being written to the cache is waited for: left a part, its file
-    // would be of no use. Said, as it can take seconds after the walk has ended.
-    if walkthrough::session::cache::keeping_now() {
+    // A built map still being written to the cache is waited for (left a part, its file
+    // would be of no use), said, as it can take seconds after the walk has ended; unless
+    // the user interrupted the program, who wants it to end now: it is given up.
+    let wait = !terminal::interrupted();
+    if wait && walkthrough::session::cache::keeping_now() {
         terminal::say(
             "writing the rest of the built map to the cache of built maps, for the next open",
         );
     }
-    for w in walkthrough::session::cache::finish_keeping() {
+    for w in walkthrough::session::cache::finish_keeping(wait) {
         terminal::say(&format!("warning: {w}"));
     }
     match result {

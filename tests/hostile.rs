@@ -456,6 +456,80 @@ fn sim_interrupted_while_loading_stops_the_load_and_says_so() {
     assert!(!err.contains("steps in"), "the script ran: {err}");
 }
 
+/// Ctrl-C while `sim` walks, with its map's file still being written to the cache beside
+/// the walk: the program ends without waiting for it (the user wants it to end) and
+/// leaves no part of the file; a file already whole is kept.
+#[test]
+fn sim_interrupted_while_its_map_is_kept_leaves_no_part_of_the_file() {
+    let dir = scratch("sigint-keep");
+    let map = dir.join("terrain.obj");
+    // 2.5 million triangles: a 300 MB file to keep.
+    std::fs::write(&map, common::terrain_obj(1120)).unwrap();
+    let script = dir.join("s.txt");
+    std::fs::write(&script, "mode fly\nforward 100\n").unwrap();
+    let (trace, cache) = (dir.join("trace.csv"), dir.join("cache"));
+    let child = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env(
+            "WALKTHROUGH_CONFIG_DIR",
+            std::env::temp_dir().join("walkthrough-tests-config"),
+        )
+        .env("WALKTHROUGH_CACHE_DIR", &cache)
+        .args([
+            "sim",
+            s(&map),
+            "--script",
+            s(&script),
+            "--up",
+            "y",
+            "--scale",
+            "1",
+        ])
+        .args([
+            "--dt",
+            "1e-5",
+            "--max-steps",
+            "20000000",
+            "--trace",
+            s(&trace),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // The walk has begun once rows reach the trace's part.
+    let partial = dir.join("trace.csv.partial");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) < 1000 {
+        assert!(std::time::Instant::now() < deadline, "the walk never began");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = watch(child, "sim after SIGINT while keeping its map");
+    let err = stderr(&o);
+    assert!(err.contains("interrupted after"), "{err}");
+    assert!(err.contains("written beside the walk"), "{err}");
+    let names: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".partial")),
+        "a part was left: {names:?}"
+    );
+    // Given up with a word, or (a fast disk) whole before the signal.
+    let given_up = err.contains("not kept in the cache: the program was interrupted");
+    let whole = names.iter().any(|n| n.ends_with(".bin"));
+    assert!(given_up != whole, "{err} {names:?}");
+}
+
 /// Run the binary with `args` in a shell that caps its address space at `mib` MiB: a run
 /// that needs more fails to allocate (and aborts) instead of answering.
 fn run_capped(mib: u64, args: &[&str]) -> Output {

@@ -194,21 +194,33 @@ pub fn keeping_now() -> bool {
         .any(|thread| !thread.is_finished())
 }
 
-/// As the program ends: wait for every built map still being kept beside the walk (each
-/// that failed, a warning), begin no more, and remove the parts of those still under way
-/// on threads the program's end will stop (a load in a closed window).
-pub fn finish_keeping() -> Vec<String> {
-    close(&KEEPERS)
+/// As the program ends: begin no more keepings, wait for every built map still being
+/// kept beside the walk (each that failed, a warning) unless told not to `wait` (the user
+/// interrupted the program: they are given up), and remove the parts of those still under
+/// way on threads the program's end will stop (a load in a closed window).
+pub fn finish_keeping(wait: bool) -> Vec<String> {
+    close(&KEEPERS, wait)
 }
 
 /// [`finish_keeping`] for `keepers`.
-pub(super) fn close(keepers: &Mutex<Keepers>) -> Vec<String> {
+pub(super) fn close(keepers: &Mutex<Keepers>, wait: bool) -> Vec<String> {
     let beside = {
         let mut locked = lock(keepers);
         locked.closing = true;
         std::mem::take(&mut locked.beside)
     };
-    let said = join(beside);
+    let given_up = beside.iter().filter(|t| !t.is_finished()).count();
+    let said = if wait {
+        join(beside)
+    } else {
+        // Their threads stop with the program, their parts removed below.
+        let done = beside.into_iter().filter(|t| t.is_finished()).collect();
+        let mut said = join(done);
+        if given_up > 0 {
+            said.push(format!("{NOT_KEPT}: the program was interrupted"));
+        }
+        said
+    };
     for part in std::mem::take(&mut lock(keepers).writing) {
         let _ = std::fs::remove_file(part);
     }
