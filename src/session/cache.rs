@@ -35,6 +35,7 @@ use crate::map::{
     Batch, Corners, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis,
     Vertex, builtin, name_map, parse_obj_file, read_obj_file,
 };
+use crate::quote::shown_path;
 use crate::session::{OpenOptions, Watch};
 
 mod keeping;
@@ -45,8 +46,9 @@ pub use keeping::{Keeping, finish_keeping, keeping_now};
 /// The layout of a file; raised whenever it changes (2 kept the world's triangles as the
 /// index of the map triangle each was made from; 3 keeps the triangles again, as 1; 4: a
 /// map's vertices made from their positions alone take the flat normal, zero, and are
-/// read back as positions).
-pub const FORMAT: u32 = 4;
+/// read back as positions; 5 keeps the name the map's messages give its file, so that
+/// they are given the file's name at each open).
+pub const FORMAT: u32 = 5;
 
 /// Maps smaller than this are not kept: they open in about a second anyway.
 pub const MIN_CACHED_TRIANGLES: usize = 1_000_000;
@@ -97,6 +99,8 @@ pub struct Cached {
     pub map: Map,
     /// Its collision world.
     pub world: CollisionWorld,
+    /// The name its messages give the file it was built from ([`shown_path`]).
+    pub built_as: String,
 }
 
 /// A map opened through the cache: the map, its world when it came from the cache, and
@@ -152,7 +156,15 @@ pub fn open_map(
         load(d, &digest, !opts.headless).map(|r| (d, r))
     });
     let damaged = match found {
-        Some((_, Ok(Cached { mut map, world }))) => {
+        Some((
+            _,
+            Ok(Cached {
+                mut map,
+                world,
+                built_as,
+            }),
+        )) => {
+            rename_messages(&mut map, &built_as, &shown_path(path));
             name_map(&mut map, path, digest);
             return Ok(Opened {
                 map,
@@ -210,8 +222,15 @@ fn kept_files(dir: &Path) -> impl Iterator<Item = (String, std::fs::DirEntry)> {
 /// ended before it could finish or remove it (killed, or the machine stopped).
 const STALE_PART: Duration = Duration::from_secs(3600);
 
+/// A part whose writer has ended (its process is gone, where the system says so) is
+/// removed once untouched for this long: a whole file's worth of disk (a gigabyte at ten
+/// million triangles) is not held for an hour after a `kill -9`, and a part written from
+/// another machine sharing the folder, whose process number means nothing here, is
+/// still being written to every few seconds.
+const ORPHANED_PART: Duration = Duration::from_secs(60);
+
 /// Remove the parts of files in `dir` that no program is writing any longer (see
-/// [`STALE_PART`]): each could be as big as a whole file.
+/// [`STALE_PART`] and [`ORPHANED_PART`]): each could be as big as a whole file.
 fn remove_stale_parts(dir: &Path) {
     let now = SystemTime::now();
     for entry in std::fs::read_dir(dir)
@@ -220,13 +239,37 @@ fn remove_stale_parts(dir: &Path) {
         .filter_map(Result::ok)
     {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let stale = entry
+        if !(name.starts_with("map-") && name.ends_with(".partial")) {
+            continue;
+        }
+        let Some(age) = entry
             .metadata()
             .and_then(|m| m.modified())
-            .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE_PART));
-        if name.starts_with("map-") && name.ends_with(".partial") && stale {
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+        else {
+            continue;
+        };
+        let orphaned = age > ORPHANED_PART && writer_gone(&name);
+        if age > STALE_PART || orphaned {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+/// Whether the program that named the part `name` (`map-<digest>.<pid>-<n>.partial`) has
+/// ended: its process number is not in `/proc`. False where the system has no `/proc`
+/// (only [`STALE_PART`] applies there) or the name holds no number.
+fn writer_gone(name: &str) -> bool {
+    let pid = name
+        .strip_suffix(".partial")
+        .and_then(|n| n.rsplit('.').next())
+        .and_then(|n| n.split('-').next())
+        .and_then(|p| p.parse::<u32>().ok());
+    let proc = Path::new("/proc");
+    match pid {
+        Some(pid) => proc.join("self").exists() && !proc.join(pid.to_string()).exists(),
+        None => false,
     }
 }
 
@@ -370,6 +413,11 @@ fn write_map<W: Write>(
     w.section(rest)?;
     w.section(&batches)?;
     w.section(&solids.of_triangle)?;
+    let built_as = map
+        .source
+        .as_deref()
+        .map_or_else(|| map.name.clone(), shown_path);
+    w.section(built_as.as_bytes())?;
     w.section(&lines_bytes(&map.warnings))?;
     w.section(&lines_bytes(&map.details))
 }
@@ -436,6 +484,7 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
         r.skip::<u32>()?;
         Default::default()
     };
+    let built_as = String::from_utf8_lossy(&r.section::<u8>()?).into_owned();
     let warnings = lines_of(&r.section::<u8>()?);
     let details = lines_of(&r.section::<u8>()?);
     let triangles: Vec<Triangle> = r.section()?;
@@ -502,7 +551,27 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
     map.objects = counts.objects as usize;
     map.warnings = warnings;
     map.details = details;
-    Ok(Cached { map, world })
+    Ok(Cached {
+        map,
+        world,
+        built_as,
+    })
+}
+
+/// Give `map`'s messages, made when the file was `built_as`, the name `shown` of the file
+/// opened now (the same content under another name or from another folder): a warning
+/// must name the file the user opened.
+fn rename_messages(map: &mut Map, built_as: &str, shown: &str) {
+    if built_as.is_empty() || built_as == shown {
+        return;
+    }
+    for line in map.warnings.iter_mut().chain(map.details.iter_mut()) {
+        if let Some(rest) = line.strip_prefix(built_as)
+            && rest.starts_with(':')
+        {
+            *line = format!("{shown}{rest}");
+        }
+    }
 }
 
 /// Remove the least recently used map files of `dir` until the rest hold `most` bytes
@@ -809,6 +878,37 @@ mod tests {
         assert_eq!(parts_in(&dir), [new]);
     }
 
+    /// A new user's finding: after `kill -9`, a gigabyte part stayed for an hour. A part
+    /// whose process has ended goes after [`ORPHANED_PART`]; a live program's stays.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_part_of_a_killed_program_is_removed_within_minutes() {
+        let dir = scratch("orphaned-part");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let gone = ended.id();
+        ended.wait().unwrap();
+        let (dead, live, young) = (
+            dir.join(format!("map-a-10.{gone}-0.partial")),
+            dir.join(format!("map-b-10.{}-0.partial", std::process::id())),
+            dir.join(format!("map-c-10.{gone}-1.partial")),
+        );
+        for p in [&dead, &live, &young] {
+            std::fs::write(p, vec![0u8; 100]).unwrap();
+        }
+        for p in [&dead, &live] {
+            let f = File::options().append(true).open(p).unwrap();
+            f.set_modified(SystemTime::now() - ORPHANED_PART * 2)
+                .unwrap();
+        }
+        assert!(writer_gone(&dead.file_name().unwrap().to_string_lossy()));
+        trim(&dir, MAX_FOLDER_BYTES);
+        let mut left = parts_in(&dir);
+        left.sort();
+        assert_eq!(left, [live, young]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn the_folder_is_trimmed_least_recently_used_first() {
         let dir = scratch("trim");
@@ -868,5 +968,48 @@ mod tests {
         assert_eq!(heard, Digest::of(other.as_bytes()));
         assert!(parsed.world.is_none());
         assert_eq!(parsed.map.vertices.position(1), [2.0, 0.0, 0.0]);
+    }
+
+    /// A new user's finding: a map opened again under another name, from the cache,
+    /// warned about the file of its first open ("maps/m1w.obj: 1 concave polygons ...").
+    #[test]
+    fn a_kept_map_s_warnings_name_the_file_opened_now() {
+        let dir = scratch("renamed");
+        std::fs::create_dir_all(&dir).unwrap();
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+        let (first, renamed) = (dir.join("first.obj"), dir.join("renamed.obj"));
+        std::fs::write(&renamed, obj).unwrap();
+        let cache = dir.join("cache");
+        let mut map = load_obj_str("x", obj, &[], &LoadOptions::default()).unwrap();
+        let digest = Digest::of(obj.as_bytes());
+        name_map(&mut map, &first, digest);
+        let built_as = shown_path(&first);
+        map.warnings = vec![
+            format!("{built_as}: 1 concave polygon was ear-clipped"),
+            format!("{built_as}:4: an odd line"),
+            "a warning naming no file".into(),
+        ];
+        map.details = vec![format!("{built_as}: a detail")];
+        let world = CollisionWorld::new(map.triangles());
+        store(&cache, &digest, &map, &Solids::default(), &world).unwrap();
+        let progress = Progress::default();
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: Some(cache.clone()),
+            progress: &progress,
+        };
+        let opened = open_map(Some(&renamed), &mut OpenOptions::default(), watch).unwrap();
+        assert!(opened.world.is_some(), "the kept map was not read");
+        let now = shown_path(&renamed);
+        assert_eq!(
+            opened.map.warnings,
+            [
+                format!("{now}: 1 concave polygon was ear-clipped"),
+                format!("{now}:4: an odd line"),
+                "a warning naming no file".to_string(),
+            ]
+        );
+        assert_eq!(opened.map.details, [format!("{now}: a detail")]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
