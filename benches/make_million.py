@@ -57,6 +57,10 @@ def main(path, n=710, buildings=3000):
 
 
 if __name__ == "__main__":
+    if any(a in ("-h", "--help") for a in sys.argv[1:]) or len(sys.argv) > 4:
+        print(__doc__.strip())
+        print("\nusage: make_million.py [PATH [QUADS_A_SIDE [BUILDINGS]]]")
+        sys.exit(0 if len(sys.argv) <= 4 else 2)
     main(
         sys.argv[1] if len(sys.argv) > 1 else "million.obj",
         int(sys.argv[2]) if len(sys.argv) > 2 else N,

@@ -208,6 +208,21 @@ pub fn folder_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// Make the folder `dir` (and the folders above it), or say why not in words: "File
+/// exists (os error 17)" told a new user nothing about a file standing where the folder
+/// goes.
+pub fn create_folder(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let why = match e.kind() {
+            io::ErrorKind::AlreadyExists | io::ErrorKind::NotADirectory => {
+                "a file (not a folder) is in the way".to_string()
+            }
+            _ => e.to_string(),
+        };
+        format!("{}: cannot create the folder: {why}", dir.display())
+    })
+}
+
 /// The 1-based line of byte `offset` of a file's `text`, for a message naming the line
 /// a parser stopped at (an error at the very end, after the last line's newline, is on
 /// the last line: there is no line after it).

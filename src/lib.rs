@@ -86,3 +86,4 @@ pub mod store;
 pub mod survey;
 pub mod tolerance;
 pub mod walk;
+pub mod wording;

@@ -19,6 +19,7 @@ use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
 use crate::survey::{FrameGuess, Given, Inferred, SpawnChoice, choose_spawn, start_warning};
+use crate::wording::counted;
 
 mod build;
 pub mod cache;
@@ -450,11 +451,11 @@ impl Session {
         let p = self.map.frame.to_file(self.spawn.position);
         let t = &self.timings;
         format!(
-            "map: {} ({} triangles, {} objects, {} materials{})\n{}\n{}{}\nloaded in {:.0} ms ({} {:.0}, survey {:.0}, collision world {:.0}{})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
+            "map: {} ({}, {}, {}{})\n{}\n{}{}\nloaded in {:.0} ms ({} {:.0}, survey {:.0}, collision world {:.0}{})\nspawn: {:.3},{:.3},{:.3} (file coordinates), yaw {:.0}: {}",
             self.map.name,
-            s.triangles,
-            self.map.objects,
-            self.map.materials.len() - 1,
+            counted(s.triangles, "triangle", "triangles"),
+            counted(self.map.objects, "object", "objects"),
+            counted(self.map.materials.len() - 1, "material", "materials"),
             dropped_note(&s),
             self.up_reason,
             self.scale_reason,
@@ -473,7 +474,7 @@ impl Session {
             t.world.as_secs_f64() * 1e3,
             if t.keep_failed {
                 format!(
-                    ", then not kept in the cache of built maps ({:.0}: see the warning)",
+                    ", then not kept in the cache of built maps ({:.0} ms spent; the warning above says why)",
                     t.kept.as_secs_f64() * 1e3
                 )
             } else if t.kept_beside {
@@ -595,15 +596,22 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
     })
 }
 
-/// ", 29 without area in world coordinates and 3 repeated dropped from collision", or
-/// nothing.
+/// ", 29 triangles without area in world coordinates and 3 repeated triangles dropped
+/// from collision", or nothing.
 fn dropped_note(s: &WorldStats) -> String {
     let mut parts = Vec::new();
     if s.dropped > 0 {
-        parts.push(format!("{} without area in world coordinates", s.dropped));
+        parts.push(format!(
+            "{} without area in world coordinates",
+            counted(s.dropped, "triangle", "triangles")
+        ));
     }
     if s.duplicates > 0 {
-        parts.push(format!("{} repeated", s.duplicates));
+        parts.push(counted(
+            s.duplicates,
+            "repeated triangle",
+            "repeated triangles",
+        ));
     }
     if parts.is_empty() {
         String::new()

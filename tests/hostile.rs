@@ -250,7 +250,7 @@ fn a_million_triangles_in_one_object_open_in_sim_under_200_mib() {
     let o = run_watched(&["sim", s(&map), "--no-map-cache", "--script", s(&script)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("(1002528 triangles, 1 objects"),
+        stderr(&o).contains("(1002528 triangles, 1 object,"),
         "{}",
         stderr(&o)
     );
@@ -309,7 +309,7 @@ fn a_face_line_repeated_100000_times_is_kept_once_and_walked_at_full_speed() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(
-            "(2 triangles, 1 objects, 0 materials, 100000 repeated dropped from collision)"
+            "(2 triangles, 1 object, 0 materials, 100000 repeated triangles dropped from collision)"
         ),
         "{}",
         stderr(&o)
@@ -328,7 +328,7 @@ fn a_face_of_40000_corners_wound_round_10000_times_loads_at_once() {
     let o = run_watched(&["sim", s(&map), "--script", s(&script), "--spawn", "0,1.6,0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("1 self-intersecting polygons were fanned"),
+        stderr(&o).contains("1 self-intersecting polygon was fanned"),
         "{}",
         stderr(&o)
     );

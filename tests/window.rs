@@ -3211,7 +3211,7 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     // Said once, naming the map still walked (it was said twice, the notice and the
     // terminal each saying it).
     assert_eq!(
-        log.matches("cancelled; you are still on terrain.obj")
+        log.matches("cancelled; still walking the map you had: terrain.obj")
             .count(),
         1,
         "Esc did not cancel the load, or said so more than once: {log}"
@@ -3302,7 +3302,7 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
     hold(&x, &["w"], 0.5);
     let log = finish(&x, child);
     assert_eq!(
-        log.matches("cancelled; you are still on built-in map")
+        log.matches("cancelled; still walking the map you had: built-in map")
             .count(),
         1,
         "{log}"

@@ -263,7 +263,7 @@ impl App {
         l.progress.cancel();
         // Said once: the notice goes to the terminal too.
         self.overlay.notify(format!(
-            "loading {} cancelled; you are still on {}",
+            "loading {} cancelled; still walking the map you had: {}",
             l.what, self.overlay.map_label
         ));
         true

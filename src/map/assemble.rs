@@ -9,6 +9,7 @@ use glam::Vec3;
 
 use super::triangulate::{Kind, triangulate};
 use super::{Batch, Batched, Corners, MapFrame, MarkedSpawn, Vertex, batch_by_material};
+use crate::wording::{counted, were};
 
 /// A triangle's unit normal by its winding; `None` without area.
 pub fn face_normal(p: [Vec3; 3]) -> Option<Vec3> {
@@ -43,26 +44,32 @@ impl FaceCounts {
     pub(super) fn warn(&self, shown: &str, warnings: &mut Vec<String>) {
         if self.non_finite > 0 {
             warnings.push(format!(
-                "{shown}: dropped {} faces with non-finite (NaN or infinite) coordinates",
-                self.non_finite
+                "{shown}: dropped {} with non-finite (NaN or infinite) coordinates",
+                counted(self.non_finite, "face", "faces")
             ));
         }
         if self.degenerate > 0 {
             warnings.push(format!(
-                "{shown}: dropped {} faces with no area (corners that coincide or lie in a line, read as 32-bit floats: far from the file's origin small faces collapse): not drawn, not collided with",
-                self.degenerate
+                "{shown}: dropped {} with no area (corners that coincide or lie in a line, read as 32-bit floats: far from the file's origin small faces collapse): not drawn, not collided with",
+                counted(self.degenerate, "face", "faces")
             ));
         }
         if self.concave > 0 {
             warnings.push(format!(
-                "{shown}: {} concave polygons were ear-clipped (a fan would be wrong)",
-                self.concave
+                "{shown}: {} {} ear-clipped (a fan would be wrong)",
+                counted(self.concave, "concave polygon", "concave polygons"),
+                were(self.concave)
             ));
         }
         if self.fallback > 0 {
             warnings.push(format!(
-                "{shown}: {} self-intersecting polygons were fanned",
-                self.fallback
+                "{shown}: {} {} fanned",
+                counted(
+                    self.fallback,
+                    "self-intersecting polygon",
+                    "self-intersecting polygons"
+                ),
+                were(self.fallback)
             ));
         }
     }

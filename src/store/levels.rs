@@ -24,7 +24,7 @@ pub use format::{FORMAT, Fingerprint, decode, encode};
 
 use crate::cull::clusters::ClusteredMesh;
 use crate::cull::lod::Levels;
-use crate::files::{FileKind, read_file};
+use crate::files::{FileKind, create_folder, read_file};
 use crate::output::{Replace, partial_path, write_file};
 
 /// The most the folder holds, bytes: past it the files used longest ago are removed.
@@ -72,8 +72,7 @@ pub fn store(
     levels: &Levels,
     max_bytes: u64,
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+    create_folder(dir)?;
     let path = dir.join(fingerprint.file_name());
     let bytes = encode(levels, fingerprint);
     if let Err(e) = write_file(&path, &bytes, &[], Replace::Yes) {
@@ -164,7 +163,10 @@ mod tests {
         let file = dir.join("a-file");
         std::fs::write(&file, "x").unwrap();
         let e = store(&file.join("sub"), fp, &levels, MAX_FOLDER_BYTES).unwrap_err();
-        assert!(e.contains("cannot create the folder"), "{e}");
+        assert!(
+            e.ends_with("cannot create the folder: a file (not a folder) is in the way"),
+            "{e}"
+        );
     }
 
     #[cfg(unix)]

@@ -24,7 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use glam::Vec3;
 
 use crate::decals::Placement;
-use crate::files::{Digest, FileKind, read_file};
+use crate::files::{Digest, FileKind, create_folder, read_file};
 use crate::map::MapFrame;
 use crate::map::scene::is_scene_path;
 use crate::output::{Replace, write_file};
@@ -361,8 +361,7 @@ impl Store {
             return Ok(());
         };
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+            create_folder(dir)?;
         }
         if self.unreadable {
             let aside = path.with_extension("toml.bad");

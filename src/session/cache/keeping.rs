@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 use super::sections::Writer;
 use super::{MAX_FOLDER_BYTES, file_for, trim, write_map, write_world};
 use crate::collision::CollisionWorld;
-use crate::files::Digest;
+use crate::files::{Digest, create_folder};
 use crate::map::{Map, Solids};
 
 /// What keeping a map says when it fails (the cache never stops a load).
@@ -95,12 +95,7 @@ impl Keeping {
         solids: &Solids,
         world: &CollisionWorld,
     ) -> Result<Keeping, String> {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            format!(
-                "{NOT_KEPT}: {}: cannot create the folder: {e}",
-                dir.display()
-            )
-        })?;
+        create_folder(dir).map_err(|e| format!("{NOT_KEPT}: {e}"))?;
         let path = file_for(dir, digest);
         let failed = |e: std::io::Error, what: &str| {
             format!("{NOT_KEPT}: {}: cannot {what}: {e}", path.display())
