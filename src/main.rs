@@ -252,14 +252,14 @@ fn main() -> ExitCode {
     };
     // A built map still being written to the cache is waited for (left a part, its file
     // would be of no use), said, as it can take seconds after the walk has ended; unless
-    // the user interrupted the program, who wants it to end now: it is given up.
-    let wait = !terminal::interrupted();
-    if wait && walkthrough::session::cache::keeping_now() {
+    // the user interrupts the program, before or during the wait, who wants it to end
+    // now: it is given up.
+    if !terminal::interrupted() && walkthrough::session::cache::keeping_now() {
         terminal::say(
-            "writing the rest of the built map to the cache of built maps, for the next open",
+            "writing the rest of the built map to the cache of built maps, for the next open (Ctrl-C gives it up)",
         );
     }
-    for w in walkthrough::session::cache::finish_keeping(wait) {
+    for w in walkthrough::session::cache::finish_keeping(&terminal::interrupted) {
         terminal::say(&format!("warning: {w}"));
     }
     match result {

@@ -516,9 +516,7 @@ pub struct Watch<'a> {
 /// [`MapError::Cancelled`] once `progress` is cancelled.
 fn stop_if_cancelled(map: &Map, progress: &Progress) -> Result<(), MapError> {
     if progress.cancelled() {
-        return Err(MapError::Cancelled {
-            path: map.name.clone(),
-        });
+        return Err(MapError::Cancelled { path: map.shown() });
     }
     Ok(())
 }
@@ -588,10 +586,7 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
         return Ok(());
     };
     Err(MapError::Invalid {
-        path: map
-            .source
-            .as_ref()
-            .map_or(map.name.clone(), |p| p.display().to_string()),
+        path: map.shown(),
         reason: format!("--spawn {why} (in world coordinates): nothing can stand there"),
     })
 }
@@ -623,10 +618,7 @@ fn dropped_note(s: &WorldStats) -> String {
 /// Refuse a map that nobody could walk in: every triangle lost its area on the way into
 /// the world, or it reaches past [`MAX_WORLD_EXTENT`].
 fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
-    let path = map
-        .source
-        .as_ref()
-        .map_or(map.name.clone(), |p| p.display().to_string());
+    let path = map.shown();
     if world.stats().triangles == 0 {
         return Err(MapError::Empty {
             path,
@@ -654,6 +646,25 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new user's finding: a load cancelled while parsing named "maps/m3.obj", one
+    /// cancelled a stage later "m3.obj". Every stage names the file as it was opened.
+    #[test]
+    fn a_load_cancelled_after_parsing_names_the_file_as_opened() {
+        let mut map = Map {
+            name: "m3.obj".into(),
+            source: Some(std::path::PathBuf::from("maps/m3.obj")),
+            ..Map::default()
+        };
+        let progress = Progress::default();
+        assert!(stop_if_cancelled(&map, &progress).is_ok());
+        progress.cancel();
+        let e = stop_if_cancelled(&map, &progress).unwrap_err().to_string();
+        assert_eq!(e, "maps/m3.obj: loading was cancelled");
+        map.source = None;
+        let e = stop_if_cancelled(&map, &progress).unwrap_err().to_string();
+        assert_eq!(e, "m3.obj: loading was cancelled");
+    }
 
     #[test]
     fn an_eye_is_below_the_map_only_under_its_lowest_point() {

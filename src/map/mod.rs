@@ -227,6 +227,15 @@ pub(crate) fn batch_by_material<T>(mut per_material: Vec<Vec<T>>) -> Batched<T> 
 }
 
 impl Map {
+    /// The map's file as messages name it (the path it was opened by, escaped), or its
+    /// name when it has no file (the built-in map): every message about one load names
+    /// the file alike, whichever stage it came from.
+    pub fn shown(&self) -> String {
+        self.source
+            .as_deref()
+            .map_or_else(|| self.name.clone(), crate::quote::shown_path)
+    }
+
     /// Let go of the drawn triangles (vertices, batches, closed solids) once the renderer
     /// has its own copy of them: the map then has no triangles of its own, as a map read
     /// headless from the cache of built maps, and what it is walked in is its collision

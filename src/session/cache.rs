@@ -413,11 +413,7 @@ fn write_map<W: Write>(
     w.section(rest)?;
     w.section(&batches)?;
     w.section(&solids.of_triangle)?;
-    let built_as = map
-        .source
-        .as_deref()
-        .map_or_else(|| map.name.clone(), shown_path);
-    w.section(built_as.as_bytes())?;
+    w.section(map.shown().as_bytes())?;
     w.section(&lines_bytes(&map.warnings))?;
     w.section(&lines_bytes(&map.details))
 }
@@ -847,7 +843,7 @@ mod tests {
         let under_way = begin().unwrap();
         let beside = begin().unwrap();
         beside.finish_beside(world.clone()).unwrap();
-        assert_eq!(close(&KEEPERS, true), Vec::<String>::new());
+        assert_eq!(close(&KEEPERS, &|| false), Vec::<String>::new());
         // The one beside the walk was waited for; the one under way lost its part.
         assert!(file_for(&dir, &digest).exists());
         assert!(parts_in(&dir).is_empty(), "{:?}", parts_in(&dir));

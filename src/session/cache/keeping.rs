@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::sections::Writer;
 use super::{MAX_FOLDER_BYTES, file_for, trim, write_map, write_world};
@@ -189,33 +190,36 @@ pub fn keeping_now() -> bool {
         .any(|thread| !thread.is_finished())
 }
 
+/// How often the program's end looks whether the user interrupted its wait for the
+/// writes beside the walk ([`finish_keeping`]).
+const GIVE_UP_POLL: Duration = Duration::from_millis(20);
+
 /// As the program ends: begin no more keepings, wait for every built map still being
-/// kept beside the walk (each that failed, a warning) unless told not to `wait` (the user
-/// interrupted the program: they are given up), and remove the parts of those still under
-/// way on threads the program's end will stop (a load in a closed window).
-pub fn finish_keeping(wait: bool) -> Vec<String> {
-    close(&KEEPERS, wait)
+/// kept beside the walk (each that failed, a warning) until `given_up` says the user
+/// interrupted the program (looked at before the wait and every [`GIVE_UP_POLL`] in it:
+/// a Ctrl-C while seconds of writing are left ends the program at once), and remove the
+/// parts of those not finished, and of those still under way on threads the program's
+/// end will stop (a load in a closed window).
+pub fn finish_keeping(given_up: &dyn Fn() -> bool) -> Vec<String> {
+    close(&KEEPERS, given_up)
 }
 
 /// [`finish_keeping`] for `keepers`.
-pub(super) fn close(keepers: &Mutex<Keepers>, wait: bool) -> Vec<String> {
+pub(super) fn close(keepers: &Mutex<Keepers>, given_up: &dyn Fn() -> bool) -> Vec<String> {
     let beside = {
         let mut locked = lock(keepers);
         locked.closing = true;
         std::mem::take(&mut locked.beside)
     };
-    let given_up = beside.iter().filter(|t| !t.is_finished()).count();
-    let said = if wait {
-        join(beside)
-    } else {
-        // Their threads stop with the program, their parts removed below.
-        let done = beside.into_iter().filter(|t| t.is_finished()).collect();
-        let mut said = join(done);
-        if given_up > 0 {
-            said.push(format!("{NOT_KEPT}: the program was interrupted"));
-        }
-        said
-    };
+    while beside.iter().any(|t| !t.is_finished()) && !given_up() {
+        std::thread::sleep(GIVE_UP_POLL);
+    }
+    // Those not finished stop with the program, their parts removed below.
+    let (done, unfinished): (Vec<_>, Vec<_>) = beside.into_iter().partition(|t| t.is_finished());
+    let mut said = join(done);
+    if !unfinished.is_empty() {
+        said.push(format!("{NOT_KEPT}: the program was interrupted"));
+    }
     for part in std::mem::take(&mut lock(keepers).writing) {
         let _ = std::fs::remove_file(part);
     }
@@ -238,4 +242,43 @@ fn join(threads: Vec<JoinHandle<Result<(), String>>>) -> Vec<String> {
             Err(_) => Some(format!("{NOT_KEPT}: its writer stopped")),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+
+    /// A new user's finding: a Ctrl-C once the program's end had begun waiting for a
+    /// map's file went unheard for seconds (the interrupt was looked at only before the
+    /// wait). A write that never ends is given up as soon as the interrupt is seen.
+    #[test]
+    fn ctrl_c_during_the_final_wait_gives_the_write_up_at_once() {
+        static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
+        let dir = std::env::temp_dir().join("walkthrough-keeping-final-wait");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let part = dir.join("map-a-10.1-0.partial");
+        std::fs::write(&part, b"half").unwrap();
+        let release = Arc::new(AtomicBool::new(false));
+        let held = Arc::clone(&release);
+        let writer = std::thread::spawn(move || {
+            while !held.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Ok(())
+        });
+        lock(&KEEPERS).beside.push(writer);
+        lock(&KEEPERS).writing.push(part.clone());
+        // The interrupt comes on the fourth look, in the middle of the wait.
+        let looks = AtomicUsize::new(0);
+        let said = close(&KEEPERS, &|| looks.fetch_add(1, Ordering::Relaxed) >= 3);
+        assert_eq!(said, [format!("{NOT_KEPT}: the program was interrupted")]);
+        assert_eq!(looks.load(Ordering::Relaxed), 4);
+        assert!(!part.exists(), "the part was left");
+        assert!(!release.load(Ordering::Relaxed), "the writer had ended");
+        release.store(true, Ordering::Relaxed);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
