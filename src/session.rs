@@ -179,7 +179,9 @@ impl Session {
         let from_cache = cached.is_some();
         let opts = &opts;
         stop_if_cancelled(&map, progress)?;
-        progress.enter(Stage::World);
+        if !from_cache {
+            progress.enter(Stage::World);
+        }
         let (given, remembered) = given_frame(path.is_some(), opts);
         // The free-space survey serves the up axis, the scale and the spawn: skipped when
         // all three are given.

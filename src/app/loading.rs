@@ -152,11 +152,13 @@ impl Loading {
                 }
             };
             let t = Instant::now();
+            // The minimap is part of preparing the map for drawing (seconds at ten
+            // million triangles, under a bar that still said "surveying").
+            watched.enter(Stage::Clusters);
             let minimap = top_down(&session.map, IMAGE_SIDE);
             if watched.cancelled() {
                 return;
             }
-            watched.enter(Stage::Clusters);
             let mesh = cluster_map(&session.map, CLUSTER_TRIANGLES);
             watched.enter(Stage::Done);
             let _ = tx.send(Ok(Loaded {

@@ -120,7 +120,9 @@ impl Progress {
     }
 
     /// The fraction done, 0 to 1: reading is most of a load, so the bytes read fill the
-    /// first 60% and each later stage a share of the rest.
+    /// first 60% and each later stage a share of the rest; reading a cached map, the
+    /// bytes of its file fill the first 80% (it then goes on to the survey: its world is
+    /// built already).
     pub fn fraction(&self) -> f32 {
         let (read, total) = self.bytes();
         let reading = if total == 0 {
@@ -134,7 +136,7 @@ impl Progress {
             Stage::World => 0.7,
             Stage::Survey => 0.85,
             Stage::Keeping => 0.9,
-            Stage::Cached => 0.5,
+            Stage::Cached => 0.8 * reading,
             Stage::Clusters => 0.95,
             Stage::Done => 1.0,
         }
@@ -167,6 +169,11 @@ fn doing(stage: Stage, (read, total): (u64, u64)) -> String {
         }
         Stage::Reading if total > 0 => format!(
             "reading {:.0} of {:.0} MB",
+            read as f64 / 1e6,
+            total as f64 / 1e6
+        ),
+        Stage::Cached if total > 0 => format!(
+            "reading the cached map, {:.0} of {:.0} MB",
             read as f64 / 1e6,
             total as f64 / 1e6
         ),
@@ -284,8 +291,13 @@ mod tests {
         for stage in Stage::ALL {
             p.enter(stage);
             assert_eq!(p.stage(), stage);
-            // Cached is a path of its own (instead of reading and building).
-            if stage != Stage::Cached {
+            // Cached is a path of its own (instead of reading and building), which goes
+            // on to the survey without going back.
+            if stage == Stage::Cached {
+                let survey = Progress::default();
+                survey.enter(Stage::Survey);
+                assert!(p.fraction() <= survey.fraction());
+            } else {
                 assert!(p.fraction() >= last, "{stage:?} went back");
                 last = p.fraction();
             }
@@ -311,6 +323,16 @@ mod tests {
             doing(Stage::World, (104 * mb, 104 * mb)),
             "building the collision world"
         );
+        // A new user's finding: "reading the cached map" stood at 50% for seconds.
+        assert_eq!(
+            doing(Stage::Cached, (650 * mb, 1300 * mb)),
+            "reading the cached map, 650 of 1300 MB"
+        );
+        let p = Progress::default();
+        p.enter(Stage::Cached);
+        p.set_total(1300 * mb);
+        p.read(650 * mb);
+        assert_eq!(p.fraction(), 0.4);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use sections::{Reader, Writer};
 use crate::collision::{CollisionWorld, NodeRecord, WorldParts, WorldStats};
 use crate::files::{Digest, FileKind, check_file};
 use crate::geometry::{Aabb, Triangle};
-use crate::map::progress::Stage;
+use crate::map::progress::{Progress, Stage};
 use crate::map::{
     Batch, Corners, LoadOptions, Map, MapError, MapFrame, MarkedSpawn, Material, Solids, UpAxis,
     Vertex, builtin, name_map, parse_obj_file, read_obj_file,
@@ -153,7 +153,7 @@ pub fn open_map(
     (watch.on_key)(&digest, opts);
     let found = dir.as_deref().and_then(|d| {
         progress.enter(Stage::Cached);
-        load(d, &digest, !opts.headless).map(|r| (d, r))
+        load(d, &digest, !opts.headless, progress).map(|r| (d, r))
     });
     let damaged = match found {
         Some((
@@ -432,13 +432,21 @@ fn write_world<W: Write>(w: &mut Writer<W>, world: &CollisionWorld) -> std::io::
 /// by other code, or for other content), an error when it is there but damaged.
 /// With `drawn` false (`sim`), the map's vertices, which only the renderer draws, are
 /// passed over: the map has the triangles of its world alone.
-pub fn load(dir: &Path, digest: &Digest, drawn: bool) -> Option<Result<Cached, String>> {
+pub fn load(
+    dir: &Path,
+    digest: &Digest,
+    drawn: bool,
+    progress: &Progress,
+) -> Option<Result<Cached, String>> {
     let path = file_for(dir, digest);
     let file = File::open(&path).ok()?;
     let left = file.metadata().ok()?.len();
+    progress.set_total(left);
+    progress.read(0);
     let mut r = Reader {
         input: BufReader::with_capacity(1 << 20, file),
         left,
+        progress,
     };
     let want = header(digest);
     let mut head = vec![0u8; want.len()];
@@ -684,7 +692,11 @@ mod tests {
             assert_eq!(derivable(&map.vertices), !own_normal);
             let digest = map.digest.unwrap();
             store(&dir, &digest, &map, &solids, &world).unwrap();
-            let back = load(&dir, &digest, true).unwrap().unwrap();
+            let read = Progress::default();
+            let back = load(&dir, &digest, true, &read).unwrap().unwrap();
+            // The bar follows the bytes to the file's end.
+            let len = std::fs::metadata(file_for(&dir, &digest)).unwrap().len();
+            assert_eq!(read.bytes(), (len, len));
             assert_eq!(back.map.vertices, map.vertices);
             assert_eq!(back.map.batches, map.batches);
             assert_eq!(back.map.bounds, map.bounds);
@@ -693,14 +705,16 @@ mod tests {
             assert_eq!(back.world.parts(), world.parts());
             assert_eq!(back.world.stats(), world.stats());
             // Without what is drawn (sim): the same world, no vertices.
-            let headless = load(&dir, &digest, false).unwrap().unwrap();
+            let headless = load(&dir, &digest, false, &Progress::default())
+                .unwrap()
+                .unwrap();
             assert!(headless.map.vertices.is_empty() && headless.map.batches.is_empty());
             assert_eq!(headless.world.parts(), world.parts());
             assert_eq!(headless.map.warnings, map.warnings);
         }
         // Another content's key finds nothing.
         let other = Digest { hash: 1, len: 2 };
-        assert!(load(&dir, &other, true).is_none());
+        assert!(load(&dir, &other, true, &Progress::default()).is_none());
     }
 
     /// A small terrain kept in the scratch folder `name`: the folder, the content's
@@ -721,7 +735,9 @@ mod tests {
         let head = header(&digest).len();
         let refused = |bytes: &[u8]| {
             std::fs::write(&path, bytes).unwrap();
-            load(&dir, &digest, true).unwrap().unwrap_err()
+            load(&dir, &digest, true, &Progress::default())
+                .unwrap()
+                .unwrap_err()
         };
         // A flipped byte deep in the body: the checksum.
         let mut flipped = good.clone();
@@ -744,11 +760,11 @@ mod tests {
         let mut other = good.clone();
         other[9] ^= 1;
         std::fs::write(&path, &other).unwrap();
-        assert!(load(&dir, &digest, true).is_none());
+        assert!(load(&dir, &digest, true, &Progress::default()).is_none());
         other[9] ^= 1;
         other[20] ^= 1;
         std::fs::write(&path, &other).unwrap();
-        assert!(load(&dir, &digest, true).is_none());
+        assert!(load(&dir, &digest, true, &Progress::default()).is_none());
     }
 
     /// A new user's finding: a cached file emptied, cut inside its header, with its magic
@@ -763,7 +779,9 @@ mod tests {
         key[head - 3] ^= 1;
         for bytes in [&[][..], &good[..10], &good[..head - 1], &magic, &key] {
             std::fs::write(&path, bytes).unwrap();
-            let e = load(&dir, &digest, true).unwrap().unwrap_err();
+            let e = load(&dir, &digest, true, &Progress::default())
+                .unwrap()
+                .unwrap_err();
             assert!(e.contains("header is damaged"), "{e}");
         }
     }
@@ -803,7 +821,9 @@ mod tests {
         keeping.finish_beside(world.clone()).unwrap();
         assert_eq!(wait_beside(&KEEPERS), Vec::<String>::new());
         assert!(parts_in(&dir).is_empty());
-        let back = load(&dir, &digest, true).unwrap().unwrap();
+        let back = load(&dir, &digest, true, &Progress::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(back.world.triangles(), world.triangles());
         assert_eq!(back.map.vertices, map.vertices);
     }
