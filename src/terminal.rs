@@ -56,8 +56,9 @@ pub fn open_map(
     let name = map.map_or("the built-in map".to_string(), |p| p.display().to_string());
     // A long load says how far it has come, on a terminal (the window is not open yet).
     let shown = std::io::stderr().is_terminal().then_some(name.as_str());
+    let stuck = || end_cancelled(&name);
     let opened = std::thread::scope(|s| {
-        let watcher = s.spawn(|| watch_load(shown, &progress, &done, interrupted));
+        let watcher = s.spawn(|| watch_load(shown, &progress, &done, interrupted, &stuck));
         // Told the load ended however it ends: a loader's panic, with the watcher left
         // looking, would have the scope wait for it for ever.
         let _ended = Ended {
@@ -104,21 +105,43 @@ impl Drop for Ended<'_> {
 /// signal passed on to the loader.
 const WATCH_EVERY: Duration = Duration::from_millis(250);
 
+/// How long a load told to stop (a signal) is given to reach its next look at its
+/// progress. A stage that never looks (the collision world's build: seconds at ten
+/// million triangles, which a new user's Ctrl-C waited out) is not waited for: the
+/// program ends from the watcher (see [`end_cancelled`]).
+const CANCEL_GRACE: Duration = Duration::from_millis(500);
+
 /// Watch a load until `done` (the loader wakes this thread then: it never waits out a
 /// look): once `stop` says a signal came (Ctrl-C during a load of seconds), cancel it, so
-/// that the loader stops at its next look at `progress` instead of finishing first; and
-/// with a `shown` name, once the load has taken [`PROGRESS_AFTER`], rewrite one line on
-/// the terminal with what it is doing, cleared at the end.
-fn watch_load(shown: Option<&str>, progress: &Progress, done: &AtomicBool, stop: fn() -> bool) {
+/// that the loader stops at its next look at `progress` instead of finishing first, and
+/// should it not stop within [`CANCEL_GRACE`], call `stuck` (which ends the program) and
+/// return; and with a `shown` name, once the load has taken [`PROGRESS_AFTER`], rewrite
+/// one line on the terminal with what it is doing, cleared at the end.
+fn watch_load(
+    shown: Option<&str>,
+    progress: &Progress,
+    done: &AtomicBool,
+    stop: fn() -> bool,
+    stuck: &(dyn Fn() + Sync),
+) {
     let since = Instant::now();
     let mut line_shown = false;
+    let mut cancelled_at: Option<Instant> = None;
     while !done.load(Ordering::Relaxed) {
         std::thread::park_timeout(WATCH_EVERY);
         if done.load(Ordering::Relaxed) {
             break;
         }
-        if stop() {
+        if cancelled_at.is_none() && stop() {
             progress.cancel();
+            cancelled_at = Some(Instant::now());
+        }
+        if cancelled_at.is_some_and(|t| t.elapsed() >= CANCEL_GRACE) {
+            if line_shown {
+                eprint!("\r\x1b[2K");
+            }
+            stuck();
+            return;
         }
         if let Some(name) = shown.filter(|_| since.elapsed() >= PROGRESS_AFTER) {
             let line = format!(
@@ -133,6 +156,21 @@ fn watch_load(shown: Option<&str>, progress: &Progress, done: &AtomicBool, stop:
     if line_shown {
         eprint!("\r\x1b[2K");
     }
+}
+
+/// End the program whose load of `name` was cancelled by a signal but does not stop (see
+/// [`CANCEL_GRACE`]): what the loader keeps in the cache is given up and its part
+/// removed, and the run ends as a load that stopped itself would
+/// (`walkthrough: error: NAME: loading was cancelled`, exit status 1).
+fn end_cancelled(name: &str) {
+    for w in walkthrough::session::cache::finish_keeping(&|| true) {
+        say(&format!("warning: {w}"));
+    }
+    eprintln!(
+        "walkthrough: error: {}",
+        escape_lines(&format!("{name}: loading was cancelled"))
+    );
+    std::process::exit(1)
 }
 
 /// The files a run reads, which no output may overwrite: the map's, the script, and the
@@ -247,7 +285,7 @@ mod tests {
     fn a_signal_during_a_load_cancels_it() {
         let (progress, done) = (Progress::default(), AtomicBool::new(false));
         std::thread::scope(|s| {
-            let watcher = s.spawn(|| watch_load(None, &progress, &done, signalled));
+            let watcher = s.spawn(|| watch_load(None, &progress, &done, signalled, &|| {}));
             // A watchdog, not a timing: the watcher looks every quarter second.
             let deadline = Instant::now() + Duration::from_secs(30);
             while !progress.cancelled() {
@@ -268,7 +306,7 @@ mod tests {
         std::thread::spawn(move || {
             let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 std::thread::scope(|s| {
-                    let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet));
+                    let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet, &|| {}));
                     let _ended = Ended {
                         done: &done,
                         watcher: watcher.thread(),
@@ -282,11 +320,32 @@ mod tests {
         assert_eq!(ended, Ok(true), "the watch never ended");
     }
 
+    /// A new user's finding: a Ctrl-C while the collision world was built (a stage that
+    /// never looks at its progress) waited seconds for the build. A load that does not
+    /// stop once cancelled is given up by the watcher (here a loader that never stops;
+    /// a watchdog, not a timing, catches a watcher that waits for it).
+    #[test]
+    fn a_load_that_does_not_stop_when_cancelled_is_given_up() {
+        let (progress, done) = (Progress::default(), AtomicBool::new(false));
+        let gave_up = AtomicBool::new(false);
+        let stuck = || gave_up.store(true, Ordering::Relaxed);
+        std::thread::scope(|s| {
+            let watcher = s.spawn(|| watch_load(None, &progress, &done, signalled, &stuck));
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !watcher.is_finished() {
+                assert!(Instant::now() < deadline, "the watcher waited for the load");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        assert!(progress.cancelled() && gave_up.load(Ordering::Relaxed));
+        assert!(!done.load(Ordering::Relaxed), "the load had ended");
+    }
+
     #[test]
     fn a_load_without_a_signal_is_not_cancelled() {
         let (progress, done) = (Progress::default(), AtomicBool::new(false));
         std::thread::scope(|s| {
-            let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet));
+            let watcher = s.spawn(|| watch_load(None, &progress, &done, quiet, &|| {}));
             // Long enough for a few looks.
             std::thread::sleep(WATCH_EVERY * 3);
             done.store(true, Ordering::Relaxed);
