@@ -140,7 +140,9 @@ pub struct Map {
     /// The file it came from (none for the built-in map).
     pub source: Option<PathBuf>,
     /// Every file read to make it (the OBJ or scene, its models, material libraries and
-    /// textures): outputs may never be one of them.
+    /// textures), and the material libraries it names that were not found (adding one
+    /// changes the map): outputs may never be one of them, and a map with more than its
+    /// file is never kept built ([`crate::session::cache::keeps`]).
     pub inputs: Vec<PathBuf>,
     /// Flat triangle list in world coordinates, grouped by material.
     pub vertices: Corners,

@@ -31,6 +31,14 @@ pub(super) struct Library {
     pub path: Option<PathBuf>,
 }
 
+/// What an `mtllib` value found.
+pub(super) struct LibrariesRead {
+    /// The libraries read.
+    pub found: Vec<Library>,
+    /// The files it named where none was found: the map changes when one is added.
+    pub missing: Vec<PathBuf>,
+}
+
 /// Read every library an `mtllib` value names. Messages for those that could not be read
 /// go to `warnings`, named after `obj` (the OBJ that asked for them).
 pub(super) fn read_libraries(
@@ -38,9 +46,10 @@ pub(super) fn read_libraries(
     value: &str,
     source: &Source,
     warnings: &mut Vec<String>,
-) -> Vec<Library> {
+) -> LibrariesRead {
     let mut found = Vec::new();
     let mut refused = Vec::new();
+    let mut missing = Vec::new();
     for name in mtllib_names(value) {
         match source {
             Source::Dir(dir) => {
@@ -52,7 +61,9 @@ pub(super) fn read_libraries(
                         dir: Some(full.parent().unwrap_or(dir).to_path_buf()),
                         path: Some(full.clone()),
                     }),
-                    Err(ReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {}
+                    Err(ReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {
+                        missing.push(full)
+                    }
                     Err(e) => refused.push(e.to_string()),
                 }
             }
@@ -83,7 +94,10 @@ pub(super) fn read_libraries(
             quote(value)
         ));
     }
-    found
+    if !found.is_empty() {
+        missing.clear();
+    }
+    LibrariesRead { found, missing }
 }
 
 /// The file names an `mtllib` value may mean: the value as one name, then its words split
@@ -219,7 +233,8 @@ pub(super) struct LibraryState {
     pub(super) warnings: Vec<String>,
     /// Where textures are looked for: the folder of the first library found.
     pub(super) texture_dir: Option<PathBuf>,
-    /// The library files read.
+    /// The library files read, and those named but not found (the map's inputs: adding
+    /// a missing one changes the map).
     pub(super) paths: Vec<PathBuf>,
 }
 
@@ -246,7 +261,11 @@ impl<'a> Libraries<'a> {
             texture_dir,
             paths,
         } = &mut *state;
-        let libraries = read_libraries(self.shown, &value, self.source, warnings);
+        let LibrariesRead {
+            found: libraries,
+            missing,
+        } = read_libraries(self.shown, &value, self.source, warnings);
+        paths.extend(missing);
         let answer = if libraries.is_empty() {
             Err(tobj::LoadError::OpenFileFailed)
         } else {
@@ -330,7 +349,9 @@ mod tests {
             &Source::Dir(Path::new("/")),
             &mut warnings,
         );
-        assert!(libs.is_empty());
+        assert!(libs.found.is_empty());
+        // Refused, not missing: adding no file changes it.
+        assert!(libs.missing.is_empty());
         assert_eq!(
             warnings,
             vec![

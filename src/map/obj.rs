@@ -133,7 +133,9 @@ pub fn parse_obj_file(
 ) -> Result<Map, MapError> {
     let path = file.path.as_path();
     let shown = shown_path(path);
+    // From nothing: the bar may have counted a cached file's bytes, refused as damaged.
     progress.set_total(file.bytes.len() as u64);
+    progress.read(0);
     let text = String::from_utf8_lossy(&file.bytes);
     if material_library(&text) {
         let users: Vec<String> = users_of(path).iter().map(|p| shown_path(p)).collect();
@@ -189,7 +191,7 @@ struct Parsed {
     models: Vec<tobj::Model>,
     materials: Vec<tobj::Material>,
     texture_dir: Option<PathBuf>,
-    /// The material libraries read from files.
+    /// The material libraries read from files, and those named but not found.
     libraries: Vec<PathBuf>,
 }
 

@@ -3,8 +3,9 @@
 //! first open (ten million triangles: seconds, against a fraction of one to read back).
 //!
 //! A file, `map-<digest>.bin` in the cache folder, holds after its header the map's
-//! vertices, batches, closed solids, warnings and details, and its collision world's
-//! parts ([`WorldParts`]), each section read straight into its final place. It is used
+//! vertices, batches and closed solids, the name its messages give its file, its
+//! warnings and details, and its collision world's parts ([`WorldParts`]), each section
+//! read straight into its final place. It is used
 //! only when its header names the same [`FORMAT`], the same code ([`MADE_BY`]: the
 //! sources that make what it holds, and the crates' versions) and the same content; its
 //! body is checked against a checksum, each section's length against what is left of
@@ -62,8 +63,9 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 /// the file (obj, its lines checked: locate, mtl; its faces made into triangles:
 /// assemble, triangulate, frame), the closed solids (and the bits they key corners by),
 /// the collision world (its build, its tree, its triangles and the
-/// tolerances they are dropped by) and this file's own layout.
-const MADE_BY: [&str; 23] = [
+/// tolerances they are dropped by), the wording of its messages (counts, file names) and
+/// this file's own layout.
+const MADE_BY: [&str; 25] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
     include_str!("cache/keeping.rs"),
@@ -86,6 +88,8 @@ const MADE_BY: [&str; 23] = [
     include_str!("../geometry/aabb.rs"),
     include_str!("../geometry/bits.rs"),
     include_str!("../tolerance.rs"),
+    include_str!("../wording.rs"),
+    include_str!("../quote.rs"),
     include_str!("../../Cargo.lock"),
 ];
 
@@ -139,6 +143,11 @@ pub fn open_map(
     };
     let progress = watch.progress;
     let dir = watch.cache_dir.filter(|_| !opts.no_map_cache);
+    // At every open, not only when a map is kept: a killed program's part (a gigabyte
+    // at ten million triangles) would stay while the maps opened are all kept ones.
+    if let Some(d) = dir.as_deref() {
+        remove_stale_parts(d);
+    }
     let len = check_file(path, FileKind::Obj)?.len();
     let mut file = None;
     let digest = match dir.as_deref().filter(|d| kept_of_length(d, len)) {
@@ -179,13 +188,13 @@ pub fn open_map(
         }
         None => None,
     };
+    progress.enter(Stage::Reading);
     // Hashed as a stream, and not kept after all (a file of the same length, or a
     // damaged one): read whole now.
     let file = match file {
         Some(f) => f,
         None => read_obj_file(path)?,
     };
-    progress.enter(Stage::Reading);
     let options = LoadOptions {
         scale: Some(1.0),
         up: UpAxis::Y,
@@ -222,11 +231,12 @@ fn kept_files(dir: &Path) -> impl Iterator<Item = (String, std::fs::DirEntry)> {
 /// ended before it could finish or remove it (killed, or the machine stopped).
 const STALE_PART: Duration = Duration::from_secs(3600);
 
-/// A part whose writer has ended (its process is gone, where the system says so) is
-/// removed once untouched for this long: a whole file's worth of disk (a gigabyte at ten
-/// million triangles) is not held for an hour after a `kill -9`, and a part written from
-/// another machine sharing the folder, whose process number means nothing here, is
-/// still being written to every few seconds.
+/// A part whose writer has ended (its process is gone, see [`writer_gone`]) is removed
+/// once untouched for this long: a whole file's worth of disk (a gigabyte at ten million
+/// triangles) is not held for an hour after a `kill -9`. The wait covers a part just
+/// made, whose writer this program may not see yet; a writer on another machine or in
+/// another container sharing the folder is never judged gone (only [`STALE_PART`]
+/// applies to its part).
 const ORPHANED_PART: Duration = Duration::from_secs(60);
 
 /// Remove the parts of files in `dir` that no program is writing any longer (see
@@ -257,20 +267,48 @@ fn remove_stale_parts(dir: &Path) {
     }
 }
 
-/// Whether the program that named the part `name` (`map-<digest>.<pid>-<n>.partial`) has
-/// ended: its process number is not in `/proc`. False where the system has no `/proc`
-/// (only [`STALE_PART`] applies there) or the name holds no number.
+/// Whether the program that named the part `name`
+/// (`map-<digest>.<pid>-<n>-<space>.partial`, see [`keeping`]) has ended: it ran where
+/// this one's process numbers are its own (the same [`process_space`]) and its number
+/// is not in `/proc`. False where the system does not say (only [`STALE_PART`] applies
+/// there), for a writer elsewhere, or for a name that does not hold both.
 fn writer_gone(name: &str) -> bool {
-    let pid = name
+    let Some(fields) = name
         .strip_suffix(".partial")
         .and_then(|n| n.rsplit('.').next())
-        .and_then(|n| n.split('-').next())
-        .and_then(|p| p.parse::<u32>().ok());
-    let proc = Path::new("/proc");
-    match pid {
-        Some(pid) => proc.join("self").exists() && !proc.join(pid.to_string()).exists(),
-        None => false,
+    else {
+        return false;
+    };
+    let mut fields = fields.split('-');
+    let pid = fields.next().and_then(|p| p.parse::<u32>().ok());
+    let space = fields.nth(1).and_then(|s| u64::from_str_radix(s, 16).ok());
+    match (pid, space) {
+        (Some(pid), Some(space)) if space != 0 && space == process_space() => {
+            !Path::new("/proc").join(pid.to_string()).exists()
+        }
+        _ => false,
     }
+}
+
+/// Where this program's process numbers mean what `/proc` says: the machine's boot and
+/// its process-number namespace (a container has its own), hashed; 0 where the system
+/// does not say. Written into each part's name, so that a part from another machine or
+/// container sharing the cache folder is never judged by this one's `/proc`.
+pub(super) fn process_space() -> u64 {
+    static SPACE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SPACE.get_or_init(|| {
+        let boot = std::fs::read("/proc/sys/kernel/random/boot_id");
+        let pids = std::fs::read_link("/proc/self/ns/pid");
+        match (boot, pids) {
+            (Ok(boot), Ok(pids)) => {
+                let mut h = Xxh3::new();
+                h.update(&boot);
+                h.update(pids.as_os_str().as_encoded_bytes());
+                h.digest().max(1)
+            }
+            _ => 0,
+        }
+    })
 }
 
 /// The file the map of content `digest` is kept in, in `dir`.
@@ -431,7 +469,8 @@ fn write_world<W: Write>(w: &mut Writer<W>, world: &CollisionWorld) -> std::io::
 /// The map of content `digest` kept in `dir`: `None` when there is none (or it was made
 /// by other code, or for other content), an error when it is there but damaged.
 /// With `drawn` false (`sim`), the map's vertices, which only the renderer draws, are
-/// passed over: the map has the triangles of its world alone.
+/// passed over: the map has the triangles of its world alone. `progress` is told the
+/// file's length, then the bytes read of it.
 pub fn load(
     dir: &Path,
     digest: &Digest,
@@ -629,6 +668,9 @@ mod tests {
                 "map/corners.rs",
                 "cull/solids.rs",
                 "geometry/bits.rs",
+                // A review's finding: the kept messages are worded by these.
+                "wording.rs",
+                "quote.rs",
             ]
             .map(|f| src.join(f)),
         );
@@ -786,6 +828,62 @@ mod tests {
         }
     }
 
+    /// A review's finding: when a kept file was refused as damaged, the parse's bar went
+    /// on from the cached file's bytes ("read all 379 MB" for the whole parse).
+    #[test]
+    fn a_map_parsed_after_its_kept_file_is_refused_counts_its_own_bytes() {
+        use std::fmt::Write as _;
+        let dir = scratch("refused-progress");
+        std::fs::create_dir_all(&dir).unwrap();
+        // Past the size read by two readers at once (each adds what it reads).
+        let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n");
+        while obj.len() < 6 << 20 {
+            let _ = writeln!(obj, "# {}", "padding ".repeat(12));
+        }
+        let path = dir.join("big.obj");
+        std::fs::write(&path, &obj).unwrap();
+        let cache = dir.join("cache");
+        let map = load_obj_str("big.obj", &obj, &[], &LoadOptions::default()).unwrap();
+        let digest = Digest::of(obj.as_bytes());
+        let world = CollisionWorld::new(map.triangles());
+        store(&cache, &digest, &map, &Solids::default(), &world).unwrap();
+        let kept = file_for(&cache, &digest);
+        let mut bytes = std::fs::read(&kept).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x10;
+        std::fs::write(&kept, &bytes).unwrap();
+        let progress = Progress::default();
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: Some(cache.clone()),
+            progress: &progress,
+        };
+        let opened = open_map(Some(&path), &mut OpenOptions::default(), watch).unwrap();
+        assert!(opened.world.is_none(), "the damaged file was used");
+        assert!(opened.note.unwrap().contains("checksum"));
+        assert_eq!(progress.bytes(), (obj.len() as u64, obj.len() as u64));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A review's finding: a map naming a material library that was not there was kept
+    /// built, and the library added later changed nothing (the kept grey map was read
+    /// back, still warning that its library was not found).
+    #[test]
+    fn a_map_naming_a_missing_material_library_is_not_kept() {
+        let dir = scratch("missing-mtl");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.obj");
+        std::fs::write(&path, "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+        let mut map = crate::map::load_obj_file(&path, &LoadOptions::default()).unwrap();
+        assert_eq!(map.inputs, [path.clone(), dir.join("m.mtl")]);
+        // As big as a kept map.
+        map.vertices = Corners::Positions([[0.0, 0.0, 0.0]; 3].repeat(MIN_CACHED_TRIANGLES));
+        assert!(!keeps(&map));
+        map.inputs.truncate(1);
+        assert!(keeps(&map), "kept but for the library");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The partial files in `dir` (a file being written).
     fn parts_in(dir: &Path) -> Vec<PathBuf> {
         std::fs::read_dir(dir).map_or(Vec::new(), |d| {
@@ -904,24 +1002,43 @@ mod tests {
         let mut ended = std::process::Command::new("true").spawn().unwrap();
         let gone = ended.id();
         ended.wait().unwrap();
-        let (dead, live, young) = (
-            dir.join(format!("map-a-10.{gone}-0.partial")),
-            dir.join(format!("map-b-10.{}-0.partial", std::process::id())),
-            dir.join(format!("map-c-10.{gone}-1.partial")),
+        let here = process_space();
+        assert_ne!(here, 0, "this system says where its process numbers hold");
+        let (dead, live, young, elsewhere) = (
+            dir.join(format!("map-a-10.{gone}-0-{here:x}.partial")),
+            dir.join(format!(
+                "map-b-10.{}-0-{here:x}.partial",
+                std::process::id()
+            )),
+            dir.join(format!("map-c-10.{gone}-1-{here:x}.partial")),
+            // Another machine's or container's: its number means nothing here.
+            dir.join(format!("map-d-10.{gone}-2-{:x}.partial", here ^ 1)),
         );
-        for p in [&dead, &live, &young] {
+        for p in [&dead, &live, &young, &elsewhere] {
             std::fs::write(p, vec![0u8; 100]).unwrap();
         }
-        for p in [&dead, &live] {
+        for p in [&dead, &live, &elsewhere] {
             let f = File::options().append(true).open(p).unwrap();
             f.set_modified(SystemTime::now() - ORPHANED_PART * 2)
                 .unwrap();
         }
         assert!(writer_gone(&dead.file_name().unwrap().to_string_lossy()));
-        trim(&dir, MAX_FOLDER_BYTES);
+        // A review's finding: they were removed only when a map was kept, never while
+        // every map opened was read from the cache. Any open with the folder removes
+        // them (this small map is neither read from it nor kept).
+        let obj = dir.join("small.obj");
+        std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+        let progress = Progress::default();
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: Some(dir.clone()),
+            progress: &progress,
+        };
+        let opened = open_map(Some(&obj), &mut OpenOptions::default(), watch).unwrap();
+        assert!(opened.keep_in.is_none() && opened.world.is_none());
         let mut left = parts_in(&dir);
         left.sort();
-        assert_eq!(left, [live, young]);
+        assert_eq!(left, [live, young, elsewhere]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -5,23 +5,24 @@
 //! which a clone of the world shares with the walk and never copies, on a thread of its
 //! own beside the walk when the world stays as built, else at once.
 //!
-//! A file is written under a name of its own (`map-<digest>.<pid>-<n>.partial`, made
-//! only where no file is: two programs, or two loads of one, keeping the same map never
-//! write into one file) and put in place whole; one given up is removed. As the program
-//! ends ([`finish_keeping`]) what is written beside the walk is waited for, no keeping
-//! begins any more, and the parts of those a load still had under way (the window closed
-//! while it loaded) are removed: no part is left behind.
+//! A file is written under a name of its own (`map-<digest>.<pid>-<n>-<space>.partial`,
+//! the space saying where the process number holds, [`super::process_space`]; made only
+//! where no file is: two programs, or two loads of one, keeping the same map never write
+//! into one file) and put in place whole; one given up is removed. As the program ends
+//! ([`finish_keeping`]) what is written beside the walk is waited for (until a Ctrl-C
+//! gives it up), no keeping begins any more, and the parts of those a load still had
+//! under way (the window closed while it loaded) are removed: no part is left behind.
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::sections::Writer;
-use super::{MAX_FOLDER_BYTES, file_for, trim, write_map, write_world};
+use super::{MAX_FOLDER_BYTES, file_for, process_space, trim, write_map, write_world};
 use crate::collision::CollisionWorld;
 use crate::files::{Digest, create_folder};
 use crate::map::{Map, Solids};
@@ -43,7 +44,7 @@ pub(super) struct Keepers {
     /// The program is ending: no keeping begins, none goes beside the walk.
     closing: bool,
     /// The writes going on beside the walk.
-    beside: Vec<JoinHandle<Result<(), String>>>,
+    beside: Vec<Beside>,
     /// The parts of files being written (begun, not yet finished or given up).
     writing: Vec<PathBuf>,
 }
@@ -56,6 +57,14 @@ impl Keepers {
             writing: Vec::new(),
         }
     }
+}
+
+/// A write beside the walk.
+pub(super) struct Beside {
+    thread: JoinHandle<Result<(), String>>,
+    /// Its file is in place, whole (the thread may still be trimming the folder): the
+    /// program's end, giving up the threads not done, does not say it was not kept.
+    placed: Arc<AtomicBool>,
 }
 
 /// `keepers` locked (a poisoned lock still holds them).
@@ -127,14 +136,20 @@ impl Keeping {
 
     /// Write the world's part (`world` is the one the map's part was begun with), put the
     /// file in place and trim the folder.
-    pub fn finish(mut self, world: &CollisionWorld) -> Result<(), String> {
+    pub fn finish(self, world: &CollisionWorld) -> Result<(), String> {
+        let dir = self.place(world)?;
+        trim(&dir, MAX_FOLDER_BYTES);
+        Ok(())
+    }
+
+    /// Write the world's part and put the file in place: the folder it is in.
+    fn place(mut self, world: &CollisionWorld) -> Result<PathBuf, String> {
         let shown = self.path.display().to_string();
         write_world(&mut self.w, world)
             .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot write: {e}"))?;
         std::fs::rename(&self.partial, &self.path)
             .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot rename: {e}"))?;
-        trim(&self.dir, MAX_FOLDER_BYTES);
-        Ok(())
+        Ok(std::mem::take(&mut self.dir))
     }
 
     /// [`finish`](Self::finish) on a thread of its own, beside the walk, with `world` (a
@@ -147,11 +162,18 @@ impl Keeping {
         }
         // Not locked meanwhile: a thread refused drops the keeping, which locks. Were the
         // program to end meanwhile, its part is among those removed as it ends.
+        let placed = Arc::new(AtomicBool::new(false));
+        let told = Arc::clone(&placed);
         let thread = std::thread::Builder::new()
             .name("keep-map".into())
-            .spawn(move || self.finish(&world))
+            .spawn(move || {
+                let dir = self.place(&world)?;
+                told.store(true, Ordering::Release);
+                trim(&dir, MAX_FOLDER_BYTES);
+                Ok(())
+            })
             .map_err(|e| format!("{NOT_KEPT}: no thread to write it: {e}"))?;
-        lock(keepers).beside.push(thread);
+        lock(keepers).beside.push(Beside { thread, placed });
         Ok(())
     }
 }
@@ -172,7 +194,11 @@ fn new_part(path: &Path) -> std::io::Result<(PathBuf, File)> {
     let mut last = None;
     for _ in 0..NAME_TRIES {
         let n = KEEPINGS.fetch_add(1, Ordering::Relaxed);
-        let partial = path.with_extension(format!("{}-{n}.partial", std::process::id()));
+        let partial = path.with_extension(format!(
+            "{}-{n}-{:x}.partial",
+            std::process::id(),
+            process_space()
+        ));
         match File::options().write(true).create_new(true).open(&partial) {
             Ok(file) => return Ok((partial, file)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
@@ -187,7 +213,7 @@ pub fn keeping_now() -> bool {
     lock(&KEEPERS)
         .beside
         .iter()
-        .any(|thread| !thread.is_finished())
+        .any(|b| !b.thread.is_finished())
 }
 
 /// How often the program's end looks whether the user interrupted its wait for the
@@ -211,13 +237,15 @@ pub(super) fn close(keepers: &Mutex<Keepers>, given_up: &dyn Fn() -> bool) -> Ve
         locked.closing = true;
         std::mem::take(&mut locked.beside)
     };
-    while beside.iter().any(|t| !t.is_finished()) && !given_up() {
+    while beside.iter().any(|b| !b.thread.is_finished()) && !given_up() {
         std::thread::sleep(GIVE_UP_POLL);
     }
-    // Those not finished stop with the program, their parts removed below.
-    let (done, unfinished): (Vec<_>, Vec<_>) = beside.into_iter().partition(|t| t.is_finished());
+    // Those not finished stop with the program, their parts removed below (a file
+    // already in place stays: only its folder's trim is cut short).
+    let (done, unfinished): (Vec<_>, Vec<_>) =
+        beside.into_iter().partition(|b| b.thread.is_finished());
     let mut said = join(done);
-    if !unfinished.is_empty() {
+    if unfinished.iter().any(|b| !b.placed.load(Ordering::Acquire)) {
         said.push(format!("{NOT_KEPT}: the program was interrupted"));
     }
     for part in std::mem::take(&mut lock(keepers).writing) {
@@ -233,11 +261,11 @@ pub(super) fn wait_beside(keepers: &Mutex<Keepers>) -> Vec<String> {
     join(beside)
 }
 
-/// Join `threads`: each that failed, a warning.
-fn join(threads: Vec<JoinHandle<Result<(), String>>>) -> Vec<String> {
-    threads
+/// Join the writes `beside`: each that failed, a warning.
+fn join(beside: Vec<Beside>) -> Vec<String> {
+    beside
         .into_iter()
-        .filter_map(|thread| match thread.join() {
+        .filter_map(|b| match b.thread.join() {
             Ok(kept) => kept.err(),
             Err(_) => Some(format!("{NOT_KEPT}: its writer stopped")),
         })
@@ -262,14 +290,7 @@ mod tests {
         let part = dir.join("map-a-10.1-0.partial");
         std::fs::write(&part, b"half").unwrap();
         let release = Arc::new(AtomicBool::new(false));
-        let held = Arc::clone(&release);
-        let writer = std::thread::spawn(move || {
-            while !held.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            Ok(())
-        });
-        lock(&KEEPERS).beside.push(writer);
+        lock(&KEEPERS).beside.push(endless(&release, false));
         lock(&KEEPERS).writing.push(part.clone());
         // The interrupt comes on the fourth look, in the middle of the wait.
         let looks = AtomicUsize::new(0);
@@ -277,8 +298,38 @@ mod tests {
         assert_eq!(said, [format!("{NOT_KEPT}: the program was interrupted")]);
         assert_eq!(looks.load(Ordering::Relaxed), 4);
         assert!(!part.exists(), "the part was left");
-        assert!(!release.load(Ordering::Relaxed), "the writer had ended");
         release.store(true, Ordering::Relaxed);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A write beside the walk that runs until `release`, its file `placed` or not.
+    fn endless(release: &Arc<AtomicBool>, placed: bool) -> Beside {
+        let held = Arc::clone(release);
+        let thread = std::thread::spawn(move || {
+            while !held.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Ok(())
+        });
+        Beside {
+            thread,
+            placed: Arc::new(AtomicBool::new(placed)),
+        }
+    }
+
+    /// A review's finding: a write whose file was in place, still trimming the folder
+    /// when a Ctrl-C came, was said not to be kept.
+    #[test]
+    fn a_file_in_place_is_not_said_lost_when_its_trim_is_cut_short() {
+        static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
+        let release = Arc::new(AtomicBool::new(false));
+        lock(&KEEPERS).beside.push(endless(&release, true));
+        assert!(close(&KEEPERS, &|| true).is_empty());
+        lock(&KEEPERS).beside.push(endless(&release, false));
+        assert_eq!(
+            close(&KEEPERS, &|| true),
+            [format!("{NOT_KEPT}: the program was interrupted")]
+        );
+        release.store(true, Ordering::Relaxed);
     }
 }
