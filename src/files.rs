@@ -213,11 +213,15 @@ pub fn folder_of(path: &Path) -> &Path {
 /// goes.
 pub fn create_folder(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| {
-        let why = match e.kind() {
-            io::ErrorKind::AlreadyExists | io::ErrorKind::NotADirectory => {
-                "a file (not a folder) is in the way".to_string()
-            }
-            _ => e.to_string(),
+        // Looked for, not read from the error's kind: each system names it otherwise
+        // (Windows says the path was not found).
+        let in_the_way = dir
+            .ancestors()
+            .any(|a| std::fs::metadata(a).is_ok_and(|m| !m.is_dir()));
+        let why = if in_the_way {
+            "a file (not a folder) is in the way".to_string()
+        } else {
+            e.to_string()
         };
         format!("{}: cannot create the folder: {why}", dir.display())
     })

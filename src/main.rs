@@ -6,7 +6,7 @@ mod options;
 mod terminal;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,9 +15,11 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use walkthrough::decals::Decals;
 use walkthrough::decals::csv::write_decals;
 use walkthrough::output::PartialFile;
-use walkthrough::player::Controller;
+use walkthrough::player::{Controller, Pose};
 use walkthrough::quote::escape_lines;
+use walkthrough::session::Session;
 use walkthrough::sim::{self, ScriptEffect, TraceColumns, TraceWriter};
+use walkthrough::wording::counted;
 
 use options::Common;
 
@@ -92,6 +94,26 @@ fn seconds_text(dt: f64) -> String {
     } else {
         dt.to_string()
     }
+}
+
+/// Stick decals at the `eyes` of a script's `decal` lines on `session`'s map and write
+/// them through `f` to `path` (`sim --decals-out`).
+fn write_decal_file(
+    session: &Session,
+    eyes: &[Pose],
+    mut f: PartialFile,
+    path: &Path,
+) -> Result<(), String> {
+    let mut decals = Decals::default();
+    for eye in eyes {
+        if let Some(at) = walkthrough::decals::aim(&session.world, eye, decals.next_texture()) {
+            decals.add(walkthrough::decals::build(&session.world, at));
+        }
+    }
+    let shown = walkthrough::quote::shown_path(path);
+    write_decals(&decals, &session.map.frame, &mut f)
+        .and_then(|()| f.commit())
+        .map_err(|e| format!("{shown}: cannot write the decals: {e}"))
 }
 
 fn run_sim(args: SimArgs) -> Result<(), String> {
@@ -173,28 +195,21 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         .finish()
         .and_then(TraceOut::commit)
         .map_err(write_error)?;
-    if let (Some(mut f), Some(p)) = (decals_out, &args.decals_out) {
-        let mut decals = Decals::default();
-        for eye in &decal_eyes {
-            if let Some(at) = walkthrough::decals::aim(&session.world, eye, decals.next_texture()) {
-                decals.add(walkthrough::decals::build(&session.world, at));
-            }
-        }
-        let shown = walkthrough::quote::shown_path(p);
-        write_decals(&decals, &session.map.frame, &mut f)
-            .and_then(|()| f.commit())
-            .map_err(|e| format!("{shown}: cannot write the decals: {e}"))?;
+    if let (Some(f), Some(p)) = (decals_out, &args.decals_out) {
+        write_decal_file(&session, &decal_eyes, f, p)?;
     }
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(
-                "interrupted after {rows} rows; the trace holds them, each whole"
+                "interrupted after {}; the trace holds them, each whole",
+                counted(rows as usize, "row", "rows")
             ));
         }
         other => other.map_err(write_error)?,
     };
     eprintln!(
-        "sim: {taken} steps in {:.2} s, peak memory {}",
+        "sim: {} in {:.2} s, peak memory {}",
+        counted(taken as usize, "step", "steps"),
         started.elapsed().as_secs_f64(),
         terminal::peak_memory().unwrap_or_else(|| "unknown".into())
     );
@@ -259,17 +274,7 @@ fn main() -> ExitCode {
             "writing the rest of the built map to the cache of built maps, for the next open (Ctrl-C gives it up)",
         );
     }
-    for w in walkthrough::session::cache::finish_keeping(&terminal::interrupted) {
-        terminal::say(&format!("warning: {w}"));
-    }
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // A message may quote a user's file: never raw control bytes on the terminal.
-            eprintln!("walkthrough: error: {}", escape_lines(&e));
-            ExitCode::FAILURE
-        }
-    }
+    terminal::end_run(result, &terminal::interrupted)
 }
 
 /// A command line clap refuses, said as every other error is (`walkthrough: error: ...`,

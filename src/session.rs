@@ -625,8 +625,11 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
         return Err(MapError::Empty {
             path,
             reason: format!(
-                "all {} triangles lose their area in world coordinates: placed or scaled so far out that their corners round together",
-                map.triangle_count()
+                "{} in world coordinates: placed or scaled so far out that their corners round together",
+                match map.triangle_count() {
+                    1 => "its one triangle loses its area".to_string(),
+                    n => format!("all {n} triangles lose their area"),
+                }
             ),
         });
     }

@@ -3,6 +3,7 @@
 //! signal asked the program to stop.
 
 use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -163,14 +164,28 @@ fn watch_load(
 /// removed, and the run ends as a load that stopped itself would
 /// (`walkthrough: error: NAME: loading was cancelled`, exit status 1).
 fn end_cancelled(name: &str) {
-    for w in walkthrough::session::cache::finish_keeping(&|| true) {
+    let cancelled = walkthrough::map::MapError::Cancelled {
+        path: name.to_string(),
+    };
+    end_run(Err(cancelled.to_string()), &|| true);
+    std::process::exit(1)
+}
+
+/// The end of every run with its `result`: the built maps still being kept are waited
+/// for (until `given_up`) and each that failed said, then an error is said as every
+/// error is (`walkthrough: error: ...`); the exit status for it.
+pub fn end_run(result: Result<(), String>, given_up: &dyn Fn() -> bool) -> ExitCode {
+    for w in walkthrough::session::cache::finish_keeping(given_up) {
         say(&format!("warning: {w}"));
     }
-    eprintln!(
-        "walkthrough: error: {}",
-        escape_lines(&format!("{name}: loading was cancelled"))
-    );
-    std::process::exit(1)
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A message may quote a user's file: never raw control bytes on the terminal.
+            eprintln!("walkthrough: error: {}", escape_lines(&e));
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The files a run reads, which no output may overwrite: the map's, the script, and the

@@ -534,8 +534,9 @@ fn sim_interrupted_while_its_map_is_kept_leaves_no_part_of_the_file() {
 /// that needs more fails to allocate (and aborts) instead of answering.
 ///
 /// glibc gives each thread that allocates its own arena and reserves 64 MiB of address
-/// space for it, never touched; with the load on its own thread beside the watch for
-/// Ctrl-C, those reservations alone crossed a 200 MiB cap on some runs (a CI failure).
+/// space for it, never touched; with the load's worker threads (its two readers, the
+/// line check, the survey, the keeping of a built map), those reservations alone crossed
+/// a 200 MiB cap on some runs (a CI failure).
 /// One arena makes the cap measure what the run uses, not what glibc sets aside.
 fn run_capped(mib: u64, args: &[&str]) -> Output {
     let child = Command::new("sh")

@@ -30,7 +30,8 @@ pub enum Stage {
     Keeping,
     /// Read from the cache of built maps instead.
     Cached,
-    /// Cutting the map into the renderer's clusters (a load in the window).
+    /// Preparing the map for drawing (a load in the window): cutting it into the
+    /// renderer's clusters and making its minimap.
     Clusters,
     /// Done.
     Done,
@@ -145,7 +146,8 @@ impl Progress {
     /// What the load is doing, in words (the window's bar and the terminal's line): the
     /// megabytes parsed while reading, and once all are read, that the parser is making
     /// the meshes from them (it does so after the last byte: the bar stood at "104 of 104
-    /// MB" for a second of 2.9 million triangles, as if stuck); else the stage's label.
+    /// MB" for a second of 2.9 million triangles, as if stuck); the megabytes of a cached
+    /// map read back; else the stage's label.
     pub fn doing(&self) -> String {
         doing(self.stage(), self.bytes())
     }

@@ -179,10 +179,17 @@ fn survey_map(
     let part = if needed { main_part(world) } else { None };
     if let Some(p) = &part {
         warnings.push(format!(
-            "{} triangles lie far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; they still draw and collide",
-            p.left_out,
+            "{} far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; {}",
+            match p.left_out {
+                1 => "1 triangle lies".to_string(),
+                n => format!("{n} triangles lie"),
+            },
             world.bounds().size().max_element(),
-            p.bounds.size().max_element()
+            p.bounds.size().max_element(),
+            match p.left_out {
+                1 => "it still draws and collides",
+                _ => "they still draw and collide",
+            }
         ));
     }
     let surveyed = part.as_ref().map_or(world, |p| &p.world);
