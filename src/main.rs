@@ -201,7 +201,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(
-                "interrupted after {}; the trace holds them, each whole",
+                "interrupted after {}; the trace holds what was written, each row whole",
                 counted(rows as usize, "row", "rows")
             ));
         }

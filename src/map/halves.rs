@@ -35,7 +35,7 @@ use crate::files::read_through_buffer;
 /// Texts shorter than this are read by one reader: the second reader's thread and its
 /// second reading of the vertex lines are worth it from a few megabytes (conference's
 /// 27 MB).
-pub(super) const TWO_READERS_MIN_BYTES: usize = 4 << 20;
+pub(crate) const TWO_READERS_MIN_BYTES: usize = 4 << 20;
 
 /// A run of lines the second reader hands out at once ends after the line that reaches
 /// this size.

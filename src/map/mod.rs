@@ -25,6 +25,8 @@ pub use assemble::{FLAT_NORMAL, face_normal};
 mod corners;
 mod halves;
 pub use corners::{CornerList, Corners};
+#[cfg(test)]
+pub(crate) use halves::TWO_READERS_MIN_BYTES;
 pub mod builtin;
 pub mod error;
 pub mod frame;
@@ -140,8 +142,8 @@ pub struct Map {
     /// The file it came from (none for the built-in map).
     pub source: Option<PathBuf>,
     /// Every file read to make it (the OBJ or scene, its models, material libraries and
-    /// textures), and the material libraries it names that were not found (adding one
-    /// changes the map): outputs may never be one of them, and a map with more than its
+    /// textures), and the material libraries it names that were not read (missing or
+    /// refused: adding or mending one changes the map): outputs may never be one of them, and a map with more than its
     /// file is never kept built ([`crate::session::cache::keeps`]).
     pub inputs: Vec<PathBuf>,
     /// Flat triangle list in world coordinates, grouped by material.

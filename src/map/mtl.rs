@@ -35,8 +35,9 @@ pub(super) struct Library {
 pub(super) struct LibrariesRead {
     /// The libraries read.
     pub found: Vec<Library>,
-    /// The files it named where none was found: the map changes when one is added.
-    pub missing: Vec<PathBuf>,
+    /// The files it named that could not be read (refused, or none found: then each it
+    /// may mean): the map changes when one is added or mended.
+    pub unread: Vec<PathBuf>,
 }
 
 /// Read every library an `mtllib` value names. Messages for those that could not be read
@@ -49,7 +50,7 @@ pub(super) fn read_libraries(
 ) -> LibrariesRead {
     let mut found = Vec::new();
     let mut refused = Vec::new();
-    let mut missing = Vec::new();
+    let (mut missing, mut unread) = (Vec::new(), Vec::new());
     for name in mtllib_names(value) {
         match source {
             Source::Dir(dir) => {
@@ -64,7 +65,10 @@ pub(super) fn read_libraries(
                     Err(ReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {
                         missing.push(full)
                     }
-                    Err(e) => refused.push(e.to_string()),
+                    Err(e) => {
+                        refused.push(e.to_string());
+                        unread.push(full);
+                    }
                 }
             }
             Source::Memory(mtls) => {
@@ -94,10 +98,12 @@ pub(super) fn read_libraries(
             quote(value)
         ));
     }
-    if !found.is_empty() {
-        missing.clear();
+    // A name not found beside one found is one of the value's other readings, not a
+    // file the map needs.
+    if found.is_empty() {
+        unread.append(&mut missing);
     }
-    LibrariesRead { found, missing }
+    LibrariesRead { found, unread }
 }
 
 /// The file names an `mtllib` value may mean: the value as one name, then its words split
@@ -233,8 +239,8 @@ pub(super) struct LibraryState {
     pub(super) warnings: Vec<String>,
     /// Where textures are looked for: the folder of the first library found.
     pub(super) texture_dir: Option<PathBuf>,
-    /// The library files read, and those named but not found (the map's inputs: adding
-    /// a missing one changes the map).
+    /// The library files read, and those named but not read (the map's inputs: adding
+    /// or mending one changes the map).
     pub(super) paths: Vec<PathBuf>,
 }
 
@@ -263,9 +269,9 @@ impl<'a> Libraries<'a> {
         } = &mut *state;
         let LibrariesRead {
             found: libraries,
-            missing,
+            unread,
         } = read_libraries(self.shown, &value, self.source, warnings);
-        paths.extend(missing);
+        paths.extend(unread);
         let answer = if libraries.is_empty() {
             Err(tobj::LoadError::OpenFileFailed)
         } else {
@@ -350,8 +356,8 @@ mod tests {
             &mut warnings,
         );
         assert!(libs.found.is_empty());
-        // Refused, not missing: adding no file changes it.
-        assert!(libs.missing.is_empty());
+        // Refused: a map input all the same (mended, it changes the map).
+        assert_eq!(libs.unread, [Path::new("/dev/zero")]);
         assert_eq!(
             warnings,
             vec![

@@ -191,7 +191,7 @@ struct Parsed {
     models: Vec<tobj::Model>,
     materials: Vec<tobj::Material>,
     texture_dir: Option<PathBuf>,
-    /// The material libraries read from files, and those named but not found.
+    /// The material libraries read from files, and those named but not read.
     libraries: Vec<PathBuf>,
 }
 

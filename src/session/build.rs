@@ -11,6 +11,7 @@ use crate::cull::solids::closed_solids;
 use crate::map::progress::{Progress, Stage};
 use crate::map::{Map, MapFrame, UpAxis};
 use crate::survey::{FrameGuess, FreeSpace, Given, MainPart, infer_frame, main_part};
+use crate::wording::counted;
 
 /// The collision world built, the survey made, and how long each took.
 pub(super) struct Built {
@@ -180,10 +181,7 @@ fn survey_map(
     if let Some(p) = &part {
         warnings.push(format!(
             "{} far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; {}",
-            match p.left_out {
-                1 => "1 triangle lies".to_string(),
-                n => format!("{n} triangles lie"),
-            },
+            counted(p.left_out, "triangle lies", "triangles lie"),
             world.bounds().size().max_element(),
             p.bounds.size().max_element(),
             match p.left_out {
@@ -206,6 +204,7 @@ fn survey_map(
 mod tests {
     use super::*;
     use crate::map::{LoadOptions, load_obj_str};
+    use glam::Vec3;
 
     /// The window's bar said "surveying" for the seconds a first open of a big map waits
     /// for the built map to be written to the cache: it now says so.
@@ -236,5 +235,33 @@ mod tests {
             "keeping it in the cache of built maps for the next open"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A review's finding: one stray was "1 triangles lie far from the rest".
+    #[test]
+    fn one_stray_triangle_is_said_in_the_singular() {
+        let mut t: Vec<[Vec3; 3]> = (0..20)
+            .flat_map(|i| (0..20).map(move |j| (i as f32, j as f32)))
+            .map(|(x, z)| {
+                [
+                    Vec3::new(x, 0.0, z),
+                    Vec3::new(x, 0.0, z + 1.0),
+                    Vec3::new(x + 1.0, 0.0, z),
+                ]
+            })
+            .collect();
+        let far = Vec3::new(9e5, 0.0, 0.0);
+        t.push([far, far + Vec3::Y * 3.0, far + Vec3::X]);
+        let mut warnings = Vec::new();
+        survey_map(
+            &mut warnings,
+            &CollisionWorld::new(t),
+            true,
+            Given::default(),
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        let w = &warnings[0];
+        assert!(w.starts_with("1 triangle lies far from the rest"), "{w}");
+        assert!(w.ends_with("; it still draws and collides"), "{w}");
     }
 }

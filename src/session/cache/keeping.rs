@@ -43,6 +43,9 @@ static KEEPERS: Mutex<Keepers> = Mutex::new(Keepers::new());
 pub(super) struct Keepers {
     /// The program is ending: no keeping begins, none goes beside the walk.
     closing: bool,
+    /// The program's end stopped waiting for the writes beside the walk: none of them
+    /// puts its file in place any more (each was said not kept).
+    given_up: bool,
     /// The writes going on beside the walk.
     beside: Vec<Beside>,
     /// The parts of files being written (begun, not yet finished or given up).
@@ -53,6 +56,7 @@ impl Keepers {
     pub(super) const fn new() -> Keepers {
         Keepers {
             closing: false,
+            given_up: false,
             beside: Vec::new(),
             writing: Vec::new(),
         }
@@ -64,6 +68,7 @@ pub(super) struct Beside {
     thread: JoinHandle<Result<(), String>>,
     /// Its file is in place, whole (the thread may still be trimming the folder): the
     /// program's end, giving up the threads not done, does not say it was not kept.
+    /// Set under the keepers' lock, as the file is put in place.
     placed: Arc<AtomicBool>,
 }
 
@@ -81,6 +86,8 @@ pub struct Keeping {
     partial: PathBuf,
     w: Writer<BufWriter<File>>,
     keepers: &'static Mutex<Keepers>,
+    /// Its file is in place ([`Beside::placed`]).
+    placed: Arc<AtomicBool>,
 }
 
 impl Keeping {
@@ -127,6 +134,7 @@ impl Keeping {
                 out: BufWriter::with_capacity(1 << 20, file),
             },
             keepers,
+            placed: Arc::new(AtomicBool::new(false)),
         };
         // Given up on an error: dropped, the part written is removed.
         write_map(&mut keeping.w, digest, map, solids, world.stats())
@@ -147,8 +155,16 @@ impl Keeping {
         let shown = self.path.display().to_string();
         write_world(&mut self.w, world)
             .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot write: {e}"))?;
-        std::fs::rename(&self.partial, &self.path)
-            .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot rename: {e}"))?;
+        {
+            // Under the lock: the program's end says a file is lost exactly when it is.
+            let keepers = lock(self.keepers);
+            if keepers.given_up {
+                return Err(format!("{NOT_KEPT}: the program was interrupted"));
+            }
+            std::fs::rename(&self.partial, &self.path)
+                .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot rename: {e}"))?;
+            self.placed.store(true, Ordering::Relaxed);
+        }
         Ok(std::mem::take(&mut self.dir))
     }
 
@@ -162,16 +178,10 @@ impl Keeping {
         }
         // Not locked meanwhile: a thread refused drops the keeping, which locks. Were the
         // program to end meanwhile, its part is among those removed as it ends.
-        let placed = Arc::new(AtomicBool::new(false));
-        let told = Arc::clone(&placed);
+        let placed = Arc::clone(&self.placed);
         let thread = std::thread::Builder::new()
             .name("keep-map".into())
-            .spawn(move || {
-                let dir = self.place(&world)?;
-                told.store(true, Ordering::Release);
-                trim(&dir, MAX_FOLDER_BYTES);
-                Ok(())
-            })
+            .spawn(move || self.finish(&world))
             .map_err(|e| format!("{NOT_KEPT}: no thread to write it: {e}"))?;
         lock(keepers).beside.push(Beside { thread, placed });
         Ok(())
@@ -213,7 +223,7 @@ pub fn keeping_now() -> bool {
     lock(&KEEPERS)
         .beside
         .iter()
-        .any(|b| !b.thread.is_finished())
+        .any(|b| !b.thread.is_finished() && !b.placed.load(Ordering::Relaxed))
 }
 
 /// How often the program's end looks whether the user interrupted its wait for the
@@ -244,8 +254,13 @@ pub(super) fn close(keepers: &Mutex<Keepers>, given_up: &dyn Fn() -> bool) -> Ve
     // already in place stays: only its folder's trim is cut short).
     let (done, unfinished): (Vec<_>, Vec<_>) =
         beside.into_iter().partition(|b| b.thread.is_finished());
+    let lost = {
+        let mut locked = lock(keepers);
+        locked.given_up = true;
+        unfinished.iter().any(|b| !b.placed.load(Ordering::Relaxed))
+    };
     let mut said = join(done);
-    if unfinished.iter().any(|b| !b.placed.load(Ordering::Acquire)) {
+    if lost {
         said.push(format!("{NOT_KEPT}: the program was interrupted"));
     }
     for part in std::mem::take(&mut lock(keepers).writing) {
