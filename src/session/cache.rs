@@ -723,6 +723,16 @@ mod tests {
         (map, world, solids)
     }
 
+    /// Open `path` with the cache folder `cache`, telling `progress`.
+    fn open_with(path: &Path, cache: &Path, progress: &Progress) -> Opened {
+        let watch = Watch {
+            on_key: &mut |_, _| {},
+            cache_dir: Some(cache.to_path_buf()),
+            progress,
+        };
+        open_map(Some(path), &mut OpenOptions::default(), watch).unwrap()
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("walkthrough-map-cache-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
@@ -861,12 +871,7 @@ mod tests {
         bytes[middle] ^= 0x10;
         std::fs::write(&kept, &bytes).unwrap();
         let progress = Progress::default();
-        let watch = Watch {
-            on_key: &mut |_, _| {},
-            cache_dir: Some(cache.clone()),
-            progress: &progress,
-        };
-        let opened = open_map(Some(&path), &mut OpenOptions::default(), watch).unwrap();
+        let opened = open_with(&path, &cache, &progress);
         assert!(opened.world.is_none(), "the damaged file was used");
         assert!(opened.note.unwrap().contains("checksum"));
         assert_eq!(progress.bytes(), (obj.len() as u64, obj.len() as u64));
@@ -1047,12 +1052,7 @@ mod tests {
         let obj = dir.join("small.obj");
         std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
         let progress = Progress::default();
-        let watch = Watch {
-            on_key: &mut |_, _| {},
-            cache_dir: Some(dir.clone()),
-            progress: &progress,
-        };
-        let opened = open_map(Some(&obj), &mut OpenOptions::default(), watch).unwrap();
+        let opened = open_with(&obj, &dir, &progress);
         assert!(opened.keep_in.is_none() && opened.world.is_none());
         let mut left = parts_in(&dir);
         left.sort();
@@ -1144,12 +1144,7 @@ mod tests {
         let world = CollisionWorld::new(map.triangles());
         store(&cache, &digest, &map, &Solids::default(), &world).unwrap();
         let progress = Progress::default();
-        let watch = Watch {
-            on_key: &mut |_, _| {},
-            cache_dir: Some(cache.clone()),
-            progress: &progress,
-        };
-        let opened = open_map(Some(&renamed), &mut OpenOptions::default(), watch).unwrap();
+        let opened = open_with(&renamed, &cache, &progress);
         assert!(opened.world.is_some(), "the kept map was not read");
         let now = shown_path(&renamed);
         assert_eq!(

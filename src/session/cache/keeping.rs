@@ -30,6 +30,9 @@ use crate::map::{Map, Solids};
 /// What keeping a map says when it fails (the cache never stops a load).
 const NOT_KEPT: &str = "the built map was not kept in the cache";
 
+/// Why, when the program's end gave its write up.
+const INTERRUPTED: &str = "the program was interrupted";
+
 /// Names a file may take before keeping gives up (each taken by another program).
 const NAME_TRIES: u64 = 16;
 
@@ -159,7 +162,7 @@ impl Keeping {
             // Under the lock: the program's end says a file is lost exactly when it is.
             let keepers = lock(self.keepers);
             if keepers.given_up {
-                return Err(format!("{NOT_KEPT}: the program was interrupted"));
+                return Err(format!("{NOT_KEPT}: {INTERRUPTED}"));
             }
             std::fs::rename(&self.partial, &self.path)
                 .map_err(|e| format!("{NOT_KEPT}: {shown}: cannot rename: {e}"))?;
@@ -261,7 +264,7 @@ pub(super) fn close(keepers: &Mutex<Keepers>, given_up: &dyn Fn() -> bool) -> Ve
     };
     let mut said = join(done);
     if lost {
-        said.push(format!("{NOT_KEPT}: the program was interrupted"));
+        said.push(format!("{NOT_KEPT}: {INTERRUPTED}"));
     }
     for part in std::mem::take(&mut lock(keepers).writing) {
         let _ = std::fs::remove_file(part);
