@@ -176,6 +176,45 @@ fn a_step_up_that_went_no_farther_than_the_plain_move_is_not_lowered() {
     assert_eq!(account.sweeps, 2 * 4, "two ticks of four sweeps");
 }
 
+/// A step-up's landing that the floor's rule holds is the floor followed: the tick does
+/// not sweep down again from there (issue 37: beside a chair's knob that sweep was a
+/// sixth of a stepping tick). Up the stairs at one tick a step, each step-up sweeps the
+/// move (stopped by the riser), the rise, the move across and the lowering, no more, and
+/// leaves the walker on the ground, its feet on the tread it climbed to.
+#[test]
+fn a_step_up_s_landing_is_the_floor_followed() {
+    let world = stairs();
+    let mut walker = Controller::new(Pose::new(START, 0.0, 0.0), ControllerSettings::default());
+    let forward = MoveIntent {
+        forward: 1.0,
+        ..MoveIntent::default()
+    };
+    let tick = ControllerSettings::default().walk.tick;
+    let mut climbed = Vec::new();
+    // 2.5 s: up the stairs, and onto the gallery short of its end.
+    for _ in 0..600 {
+        let mut account = Account::default();
+        let report = walker.step(&Recorder::new(&world, &mut account), &forward, tick);
+        if report.stepped_up > 0.0 {
+            let feet = walker.pose.position.y - 1.6;
+            climbed.push((account.sweeps, walker.walk.on_ground(), feet));
+        }
+    }
+    // The round body rolls up over each nose in many small step-ups; the move stopped by
+    // the riser is one sweep, or two when it slides along the nose.
+    assert!(climbed.len() >= 8, "{climbed:?}");
+    assert!(
+        climbed
+            .iter()
+            .all(|&(sweeps, ground, _)| ground && sweeps <= 5),
+        "{climbed:?}"
+    );
+    let straight = climbed.iter().filter(|c| c.0 == 4).count();
+    assert!(straight * 2 >= climbed.len(), "{climbed:?}");
+    let feet = walker.pose.position.y - 1.6;
+    assert!((feet - 1.44).abs() < 0.01, "on the gallery: {feet}");
+}
+
 #[test]
 fn pressing_against_a_step_too_high_to_climb_stays_on_the_ground() {
     let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.6, -0.5)));

@@ -10,7 +10,8 @@
 //!    blocked while on the ground, try it again raised by the step height and lowered
 //!    back, and keep that when it went farther and landed on ground.
 //! 4. **Vertical**: on the ground and not rising, follow the floor down by up to the step
-//!    height (or leave the ground when there is none); else fall, with the exact
+//!    height (or leave the ground when there is none; a step-up's landing that the
+//!    floor's rule holds is that floor already); else fall, with the exact
 //!    free-fall integral over the tick (`y += v dt - g dt^2 / 2`), landing on ground.
 //!
 //! In water (see [`super::water`]) the horizontal speed is cut (wading, swimming), a
@@ -194,6 +195,9 @@ impl WalkState {
             ..rules.with_body(body)
         };
         let mut centre = *feet + Vec3::Y * body.radii.y;
+        // The floor a step-up landed on, when the floor's own rule holds it (phase 4
+        // then has it already).
+        let mut landing = None;
 
         // 2. Jump.
         let mut rising = self.vertical_speed > 0.0;
@@ -221,8 +225,9 @@ impl WalkState {
                 if self.ground.is_some()
                     && let Some(stepped) = self.step_up(world, s, &level, centre, wish, plain.end)
                 {
-                    report.stepped_up += (stepped.y - centre.y).max(0.0);
-                    end = stepped;
+                    report.stepped_up += (stepped.centre.y - centre.y).max(0.0);
+                    end = stepped.centre;
+                    landing = stepped.floor;
                 } else if swimming
                     && !self.climbing
                     && can_climb_out(world, s, &level, plain.end, wish)
@@ -243,7 +248,13 @@ impl WalkState {
             self.wedged = false;
             centre = swim_vertical(world, &free, centre, wet.surface, v, dt);
         } else {
-            centre = self.walk_vertical(world, s, &free, centre, intent, rising, dt, report);
+            let vertical = Vertical {
+                rising,
+                landing,
+                heading: intent.velocity,
+                dt,
+            };
+            centre = self.walk_vertical(world, s, &free, centre, &vertical, report);
         }
         if self.climbing && (self.ground.is_some() || self.vertical_speed <= 0.0) {
             self.climbing = false;
@@ -253,27 +264,29 @@ impl WalkState {
     }
 
     /// Phase 4 out of water: follow the floor, or fall. The centre it ends at.
-    #[allow(clippy::too_many_arguments)]
     fn walk_vertical(
         &mut self,
         world: &dyn Collider,
         s: &WalkSettings,
         free: &MoveRules,
         mut centre: Vec3,
-        intent: &WalkIntent,
-        rising: bool,
-        dt: f32,
+        vertical: &Vertical,
         report: &mut WalkReport,
     ) -> Vec3 {
         let body = free.probe.body;
-        // An edge the walker moves toward is one it is rolling up over (after a step-up):
-        // ground up to the step height.
-        let band = |c: &Contact| {
-            let ahead = (c.point - centre).dot(intent.velocity) > 0.0;
-            if ahead { s.max_step } else { s.ground_band }
-        };
+        let (rising, dt) = (vertical.rising, vertical.dt);
         if self.ground.is_some() && !rising {
-            match follow_floor(world, s, free, centre, band) {
+            // A step-up's landing that the floor's rule holds is the floor followed: a
+            // sweep down from there meets the same contact at once (it would only settle
+            // the body half a gap deeper, as the next tick's follow does). Beside a chair's
+            // knob that sweep was a sixth of a step-up tick (issue 37).
+            let support = match vertical.landing {
+                Some(contact) => Some(Support { centre, contact }),
+                None => follow_floor(world, s, free, centre, |c| {
+                    floor_band(s, centre, vertical.heading, c)
+                }),
+            };
+            match support {
                 Some(support) => {
                     centre = support.centre;
                     self.ground = Some(support.contact);
@@ -326,7 +339,7 @@ impl WalkState {
         centre: Vec3,
         wish: Vec3,
         plain: Vec3,
-    ) -> Option<Vec3> {
+    ) -> Option<StepUp> {
         let body = level.probe.body;
         let up = MoveRules {
             response: Response::Stop,
@@ -351,7 +364,15 @@ impl WalkState {
         // than a step above where the feet were, and the body rolls up over it tick by
         // tick, as a ball over a kerb.
         let band = body.feet_of(centre).y + s.max_step - body.feet_of(landed).y;
-        is_ground(s, &body, &c, landed, band).then_some(landed)
+        if !is_ground(s, &body, &c, landed, band) {
+            return None;
+        }
+        // The floor's own rule, as phase 4 would judge this contact from here.
+        let floor = is_ground(s, &body, &c, landed, floor_band(s, landed, wish, &c));
+        Some(StepUp {
+            centre: landed,
+            floor: floor.then_some(c),
+        })
     }
 
     /// Crouch where the feet are. The crouched ellipsoid is rounder than the standing one
@@ -391,6 +412,35 @@ impl WalkState {
             .sweep(&rules.probe.with_body(low), centre, rise)
             .is_none()
     }
+}
+
+/// What phase 4 needs from the phases before it.
+struct Vertical {
+    /// Moving up (a jump, or climbing out of water): no floor is followed.
+    rising: bool,
+    /// The floor a step-up landed on this tick, when the floor's own rule holds it.
+    landing: Option<Contact>,
+    /// The horizontal velocity wanted (see [`floor_band`]).
+    heading: Vec3,
+    /// The tick, seconds.
+    dt: f32,
+}
+
+/// Where a step-up put the body.
+struct StepUp {
+    /// Its centre, landed.
+    centre: Vec3,
+    /// What it landed on, when [`floor_band`]'s rule holds the body there too (phase 4
+    /// then takes it as the floor followed).
+    floor: Option<Contact>,
+}
+
+/// How high over the feet an edge or corner `c` may hold the body centred at `centre`
+/// (see [`is_ground`]) when it follows the floor moving along `heading`: one it moves
+/// toward is one it is rolling up over (after a step-up), ground up to the step height.
+fn floor_band(s: &WalkSettings, centre: Vec3, heading: Vec3, c: &Contact) -> f32 {
+    let ahead = (c.point - centre).dot(heading) > 0.0;
+    if ahead { s.max_step } else { s.ground_band }
 }
 
 /// Where [`follow_floor`] puts the body, and what holds it up.
