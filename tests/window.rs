@@ -1707,6 +1707,55 @@ fn fov_60_and_100_differ_and_f2_changes_it_live_to_the_same_picture_and_saves_it
     assert!(saved.contains("fov = 60.0"), "{saved}");
 }
 
+/// X11 cannot lock the cursor, only confine it, and a confined pointer's raw motion
+/// reached the app twice (winit #2846, #3773): 100 pixels turned 24 degrees at the
+/// default 0.12 a pixel (a new user's finding). 100 pixels right and 40 up turn the view
+/// 12 degrees right and 4.8 up; 600 more to the right (the cursor is put back in the
+/// window's middle on the way) another 72.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn mouse_look_turns_the_set_degrees_a_pixel_on_x11() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("degrees-a-pixel");
+    let trace = dir.join("trace.csv");
+    let (child, win) = launch_in(
+        &x,
+        &["--trace", trace.to_str().unwrap(), "--exit-after", "30"],
+        &dir,
+    );
+    x.xdotool(&["mousemove", "--window", &win, "400", "300", "click", "1"]);
+    sleep(Duration::from_millis(300));
+    for _ in 0..25 {
+        x.xdotool(&["mousemove_relative", "--", "4", "0"]);
+        sleep(Duration::from_millis(20));
+    }
+    for _ in 0..10 {
+        x.xdotool(&["mousemove_relative", "--", "0", "-4"]);
+        sleep(Duration::from_millis(20));
+    }
+    for _ in 0..30 {
+        x.xdotool(&["mousemove_relative", "--", "20", "0"]);
+        sleep(Duration::from_millis(20));
+    }
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Escape"]);
+    sleep(Duration::from_millis(200));
+    finish(&x, child);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let view = |line: &str| -> (f32, f32) {
+        let f: Vec<&str> = line.split(',').collect();
+        (f[5].parse().unwrap(), f[6].parse().unwrap())
+    };
+    let (yaw0, pitch0) = view(text.lines().nth(1).unwrap());
+    let (yaw1, pitch1) = view(text.lines().last().unwrap());
+    let turned = (yaw1 - yaw0 + 540.0).rem_euclid(360.0) - 180.0;
+    assert!(
+        (turned + 84.0).abs() < 0.01 && (pitch1 - pitch0 - 4.8).abs() < 0.01,
+        "700 px right, 40 up at 0.12 a pixel: yaw {turned}, pitch {}",
+        pitch1 - pitch0
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn invert_y_inverts_the_pitch_in_the_trace_from_the_flag_or_the_settings_file() {

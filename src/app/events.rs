@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use winit::application::ApplicationHandler;
-use winit::dpi::PhysicalSize;
+use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{
     DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
 };
@@ -18,6 +18,7 @@ use walkthrough::preferences::WALKING_SPEED_RANGE;
 use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::{FIRST_LOADING, Purpose};
+use super::mouse_look::{CursorLook, LookSource};
 use super::render::{
     Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface,
     probe_software,
@@ -202,12 +203,16 @@ impl App {
         let Some(gpu) = &self.gpu else { return };
         let w = &gpu.ctx.window;
         if on {
-            let grabbed = w
-                .set_cursor_grab(CursorGrabMode::Locked)
-                .or_else(|_| w.set_cursor_grab(CursorGrabMode::Confined));
-            if grabbed.is_err() {
+            let locked = w.set_cursor_grab(CursorGrabMode::Locked).is_ok();
+            if !locked && w.set_cursor_grab(CursorGrabMode::Confined).is_err() {
                 return;
             }
+            // A confined pointer's raw motion comes twice on X11: read the cursor there.
+            self.look = if !locked && self.x11 {
+                LookSource::Cursor(CursorLook::from(self.cursor))
+            } else {
+                LookSource::Raw
+            };
             w.set_cursor_visible(false);
         } else {
             // Failing to release a grab leaves nothing to do: the cursor shows either way.
@@ -215,6 +220,25 @@ impl App {
             w.set_cursor_visible(true);
         }
         self.captured = on;
+    }
+
+    /// The captured cursor seen at `at`: when mouse look reads the cursor (X11), turn by
+    /// the pixels it went, and put it back in the middle if it strayed.
+    fn cursor_look(&mut self, at: PhysicalPosition<f64>) {
+        let (LookSource::Cursor(look), Some(gpu)) = (&mut self.look, &self.gpu) else {
+            return;
+        };
+        let w = &gpu.ctx.window;
+        let turn = look.moved(at, w.inner_size());
+        if let Some(middle) = turn.warp_to
+            && w.set_cursor_position(middle).is_ok()
+        {
+            look.warped(middle);
+        }
+        let (dyaw, dpitch) = self.prefs.mouse_turn(turn.dx, turn.dy);
+        if (dyaw, dpitch) != (0.0, 0.0) {
+            self.turn_view(dyaw, dpitch);
+        }
     }
 
     /// Quit, saving the exit screenshot if one is due.
@@ -244,6 +268,11 @@ impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.gpu.is_some() {
             return;
+        }
+        #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
+        {
+            use winit::platform::x11::ActiveEventLoopExtX11;
+            self.x11 = event_loop.is_x11();
         }
         let [w, h] = self.prefs.live.window_size;
         let attrs = Window::default_attributes()
@@ -405,6 +434,12 @@ impl ApplicationHandler for App {
                 let line = format!("speed {}", s.speed);
                 self.sim.record_set(&line);
             }
+            WindowEvent::CursorMoved { position, .. } => {
+                if self.captured {
+                    self.cursor_look(position);
+                }
+                self.cursor = Some(position);
+            }
             WindowEvent::DroppedFile(path) => self.load_in_background(Some(path), Purpose::Open),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             _ => {}
@@ -414,6 +449,7 @@ impl ApplicationHandler for App {
     fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
         if let DeviceEvent::MouseMotion { delta: (dx, dy) } = event
             && self.captured
+            && self.look == LookSource::Raw
         {
             let (dyaw, dpitch) = self.prefs.mouse_turn(dx, dy);
             self.turn_view(dyaw, dpitch);

@@ -40,6 +40,7 @@ mod keys;
 mod loading;
 mod marker;
 mod mirrors;
+mod mouse_look;
 mod options;
 mod pads;
 mod preferences;
@@ -319,6 +320,9 @@ impl App {
             gamepads: gamepad::Gamepads::new(config.pad_events.clone()),
             pad_polled: None,
             captured: false,
+            look: mouse_look::LookSource::Raw,
+            x11: false,
+            cursor: None,
             ctrl: false,
             view_placed: false,
             overlay,
@@ -377,6 +381,12 @@ struct App {
     pad_polled: Option<Instant>,
     /// The cursor is captured for mouse look.
     captured: bool,
+    /// Where mouse look reads the mouse while captured.
+    look: mouse_look::LookSource,
+    /// The window is an X11 one (mouse look then reads the cursor: see [`mouse_look`]).
+    x11: bool,
+    /// Where the cursor was last seen in the window.
+    cursor: Option<winit::dpi::PhysicalPosition<f64>>,
     /// A Control key is held (Ctrl+1..9 saves a view).
     ctrl: bool,
     /// A saved view was just taken: the next step says if the body had to be moved.
