@@ -117,13 +117,21 @@ pub(super) fn sniff(head: &[u8]) -> Option<Format> {
         .map(|s| s.format)
 }
 
-/// Whether `text` is a material library: its first statement (past blank lines and
-/// comments) is `newmtl`, which no OBJ file has.
+/// Statements of an OBJ file (Wavefront's specification, geometry and grouping, with
+/// the free-form ones): the first of these or `newmtl` tells the two kinds of file apart.
+const OBJ_STATEMENTS: [&str; 18] = [
+    "v", "vt", "vn", "vp", "f", "fo", "l", "p", "o", "g", "s", "usemtl", "mtllib", "cstype",
+    "curv", "curv2", "surf", "call",
+];
+
+/// Whether `text` is a material library: its first statement of an OBJ or of a library
+/// (past blank lines, comments and lines neither knows) is `newmtl`, which no OBJ file
+/// has. Some exporters open a library with a bare title line (lost_empire's
+/// "Wavefront OBJ material file", no `#`): it is neither, and passed over.
 pub(super) fn material_library(text: &str) -> bool {
     text.lines()
-        .map(|l| l.trim_start_matches('\u{feff}').trim())
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .and_then(|l| l.split_whitespace().next())
+        .filter_map(|l| l.trim_start_matches('\u{feff}').split_whitespace().next())
+        .find(|word| *word == "newmtl" || OBJ_STATEMENTS.contains(word))
         == Some("newmtl")
 }
 
@@ -181,5 +189,17 @@ mod tests {
         assert!(!material_library("mtllib a.mtl\nv 0 0 0\n"));
         assert!(!material_library("# newmtl in a comment\nv 0 0 0\n"));
         assert!(!material_library(""));
+    }
+
+    /// `an_mtl_opening_with_a_bare_title_is_named_a_material_library`: lost_empire's
+    /// library starts "Wavefront OBJ material file" (no `#`) and was refused as "text";
+    /// an OBJ whose first line is such a title is still an OBJ.
+    #[test]
+    fn an_mtl_opening_with_a_bare_title_is_named_a_material_library() {
+        assert!(material_library(
+            "Wavefront OBJ material file\n# Contains 45 materials\n\nnewmtl Material_0\n"
+        ));
+        assert!(!material_library("Exported by a tool\nv 0 0 0\nnewmtl x\n"));
+        assert!(!material_library("just some words\nand more\n"));
     }
 }
