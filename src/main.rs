@@ -1,9 +1,11 @@
 //! The walkthrough binary: the command line, the headless `sim`, and the window (`app`).
 #![deny(unsafe_code)]
 
+// First: its line-writing macros are for the modules after it.
+#[macro_use]
+mod terminal;
 mod app;
 mod options;
-mod terminal;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -176,9 +178,10 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
                 return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
             }
             if let Some(refusal) = step.report.refused {
-                eprintln!(
+                tell!(
                     "sim: frame {} ({:.3} s): {refusal}",
-                    step.row.frame, step.row.t
+                    step.row.frame,
+                    step.row.t
                 );
             }
             trace.row(&step.row)
@@ -207,7 +210,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         }
         other => other.map_err(write_error)?,
     };
-    eprintln!(
+    tell!(
         "sim: {} in {:.2} s, peak memory {}",
         counted(taken as usize, "step", "steps"),
         started.elapsed().as_secs_f64(),
@@ -292,7 +295,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     }
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
-    eprintln!("walkthrough: error: {}", escape_lines(text.trim_end()));
+    tell!("walkthrough: error: {}", escape_lines(text.trim_end()));
     ExitCode::from(2)
 }
 

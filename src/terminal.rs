@@ -2,6 +2,25 @@
 //! found, the store's warnings (never errors), peak memory, and whether a
 //! signal asked the program to stop.
 
+/// A line to standard error, as `eprintln!` writes it, except that an error writing it is
+/// passed over: `eprintln!` panics on one, and a user's `walkthrough ... 2>&1 | head -3`
+/// closes the pipe while the program still has lines to say (exit code 101, a panic, in
+/// 3 runs of 6). Nothing the program says to standard error is worth ending it for.
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`tell!`] without the line's end (the progress line, written over in place).
+macro_rules! tell_part {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -139,7 +158,7 @@ fn watch_load(
         }
         if cancelled_at.is_some_and(|t| t.elapsed() >= CANCEL_GRACE) {
             if line_shown {
-                eprint!("\r\x1b[2K");
+                tell_part!("\r\x1b[2K");
             }
             stuck();
             return;
@@ -150,12 +169,12 @@ fn watch_load(
                 progress.doing(),
                 since.elapsed().as_secs_f32()
             );
-            eprint!("\r\x1b[2K{}", escape_lines(&line));
+            tell_part!("\r\x1b[2K{}", escape_lines(&line));
             line_shown = true;
         }
     }
     if line_shown {
-        eprint!("\r\x1b[2K");
+        tell_part!("\r\x1b[2K");
     }
 }
 
@@ -182,7 +201,7 @@ pub fn end_run(result: Result<(), String>, given_up: &dyn Fn() -> bool) -> ExitC
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // A message may quote a user's file: never raw control bytes on the terminal.
-            eprintln!("walkthrough: error: {}", escape_lines(&e));
+            tell!("walkthrough: error: {}", escape_lines(&e));
             ExitCode::FAILURE
         }
     }
@@ -225,7 +244,7 @@ pub fn warn_starts(
 /// Print a line (or lines) of a message to the terminal, its control bytes escaped: what
 /// it quotes of a user's file never reaches the terminal raw.
 pub fn say(message: &str) {
-    eprintln!("{}", escape_lines(message));
+    tell!("{}", escape_lines(message));
 }
 
 /// Peak resident memory of this process (Linux), e.g. "152 MiB".
@@ -278,7 +297,7 @@ pub fn interrupted() -> bool {
 /// kills the process with rows still in the trace's buffer.
 pub fn catch_signals() {
     if let Err(e) = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)) {
-        eprintln!("warning: Ctrl-C will not close the trace cleanly ({e})");
+        tell!("warning: Ctrl-C will not close the trace cleanly ({e})");
     }
 }
 

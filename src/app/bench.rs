@@ -62,10 +62,9 @@ impl Bench {
     /// medians: triangles and draw calls submitted, fragments per pixel) and write the
     /// rows, if asked for. An error names what was not written.
     pub fn report(&mut self, peak_memory: &str) -> Result<(), String> {
-        println!(
-            "{}",
-            summary(&self.times, &self.stats, self.pixels, peak_memory)
-        );
+        // (A closed standard output, `... | head -0`, loses the line and ends nothing.)
+        let line = summary(&self.times, &self.stats, self.pixels, peak_memory);
+        let _ = writeln!(std::io::stdout(), "{line}");
         self.write_rows()
     }
 
@@ -86,7 +85,7 @@ impl Drop for Bench {
     /// those it drew (and no `.partial` file).
     fn drop(&mut self) {
         if let Err(e) = self.write_rows() {
-            eprintln!("walkthrough: {e}");
+            tell!("walkthrough: {e}");
         }
     }
 }

@@ -107,7 +107,7 @@ impl App {
             gpu.renderer.rescale(map, rescaled.factor);
         }
         self.minimap.rescale(rescaled.factor);
-        eprintln!(
+        tell!(
             "rescaled in place in {:.0} ms (map, collision world, GPU upload)",
             started.elapsed().as_secs_f64() * 1e3
         );

@@ -295,12 +295,12 @@ impl ApplicationHandler for App {
             Ok(c) => c,
             Err(e) => return self.fail(event_loop, e),
         };
-        eprintln!("{}", ctx.description);
+        tell!("{}", ctx.description);
         // On a software rasterizer, 8x anisotropic filtering doubled lost_empire's frame.
         let anisotropy = match self.config.window.anisotropy {
             Some(a) => f32::from(a),
             None if ctx.software => {
-                eprintln!(
+                tell!(
                     "software rendering: anisotropic filtering off (--anisotropy 8 turns it on), no antialiasing unless --msaa; a render scale under 1 (F2, --render-scale) draws fewer pixels, faster"
                 );
                 1.0
@@ -322,7 +322,7 @@ impl ApplicationHandler for App {
             Ok(r) => r,
             Err(e) => return self.fail(event_loop, e),
         };
-        eprintln!(
+        tell!(
             "clustered and uploaded to the GPU in {:.0} ms ({} clusters)",
             upload.elapsed().as_secs_f64() * 1e3,
             renderer.clusters()
@@ -337,11 +337,11 @@ impl ApplicationHandler for App {
             .unwrap_or(Culling::default_for(ctx.software));
         let used = renderer.set_culling(wanted);
         if used != wanted {
-            eprintln!(
+            tell!(
                 "culling: frustum (occlusion culling reads a depth of one sample a pixel, and this framebuffer is multisampled)"
             );
         } else if self.config.window.culling().is_none() && used == Culling::Frustum {
-            eprintln!(
+            tell!(
                 "culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)"
             );
         }
@@ -458,7 +458,7 @@ impl ApplicationHandler for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if crate::terminal::interrupted() {
-            eprintln!("interrupted: closing the window");
+            tell!("interrupted: closing the window");
             return self.exit(event_loop);
         }
         // Here rather than in a frame: a minimised window draws none, and the map the

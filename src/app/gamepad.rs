@@ -294,12 +294,12 @@ impl Gamepads {
         let gilrs = match gilrs::Gilrs::new() {
             Ok(g) => {
                 for (_, pad) in g.gamepads() {
-                    eprintln!("gamepad: {}", pad.name());
+                    tell!("gamepad: {}", pad.name());
                 }
                 Some(g)
             }
             Err(e) => {
-                eprintln!("gamepads: none ({e})");
+                tell!("gamepads: none ({e})");
                 None
             }
         };

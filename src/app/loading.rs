@@ -244,7 +244,7 @@ impl App {
     fn forget_first(&mut self, key: &ContentKey, path: &std::path::Path) {
         let mut open = self.config.open;
         if let Some(note) = store::recall_by_key(&mut self.store, key, path, &mut open, true) {
-            eprintln!("{note}");
+            tell!("{note}");
         }
     }
 
@@ -290,7 +290,7 @@ impl App {
         let verbose = self.config.common.verbose;
         if !self.mirrors.is_empty() {
             if verbose {
-                eprintln!(
+                tell!(
                     "the map keeps its drawn triangles: a rescale finds its mirrors ({}) again from them",
                     self.mirrors.len()
                 );
@@ -304,7 +304,7 @@ impl App {
         let bytes = session.map.vertices.bytes();
         session.map.release_drawn();
         if verbose {
-            eprintln!(
+            tell!(
                 "the map's drawn triangles let go ({:.0} MB): the renderer has its own",
                 bytes as f64 / 1e6
             );
@@ -391,7 +391,7 @@ impl App {
                     gpu.renderer.upload(map, mesh, eye);
                     // The load line counts the map's open; what the window adds is said
                     // here, with the whole wait.
-                    eprintln!(
+                    tell!(
                         "prepared for drawing in {:.0} ms (its minimap and {clusters} clusters, made while loading), uploaded to the GPU in {:.0} ms: in the window {:.1} s after the load began",
                         drawing.as_secs_f64() * 1e3,
                         upload.elapsed().as_secs_f64() * 1e3,
@@ -407,7 +407,7 @@ impl App {
                     Purpose::Reload | Purpose::Turn => None,
                 };
                 if let Some(o) = &self.offer {
-                    eprintln!("{}", o.text);
+                    tell!("{}", o.text);
                 }
                 if purpose == Purpose::Turn {
                     self.corrected(format!("up axis {}", session.map.frame.up));

@@ -183,7 +183,7 @@ fn loads_in_the_window(map: &Path, common: &Common, window: &WindowOptions) -> b
 /// Tell the terminal that `path` loads with the window open.
 fn say_loading_in_the_window(path: &Path) {
     let mb = std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6);
-    eprintln!(
+    tell!(
         "{}: {mb:.0} MB, loaded with the window open (the built-in map stands in until it is in; Esc gives up)",
         walkthrough::quote::shown_path(path)
     );
@@ -300,11 +300,11 @@ impl App {
             .then(|| Offer::of(&session))
             .flatten();
         if let Some(o) = &offer {
-            eprintln!("{}", o.text);
+            tell!("{}", o.text);
         }
         let drawn = Instant::now();
         let minimap = Minimap::new(top_down(&session.map, minimap::IMAGE_SIDE));
-        eprintln!(
+        tell!(
             "minimap drawn in {:.0} ms",
             drawn.elapsed().as_secs_f64() * 1e3
         );

@@ -301,7 +301,7 @@ impl Simulation {
     /// reported, the walk goes on, and the run's exit says it.
     fn close_trace(&mut self) {
         if let Err(e) = self.finish() {
-            eprintln!("warning: cannot write the trace ({e})");
+            tell!("warning: cannot write the trace ({e})");
             self.trace_failed = Some(e);
         }
     }
@@ -328,7 +328,7 @@ impl Simulation {
         if let Some(w) = &mut self.trace
             && let Err(e) = op(w)
         {
-            eprintln!("warning: cannot write the trace ({e}); the trace stops here");
+            tell!("warning: cannot write the trace ({e}); the trace stops here");
             // Dropped uncommitted: its `.partial` file goes, the old trace stays.
             self.trace = None;
             self.trace_failed = Some(e);

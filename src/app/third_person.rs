@@ -30,7 +30,7 @@ impl ThirdPerson {
     /// The boom at rest and the figure loaded.
     pub fn new() -> ThirdPerson {
         let figure = Figure::new()
-            .inspect_err(|e| eprintln!("warning: the figure is not drawn: {e}"))
+            .inspect_err(|e| tell!("warning: the figure is not drawn: {e}"))
             .ok();
         ThirdPerson {
             boom: Boom::default(),

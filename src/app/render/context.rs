@@ -84,7 +84,7 @@ impl GlWindowContext {
         let srgb = config.srgb_capable();
         let samples = config.num_samples();
         if samples != msaa && msaa_asked {
-            eprintln!(
+            tell!(
                 "warning: no {msaa}x multisampled framebuffer here; drawing with {samples} samples a pixel"
             );
         }
@@ -98,7 +98,7 @@ impl GlWindowContext {
             .make_current(&surface)
             .map_err(|e| format!("cannot make the context current: {e}"))?;
         if let Err(e) = set_vsync(&surface, &context, vsync) {
-            eprintln!("warning: {e}");
+            tell!("warning: {e}");
         }
         // SAFETY: the context is current on this thread.
         let gl = unsafe { load_gl(&display) };

@@ -45,7 +45,7 @@ pub fn report_errors(gl: &glow::Context, what: &str, file: &str, line: u32) {
             glow::OUT_OF_MEMORY => "OUT_OF_MEMORY",
             _ => "unknown error",
         };
-        eprintln!("GL error {name} (0x{error:04x}) after {what} ({file}:{line})");
+        tell!("GL error {name} (0x{error:04x}) after {what} ({file}:{line})");
     }
 }
 
@@ -120,7 +120,7 @@ pub fn uniform(
     // SAFETY: a plain query on a linked program of the current context.
     let location = unsafe { gl.get_uniform_location(program, name) };
     if location.is_none() {
-        eprintln!("warning: the shader has no uniform '{name}'; drawing goes on without it");
+        tell!("warning: the shader has no uniform '{name}'; drawing goes on without it");
     }
     location
 }

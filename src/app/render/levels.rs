@@ -80,7 +80,7 @@ impl LevelsJob {
                 job.made.from_cache = true;
                 return job;
             }
-            Some(Err(e)) => eprintln!("warning: {e}; the levels of detail are made again"),
+            Some(Err(e)) => tell!("warning: {e}; the levels of detail are made again"),
             None => {}
         }
         let (send, batches) = mpsc::channel();
@@ -99,11 +99,11 @@ impl LevelsJob {
                 if let (true, Some(dir)) = (wanted, dir) {
                     let kept = cache::store(&dir, fingerprint, &all, MAX_FOLDER_BYTES);
                     if let Err(e) = kept {
-                        eprintln!("warning: the levels of detail are not kept for next time: {e}");
+                        tell!("warning: the levels of detail are not kept for next time: {e}");
                     }
                 }
             })
-            .inspect_err(|e| eprintln!("warning: no levels of detail (no thread: {e})"))
+            .inspect_err(|e| tell!("warning: no levels of detail (no thread: {e})"))
             .ok();
         job.batches = thread.is_some().then_some(batches);
         job.thread = thread;
@@ -149,7 +149,7 @@ impl LevelsJob {
                 self.batches = None;
                 let failed = self.thread.take().is_some_and(|t| t.join().is_err());
                 if failed {
-                    eprintln!("warning: the levels of detail stopped (their thread failed)");
+                    tell!("warning: the levels of detail stopped (their thread failed)");
                 }
                 Arrival::Done(self.made)
             }

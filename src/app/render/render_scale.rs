@@ -96,7 +96,7 @@ impl RenderScale {
                 Ok(t) => self.target = Some(t),
                 Err(e) => {
                     // Drawn at the window's size; not asked again until the scale changes.
-                    eprintln!("warning: render scale {}: {e}", self.scale);
+                    tell!("warning: render scale {}: {e}", self.scale);
                     self.scale = 1.0;
                     return window;
                 }

@@ -84,7 +84,7 @@ impl Renderer {
                     o
                 }
                 Err(e) => {
-                    eprintln!("warning: cannot draw the movers: {e}");
+                    tell!("warning: cannot draw the movers: {e}");
                     d.meshes.clear();
                     d.draws.clear();
                     return;

@@ -35,7 +35,7 @@ impl Renderer {
                     added |= Arc::make_mut(&mut self.mesh).add_levels(levels);
                 }
                 Arrival::Done(made) => {
-                    eprintln!(
+                    tell!(
                         "levels of detail: {} triangles for {} of {} clusters, {} in {:.0} ms",
                         made.triangles,
                         made.simplified,
@@ -129,7 +129,7 @@ impl Renderer {
                         Some(t)
                     }
                     Err(e) => {
-                        eprintln!(
+                        tell!(
                             "warning: a {}x{} texture could not be uploaded ({e}); its material is drawn in its plain colour",
                             img.width, img.height
                         );
