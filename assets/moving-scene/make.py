@@ -51,7 +51,7 @@ def write(name, groups, spawn=None):
 
 # Two grounds with an 8 m gap between them (x 0 to 8), the platform's to cross.
 write("ground.obj", [("ground", box((-12, -0.3, -8), (0, 0, 8)) + box((8, -0.3, -8), (18, 0, 8)))],
-      spawn=(-1.0, 1.6, -5.0))
+      spawn=(-1.0, 1.6, 6.0))
 # A room (inside x -10 to -4, z -3 to 3, 3 m high) with a doorway in its east wall and a
 # roof to stand on (top at 3.2 m), the lift's balcony.
 walls = (box((-10.2, 0, -3.2), (-10, 3, 3.2)) + box((-10, 0, -3.2), (-4, 3, -3))
