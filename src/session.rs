@@ -306,6 +306,12 @@ impl Session {
         })
     }
 
+    /// A scene (`.toml`): each of its models has its own up axis and scale, so the map as a
+    /// whole has none to correct.
+    pub fn is_scene(&self) -> bool {
+        self.placed.is_some()
+    }
+
     /// Give the map the scale `scale` (metres per file unit) in place, as the window's
     /// scale keys do: the map, its collision world and the spawn scaled together, with
     /// no new parse or survey. The spawn's feet stay on the floor they stood on (the eye

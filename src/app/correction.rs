@@ -133,7 +133,8 @@ impl App {
         self.correction = Some(frame);
         self.marker_until = Some(Instant::now() + MARKER_TIME);
         let session = &self.sim.session;
-        self.overlay.show_map(session.label(), frame);
+        self.overlay
+            .show_map(session.label(), frame, session.is_scene());
         let kept = match (&self.content_key, &self.config.map) {
             (Some(key), Some(path)) => match self.store.remember(key, path, frame) {
                 Ok(()) => "remembered for this file".to_string(),

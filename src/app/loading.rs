@@ -399,7 +399,8 @@ impl App {
                     );
                 }
                 let session = &self.sim.session;
-                self.overlay.show_map(session.label(), session.map.frame);
+                self.overlay
+                    .show_map(session.label(), session.map.frame, session.is_scene());
                 // A new map asks again when the survey is unsure of it; the same map
                 // turned or reloaded was answered already.
                 self.offer = match purpose {

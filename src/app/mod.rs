@@ -287,7 +287,7 @@ impl App {
             settings.run_multiplier = prefs.live.run_factor;
         }
         let controller = Controller::new(session.start_pose(config.open.pitch_deg), settings);
-        let mut overlay = Overlay::new(session.label(), session.map.frame);
+        let mut overlay = Overlay::new(session.label(), session.map.frame, session.is_scene());
         // The map opened before the window: its warnings were printed, and are shown.
         if let Some(note) = warnings_note(&session.map.warnings) {
             overlay.show(format!("loaded {}; {note}", overlay.map_label));

@@ -58,8 +58,9 @@ pub struct Overlay {
     pub map_label: String,
     /// The unit of the positions shown ("m", or "units (1 unit = 0.01 m)").
     pub units: String,
-    /// The flags that open the map in the frame it has (`--up z --scale 0.0254`).
-    pub flags: String,
+    /// The map's frame as the HUD says it: the flags that open the map in it (`--up z
+    /// --scale 0.0254`) and the keys that correct it; a scene, which has none, says so.
+    pub frame_line: String,
     /// The speed the eye actually moved at over the last frame, m/s.
     pub moving_at: f32,
     notice: Option<(String, Instant)>,
@@ -71,22 +72,28 @@ pub struct Overlay {
 }
 
 impl Overlay {
-    /// The overlay of a window showing the map `map_label` in `frame`.
-    pub fn new(map_label: String, frame: MapFrame) -> Overlay {
+    /// The overlay of a window showing the map `map_label` in `frame` (`scene`: a scene,
+    /// whose models each have their own frame).
+    pub fn new(map_label: String, frame: MapFrame, scene: bool) -> Overlay {
         let mut o = Overlay {
             // Nothing has been hit yet: no flash at the start.
             since_hit: f32::INFINITY,
             ..Overlay::default()
         };
-        o.show_map(map_label, frame);
+        o.show_map(map_label, frame, scene);
         o
     }
 
-    /// Show a newly loaded (or corrected) map.
-    pub fn show_map(&mut self, label: String, frame: MapFrame) {
+    /// Show a newly loaded (or corrected) map (`scene`: see [`Overlay::new`]).
+    pub fn show_map(&mut self, label: String, frame: MapFrame, scene: bool) {
         self.map_label = label;
         self.units = units_label(frame.scale);
-        self.flags = frame.flags();
+        // The keys refuse to correct a scene: the HUD does not offer them there.
+        self.frame_line = if scene {
+            "a scene: each [[model]] sets its up axis and scale in its file".into()
+        } else {
+            format!("{}  (U, [ ], Shift+[ ] correct it)", frame.flags())
+        };
     }
 
     /// Show `msg` for a few seconds (and print it once: the terminal keeps a record).
@@ -425,7 +432,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     let [x, y, z] = s.position;
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}  (U, [ ], Shift+[ ] correct it)",
+        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}",
         s.response.to_string().to_uppercase(),
         s.mode,
         s.method,
@@ -454,7 +461,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
         o.fps,
         ScaleNote(s.render_scale),
         o.map_label,
-        o.flags
+        o.frame_line
     );
     if let Some(d) = &s.debug {
         let _ = write!(
@@ -550,9 +557,31 @@ mod tests {
         );
     }
 
+    /// `a_scene_s_hud_offers_no_correction_its_keys_refuse`: a scene's HUD said "(U, [ ],
+    /// Shift+[ ] correct it)", and each key then refused (a new user's finding).
+    #[test]
+    fn a_scene_s_hud_offers_no_correction_its_keys_refuse() {
+        let frame = MapFrame {
+            scale: 0.0254,
+            ..MapFrame::default()
+        };
+        let map = Overlay::new("m".into(), frame, false);
+        assert!(
+            map.frame_line.starts_with(&frame.flags()) && map.frame_line.contains("correct it"),
+            "{}",
+            map.frame_line
+        );
+        let scene = Overlay::new("s".into(), frame, true);
+        assert!(
+            !scene.frame_line.contains("correct") && scene.frame_line.contains("scene"),
+            "{}",
+            scene.frame_line
+        );
+    }
+
     #[test]
     fn f1_shows_the_help_turns_its_pages_then_hides_it() {
-        let mut o = Overlay::new("m".into(), MapFrame::default());
+        let mut o = Overlay::new("m".into(), MapFrame::default(), false);
         o.press_help();
         assert!(o.help);
         // Drawn in a small window: two pages.
@@ -575,7 +604,7 @@ mod tests {
     fn a_map_s_warnings_are_in_the_notice_that_it_loaded() {
         assert_eq!(warnings_note(&[]), None);
         let damaged = "the cache of built maps: its header is damaged; it was built again";
-        let mut o = Overlay::new("m".into(), MapFrame::default());
+        let mut o = Overlay::new("m".into(), MapFrame::default(), false);
         o.notify_with("loaded m.obj".into(), warnings_note(&[damaged.into()]));
         assert_eq!(
             o.notice(),
@@ -594,7 +623,7 @@ mod tests {
 
     #[test]
     fn a_new_overlay_flashes_no_hit() {
-        let o = Overlay::new("m".into(), MapFrame::default());
+        let o = Overlay::new("m".into(), MapFrame::default(), false);
         assert!(o.since_hit >= HIT_FLASH_SECS);
     }
 }
