@@ -216,6 +216,13 @@ pub struct DebugLine {
 
 /// How long the collision flash stays on screen, seconds.
 const HIT_FLASH_SECS: f32 = 0.3;
+/// The survey's question's lowest place, points above the window's bottom: over a notice
+/// of one or two lines.
+const OFFER_ABOVE: f32 = 72.0;
+
+/// Points between the survey's question and a notice below it.
+const MESSAGE_GAP: f32 = 8.0;
+
 /// Width a notice wraps at, points (a correction's notice is two lines at it).
 pub(super) const NOTICE_WIDTH: f32 = 620.0;
 /// The messages' text size, points.
@@ -325,9 +332,12 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     if let Some((msg, fraction)) = s.loading {
         super::loading_bar::draw(&ctx, panel, msg, fraction, hud_bottom);
     }
+    // Above the notice (as it was laid out last frame: a map's warnings make it several
+    // lines, and it covered the question's last line), clear of the crosshair.
+    let notice_top = o.notice().and(laid_at("notice")).map(|r| r.top());
+    let offer_at = offer_offset(notice_top, ctx.content_rect().bottom());
     let slots = [
-        // Above the notices, clear of the HUD's box and the crosshair.
-        ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, -72.0]),
+        ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, offer_at]),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
         // Below the crosshair and its hint, clear of the HUD's box in a small window.
@@ -364,6 +374,14 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             .show(&ctx, |ui| panel.show(ui, |ui| ui.label(text)));
     }
     o.laid_out = laid;
+}
+
+/// Where the survey's question sits, points above the window's `bottom` (negative, as
+/// egui's anchor offsets go up): [`OFFER_ABOVE`] at least, and [`MESSAGE_GAP`] above the
+/// notice's top (`notice_top`, when a notice shows).
+fn offer_offset(notice_top: Option<f32>, bottom: f32) -> f32 {
+    let above_notice = notice_top.map_or(0.0, |top| bottom - top + MESSAGE_GAP);
+    -OFFER_ABOVE.max(above_notice)
 }
 
 /// The width a message is laid out at, points: [`NOTICE_WIDTH`], or wider when one of
@@ -577,6 +595,60 @@ mod tests {
             "{}",
             scene.frame_line
         );
+    }
+
+    /// `the_frame_question_is_not_covered_by_the_loaded_notice`: a map's warnings made
+    /// the notice that it loaded several lines tall, and it covered the survey's
+    /// question's last line ("(remembered for the file)"; a new user's finding, on five
+    /// real levels). Drawn headless for a few frames (a message is sized on its first),
+    /// the two never overlap, in a big window and a small one.
+    #[test]
+    fn the_frame_question_is_not_covered_by_the_loaded_notice() {
+        let offer = "not sure of this map's frame: it reads as z up at 0.0254 m a unit \
+                     (Enter keeps it, U and [ ] correct it; remembered for the file)";
+        let warnings = "loaded e1m1.obj (12,345 tris); warnings: 160 faces lose their area \
+                        read as 32-bit floats; 3 triangles lie far from the rest; \
+                        the map is open: who walks out falls off the map";
+        for size in [egui::vec2(1280.0, 720.0), egui::vec2(640.0, 400.0)] {
+            let ctx = egui::Context::default();
+            let mut o = Overlay::new("m".into(), MapFrame::default(), false);
+            o.notice = Some((warnings.into(), Instant::now()));
+            let state = HudState {
+                response: Response::Slide,
+                mode: Mode::Walk,
+                method: InsideMethod::default(),
+                position: [0.0; 3],
+                speed: 3.0,
+                captured: false,
+                settings_open: false,
+                stance: "on ground",
+                fallen: false,
+                loading: None,
+                scripted: false,
+                replay_speed: 1,
+                recording: None,
+                detached: false,
+                debug: None,
+                render_scale: 1.0,
+                offer: Some(offer),
+            };
+            for _ in 0..4 {
+                let input = egui::RawInput {
+                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                    ..Default::default()
+                };
+                let _ = ctx.run_ui(input, |ui| draw(ui, &mut o, &state));
+            }
+            let rect = |id: &str| {
+                ctx.memory(|m| m.area_rect(egui::Id::unique(id)))
+                    .expect("laid out")
+            };
+            let (question, notice) = (rect("offer"), rect("notice"));
+            assert!(
+                question.bottom() <= notice.top(),
+                "{size:?}: the question {question:?} runs into the notice {notice:?}"
+            );
+        }
     }
 
     #[test]
