@@ -6,6 +6,7 @@
 use walkthrough::decals::{Placement, aim, build};
 use walkthrough::map::MapFrame;
 use walkthrough::player::Pose;
+use walkthrough::wording::counted;
 
 use super::App;
 
@@ -19,10 +20,10 @@ impl App {
                 .notify("no wall under the crosshair for a decal".into());
         };
         let decal = build(world, at);
-        let pieces = decal.triangles.len();
+        let pieces = counted(decal.triangles.len(), "triangle", "triangles");
         self.decals.add(decal);
         self.save_decals(format!(
-            "decal {} stuck ({pieces} triangles; Shift + right button takes it away)",
+            "decal {} stuck ({pieces}; Shift + right button takes it away)",
             self.decals.list.len()
         ));
     }
