@@ -590,12 +590,23 @@ fn given_frame(file: bool, opts: &OpenOptions) -> (Given, Option<MapFrame>) {
 /// Refuse a `--spawn` (file coordinates) that the map's frame puts out of range (see
 /// [`out_of_range`]): a walker placed at 1e30 never moves again.
 fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> {
-    let Some(why) = spawn.and_then(|p| out_of_range(map.frame.to_world(p))) else {
+    let Some(given) = spawn else {
         return Ok(());
     };
+    let Some(why) = out_of_range(map.frame.to_world(given)) else {
+        return Ok(());
+    };
+    // Said as typed first: the world's numbers alone (scaled, turned) read as if the
+    // program had misread the option (a new user's finding).
     Err(MapError::Invalid {
         path: map.shown(),
-        reason: format!("--spawn {why} (in world coordinates): nothing can stand there"),
+        reason: format!(
+            "--spawn {},{},{} (the file's coordinates; {}) puts the eye outside any map; in the world: {why}: nothing can stand there",
+            given.x,
+            given.y,
+            given.z,
+            map.frame.flags()
+        ),
     })
 }
 

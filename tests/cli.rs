@@ -602,3 +602,34 @@ fn a_closed_standard_error_is_no_panic() {
         Some(1)
     );
 }
+
+/// `a_spawn_too_far_is_said_as_typed`: `--spawn 1e9,0,0` on a map read at 0.0051 m a unit
+/// was refused as "--spawn 5102040.0,0.0,0.0 is ...", numbers the user never typed (a new
+/// user's finding). The refusal names the spawn as given, the frame that moves it, and
+/// where that puts it in the world.
+#[test]
+fn a_spawn_too_far_is_said_as_typed() {
+    let map = tmp(
+        "far-spawn.obj",
+        "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 2 3 4\n",
+    );
+    let out = walkthrough(&[
+        "sim",
+        map.to_str().unwrap(),
+        "--scale",
+        "0.5",
+        "--up",
+        "y",
+        "--spawn",
+        "4e6,0,0",
+        "--script",
+        tmp("far-spawn.txt", "wait 0.1\n").to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--spawn 4000000,0,0 (the file's coordinates; --up y --scale 0.5)")
+            && err.contains("2000000.0,0.0,0.0 is 2e6 m from the origin"),
+        "{err}"
+    );
+}
