@@ -50,7 +50,7 @@ impl FaceCounts {
         }
         if self.degenerate > 0 {
             warnings.push(format!(
-                "{shown}: dropped {} with no area (corners that coincide or lie in a line, read as 32-bit floats: far from the file's origin small faces collapse): not drawn, not collided with",
+                "{shown}: dropped {} with no area (corners that coincide or lie in a line, as read in 32-bit floats): not drawn, not collided with",
                 counted(self.degenerate, "face", "faces")
             ));
         }
