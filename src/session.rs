@@ -601,7 +601,7 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
     Err(MapError::Invalid {
         path: map.shown(),
         reason: format!(
-            "--spawn {},{},{} (the file's coordinates; {}) puts the eye outside any map; in the world: {why}: nothing can stand there",
+            "--spawn {:?},{:?},{:?} (the file's coordinates; {}) puts the eye outside any map; in the world: {why}: nothing can stand there",
             given.x,
             given.y,
             given.z,

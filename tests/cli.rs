@@ -379,7 +379,7 @@ fn start_lines_outside_the_map_are_warned_at_their_line_and_out_of_range_refused
     ]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("--spawn 1e30,0.0,0.0 is 1e30 m from the origin, beyond the 1e6 m any map may reach (in world coordinates)"),
+        stderr(&o).contains("--spawn 1e30,0.0,0.0 (the file's coordinates; --up y --scale 1) puts the eye outside any map; in the world: 1e30,0.0,0.0 is 1e30 m from the origin, beyond the 1e6 m any map may reach"),
         "{}",
         stderr(&o)
     );
@@ -628,7 +628,7 @@ fn a_spawn_too_far_is_said_as_typed() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("--spawn 4000000,0,0 (the file's coordinates; --up y --scale 0.5)")
+        err.contains("--spawn 4000000.0,0.0,0.0 (the file's coordinates; --up y --scale 0.5)")
             && err.contains("2000000.0,0.0,0.0 is 2e6 m from the origin"),
         "{err}"
     );
