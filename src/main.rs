@@ -284,7 +284,7 @@ fn main() -> ExitCode {
 /// with clap's tip), exit code 2 (a usage error, as clap exits); `--help` and
 /// `--version` printed as clap prints them.
 fn usage_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     if matches!(
         e.kind(),
         ErrorKind::DisplayHelp
@@ -295,6 +295,20 @@ fn usage_error(e: clap::Error) -> ExitCode {
     }
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
+    // clap calls a second map a subcommand it does not know, and after a bad option
+    // gives the usage as if a map were needed: both read wrong to a user (a new user's
+    // finding). Said plainly, with the whole usage.
+    let full_usage = Cli::command().render_usage().to_string();
+    let second = e.get(ContextKind::InvalidSubcommand).filter(|_| {
+        e.kind() == ErrorKind::ArgumentConflict
+            && matches!(e.get(ContextKind::PriorArg), Some(ContextValue::String(m)) if m == "[MAP]")
+    });
+    let text = match second {
+        Some(extra) => format!(
+            "one map at a time: '{extra}' would be a second (the one command is 'sim')\n\n{full_usage}\n\nFor more information, try '--help'."
+        ),
+        None => text.replace("Usage: walkthrough <MAP>", &full_usage),
+    };
     tell!("walkthrough: error: {}", escape_lines(text.trim_end()));
     ExitCode::from(2)
 }

@@ -633,3 +633,28 @@ fn a_spawn_too_far_is_said_as_typed() {
         "{err}"
     );
 }
+
+/// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
+/// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
+/// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
+#[test]
+fn a_second_map_and_a_bad_option_after_the_map_read_plainly() {
+    let two = walkthrough(&["a.obj", "extra.obj"]);
+    let err = stderr(&two);
+    assert_eq!(two.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("walkthrough: error: one map at a time: 'extra.obj' would be a second")
+            && err.contains("Usage: walkthrough [OPTIONS] [MAP]")
+            && !err.contains("subcommand"),
+        "{err}"
+    );
+    let bad = walkthrough(&["a.obj", "--bogus"]);
+    let err = stderr(&bad);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unexpected argument '--bogus'")
+            && err.contains("Usage: walkthrough [OPTIONS] [MAP]")
+            && !err.contains("<MAP>"),
+        "{err}"
+    );
+}
