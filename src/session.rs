@@ -319,7 +319,7 @@ impl Session {
     /// and where the map would reach beyond [`MAX_WORLD_EXTENT`] or be smaller across
     /// than [`MIN_RESCALED_EXTENT`].
     pub fn rescale(&mut self, scale: f32) -> Result<Rescaled, String> {
-        if self.placed.is_some() {
+        if self.is_scene() {
             return Err("a scene has no scale of its own: each [[model]] sets its scale".into());
         }
         let old = self.map.frame.scale;

@@ -54,7 +54,7 @@ impl App {
             self.overlay.notify(FIRST_LOADING.into());
             return;
         }
-        if self.sim.session.placed.is_some() {
+        if self.sim.session.is_scene() {
             self.overlay
                 .notify("a scene sets its models' up axes in its file".into());
             return;

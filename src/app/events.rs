@@ -209,7 +209,7 @@ impl App {
             }
             // A confined pointer's raw motion comes twice on X11: read the cursor there.
             self.look = if !locked && self.x11 {
-                LookSource::Cursor(CursorLook::from(self.cursor))
+                LookSource::Cursor(CursorLook::default())
             } else {
                 LookSource::Raw
             };
@@ -229,7 +229,7 @@ impl App {
             return;
         };
         let w = &gpu.ctx.window;
-        let turn = look.moved(at, w.inner_size());
+        let turn = look.moved(self.cursor, at, w.inner_size());
         if let Some(middle) = turn.warp_to
             && w.set_cursor_position(middle).is_ok()
         {

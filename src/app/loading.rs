@@ -298,7 +298,7 @@ impl App {
             return;
         }
         let session = &mut self.sim.session;
-        if session.placed.is_some() || session.map.vertices.is_empty() {
+        if session.is_scene() || session.map.vertices.is_empty() {
             return;
         }
         let bytes = session.map.vertices.bytes();

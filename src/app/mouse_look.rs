@@ -21,20 +21,18 @@ const STRAY: f64 = 0.5;
 const WARP_PATIENCE: u32 = 32;
 
 /// The source of mouse look while captured.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum LookSource {
     /// The mouse's raw motion (the cursor is locked, or confined where that is right).
-    #[default]
     Raw,
     /// The cursor's moves within the window (X11: see the module's note).
     Cursor(CursorLook),
 }
 
-/// The cursor's moves, counted from one position to the next.
+/// The cursor's moves, counted from one position to the next (the window keeps where
+/// the cursor was last seen, captured or not).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct CursorLook {
-    /// Where the cursor was last seen (`None` until it is first seen after the capture).
-    last: Option<PhysicalPosition<f64>>,
     /// The middle it was sent back to, until it is seen there, and the moves seen since.
     warping: Option<(PhysicalPosition<f64>, u32)>,
 }
@@ -50,20 +48,13 @@ pub(super) struct CursorTurn {
 }
 
 impl CursorLook {
-    /// Counting from `at`, where the cursor was last seen before the capture (`None`: not
-    /// seen; the first sighting then counts nothing).
-    pub(super) fn from(at: Option<PhysicalPosition<f64>>) -> CursorLook {
-        CursorLook {
-            last: at,
-            warping: None,
-        }
-    }
-
-    /// The cursor was seen at `at` in a window of `size`. Moves queued before a warp was
+    /// The cursor was seen at `at` in a window of `size`, having been seen last at `last`
+    /// (`None`: never; this sighting then counts nothing). Moves queued before a warp was
     /// made count from where the cursor was before it; the warp's own arrival at the
     /// middle counts nothing.
     pub(super) fn moved(
         &mut self,
+        last: Option<PhysicalPosition<f64>>,
         at: PhysicalPosition<f64>,
         size: PhysicalSize<u32>,
     ) -> CursorTurn {
@@ -75,12 +66,11 @@ impl CursorLook {
         match self.warping {
             Some((middle, _)) if at == middle => self.warping = None,
             _ => {
-                if let Some(last) = self.last {
+                if let Some(last) = last {
                     (turn.dx, turn.dy) = (at.x - last.x, at.y - last.y);
                 }
             }
         }
-        self.last = Some(at);
         if let Some((_, seen)) = &mut self.warping {
             *seen += 1;
             if *seen < WARP_PATIENCE {
@@ -112,16 +102,31 @@ mod tests {
         PhysicalPosition::new(x, y)
     }
 
+    /// A look and where the cursor was last seen, as the window keeps them.
+    #[derive(Default)]
+    struct Seen {
+        look: CursorLook,
+        last: Option<PhysicalPosition<f64>>,
+    }
+
+    impl Seen {
+        fn moved(&mut self, p: PhysicalPosition<f64>) -> CursorTurn {
+            let t = self.look.moved(self.last, p, SIZE);
+            self.last = Some(p);
+            t
+        }
+    }
+
     /// The sums of the moves a sequence of positions gives, and the warps asked for.
     fn total(seen: &[PhysicalPosition<f64>]) -> (f64, f64, usize) {
-        let mut look = CursorLook::default();
+        let mut look = Seen::default();
         let (mut x, mut y, mut warps) = (0.0, 0.0, 0);
         for &p in seen {
-            let t = look.moved(p, SIZE);
+            let t = look.moved(p);
             x += t.dx;
             y += t.dy;
             if let Some(m) = t.warp_to {
-                look.warped(m);
+                look.look.warped(m);
                 warps += 1;
             }
         }
@@ -137,8 +142,7 @@ mod tests {
         assert_eq!((x, y, warps), (100.0, -40.0, 0));
         let (x, y, _) = total(&[at(123.0, 45.0)]);
         assert_eq!((x, y), (0.0, 0.0));
-        let mut look = CursorLook::from(Some(at(400.0, 300.0)));
-        let t = look.moved(at(404.0, 299.0), SIZE);
+        let t = CursorLook::default().moved(Some(at(400.0, 300.0)), at(404.0, 299.0), SIZE);
         assert_eq!((t.dx, t.dy), (4.0, -1.0));
     }
 
@@ -146,21 +150,21 @@ mod tests {
     /// and a move X queued before the warp still counts from where it was.
     #[test]
     fn a_cursor_sent_back_to_the_middle_loses_and_adds_no_move() {
-        let mut look = CursorLook::default();
-        assert_eq!(look.moved(at(400.0, 300.0), SIZE).warp_to, None);
-        let t = look.moved(at(650.0, 300.0), SIZE);
+        let mut look = Seen::default();
+        assert_eq!(look.moved(at(400.0, 300.0)).warp_to, None);
+        let t = look.moved(at(650.0, 300.0));
         assert_eq!((t.dx, t.dy), (250.0, 0.0));
         let middle = t.warp_to.expect("past half the half-width: sent back");
         assert_eq!(middle, at(400.0, 300.0));
-        look.warped(middle);
+        look.look.warped(middle);
         // Moved on before the warp landed: counted from 650.
-        let t = look.moved(at(660.0, 310.0), SIZE);
+        let t = look.moved(at(660.0, 310.0));
         assert_eq!((t.dx, t.dy, t.warp_to), (10.0, 10.0, None));
         // The warp lands: nothing.
-        let t = look.moved(middle, SIZE);
+        let t = look.moved(middle);
         assert_eq!((t.dx, t.dy), (0.0, 0.0));
         // And moves go on from the middle.
-        let t = look.moved(at(395.0, 300.0), SIZE);
+        let t = look.moved(at(395.0, 300.0));
         assert_eq!((t.dx, t.dy, t.warp_to), (-5.0, 0.0, None));
     }
 
@@ -168,12 +172,12 @@ mod tests {
     /// ever (the cursor would stay at the window's edge, where the confinement stops it).
     #[test]
     fn a_warp_that_never_arrives_is_sent_again() {
-        let mut look = CursorLook::default();
-        look.moved(at(400.0, 300.0), SIZE);
-        let middle = look.moved(at(700.0, 300.0), SIZE).warp_to.unwrap();
-        look.warped(middle);
+        let mut look = Seen::default();
+        look.moved(at(400.0, 300.0));
+        let middle = look.moved(at(700.0, 300.0)).warp_to.unwrap();
+        look.look.warped(middle);
         let sent_again = (0..WARP_PATIENCE)
-            .map(|k| look.moved(at(700.0 + f64::from(k % 2), 300.0), SIZE))
+            .map(|k| look.moved(at(700.0 + f64::from(k % 2), 300.0)))
             .filter(|t| t.warp_to.is_some())
             .count();
         assert_eq!(sent_again, 1);
