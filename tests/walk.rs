@@ -695,3 +695,39 @@ fn a_walker_wedged_in_a_slot_narrower_than_itself_can_jump_out() {
         "did not get out onto the box: {end:?}"
     );
 }
+
+/// Up the stairs no step is a wall's: every step the stairs change is a climb (the HUD
+/// flashed SLIDING at each step-up, a new user's finding), while a wall still blocks.
+#[test]
+fn a_step_climbed_is_no_slide_on_the_hud() {
+    let forward = MoveIntent {
+        forward: 1.0,
+        ..MoveIntent::default()
+    };
+    let walk = |world: &CollisionWorld| {
+        let mut walker = Controller::new(Pose::new(START, 0.0, 0.0), ControllerSettings::default());
+        (0..300)
+            .map(|_| walker.step(world, &forward, 1.0 / 120.0))
+            .collect::<Vec<_>>()
+    };
+    let up = walk(&stairs());
+    let climbs = up.iter().filter(|r| r.stepped_up > 0.0).count();
+    let hits = up.iter().filter(|r| r.hit).count();
+    let blocked = up.iter().filter(|r| r.blocked()).count();
+    // Eight stairs, each climbed over several steps (a round body rolls up a nose),
+    // every first try blocked by the riser it then climbs.
+    assert!(
+        climbs >= 8 && hits >= climbs,
+        "{climbs} climbs, {hits} hits"
+    );
+    assert_eq!(blocked, 0, "{blocked} steps up the stairs read as a wall's");
+    let wall = world(cube(Vec3::new(-2.0, 0.0, -3.0), Vec3::new(2.0, 3.0, -2.0)));
+    let into = walk(&wall);
+    let blocked = into.iter().filter(|r| r.blocked()).count();
+    // The body reaches the wall 3.7 m ahead in about 1.2 s; pressed into it from there
+    // to the end (2.5 s), every step is blocked.
+    assert!(
+        blocked > 120 && into[200..].iter().all(|r| r.blocked()),
+        "{blocked} blocked steps against a wall"
+    );
+}

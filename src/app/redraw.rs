@@ -44,7 +44,7 @@ impl App {
         if !self.draw_scene(frame_start) {
             return;
         }
-        self.draw_hud(advance.hit, frame_start);
+        self.draw_hud(advance.blocked, frame_start);
         self.after_frame(event_loop, frame_start);
     }
 
@@ -69,7 +69,7 @@ impl App {
             let intent = self.keys.take_intent();
             camera.fly(&intent, s.speed_for(intent.run), now);
         }
-        if advance.hit {
+        if advance.blocked {
             self.overlay.since_hit = 0.0;
         }
         if self.view_placed && advance.steps > 0 {
@@ -182,7 +182,7 @@ impl App {
     }
 
     /// Draw the HUD, the minimap and the notices (egui).
-    fn draw_hud(&mut self, hit: bool, now: Instant) {
+    fn draw_hud(&mut self, blocked: bool, now: Instant) {
         let fallen = self.fallen_off();
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
@@ -247,7 +247,7 @@ impl App {
         let minimap = &mut self.minimap;
         let prefs = &mut self.prefs;
         let eye = controller.pose.position;
-        minimap.record(eye, hit, now);
+        minimap.record(eye, blocked, now);
         let size = gpu.ctx.window.inner_size();
         let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
         let fov_across = prefs.fov().horizontal_deg(aspect);

@@ -57,8 +57,9 @@ pub struct Simulation {
 /// What one frame's steps did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Advance {
-    /// A collision changed a move.
-    pub hit: bool,
+    /// A wall, ceiling or steep slope stopped or slid a move (a step climbed is none:
+    /// see [`StepReport::blocked`](crate::player::StepReport::blocked)).
+    pub blocked: bool,
     /// Steps taken this frame.
     pub steps: u32,
     /// Distance the eye moved over them, metres.
@@ -269,7 +270,7 @@ impl Simulation {
                     &intent,
                 ),
             };
-            advance.hit |= step.report.hit;
+            advance.blocked |= step.report.blocked();
             advance.pushed_out |= step.report.pushed_out;
             advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;

@@ -137,6 +137,15 @@ pub struct StepReport {
     pub refused: Option<Refusal>,
 }
 
+impl StepReport {
+    /// A wall, ceiling or steep slope stopped or slid the move: it hit something, and did
+    /// not climb it (a step-up's first try is blocked by the step it then climbs, which is
+    /// no slide). What the HUD's STOPPED / SLIDING says.
+    pub fn blocked(&self) -> bool {
+        self.hit && self.stepped_up <= 0.0
+    }
+}
+
 /// A change the controller could not make, and why (the HUD and `sim` say it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Refusal {
