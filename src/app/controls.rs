@@ -179,7 +179,7 @@ pub enum Action {
     Scale {
         /// `]`: larger.
         larger: bool,
-        /// Shift was held: to the next common unit.
+        /// Shift was held: to the next unit (see `correction::scale_stops`).
         to_unit: bool,
     },
 }

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use walkthrough::names::Named;
 use walkthrough::player::Pose;
+use walkthrough::session::Session;
 use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
+use walkthrough::survey::units::{ENGINE_UNITS, Unit};
 
 use super::App;
 use super::loading::{FIRST_LOADING, Purpose};
@@ -21,10 +23,30 @@ pub const SCALE_STEP: f32 = 1.25;
 /// How long the person marker stands after a correction.
 const MARKER_TIME: Duration = Duration::from_secs(10);
 
+/// Where Shift+`[` and Shift+`]` stop for the map of `session`: the common units (mm, cm,
+/// in, ft, m), the game engines' units (Doom's 3.2 cm among them) and, for a map whose
+/// scale the survey chose, its answer and its runner-up (a game level read as an
+/// engine's units scaled by its importer is one of neither list: once left, the keys came
+/// back to it only by plain steps). The first name of a scale is kept.
+pub fn scale_stops(session: &Session) -> Vec<Unit> {
+    let surveyed = session.scale_guess.map(|g| [g.chosen, g.next]);
+    let mut stops: Vec<Unit> = Vec::new();
+    for u in UNITS
+        .iter()
+        .chain(&ENGINE_UNITS)
+        .chain(surveyed.iter().flatten())
+    {
+        if unit_named(&stops, u.metres).is_none() {
+            stops.push(*u);
+        }
+    }
+    stops
+}
+
 /// The scale after `scale` going `larger` or smaller: by [`SCALE_STEP`], or with
-/// `to_unit` to the next common unit (mm, cm, in, ft, m) that way, by a step past them.
-pub fn next_scale(scale: f32, larger: bool, to_unit: bool) -> f32 {
-    let mut units: Vec<f32> = UNITS.iter().map(|u| u.metres).collect();
+/// `to_unit` to the next of `stops` that way, by a step past them.
+pub fn next_scale(scale: f32, larger: bool, to_unit: bool, stops: &[Unit]) -> f32 {
+    let mut units: Vec<f32> = stops.iter().map(|u| u.metres).collect();
     units.sort_by(f32::total_cmp);
     let unit = if larger {
         units.into_iter().find(|&u| u > scale * 1.001)
@@ -38,9 +60,9 @@ pub fn next_scale(scale: f32, larger: bool, to_unit: bool) -> f32 {
     }
 }
 
-/// The common unit `scale` is, by name, if it is one.
-fn unit_name(scale: f32) -> Option<&'static str> {
-    UNITS
+/// The unit of `stops` that `scale` is, by name, if it is one.
+fn unit_named(stops: &[Unit], scale: f32) -> Option<&'static str> {
+    stops
         .iter()
         .find(|u| (u.metres - scale).abs() <= u.metres * 1e-4)
         .map(|u| u.name)
@@ -68,7 +90,7 @@ impl App {
         self.load_with(self.config.map.clone(), open, Purpose::Turn);
     }
 
-    /// `[` / `]` (Shift: to the next common unit): scale the map in place.
+    /// `[` / `]` (Shift: to the next unit of [`scale_stops`]): scale the map in place.
     pub(super) fn step_scale(&mut self, larger: bool, to_unit: bool) {
         if self.loading.is_some() {
             self.overlay
@@ -77,6 +99,7 @@ impl App {
         }
         let started = Instant::now();
         let current = self.sim.session.map.frame.scale;
+        let stops = scale_stops(&self.sim.session);
         // While the survey asks, Shift goes to the unit it offers, if it lies that way.
         let offered = self
             .offer
@@ -84,7 +107,7 @@ impl App {
             .and_then(|o| o.scale_toward(current, larger));
         let scale = match offered {
             Some(s) if to_unit => s,
-            _ => next_scale(current, larger, to_unit),
+            _ => next_scale(current, larger, to_unit, &stops),
         };
         self.stop_recording("the scale changed: ");
         let old = self.sim.session.map.frame;
@@ -111,7 +134,7 @@ impl App {
             "rescaled in place in {:.0} ms (map, collision world, GPU upload)",
             started.elapsed().as_secs_f64() * 1e3
         );
-        let units = unit_name(scale).map_or(String::new(), |n| format!(" ({n})"));
+        let units = unit_named(&stops, scale).map_or(String::new(), |n| format!(" ({n})"));
         self.corrected(format!("scale {scale}{units}"));
     }
 
@@ -186,16 +209,52 @@ mod tests {
 
     #[test]
     fn scale_keys_step_by_a_quarter_or_jump_to_the_next_unit() {
-        assert!((next_scale(1.0, true, false) - 1.25).abs() < 1e-6);
-        assert!((next_scale(1.0, false, false) - 0.8).abs() < 1e-6);
-        assert_eq!(next_scale(0.01, true, true), 0.0254);
-        assert_eq!(next_scale(0.0254, false, true), 0.01);
-        assert_eq!(next_scale(0.0043, true, true), 0.01);
-        assert_eq!(next_scale(0.3048, true, true), 1.0);
+        let stops = UNITS;
+        assert!((next_scale(1.0, true, false, &stops) - 1.25).abs() < 1e-6);
+        assert!((next_scale(1.0, false, false, &stops) - 0.8).abs() < 1e-6);
+        assert_eq!(next_scale(0.01, true, true, &stops), 0.0254);
+        assert_eq!(next_scale(0.0254, false, true, &stops), 0.01);
+        assert_eq!(next_scale(0.0043, true, true, &stops), 0.01);
+        assert_eq!(next_scale(0.3048, true, true, &stops), 1.0);
         // Past the last unit, a step.
-        assert!((next_scale(1.0, true, true) - 1.25).abs() < 1e-6);
-        assert!((next_scale(0.001, false, true) - 0.0008).abs() < 1e-7);
-        assert_eq!(unit_name(0.0254), Some("inches"));
-        assert_eq!(unit_name(0.02), None);
+        assert!((next_scale(1.0, true, true, &stops) - 1.25).abs() < 1e-6);
+        assert!((next_scale(0.001, false, true, &stops) - 0.0008).abs() < 1e-7);
+        assert_eq!(unit_named(&stops, 0.0254), Some("inches"));
+        assert_eq!(unit_named(&stops, 0.02), None);
+    }
+
+    /// A game level read in an engine's units (Doom's), or as its importer scaled them
+    /// (the survey's own answer), was left for good by `]`: Shift+`[` went past it to
+    /// the common units around it (a new user's finding).
+    #[test]
+    fn shift_brackets_come_back_to_a_game_unit() {
+        use walkthrough::session::OpenOptions;
+        use walkthrough::survey::{Confidence, Inferred};
+        let mut session = Session::open(None, &OpenOptions::default()).unwrap();
+        // The built-in map's scale is no guess: the common and the engines' units.
+        let stops = scale_stops(&session);
+        let doom = ENGINE_UNITS[1].metres;
+        assert_eq!(next_scale(doom * SCALE_STEP, false, true, &stops), doom);
+        assert_eq!(next_scale(0.0254, true, true, &stops), doom);
+        assert_eq!(unit_named(&stops, doom), Some(ENGINE_UNITS[1].name));
+        // Inches and Quake's units are one stop, by the common name.
+        assert_eq!(unit_named(&stops, 0.0254), Some("inches"));
+        assert_eq!(stops.len(), UNITS.len() + 1);
+        // Quake's units brought in at a tenth: the survey's answer is a stop both ways.
+        let imported = Unit {
+            name: "Quake units at 0.1",
+            metres: 0.254,
+            ..ENGINE_UNITS[0]
+        };
+        session.scale_guess = Some(Inferred {
+            chosen: imported,
+            confidence: Confidence::Fair,
+            margin: 1.0,
+            next: UNITS[0],
+        });
+        let stops = scale_stops(&session);
+        assert_eq!(next_scale(0.3048, false, true, &stops), 0.254);
+        assert_eq!(next_scale(0.254 / SCALE_STEP, true, true, &stops), 0.254);
+        assert_eq!(unit_named(&stops, 0.254), Some("Quake units at 0.1"));
     }
 }
