@@ -2,7 +2,7 @@
 //! `--mirror NAME`) found by plane at each load ([`walkthrough::mirrors`]), and the
 //! scene's water surfaces with them; each frame the scene drawn again in each mirror in
 //! view, the movers, the decals and the walker's figure with it (in first person too: you
-//! see yourself), then its glass or its water over it. A mirror out of the view, or seen
+//! see yourself), then its glass or its water over it, and the decals stuck on the glass. A mirror out of the view, or seen
 //! edge-on, costs nothing; a water surface seen from below reflects nothing and is drawn
 //! over what is above it.
 
@@ -58,6 +58,12 @@ impl App {
         let mut figure = DebugGeometry::default();
         self.place_figure(&mut figure.solid);
         let Some(gpu) = &mut self.gpu else { return 0 };
+        let seen = DecalView {
+            view_proj,
+            eye: view.position,
+            fog: gpu.renderer.fog(),
+            clip_plane: None,
+        };
         let mut drawn = 0;
         let mut copied = false;
         for (i, m) in self.mirrors.iter().enumerate() {
@@ -99,6 +105,11 @@ impl App {
                 Surface::Water => Cover::Water(&gpu.water_surface, &water),
             };
             gpu.mirror_draw.finish(view_proj, i, cover);
+            // Decals stuck on the glass itself were drawn with the view before the
+            // reflection covered them: again, over the glass only.
+            gpu.mirror_draw.only_marked(true);
+            gpu.decal_draw.draw(&seen, &self.decals);
+            gpu.mirror_draw.only_marked(false);
             drawn += 1;
         }
         drawn

@@ -158,6 +158,24 @@ impl MirrorDraw {
         }
     }
 
+    /// Draw only where mirror `i` was marked (`on`), until called with `off`: after
+    /// [`finish`](Self::finish) the stencil still holds its pixels, and their depth is the
+    /// glass's own, so what is drawn there with the view's own matrix shows only on the
+    /// glass's plane (a decal stuck on the mirror).
+    pub fn only_marked(&self, on: bool) {
+        let gl = &self.overlay.gl;
+        // SAFETY: context current; plain state, put back by the call with `false`.
+        unsafe {
+            if on {
+                gl.enable(glow::STENCIL_TEST);
+                gl.stencil_func(glow::EQUAL, 1, 0xff);
+                gl.stencil_op(glow::KEEP, glow::KEEP, glow::KEEP);
+            } else {
+                gl.disable(glow::STENCIL_TEST);
+            }
+        }
+    }
+
     /// After mirror `i`'s reflection: `cover` over it (the glass's tint, or the water)
     /// and the mirror's own depth written back; the stencil test off.
     pub fn finish(&self, view_proj: Mat4, i: usize, cover: Cover) {
