@@ -65,7 +65,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "[ / ]",
-        does: "scale smaller / larger by 1.25x (with Shift: to the next unit, mm cm in ft m); a 1.8 m marker shows ahead; remembered",
+        does: "scale smaller / larger by 1.25x (with Shift: to the next unit: mm cm in ft m, Doom's, the survey's); a 1.8 m marker shows ahead; remembered",
     },
     Control {
         keys: "Enter",
