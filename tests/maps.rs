@@ -387,6 +387,34 @@ fn cornell_box_spawn_stands_on_the_big_floor_back_from_the_open_front_facing_in(
     );
 }
 
+/// An `mtllib` named in another case than its file (`LEVEL.MTL` beside `level.mtl`, or
+/// with a Windows `\\`) is found as a texture is: its materials were grey, "not found",
+/// on a file system that tells case apart.
+#[test]
+fn an_mtllib_named_in_another_case_is_found() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-mtl-case-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mats")).unwrap();
+    std::fs::write(dir.join("mats/level.mtl"), "newmtl red\nKd 1 0 0\n").unwrap();
+    for (file, mtllib) in [
+        ("upper.obj", "LEVEL.MTL"),
+        ("windows.obj", "Mats\\Level.mtl"),
+    ] {
+        let path = if mtllib.contains('\\') {
+            dir.join(file)
+        } else {
+            std::fs::copy(dir.join("mats/level.mtl"), dir.join("level.mtl")).unwrap();
+            dir.join(file)
+        };
+        let obj = format!("mtllib {mtllib}\nv 0 0 0\nv 1 0 0\nv 0 0 1\nusemtl red\nf 1 2 3\n");
+        std::fs::write(&path, obj).unwrap();
+        let m = load_obj_file(&path, &LoadOptions::default()).unwrap();
+        let red = m.materials.iter().find(|x| x.name == "red");
+        assert_eq!(red.map(|x| x.diffuse), Some([1.0, 0.0, 0.0]), "{mtllib}");
+        assert!(m.warnings.is_empty(), "{mtllib}: {:?}", m.warnings);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn many_missing_textures_are_one_warning_naming_the_folder_and_a_few() {
     let dir = std::env::temp_dir().join(format!("walkthrough-missing-tex-{}", std::process::id()));

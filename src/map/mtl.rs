@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use super::locate::LineCounter;
+use super::lookup::Folders;
 use crate::files::{FileKind, ReadError, folder_entries, read_file, read_head};
 use crate::quote::quote;
 
@@ -51,10 +52,16 @@ pub(super) fn read_libraries(
     let mut found = Vec::new();
     let mut refused = Vec::new();
     let (mut missing, mut unread) = (Vec::new(), Vec::new());
+    let mut folders = Folders::default();
     for name in mtllib_names(value) {
         match source {
             Source::Dir(dir) => {
-                let full = dir.join(&name);
+                // As written, else with `\` as `/` or ignoring case, as a texture is found
+                // (`mtllib LEVEL.MTL` beside `level.mtl`, written on Windows).
+                let full = match folders.find(dir, &name) {
+                    Some(found) => found.path,
+                    None => dir.join(&name),
+                };
                 match read_file(&full, FileKind::Material) {
                     Ok(bytes) => found.push(Library {
                         shown: full.display().to_string(),
