@@ -84,7 +84,7 @@ impl App {
             if down && !repeat {
                 match key {
                     KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
-                    KeyCode::F12 => self.screenshot_pending = true,
+                    KeyCode::F12 => self.f12_pending = true,
                     KeyCode::F11 => self.toggle_fullscreen(),
                     _ => {}
                 }
@@ -145,7 +145,7 @@ impl App {
                     .notify(said.unwrap_or_else(|| "no script is playing".into()));
             }
             Action::Fullscreen => self.toggle_fullscreen(),
-            Action::Screenshot => self.screenshot_pending = true,
+            Action::Screenshot => self.f12_pending = true,
             Action::Reload if self.first_loading() => self.overlay.notify(FIRST_LOADING.into()),
             Action::Reload if self.fallen_off() => self.return_to_spawn(),
             Action::Reload => self.load_in_background(self.config.map.clone(), Purpose::Reload),
@@ -241,8 +241,12 @@ impl App {
         }
     }
 
-    /// Quit, saving the exit screenshot if one is due.
+    /// Quit, saving the exit screenshot if one is due (once: a held Esc asks again
+    /// before the loop ends).
     pub(super) fn exit(&mut self, event_loop: &ActiveEventLoop) {
+        if std::mem::replace(&mut self.exited, true) {
+            return;
+        }
         if let Some(p) = self.config.window.screenshot.clone()
             && (self.sim.scripted() || self.config.script.is_none())
         {

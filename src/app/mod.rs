@@ -334,7 +334,10 @@ impl App {
             load_ended: None,
             started: Instant::now(),
             bench: outputs.bench,
-            screenshot_pending: false,
+            f12_pending: false,
+            exit_shot_pending: false,
+            frame_drawn: false,
+            exited: false,
             quitting: false,
             error: None,
             store,
@@ -408,7 +411,15 @@ struct App {
     started: Instant,
     /// `--bench-frames`: the frames measured.
     bench: Option<Bench>,
-    screenshot_pending: bool,
+    /// F12 was pressed: a new file named by the local time, after this frame (never
+    /// `--screenshot`'s file, which the exit's picture then replaced).
+    f12_pending: bool,
+    /// The script ended: `--screenshot`'s file, after this frame.
+    exit_shot_pending: bool,
+    /// A frame has been drawn: before it the window holds no picture to save.
+    frame_drawn: bool,
+    /// [`App::exit`] ran (a held Esc asks again before the loop ends: one exit picture).
+    exited: bool,
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
     error: Option<String>,

@@ -45,6 +45,7 @@ impl App {
             return;
         }
         self.draw_hud(advance.blocked, frame_start);
+        self.frame_drawn = true;
         self.after_frame(event_loop, frame_start);
     }
 
@@ -294,7 +295,10 @@ impl App {
     /// second while a map loads): the screenshot (it shows what the user sees, HUD and
     /// all), the swap, the frame's time, and quitting when it is time.
     fn after_frame(&mut self, event_loop: &ActiveEventLoop, frame_start: Instant) {
-        if std::mem::take(&mut self.screenshot_pending) {
+        if std::mem::take(&mut self.f12_pending) {
+            self.save_screenshot(None);
+        }
+        if std::mem::take(&mut self.exit_shot_pending) {
             let path = self.config.window.screenshot.clone();
             self.save_screenshot(path.as_deref());
         }
@@ -356,7 +360,7 @@ impl App {
             .notify(format!("script finished at step {step}; {next}"));
         self.script_ended_settings();
         if self.config.window.screenshot.is_some() {
-            self.screenshot_pending = true;
+            self.exit_shot_pending = true;
         }
         if self.config.window.exit_when_done {
             self.quitting = true;
@@ -368,6 +372,13 @@ impl App {
     /// files or the script), or with no path to a new file named by the local time.
     pub(super) fn save_screenshot(&mut self, path: Option<&Path>) {
         let Some(gpu) = &self.gpu else { return };
+        if !self.frame_drawn {
+            // Quit before the first frame: the window holds nothing (a transparent image
+            // was saved and said saved). Nothing is written, and that is said.
+            self.overlay
+                .notify("no screenshot: the window closed before its first frame was drawn".into());
+            return;
+        }
         let size = gpu.ctx.window.inner_size();
         let px = gpu.renderer.read_pixels(size.width, size.height);
         let mut png = Vec::new();
