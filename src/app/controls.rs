@@ -129,7 +129,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "Esc",
-        does: "cancel a map loading (the map walked stays); else free the mouse; again to quit",
+        does: "cancel a map loading (the map walked stays); else free the mouse; Esc twice quits",
     },
 ];
 

@@ -1,6 +1,6 @@
 //! winit's events to the app: the window's life, keys, the mouse, dropped files.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
@@ -24,6 +24,9 @@ use super::render::{
     probe_software,
 };
 use super::{App, Gpu};
+
+/// How long after an Esc that said "Esc again to quit" another one quits.
+pub const ESC_AGAIN: Duration = Duration::from_secs(3);
 
 /// Speed factor of one notch of the mouse wheel.
 const SPEED_PER_NOTCH: f32 = 1.15;
@@ -113,11 +116,21 @@ impl App {
                 self.set_capture(false);
                 // This Esc answered the load's end: the next one quits as said.
                 self.load_ended = None;
+                self.quit_armed = Some(Instant::now());
                 self.overlay
                     .notify("mouse free: Esc again to quit, click to look".into());
             }
-            Action::Escape if self.esc_for_ended_load() => {}
-            Action::Escape => self.exit(event_loop),
+            Action::Escape if self.esc_for_ended_load() => self.quit_armed = Some(Instant::now()),
+            Action::Escape if self.quit_armed.is_some_and(|t| t.elapsed() < ESC_AGAIN) => {
+                self.exit(event_loop)
+            }
+            // One Esc never quits: with the mouse never captured it closed the window
+            // unasked (a new user's finding), as it did a moment after a load it meant
+            // to cancel.
+            Action::Escape => {
+                self.quit_armed = Some(Instant::now());
+                self.overlay.notify("Esc again to quit".into());
+            }
             Action::NextResponse | Action::NextMode | Action::NextMethod => self.switch(action),
             Action::Help => self.overlay.press_help(),
             Action::Settings => self.toggle_settings(),

@@ -338,6 +338,7 @@ impl App {
             exit_shot_pending: false,
             frame_drawn: false,
             exited: false,
+            quit_armed: None,
             quitting: false,
             error: None,
             store,
@@ -420,6 +421,8 @@ struct App {
     frame_drawn: bool,
     /// [`App::exit`] ran (a held Esc asks again before the loop ends: one exit picture).
     exited: bool,
+    /// When an Esc said "Esc again to quit": another within [`events::ESC_AGAIN`] quits.
+    quit_armed: Option<Instant>,
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
     error: Option<String>,
