@@ -150,6 +150,18 @@ impl Move {
     }
 }
 
+/// Bind move `m` to the key named `name` in `prefs`. A key is one move's: the move that
+/// had it takes `m`'s old key in exchange, and is returned (one key for two moves, moving
+/// forward and right at once, was taken without a word: a new user's finding).
+pub fn rebind(prefs: &mut Preferences, m: Move, name: &str) -> Option<Move> {
+    let old = std::mem::replace(m.key_of(prefs), name.to_string());
+    let other = Move::ALL
+        .into_iter()
+        .find(|&o| o != m && o.key_of(prefs).as_str() == name)?;
+    *other.key_of(prefs) = old;
+    Some(other)
+}
+
 /// The moves' keys as codes, resolved once from the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveKeys([Option<KeyCode>; 7]);
@@ -210,5 +222,25 @@ mod tests {
         let keys = MoveKeys::of(&prefs);
         assert_eq!(keys.move_of(KeyCode::KeyI), Some(Move::Forward));
         assert_eq!(keys.move_of(KeyCode::KeyW), None);
+    }
+
+    #[test]
+    fn binding_a_key_another_move_has_swaps_them() {
+        let mut prefs = Preferences::default();
+        let right = Move::Right.key_of(&mut prefs).clone();
+        let forward = Move::Forward.key_of(&mut prefs).clone();
+        assert_eq!(rebind(&mut prefs, Move::Forward, &right), Some(Move::Right));
+        assert_eq!(*Move::Forward.key_of(&mut prefs), right);
+        assert_eq!(*Move::Right.key_of(&mut prefs), forward);
+        // A key no move has: nothing else changes.
+        assert_eq!(rebind(&mut prefs, Move::Jump, "KeyZ"), None);
+        assert_eq!(*Move::Jump.key_of(&mut prefs), "KeyZ");
+        let mut names: Vec<String> = Move::ALL
+            .into_iter()
+            .map(|m| m.key_of(&mut prefs).clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Move::ALL.len(), "two moves share a key");
     }
 }

@@ -11,7 +11,7 @@ use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE, key_label};
 use winit::keyboard::KeyCode;
 
 use super::App;
-use super::bindings::{Move, MoveKeys, key_name};
+use super::bindings::{Move, MoveKeys, key_name, rebind};
 
 /// How long the settings rest unchanged before they are written: a slider's drag is one
 /// write, not one a frame.
@@ -40,12 +40,21 @@ impl App {
                 m.label()
             ));
         };
-        *m.key_of(&mut self.prefs.live) = name.to_string();
-        *m.key_of(&mut self.prefs.saved) = name.to_string();
+        let swapped = rebind(&mut self.prefs.live, m, name);
+        rebind(&mut self.prefs.saved, m, name);
         self.prefs.changed_at = Some(Instant::now());
         self.keys.bind(MoveKeys::of(&self.prefs.live));
-        self.overlay
-            .notify(format!("{}: {}", m.label(), key_label(name)));
+        let said = match swapped {
+            Some(o) => format!(
+                "{}: {} ({} now {}, the key it had)",
+                m.label(),
+                key_label(name),
+                o.label(),
+                key_label(o.key_of(&mut self.prefs.live))
+            ),
+            None => format!("{}: {}", m.label(), key_label(name)),
+        };
+        self.overlay.notify(said);
     }
 
     /// Apply what the panel changed (`before`: the settings before it).
