@@ -341,6 +341,9 @@ impl Session {
             ));
         }
         self.map.rescale(factor);
+        // The scale asked for, not the old one times the factor (0.025400002 for inches,
+        // in the flags the window shows to copy: a new user's finding).
+        self.map.frame.scale = scale;
         self.world.scale_by(factor);
         self.spawn.position = scaled_eye(self.spawn.position, factor);
         self.scale_reason = format!("scale {scale} set in the window (was {old})");

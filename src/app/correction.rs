@@ -10,7 +10,7 @@ use walkthrough::player::Pose;
 use walkthrough::session::Session;
 use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
-use walkthrough::survey::units::{ENGINE_UNITS, Unit};
+use walkthrough::survey::units::{ENGINE_UNITS, Unit, short_decimal};
 
 use super::App;
 use super::loading::{FIRST_LOADING, Purpose};
@@ -53,10 +53,11 @@ pub fn next_scale(scale: f32, larger: bool, to_unit: bool, stops: &[Unit]) -> f3
     } else {
         units.into_iter().rev().find(|&u| u < scale / 1.001)
     };
+    // A step is said in the flags to copy: a short decimal (0.512, not 0.51199996).
     match (to_unit, unit, larger) {
         (true, Some(u), _) => u,
-        (_, _, true) => scale * SCALE_STEP,
-        (_, _, false) => scale / SCALE_STEP,
+        (_, _, true) => short_decimal(f64::from(scale * SCALE_STEP)),
+        (_, _, false) => short_decimal(f64::from(scale / SCALE_STEP)),
     }
 }
 
@@ -221,6 +222,26 @@ mod tests {
         assert!((next_scale(0.001, false, true, &stops) - 0.0008).abs() < 1e-7);
         assert_eq!(unit_named(&stops, 0.0254), Some("inches"));
         assert_eq!(unit_named(&stops, 0.02), None);
+    }
+
+    /// `[` three times from 1 said `--scale 0.51199996`, and Shift+] to inches
+    /// `--scale 0.025400002` (a new user's finding): the flags to copy are short.
+    #[test]
+    fn scale_flags_are_short_decimals() {
+        let mut scale = 1.0;
+        for _ in 0..3 {
+            scale = next_scale(scale, false, false, &UNITS);
+        }
+        assert_eq!(scale.to_string(), "0.512");
+        use walkthrough::session::OpenOptions;
+        let mut session = Session::open(None, &OpenOptions::default()).unwrap();
+        for from in [0.512, 0.07, 0.3, 0.9, 3.3, 0.1234] {
+            for s in [from, 0.0254, 0.3048] {
+                session.rescale(s).unwrap();
+                assert_eq!(session.map.frame.scale, s, "from {from}");
+                assert_eq!(session.map.frame.flags(), format!("--up y --scale {s}"));
+            }
+        }
     }
 
     /// A game level read in an engine's units (Doom's), or as its importer scaled them
