@@ -847,6 +847,26 @@ fn one_esc_never_quits_the_window() {
     assert!(log.contains("Esc again to quit"), "{log}");
 }
 
+/// `--size 16384x16384` on a 1280 x 800 screen took 4.3 GB and wrote a 306 MB picture,
+/// said by nothing (a new user's finding): a window larger than the screen is warned of;
+/// one that fits is not.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_window_larger_than_the_screen_is_warned_of() {
+    let (x, _one) = Xvfb::start();
+    let run = |size: &str| {
+        let child = spawn(&x, &["--size", size, "--exit-after", "1"]);
+        wait_for_exit(child, "the window did not close after 1 s")
+    };
+    let big = run("1600x900");
+    assert!(
+        big.contains("warning: the window 1600x900 is larger than the screen (1280x800)"),
+        "{big}"
+    );
+    let fits = run("1280x720");
+    assert!(!fits.contains("larger than the screen"), "{fits}");
+}
+
 /// The shots F12 saved in `dir`, in the order they were taken.
 fn screenshots(dir: &Path) -> Vec<PathBuf> {
     let mut shots: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)

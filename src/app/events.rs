@@ -274,6 +274,24 @@ impl App {
         event_loop.exit();
     }
 
+    /// Warn of a window larger than the screen (not fullscreen): it is drawn whole, off
+    /// the screen's edge (16384 x 16384 took 4.3 GB and a 306 MB screenshot, said by
+    /// nothing: a new user's finding).
+    fn warn_past_screen(&mut self, window: &Window) {
+        let Some(screen) = window.current_monitor().map(|m| m.size()) else {
+            return;
+        };
+        let [w, h] = self.prefs.live.window_size;
+        if !self.config.window.fullscreen && (w > screen.width || h > screen.height) {
+            self.overlay.notify(format!(
+                "warning: the window {w}x{h} is larger than the screen ({}x{}): it reaches past the screen's edge, and its {:.1} million pixels are drawn (and saved) whole",
+                screen.width,
+                screen.height,
+                f64::from(w) * f64::from(h) / 1e6
+            ));
+        }
+    }
+
     /// Quit with `msg` as the error.
     pub(super) fn fail(&mut self, event_loop: &ActiveEventLoop, msg: String) {
         self.error = Some(msg);
@@ -313,6 +331,7 @@ impl ApplicationHandler for App {
             Err(e) => return self.fail(event_loop, e),
         };
         tell!("{}", ctx.description);
+        self.warn_past_screen(&ctx.window);
         // On a software rasterizer, 8x anisotropic filtering doubled lost_empire's frame.
         let anisotropy = match self.config.window.anisotropy {
             Some(a) => f32::from(a),
