@@ -2647,6 +2647,9 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     }
     x.xdotool(&["key", "space"]);
     sleep(Duration::from_millis(400));
+    // F12 while the move waits for its key saves a screenshot and binds nothing (it was
+    // refused as the key, and no screenshot taken: a new user's finding).
+    f12(&x, &dir, 1);
     x.xdotool(&["key", "i"]);
     sleep(Duration::from_millis(400));
     x.xdotool(&["key", "F2"]);
@@ -2656,6 +2659,7 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     hold(&x, &["i"], 0.6);
     let log = finish(&x, child);
     assert!(log.contains("Forward key: I"), "{log}");
+    assert!(!log.contains("F12 cannot be"), "{log}");
     let z = trace_z(&first);
     let walked = z[0] - z.last().unwrap();
     assert!((1.2..2.6).contains(&walked), "walked {walked} m");

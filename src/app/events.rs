@@ -69,9 +69,12 @@ fn view_slot(key: KeyCode) -> Option<u8> {
 impl App {
     fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
         if self.prefs.open {
+            // F12 saves a screenshot even while a move waits for its key (it was refused
+            // as that key, and no screenshot taken: a new user's finding).
             if let Some(m) = self.prefs.binding
                 && down
                 && !repeat
+                && key != KeyCode::F12
             {
                 // The key pressed after a move's button is its new key (Esc: no change).
                 self.prefs.binding = None;
