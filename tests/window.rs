@@ -3043,6 +3043,30 @@ fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view
     assert_eq!((left, right), (0, 0));
 }
 
+/// `--mirror` naming no material said so with no `warning:` and no way to the names but
+/// the MTL (a new user's finding): the warning lists the map's materials.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_mirror_name_no_material_has_lists_the_map_s_materials() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("mirror-name");
+    let map = mirror_room(&dir);
+    let args = [
+        map.to_str().unwrap(),
+        "--mirror",
+        "nosuch",
+        "--exit-after",
+        "1",
+    ];
+    let log = wait_for_exit(spawn_in(&x, &args, &dir), "the window did not close");
+    assert!(
+        log.contains(
+            "warning: --mirror 'nosuch': the map has no material of that name (its materials: glass, red, wall)"
+        ),
+        "{log}"
+    );
+}
+
 /// Issue 39: the mirrors' reflection draws the movers and the decals too, not only the
 /// map. A marker that is a mover behind the viewer is seen in the mirror as the map's
 /// marker is; a decal stuck on the wall behind the viewer is seen in the mirror at the

@@ -11,8 +11,13 @@ use walkthrough::cull::Frustum;
 use walkthrough::mirrors::{Surface, find_mirrors, water_surfaces};
 use walkthrough::player::Pose;
 
+use walkthrough::wording::some_of;
+
 use super::App;
 use super::render::{Cover, DebugGeometry, DecalView, WaterFrame};
+
+/// Materials a `--mirror` that names none of them lists at most.
+const MATERIALS_NAMED: usize = 12;
 
 impl App {
     /// Find the mirrors of the map now open: the materials `--mirror` names made
@@ -26,9 +31,20 @@ impl App {
                 found = true;
             }
             if !found {
+                // Which names there are (of the materials drawn): a user has no other way
+                // to them than the MTL.
+                let mut names: Vec<String> = map
+                    .batches
+                    .iter()
+                    .filter_map(|b| map.materials.get(b.material))
+                    .map(|m| m.name.clone())
+                    .collect();
+                names.sort();
+                names.dedup();
                 self.overlay.notify(format!(
-                    "--mirror {}: the map has no material of that name",
-                    walkthrough::quote::quote(name)
+                    "warning: --mirror {}: the map has no material of that name (its materials: {})",
+                    walkthrough::quote::quote(name),
+                    some_of(&names, MATERIALS_NAMED)
                 ));
             }
         }
