@@ -504,7 +504,13 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
         let word = l.split_whitespace().next().unwrap_or("");
         OBJ_KEYWORDS.contains(&word)
     });
-    if is_obj || text.trim().is_empty() {
+    // Comments alone are an OBJ with nothing in it, as an empty file is (a file of
+    // only '#' lines was called text: a new user's finding); prose has other lines.
+    let comments_only = text
+        .lines()
+        .map(str::trim_start)
+        .all(|l| l.is_empty() || l.starts_with('#'));
+    if is_obj || comments_only {
         return None;
     }
     let replaced = text.chars().take(4096).filter(|&c| c == '\u{FFFD}').count();
@@ -527,6 +533,14 @@ mod tests {
         assert_eq!(not_obj("# made by hand\nv 0 0 0\n"), None);
         assert_eq!(not_obj("g walls\n"), None);
         assert_eq!(not_obj(""), None);
+    }
+
+    #[test]
+    fn a_file_of_comments_only_is_an_empty_obj() {
+        assert_eq!(not_obj("# only comments\n"), None);
+        assert_eq!(not_obj("  # exported by hand\n\n# nothing yet\n"), None);
+        // A heading over prose is still text.
+        assert_eq!(not_obj("# Notes\nthe map is next door\n"), Some("text"));
     }
 
     /// `count` words of up to `longest - 1` characters of `alphabet`, drawn by xorshift
