@@ -14,6 +14,10 @@ use walkthrough::player::{ControllerSettings, DEFAULT_SPEED, Mode};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{Script, read_script};
 
+/// The largest `--yaw` taken, degrees (a hundred turns): beyond it a heading is a typo,
+/// and `f32` has no degrees left to tell one heading from the next.
+pub const MAX_YAW_DEG: f32 = 36_000.0;
+
 /// Options shared by the window and the simulation.
 #[derive(Args, Debug, Clone)]
 pub struct Common {
@@ -108,6 +112,18 @@ impl Common {
             if v.is_some_and(|v| !v.is_finite()) {
                 return Err(format!("{name} must be a finite number"));
             }
+        }
+        // Said as typed (Rust's `{:?}`: 1e30, not thirty-one digits), not used silently
+        // otherwise (a new user's finding: --pitch 200 was 89 without a word).
+        if let Some(y) = self.yaw.filter(|y| y.abs() > MAX_YAW_DEG) {
+            return Err(format!(
+                "--yaw {y:?} is too large: a heading in degrees, such as 90 or -45"
+            ));
+        }
+        if let Some(p) = self.pitch.filter(|p| p.abs() > 90.0) {
+            return Err(format!(
+                "--pitch {p:?} must be between -90 (straight down) and 90 (straight up)"
+            ));
         }
         Ok(OpenOptions {
             scale: self.scale,

@@ -634,6 +634,40 @@ fn a_spawn_too_far_is_said_as_typed() {
     );
 }
 
+/// `--yaw 1e30` printed thirty-one digits on the spawn line and `--pitch 200` was 89
+/// without a word (a new user's finding): both are refused, said as typed; the limits
+/// themselves are taken.
+#[test]
+fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
+    let script = tmp("angles.txt", "wait 0.1\n");
+    let run = |flag: &str, value: &str| {
+        walkthrough(&["sim", "--script", script.to_str().unwrap(), flag, value])
+    };
+    for (flag, value, said) in [
+        ("--yaw", "1e30", "--yaw 1e30 is too large"),
+        (
+            "--pitch",
+            "200",
+            "--pitch 200.0 must be between -90 (straight down) and 90",
+        ),
+        ("--pitch", "-90.5", "--pitch -90.5 must be between"),
+    ] {
+        let out = run(flag, value);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{flag} {value}: {err}");
+        assert!(err.contains(said), "{flag} {value}: {err}");
+    }
+    for (flag, value) in [("--yaw", "-36000"), ("--pitch", "90"), ("--pitch", "-90")] {
+        let out = run(flag, value);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{flag} {value}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
 /// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
