@@ -226,6 +226,9 @@ impl Session {
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
         usable(&map, &world)?;
+        if let Some(w) = too_small(&world, opts.scale) {
+            map.warnings.push(w);
+        }
         given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(
             &mut map,
@@ -666,6 +669,20 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
         });
     }
     Ok(())
+}
+
+/// A warning for a map that `--scale` (given as `scale`) makes smaller across than
+/// [`MIN_RESCALED_EXTENT`], where nobody stands (`--scale 1e-30` walked a map smaller than
+/// an atom without a word: a new user's finding). The window's `[` refuses to go there;
+/// a scale given is the user's to keep, so it is said, not refused.
+fn too_small(world: &CollisionWorld, scale: Option<f32>) -> Option<String> {
+    let s = scale?;
+    let across = world.bounds().size().max_element();
+    (across < MIN_RESCALED_EXTENT).then(|| {
+        format!(
+            "--scale {s:?} makes the map {across:e} m across, too small to stand in (a person is 1.8 m tall): is the scale right?"
+        )
+    })
 }
 
 #[cfg(test)]

@@ -668,6 +668,32 @@ fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
     }
 }
 
+/// `--scale 1e-30` walked the built-in map made smaller than an atom without a word (a
+/// new user's finding): a scale that makes the map too small to stand in is warned of;
+/// an ordinary one is not.
+#[test]
+fn a_scale_that_makes_the_map_tiny_is_warned_of() {
+    let script = tmp("tiny.txt", "wait 0.1\n");
+    let run = |scale: &str| {
+        let out = walkthrough(&[
+            "sim",
+            "--script",
+            script.to_str().unwrap(),
+            "--scale",
+            scale,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let tiny = run("1e-30");
+    assert!(
+        tiny.contains("warning: --scale 1e-30 makes the map")
+            && tiny.contains("too small to stand in"),
+        "{tiny}"
+    );
+    assert!(!run("0.5").contains("too small to stand in"));
+}
+
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
 /// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
