@@ -303,14 +303,39 @@ fn usage_error(e: clap::Error) -> ExitCode {
         e.kind() == ErrorKind::ArgumentConflict
             && matches!(e.get(ContextKind::PriorArg), Some(ContextValue::String(m)) if m == "[MAP]")
     });
-    let text = match second {
-        Some(extra) => format!(
+    // An option of the window given to `sim`, or of `sim` to the window: clap's "unexpected
+    // argument" and its tip to pass it as a value read as a typo (a new user's finding).
+    let elsewhere = match (e.kind(), e.get(ContextKind::InvalidArg)) {
+        (ErrorKind::UnknownArgument, Some(ContextValue::String(arg))) => other_command_s(arg),
+        _ => None,
+    };
+    let text = match (second, elsewhere) {
+        (Some(extra), _) => format!(
             "one map at a time: '{extra}' would be a second (the one command is 'sim')\n\n{full_usage}\n\nFor more information, try '--help'."
         ),
-        None => text.replace("Usage: walkthrough <MAP>", &full_usage),
+        (None, Some(said)) => said,
+        (None, None) => text.replace("Usage: walkthrough <MAP>", &full_usage),
     };
     tell!("walkthrough: error: {}", escape_lines(text.trim_end()));
     ExitCode::from(2)
+}
+
+/// When the option `arg` (`--name`, perhaps `=value`) is one of the window's that `sim`
+/// has not, or one of `sim`'s that the window has not: which it is, said plainly.
+fn other_command_s(arg: &str) -> Option<String> {
+    let long = arg.strip_prefix("--")?.split('=').next()?;
+    let window = Cli::command();
+    let sim = window.find_subcommand("sim")?.clone();
+    let has = |c: &clap::Command| c.get_arguments().any(|a| a.get_long() == Some(long));
+    match (has(&window), has(&sim)) {
+        (true, false) => Some(format!(
+            "--{long} is an option of the window, not of 'sim': walkthrough [MAP] --{long} ...\n\nFor more information, try 'walkthrough --help'."
+        )),
+        (false, true) => Some(format!(
+            "--{long} is an option of 'sim', not of the window: walkthrough sim [MAP] --{long} ...\n\nFor more information, try 'walkthrough sim --help'."
+        )),
+        _ => None,
+    }
 }
 
 fn run_window(args: WindowArgs) -> Result<(), String> {

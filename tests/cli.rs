@@ -694,6 +694,42 @@ fn a_scale_that_makes_the_map_tiny_is_warned_of() {
     assert!(!run("0.5").contains("too small to stand in"));
 }
 
+/// A window's option given to `sim` (or `sim`'s to the window) read as clap's
+/// "unexpected argument ... tip: to pass it as a value" (a new user's finding): it is said
+/// whose option it is. An option of neither is clap's error as before.
+#[test]
+fn an_option_of_the_other_command_says_whose_it_is() {
+    let script = tmp("whose.txt", "wait 0.1\n");
+    let out = walkthrough(&[
+        "sim",
+        "--script",
+        script.to_str().unwrap(),
+        "--third-person",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "error: --third-person is an option of the window, not of 'sim': walkthrough [MAP] --third-person"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = walkthrough(&["--dt", "0.01"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("error: --dt is an option of 'sim', not of the window"),
+        "{}",
+        stderr(&out)
+    );
+    let out = walkthrough(&["sim", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unexpected argument '--bogus'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
 /// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
