@@ -32,7 +32,7 @@ use walkthrough::files::Digest;
 use walkthrough::map::progress::{PROGRESS_AFTER, Progress};
 use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session, Watch};
-use walkthrough::sim::StartLine;
+use walkthrough::sim::{RecordedOn, Script};
 use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
 
 /// A map opened as the user asked (see [`open_map`]).
@@ -228,17 +228,47 @@ pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
 /// Warn about each `start` line of the script at `path` that puts the eye outside the
 /// map, or where a walk leaves an open map, as `--spawn` is warned about (the file and
 /// line named).
-pub fn warn_starts(
-    session: &Session,
-    starts: impl IntoIterator<Item = StartLine>,
-    path: Option<&Path>,
-) {
+pub fn warn_starts(session: &Session, script: Option<&Script>, path: Option<&Path>) {
+    let Some(script) = script else { return };
     let name = path.map_or(String::from("script"), |p| p.display().to_string());
-    for s in starts {
+    if let Some(on) = &script.recorded_on
+        && let Some(w) = recorded_elsewhere(session, on)
+    {
+        say(&format!("warning: {name}:{}: {w}", on.line));
+    }
+    for s in script.starts() {
         if let Some(w) = session.start_warning(s.pose.position) {
             say(&format!("warning: {name}:{}: {w}", s.line));
         }
     }
+}
+
+/// What is wrong with replaying a recording made on `on` in `session`: another map (by
+/// file name: a folder moved is the same map), or the same in another frame. Its `start`
+/// lines are world coordinates there (a recording of the built-in map replayed on
+/// cornell_box was warned of only as a start outside the map: a new user's finding).
+fn recorded_elsewhere(session: &Session, on: &RecordedOn) -> Option<String> {
+    let map = &session.map;
+    let here = map
+        .source
+        .as_ref()
+        .map_or("the built-in map".to_string(), |p| p.display().to_string());
+    let name = |m: &str| {
+        Path::new(m)
+            .file_name()
+            .map_or(m.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let flags = map.frame.flags();
+    if name(&on.map) != name(&here) {
+        return Some(format!(
+            "recorded on {}; this is {here}: its start lines are places in that map",
+            on.map
+        ));
+    }
+    let frame = on.frame.as_ref().filter(|f| **f != flags)?;
+    Some(format!(
+        "recorded with {frame}; this map is {flags}: its start lines are world coordinates of that frame"
+    ))
 }
 
 /// Print a line (or lines) of a message to the terminal, its control bytes escaped: what

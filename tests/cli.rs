@@ -730,6 +730,45 @@ fn an_option_of_the_other_command_says_whose_it_is() {
     );
 }
 
+/// A recording of the built-in map replayed on another map was warned of only as a start
+/// outside it (a new user's finding): its header's map and frame are checked against
+/// the map opened.
+#[test]
+fn a_recording_replayed_on_another_map_or_frame_is_warned_of() {
+    let rec = tmp(
+        "recorded.txt",
+        "# walkthrough recording\n# map: the built-in map\n# frame: --up y --scale 1\nstart 0,1.6,8 0 0\nwait 0.1\n",
+    );
+    let map = tmp(
+        "elsewhere.obj",
+        "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 2 3 4\n",
+    );
+    let run = |args: &[&str]| {
+        let mut all = vec!["sim", "--script", rec.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = walkthrough(&all);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let other = run(&[map.to_str().unwrap(), "--up", "y", "--scale", "1"]);
+    assert!(
+        other.contains("recorded.txt:2: recorded on the built-in map; this is ")
+            && other.contains("elsewhere.obj: its start lines are places in that map"),
+        "{other}"
+    );
+    let scaled = run(&["--scale", "0.5"]);
+    assert!(
+        scaled.contains(
+            "recorded.txt:2: recorded with --up y --scale 1; this map is --up y --scale 0.5"
+        ),
+        "{scaled}"
+    );
+    assert!(
+        !run(&[]).contains("recorded"),
+        "the same map and frame warned"
+    );
+}
+
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
 /// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).

@@ -209,8 +209,10 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         }
         None => open_map(map.as_deref(), open, common.forget, common.verbose)?,
     };
-    let starts = script.iter().flat_map(|s| s.starts());
-    warn_starts(&opened.session, starts, common.script.as_deref());
+    // (Not against the built-in map standing in for one that loads in the window.)
+    if first.is_none() {
+        warn_starts(&opened.session, script.as_ref(), common.script.as_deref());
+    }
     let pad_events = match &window.pad_events {
         Some(p) => {
             let bytes = walkthrough::files::read_file(p, walkthrough::files::FileKind::Script)

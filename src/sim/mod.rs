@@ -9,8 +9,8 @@ mod trace;
 
 pub use recorder::ScriptRecorder;
 pub use script::{
-    Command, KEY_NAMES, Script, ScriptEffect, ScriptError, ScriptPlayer, StartLine, parse_script,
-    read_script, start_pose, total_steps,
+    Command, KEY_NAMES, RecordedOn, Script, ScriptEffect, ScriptError, ScriptPlayer, StartLine,
+    parse_script, read_script, start_pose, total_steps,
 };
 pub use stepper::{Step, Stepper};
 pub use trace::{ON_COLUMN, TRACE_HEADER, TraceColumns, TraceRow, TraceWriter, WATER_COLUMN};

@@ -122,6 +122,21 @@ pub struct Script {
     pub commands: Vec<Command>,
     /// The 1-based line of each command.
     pub lines: Vec<usize>,
+    /// What a recording's header says it was recorded on (`None`: no header).
+    pub recorded_on: Option<RecordedOn>,
+}
+
+/// The map and frame a recording's header names (its `# map:` and `# frame:` comment
+/// lines, as the window writes them): a recording's `start` lines are world coordinates
+/// of that map in that frame.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedOn {
+    /// The `# map:` line's 1-based number.
+    pub line: usize,
+    /// The map, as the header names it (a path, or "the built-in map").
+    pub map: String,
+    /// Its frame's flags (`--up y --scale 1`), when the header says.
+    pub frame: Option<String>,
 }
 
 /// A `start` line of a script: where it puts the eye, and its line.
@@ -157,6 +172,20 @@ pub fn read_script(source_name: &str, text: &str) -> Result<Script, ScriptError>
     let mut out = Script::default();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
+        let comment = raw.trim_start().strip_prefix('#').map(str::trim);
+        if let Some(map) = comment.and_then(|c| c.strip_prefix("map:")) {
+            out.recorded_on.get_or_insert(RecordedOn {
+                line: i + 1,
+                map: map.trim().to_string(),
+                frame: None,
+            });
+        }
+        if let (Some(frame), Some(on)) = (
+            comment.and_then(|c| c.strip_prefix("frame:")),
+            out.recorded_on.as_mut(),
+        ) {
+            on.frame.get_or_insert_with(|| frame.trim().to_string());
+        }
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
@@ -455,6 +484,24 @@ impl ScriptPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recording_s_header_names_its_map_and_frame() {
+        let s = read_script(
+            "r.txt",
+            "# walkthrough recording\n# map: maps/a.obj\n# frame: --up z --scale 0.01\nwait 1\n",
+        )
+        .unwrap();
+        let on = s.recorded_on.expect("a header");
+        assert_eq!((on.line, on.map.as_str()), (2, "maps/a.obj"));
+        assert_eq!(on.frame.as_deref(), Some("--up z --scale 0.01"));
+        assert_eq!(
+            read_script("w.txt", "# a walk\nwait 1\n")
+                .unwrap()
+                .recorded_on,
+            None
+        );
+    }
     use crate::player::{ControllerSettings, Pose};
 
     #[test]
