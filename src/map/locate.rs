@@ -296,8 +296,13 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
         let (line, k, x) = forward.close(limits)?;
         let shown = quote(text.lines().nth(line - 1).unwrap_or("").trim());
         let reason = if k == COLOURED {
+            // ("the first 1 vertices have one" read as careless: a new user's finding.)
+            let first = match coloured {
+                1 => "the first vertex has one".to_string(),
+                n => format!("the first {n} vertices have one"),
+            };
             format!(
-                "vertex {x} has no colour, but the first {coloured} vertices have one ('v x y z r g b'): give every vertex a colour or none: {shown}"
+                "face uses vertex {x}, which has no colour, but {first} ('v x y z r g b'): give every vertex a colour or none: {shown}"
             )
         } else {
             format!(

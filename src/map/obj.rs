@@ -997,9 +997,16 @@ mod tests {
         let text = "v 0 0 0 1 0 0\nv 1 0 0 1 0 0\nv 0 1 0\nf 1 2 3\n";
         let e = load(text).unwrap_err().to_string();
         assert!(
-            e.starts_with("test.obj:4: vertex 3 has no colour, but the first 2 vertices have one"),
+            e.starts_with(
+                "test.obj:4: face uses vertex 3, which has no colour, but the first 2 vertices have one"
+            ),
             "{e}"
         );
+        // One coloured vertex is "the first vertex" (it read "the first 1 vertices").
+        let e = load("v 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("but the first vertex has one"), "{e}");
         assert!(load("v 0 0 0 1 0 0\nv 1 0 0 1 0 0\nv 0 1 0 1 0 0\nf 1 2 3\n").is_ok());
     }
 
