@@ -415,6 +415,49 @@ fn an_mtllib_named_in_another_case_is_found() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `f 1 2` was dropped without a word, and a file of only such faces was said to have
+/// "no faces" (a new user's finding): each is counted in a warning, and the refusal says
+/// why; a polyline (`l`) is no face and is not counted.
+#[test]
+fn a_face_of_fewer_than_three_corners_is_said_dropped() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-short-face-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let floor = "v 0 0 0\nv 4 0 0\nv 0 0 4\nv 4 0 4\nf 1 2 3\nf 2 4 3\n";
+    let mixed = dir.join("mixed.obj");
+    std::fs::write(&mixed, format!("{floor}f 1 2\nl 1 2\nf 3\np 1\n")).unwrap();
+    let m = load_obj_file(&mixed, &LoadOptions::default()).unwrap();
+    assert_eq!(m.triangle_count(), 2);
+    let said: Vec<&String> = m
+        .warnings
+        .iter()
+        .filter(|w| w.contains("corners"))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", m.warnings);
+    assert!(
+        said[0].contains("dropped 2 faces of fewer than three corners"),
+        "{}",
+        said[0]
+    );
+    let lines = dir.join("lines.obj");
+    std::fs::write(&lines, format!("{floor}l 1 2 3\n")).unwrap();
+    let m = load_obj_file(&lines, &LoadOptions::default()).unwrap();
+    assert!(
+        !m.warnings.iter().any(|w| w.contains("corners")),
+        "{:?}",
+        m.warnings
+    );
+    let only = dir.join("only.obj");
+    std::fs::write(&only, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n").unwrap();
+    let e = load_obj_file(&only, &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("its one face has fewer than three corners"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn many_missing_textures_are_one_warning_naming_the_folder_and_a_few() {
     let dir = std::env::temp_dir().join(format!("walkthrough-missing-tex-{}", std::process::id()));

@@ -49,6 +49,13 @@ const FACES_BETWEEN_LOOKS: usize = 1 << 16;
 /// for from `aim`, each handing tobj pieces of `per_piece` faces: `None` when either fails or is stopped by `stop` (which a failure
 /// sets), or no second thread is to be had. The whole text is then read again by one
 /// reader, whose error is the one named.
+/// What [`read_both`] read: tobj's models and materials, and the `f` lines of fewer than
+/// three corners both readers handed it (see [`ObjectCut::short_faces`]).
+pub(super) struct BothRead {
+    pub(super) read: tobj::LoadResult,
+    pub(super) short_faces: usize,
+}
+
 pub(super) fn read_both(
     text: &str,
     aim: usize,
@@ -56,7 +63,7 @@ pub(super) fn read_both(
     libraries: &Libraries,
     progress: &Progress,
     stop: &AtomicBool,
-) -> Option<tobj::LoadResult> {
+) -> Option<BothRead> {
     let signal = Signal::default();
     // Each reader's failure stops the other.
     let failed = |read: &std::thread::Result<tobj::LoadResult>| {
@@ -68,19 +75,24 @@ pub(super) fn read_both(
         let second = std::thread::Builder::new()
             .spawn_scoped(s, || {
                 let own = Second::new(text, aim, &signal, progress, stop);
-                let read = tobj_over(&mut ObjectCut::new(own, per_piece), libraries);
+                let mut cut = ObjectCut::new(own, per_piece);
+                let read = tobj_over(&mut cut, libraries);
                 failed(&read);
-                read
+                (read, cut.short_faces())
             })
             .ok()?;
         let own = Watched::new(First::new(text, aim, &signal), progress, stop);
-        let first = tobj_over(&mut ObjectCut::new(own, per_piece), libraries);
+        let mut cut = ObjectCut::new(own, per_piece);
+        let first = tobj_over(&mut cut, libraries);
         failed(&first);
-        let second = second.join().ok()?;
+        let (second, short) = second.join().ok()?;
         match (first, second) {
             (Ok(Ok((mut models, _))), Ok(Ok((more, materials)))) => {
                 models.extend(more);
-                Some(Ok((models, materials)))
+                Some(BothRead {
+                    read: Ok((models, materials)),
+                    short_faces: cut.short_faces() + short,
+                })
             }
             _ => None,
         }
@@ -258,7 +270,7 @@ impl<'a> Second<'a> {
         let mut passed = 0usize;
         while let Some(line) = line_at(text, self.scan) {
             let read = read(line);
-            if !matches!(read, Line::Face(_)) {
+            if !matches!(read, Line::Face(_) | Line::Short(_)) {
                 break;
             }
             // Millions of faces may pass here before the split (or the end): the flags
@@ -278,7 +290,7 @@ impl<'a> Second<'a> {
         self.at = self.scan;
         while let Some(line) = line_at(text, self.scan) {
             let read = read(line);
-            if matches!(read, Line::Face(_)) {
+            if matches!(read, Line::Face(_) | Line::Short(_)) {
                 // Read again at the next run (the split may be before it).
                 break;
             }

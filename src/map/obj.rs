@@ -25,6 +25,7 @@ use super::{Map, MapError, MapFrame, Material, UpAxis};
 use crate::files::{Digest, FileKind, folder_of, read_file, read_head};
 use crate::geometry::Aabb;
 use crate::quote::shown_path;
+use crate::wording::counted;
 
 /// How to turn the file's coordinates into world coordinates.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -193,6 +194,9 @@ struct Parsed {
     texture_dir: Option<PathBuf>,
     /// The material libraries read from files, and those named but not read.
     libraries: Vec<PathBuf>,
+    /// `f` lines of fewer than three corners: dropped, and said (`f 1 2` was dropped
+    /// without a word: a new user's finding).
+    short_faces: usize,
 }
 
 /// The text as tobj should see it: tabs are whitespace in OBJ, but tobj reads a `usemtl`
@@ -254,6 +258,12 @@ fn parse(
     cache.report_limits(&mut warnings, &mut details);
     let geometry = assemble(&parsed.models, materials.len(), &frame);
     geometry.counts.warn(shown, &mut warnings);
+    if parsed.short_faces > 0 {
+        warnings.push(format!(
+            "{shown}: dropped {} of fewer than three corners ('f' needs three or more; two make a line, 'l')",
+            counted(parsed.short_faces, "face", "faces")
+        ));
+    }
     let (vertices, batches) = (geometry.vertices, geometry.batches);
     if vertices.is_empty() {
         let faces: usize = parsed.models.iter().map(|m| m.mesh.indices.len()).sum();
@@ -265,7 +275,15 @@ fn parse(
                 ),
             });
         }
-        let reason = if faces == 0 {
+        let reason = if faces == 0 && parsed.short_faces > 0 {
+            format!(
+                "{} fewer than three corners ('f' needs three or more)",
+                match parsed.short_faces {
+                    1 => "its one face has".to_string(),
+                    n => format!("its {n} faces have"),
+                }
+            )
+        } else if faces == 0 {
             "the file has no faces, only points or lines or nothing".to_string()
         } else {
             let c = geometry.counts;
@@ -393,27 +411,17 @@ fn read_with_tobj(
     if progress.cancelled() {
         return Err(stopped());
     }
-    let TobjRead { result, line } = match halves {
-        Some(read) => TobjRead {
-            result: Ok(read),
+    let TobjRead {
+        result,
+        line,
+        short_faces,
+    } = match halves {
+        Some(both) => TobjRead {
+            result: Ok(both.read),
             line: 0,
+            short_faces: both.short_faces,
         },
-        None => {
-            // One reader (the text is short, or the two failed: the whole text again, for
-            // tobj's own answer and its line).
-            libraries.forget();
-            progress.read(0);
-            let go_on = AtomicBool::new(false);
-            let mut reader = ObjectCut::new(
-                LineCounter::new(Watched::new(text.as_bytes(), progress, &go_on)),
-                reading.per_piece,
-            );
-            let result = tobj_over(&mut reader, &libraries);
-            TobjRead {
-                result,
-                line: reader.inner().line(),
-            }
-        }
+        None => read_alone(text, reading.per_piece, &libraries, progress),
     };
     if progress.cancelled() {
         return Err(stopped());
@@ -444,7 +452,31 @@ fn read_with_tobj(
         materials: materials.unwrap_or_default(),
         texture_dir,
         libraries: paths,
+        short_faces,
     })
+}
+
+/// One reader of the whole of `text` (it is short, or the two readers failed: read
+/// again, for tobj's own answer and its line), handing tobj pieces of `per_piece` faces.
+fn read_alone(
+    text: &str,
+    per_piece: usize,
+    libraries: &Libraries,
+    progress: &Progress,
+) -> TobjRead {
+    libraries.forget();
+    progress.read(0);
+    let go_on = AtomicBool::new(false);
+    let mut reader = ObjectCut::new(
+        LineCounter::new(Watched::new(text.as_bytes(), progress, &go_on)),
+        per_piece,
+    );
+    let result = tobj_over(&mut reader, libraries);
+    TobjRead {
+        result,
+        line: reader.inner().line(),
+        short_faces: reader.short_faces(),
+    }
 }
 
 /// What tobj made of a text, and the line its reader stopped on (the line of its error).
@@ -452,6 +484,8 @@ struct TobjRead {
     /// tobj's answer, or its panic.
     result: std::thread::Result<tobj::LoadResult>,
     line: usize,
+    /// `f` lines of fewer than three corners (no triangle comes of them).
+    short_faces: usize,
 }
 
 /// How tobj is asked to read: polygons are triangulated by `map::triangulate` (ear
@@ -583,6 +617,9 @@ mod tests {
             // Faces naming a vertex, or texture coordinates, defined after them.
             "o floor\nv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 3 2\nf 1 4 3\nv 1 0 1\n".to_string(),
             format!("o floor\n{v}{f_uv}{texcoords}"),
+            // Faces of fewer than three corners among the rest: counted once, however
+            // split.
+            format!("o floor\n{v}f 1 2\n{f}f 3\nl 1 2\n"),
             // One object whose faces mix normals and none: shaded alike.
             format!("o mixed\n{v}vn 0 1 0\n{f_n}{f}"),
             // A spawn marker of many faces keeps its centre.

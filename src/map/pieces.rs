@@ -35,6 +35,9 @@ pub(super) enum Line {
     /// position, texture-coordinate and normal index it names counting from 1 (0: none
     /// or relative; a relative index names what is already defined).
     Face([usize; 3]),
+    /// An `f` line of fewer than three corners, which makes no triangle (tobj keeps it as
+    /// a polyline, with the faces): what it names, as [`Line::Face`].
+    Short([usize; 3]),
     /// A position (0), texture coordinate (1) or normal (2).
     Vertex(usize),
     /// A position with its colour: the colour's numbers tobj keeps (up to the first that
@@ -82,10 +85,18 @@ impl<R: BufRead> ObjectCut<R> {
         &self.inner
     }
 
+    /// The `f` lines of fewer than three corners handed to tobj so far (no triangle comes
+    /// of them: said as a warning).
+    pub(super) fn short_faces(&self) -> usize {
+        self.tally.short
+    }
+
     /// Whether the object is ended before `line`: a face, after `per_piece` faces, every
     /// vertex they name defined, and not a spawn marker's.
     fn cut_before(&self, line: &Line) -> bool {
-        matches!(line, Line::Face(_)) && self.tally.faces >= self.per_piece && self.tally.may_end()
+        matches!(line, Line::Face(_) | Line::Short(_))
+            && self.tally.faces >= self.per_piece
+            && self.tally.may_end()
     }
 
     /// A cut: the object's name again, and its count started afresh.
@@ -123,6 +134,8 @@ pub(super) struct Tally {
     named: [usize; 3],
     /// The colour numbers tobj keeps so far (three a coloured position).
     colours: usize,
+    /// `f` lines of fewer than three corners read so far (see [`Line::Short`]).
+    short: usize,
 }
 
 impl Default for Tally {
@@ -133,6 +146,7 @@ impl Default for Tally {
             defined: [0; 3],
             named: [0; 3],
             colours: 0,
+            short: 0,
         }
     }
 }
@@ -164,6 +178,11 @@ impl Tally {
                 self.faces += 1;
                 self.named = max3(self.named, named);
             }
+            Line::Short(named) => {
+                self.faces += 1;
+                self.short += 1;
+                self.named = max3(self.named, named);
+            }
             Line::Vertex(kind) => self.defined[kind] += 1,
             Line::Coloured(colours) => {
                 self.defined[0] += 1;
@@ -188,7 +207,16 @@ pub(super) fn read(line: &[u8]) -> Line {
         let mut words = text.split_whitespace();
         let first = words.next().unwrap_or_default();
         return match first {
-            "f" | "l" => Line::Face(words.map(str::as_bytes).map(largest).fold([0; 3], max3)),
+            "f" | "l" => face(
+                first == "f",
+                words
+                    .map(str::as_bytes)
+                    .map(largest)
+                    .fold(Corners::default(), |a, b| Corners {
+                        named: max3(a.named, b.named),
+                        count: a.count + b.count,
+                    }),
+            ),
             "v" => position(words),
             _ => read_word(first.as_bytes(), &text),
         };
@@ -202,7 +230,7 @@ pub(super) fn read(line: &[u8]) -> Line {
         .position(u8::is_ascii_whitespace)
         .map_or(line.len(), |n| start + n);
     match &line[start..end] {
-        b"f" | b"l" => Line::Face(largest(&line[end..])),
+        key @ (b"f" | b"l") => face(key == b"f", largest(&line[end..])),
         b"o" | b"g" => read_word(&line[start..end], &String::from_utf8_lossy(line)),
         // Most positions have no colour: their words counted first, byte by byte (read
         // as words, every position cost 0.15 s of the ten million triangles' parse).
@@ -268,9 +296,12 @@ fn read_word(word: &[u8], text: &str) -> Line {
 /// the same corners to say what is wrong with each, splitting them into words and parsing
 /// each as text: a reading by words here added 0.7 s to ten million faces (this pass
 /// 0.15 s), and only the largest indices are wanted.
-fn largest(corners: &[u8]) -> [usize; 3] {
+fn largest(corners: &[u8]) -> Corners {
     let mut named = [0usize; 3];
     let (mut slot, mut value, mut negative) = (0usize, 0usize, false);
+    // Corners are counted where one ends (a word with a digit), not byte by byte: the
+    // count adds nothing to the bytes' loop but a store.
+    let (mut count, mut digits) = (0usize, false);
     let mut keep = |slot: usize, value: usize, negative: bool| {
         if let Some(n) = named.get_mut(slot).filter(|_| !negative) {
             *n = (*n).max(value);
@@ -279,6 +310,7 @@ fn largest(corners: &[u8]) -> [usize; 3] {
     for &b in corners {
         match b {
             b'0'..=b'9' => {
+                digits = true;
                 value = value
                     .saturating_mul(10)
                     .saturating_add(usize::from(b - b'0'))
@@ -291,12 +323,35 @@ fn largest(corners: &[u8]) -> [usize; 3] {
             _ if b.is_ascii_whitespace() => {
                 keep(slot, value, negative);
                 (slot, value, negative) = (0, 0, false);
+                count += usize::from(std::mem::take(&mut digits));
             }
             _ => {}
         }
     }
     keep(slot, value, negative);
-    named
+    Corners {
+        named,
+        count: count + usize::from(digits),
+    }
+}
+
+/// What [`largest`] reads of a face line's corners.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Corners {
+    /// The largest position, texture-coordinate and normal index named.
+    named: [usize; 3],
+    /// How many corners (words with a digit) there are.
+    count: usize,
+}
+
+/// A face line (`is_f`) or a polyline's, of `corners`: an `f` of fewer than three
+/// corners makes no triangle.
+fn face(is_f: bool, corners: Corners) -> Line {
+    if is_f && corners.count < 3 {
+        Line::Short(corners.named)
+    } else {
+        Line::Face(corners.named)
+    }
 }
 
 /// The larger of each of two triples.
@@ -438,8 +493,16 @@ mod tests {
 
     #[test]
     fn a_faces_largest_indices_are_read_from_its_corners() {
-        assert_eq!(largest(b" 1 22 3\n"), [22, 0, 0]);
-        assert_eq!(largest(b" 4/5/6 7//9 -1/-2/-3 +8/1"), [8, 5, 9]);
+        let corners = |b: &[u8]| {
+            let c = largest(b);
+            (c.named, c.count)
+        };
+        assert_eq!(corners(b" 1 22 3\n"), ([22, 0, 0], 3));
+        assert_eq!(corners(b" 4/5/6 7//9 -1/-2/-3 +8/1"), ([8, 5, 9], 4));
+        // A face of two corners is a short one; a polyline of two is a polyline.
+        assert_eq!(read(b"f 1 2\n"), Line::Short([2, 0, 0]));
+        assert_eq!(read(b"f  7/1 \n"), Line::Short([7, 1, 0]));
+        assert_eq!(read(b"l 1 2\n"), Line::Face([2, 0, 0]));
         assert_eq!(read(b"  f 3/1 2/4 1/1\r\n"), Line::Face([3, 4, 0]));
         assert_eq!(read("f\u{a0}1 5\u{a0}2".as_bytes()), Line::Face([5, 0, 0]));
         assert_eq!(read(b"vt 0 1\n"), Line::Vertex(1));
