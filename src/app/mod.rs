@@ -341,6 +341,7 @@ impl App {
             frame_drawn: false,
             exited: false,
             quit_armed: None,
+            last_wheel: None,
             quitting: false,
             error: None,
             store,
@@ -425,6 +426,8 @@ struct App {
     exited: bool,
     /// When an Esc said "Esc again to quit": another within [`events::ESC_AGAIN`] quits.
     quit_armed: Option<Instant>,
+    /// The last wheel event and when (an X11 notch comes twice: see `App::wheel_echo`).
+    last_wheel: Option<(Instant, winit::event::MouseScrollDelta)>,
     /// Quit after the next frame (which takes the exit screenshot, if one is due).
     quitting: bool,
     error: Option<String>,
