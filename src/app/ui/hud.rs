@@ -92,7 +92,7 @@ impl Overlay {
         self.frame_line = if scene {
             "a scene: each [[model]] sets its up axis and scale in its file".into()
         } else {
-            format!("{}  (U, [ ], Shift+[ ] correct it)", frame.flags())
+            format!("{}  (U, [ ] correct it)", frame.flags())
         };
     }
 
