@@ -243,6 +243,28 @@ pub fn warn_starts(session: &Session, script: Option<&Script>, path: Option<&Pat
     }
 }
 
+/// Where a script whose first line is `start` begins: it walks from there, not from the
+/// spawn the load's line gave (a recording replayed read as walked from the spawn: a new
+/// user's finding).
+pub fn say_script_start(script: &Script) {
+    let Some(s) = script
+        .starts()
+        .next()
+        .filter(|s| script.lines.first() == Some(&s.line))
+    else {
+        return;
+    };
+    let p = s.pose.position;
+    tell!(
+        "start: {:.3},{:.3},{:.3} (world coordinates), yaw {:.0}: the script's line {}, not the spawn",
+        p.x,
+        p.y,
+        p.z,
+        s.pose.yaw_deg,
+        s.line
+    );
+}
+
 /// What is wrong with replaying a recording made on `on` in `session`: another map (by
 /// file name: a folder moved is the same map), or the same in another frame. Its `start`
 /// lines are world coordinates there (a recording of the built-in map replayed on

@@ -769,6 +769,24 @@ fn a_recording_replayed_on_another_map_or_frame_is_warned_of() {
     );
 }
 
+/// `sim` said only the map's spawn, even when the script's first line puts the walk
+/// elsewhere (a recording replayed read as walked from the spawn: a new user's finding):
+/// its start is said too; a script that walks from the spawn says none.
+#[test]
+fn a_script_that_starts_elsewhere_says_where() {
+    let moved = tmp("moved.txt", "# a walk\nstart 1,1.6,2 90 0\nwait 0.1\n");
+    let out = walkthrough(&["sim", "--script", moved.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("start: 1.000,1.600,2.000 (world coordinates), yaw 90: the script's line 2, not the spawn"),
+        "{err}"
+    );
+    let still = tmp("still.txt", "wait 0.1\nstart 1,1.6,2 90 0\n");
+    let err = stderr(&walkthrough(&["sim", "--script", still.to_str().unwrap()]));
+    assert!(!err.contains("start: "), "{err}");
+}
+
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
 /// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
