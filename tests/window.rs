@@ -3101,6 +3101,37 @@ fn a_mirror_name_no_material_has_lists_the_map_s_materials() {
     );
 }
 
+/// The mirror room `map` (its `glass` a mirror) walked by the script `text` in a 960 x 600
+/// window run in `run` (made): the picture at the script's end.
+fn mirror_room_shot(x: &Xvfb, map: &Path, run: &Path, text: &str) -> image::RgbImage {
+    std::fs::create_dir_all(run).unwrap();
+    let script = run.join("look.txt");
+    std::fs::write(&script, text).unwrap();
+    let png = run.join("shot.png");
+    let child = spawn_in(
+        x,
+        &[
+            map.to_str().unwrap(),
+            "--mirror",
+            "glass",
+            "--up",
+            "y",
+            "--scale",
+            "1",
+            "--script",
+            script.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--exit-when-done",
+        ],
+        run,
+    );
+    wait_for_exit(child, "the mirror window did not close");
+    image::open(png).expect("a PNG").to_rgb8()
+}
+
 /// Issue 39: the mirrors' reflection draws the movers and the decals too, not only the
 /// map. A marker that is a mover behind the viewer is seen in the mirror as the map's
 /// marker is; a decal stuck on the wall behind the viewer is seen in the mirror at the
@@ -3139,34 +3170,8 @@ fn a_mirror_shows_a_mover_and_a_decal_behind_the_viewer() {
     // The decal: turned to the wall behind (z = 5, 3 m away), stuck, turned back.
     let map = mirror_room(&dir);
     let decal_shot = |name: &str, verb: &str| {
-        let run = dir.join(name);
-        std::fs::create_dir_all(&run).unwrap();
-        let script = run.join("look.txt");
         let text = format!("start 0,1.6,2 -160 0\n{verb}wait 0.2\nturn 160\nwait 0.3\n");
-        std::fs::write(&script, text).unwrap();
-        let png = run.join("shot.png");
-        let child = spawn_in(
-            &x,
-            &[
-                map.to_str().unwrap(),
-                "--mirror",
-                "glass",
-                "--up",
-                "y",
-                "--scale",
-                "1",
-                "--script",
-                script.to_str().unwrap(),
-                "--size",
-                "960x600",
-                "--screenshot",
-                png.to_str().unwrap(),
-                "--exit-when-done",
-            ],
-            &run,
-        );
-        wait_for_exit(child, "the mirror window did not close");
-        image::open(png).expect("a PNG").to_rgb8()
+        mirror_room_shot(&x, &map, &dir.join(name), &text)
     };
     let (with, without) = (decal_shot("with", "decal\n"), decal_shot("without", ""));
     // Pixels that differ between the two, in the view below the HUD: the decal's
@@ -3206,33 +3211,8 @@ fn a_decal_stuck_on_a_mirror_is_drawn_on_its_glass() {
     let dir = out_dir("mirror-decal");
     let map = mirror_room(&dir);
     let shot = |name: &str, verb: &str| {
-        let run = dir.join(name);
-        std::fs::create_dir_all(&run).unwrap();
-        let script = run.join("look.txt");
-        std::fs::write(&script, format!("start 0,1.6,2 0 0\n{verb}wait 0.3\n")).unwrap();
-        let png = run.join("shot.png");
-        let child = spawn_in(
-            &x,
-            &[
-                map.to_str().unwrap(),
-                "--mirror",
-                "glass",
-                "--up",
-                "y",
-                "--scale",
-                "1",
-                "--script",
-                script.to_str().unwrap(),
-                "--size",
-                "960x600",
-                "--screenshot",
-                png.to_str().unwrap(),
-                "--exit-when-done",
-            ],
-            &run,
-        );
-        wait_for_exit(child, "the mirror window did not close");
-        image::open(png).expect("a PNG").to_rgb8()
+        let text = format!("start 0,1.6,2 0 0\n{verb}wait 0.3\n");
+        mirror_room_shot(&x, &map, &dir.join(name), &text)
     };
     let (with, without) = (shot("with", "decal\n"), shot("without", ""));
     let (w, h) = with.dimensions();

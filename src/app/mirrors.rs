@@ -6,7 +6,6 @@
 //! edge-on, costs nothing; a water surface seen from below reflects nothing and is drawn
 //! over what is above it.
 
-use glam::Mat4;
 use walkthrough::cull::Frustum;
 use walkthrough::mirrors::{Surface, find_mirrors, water_surfaces};
 use walkthrough::player::Pose;
@@ -55,7 +54,8 @@ impl App {
         }
     }
 
-    /// Draw each mirror in the view from `view` (`view_proj` its matrix) on a
+    /// Draw each mirror in the view from `view` (`seen`: its matrix and fog, as the view's
+    /// decals were drawn with) on a
     /// `width` x `height` window: its pixels marked, the scene, the decals and the
     /// figure reflected into them, the glass or the water over them; a water surface
     /// seen from below, over the scene. `time` (seconds) moves the ripples. Returns how
@@ -63,10 +63,11 @@ impl App {
     pub(super) fn draw_mirrors(
         &mut self,
         view: &Pose,
-        view_proj: Mat4,
+        seen: &DecalView,
         size: [u32; 2],
         time: f32,
     ) -> usize {
+        let view_proj = seen.view_proj;
         if self.mirrors.is_empty() {
             return 0;
         }
@@ -74,12 +75,6 @@ impl App {
         let mut figure = DebugGeometry::default();
         self.place_figure(&mut figure.solid);
         let Some(gpu) = &mut self.gpu else { return 0 };
-        let seen = DecalView {
-            view_proj,
-            eye: view.position,
-            fog: gpu.renderer.fog(),
-            clip_plane: None,
-        };
         let mut drawn = 0;
         let mut copied = false;
         for (i, m) in self.mirrors.iter().enumerate() {
@@ -124,7 +119,7 @@ impl App {
             // Decals stuck on the glass itself were drawn with the view before the
             // reflection covered them: again, over the glass only.
             gpu.mirror_draw.only_marked(true);
-            gpu.decal_draw.draw(&seen, &self.decals);
+            gpu.decal_draw.draw(seen, &self.decals);
             gpu.mirror_draw.only_marked(false);
             drawn += 1;
         }

@@ -150,7 +150,7 @@ impl App {
         };
         gpu.decal_draw.draw(&seen, &self.decals);
         let time = self.sim.time();
-        self.draw_mirrors(&view, view_proj, [size.width, size.height], time);
+        self.draw_mirrors(&view, &seen, [size.width, size.height], time);
         let controller = &self.sim.controller;
         if self.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
