@@ -1,6 +1,7 @@
 //! The map seen from straight above, as an image made once when the map loads: floors
 //! (surfaces facing up) shaded by height, the highest one on top, and walls (upright
-//! surfaces) drawn as dark lines along their foot. The window shows it in a corner with
+//! surfaces) drawn as dark lines along their foot. A map whose level surfaces nearly all
+//! face down (a terrain written with its winding reversed) has its floors read that way. The window shows it in a corner with
 //! the player and its trail; here it is plain pixels, tested headless.
 
 use glam::{Vec2, Vec3};
@@ -11,6 +12,11 @@ use super::Map;
 const FLOOR_UP: f32 = 0.5;
 /// A surface whose unit normal has at most this up component (either way) is a wall.
 const WALL_UP: f32 = 0.3;
+/// Level surfaces facing down over those facing up, in area, beyond which the file's
+/// winding is read as reversed: its floors face down. A closed level has about as much
+/// ceiling as floor (0.2 to 1.04 on the seven real levels and the three maps), a
+/// terrain written clockwise seen from above all of its ground facing down.
+const REVERSED_WINDING: f64 = 3.0;
 /// Pixel colours: empty (nothing below), walls, and floors from low to high.
 const EMPTY: [u8; 4] = [20, 24, 30, 200];
 const WALL: [u8; 4] = [235, 235, 235, 255];
@@ -73,12 +79,13 @@ pub fn top_down(map: &Map, side: u32) -> TopDown {
     let mut height = vec![f32::NEG_INFINITY; pixels];
     let (low, span) = (b.min.y, b.size().y.max(1e-6));
     let mut walls = Vec::new();
+    let floors_up = floors_facing(map);
     for corners in map.triangles() {
         let [a, b2, c] = corners;
         let Some(n) = (b2 - a).cross(c - a).try_normalize() else {
             continue;
         };
-        if n.y >= FLOOR_UP {
+        if n.y * floors_up >= FLOOR_UP {
             fill_floor(&mut image, &mut height, corners, low, span);
         } else if n.y.abs() <= WALL_UP {
             walls.push(corners);
@@ -93,6 +100,30 @@ pub fn top_down(map: &Map, side: u32) -> TopDown {
         line(&mut image, p, q);
     }
     image
+}
+
+/// Which way `map`'s floors face along y: +1 (up, as OBJ's counter-clockwise winding
+/// has it), or -1 where level surfaces facing down outweigh those facing up by more than
+/// [`REVERSED_WINDING`].
+fn floors_facing(map: &Map) -> f32 {
+    let (mut up, mut down) = (0.0f64, 0.0f64);
+    for [a, b, c] in map.triangles() {
+        let n = (b - a).cross(c - a);
+        let Some(unit) = n.try_normalize() else {
+            continue;
+        };
+        let area = f64::from(n.length());
+        if unit.y >= FLOOR_UP {
+            up += area;
+        } else if unit.y <= -FLOOR_UP {
+            down += area;
+        }
+    }
+    if down > REVERSED_WINDING * up {
+        -1.0
+    } else {
+        1.0
+    }
 }
 
 /// Fill a floor triangle where it is the highest floor so far, shaded by its height.
@@ -158,5 +189,42 @@ mod tests {
         assert!(foot < stair && stair < gallery, "{foot} {stair} {gallery}");
         let walls = img.rgba.chunks(4).filter(|p| p[..3] == WALL[..3]).count();
         assert!(walls > 200, "only {walls} wall pixels");
+    }
+
+    /// A new user's finding: a terrain whose faces are wound clockwise seen from above
+    /// (all of its ground facing down) showed an empty minimap.
+    #[test]
+    fn a_terrain_wound_facing_down_still_shows_its_ground() {
+        let n = 20;
+        let mut obj = String::new();
+        for i in 0..n {
+            for j in 0..n {
+                let y = (i as f32 * 0.3).sin() * (j as f32 * 0.2).cos();
+                obj += &format!("v {} {y} {}\n", i as f32 * 0.5, j as f32 * 0.5);
+            }
+        }
+        for i in 0..n - 1 {
+            for j in 0..n - 1 {
+                let a = i * n + j + 1;
+                let (b, c) = (a + 1, a + n);
+                // (c - a) along x, (b - a) along z: x cross z faces down.
+                obj += &format!("f {a} {c} {b}\nf {b} {c} {}\n", c + 1);
+            }
+        }
+        let opts = crate::map::LoadOptions {
+            scale: Some(1.0),
+            ..Default::default()
+        };
+        let map = crate::map::load_obj_str("terrain", &obj, &[], &opts).expect("terrain");
+        assert_eq!(floors_facing(&map), -1.0);
+        let img = top_down(&map, 64);
+        let ground = img.rgba.chunks(4).filter(|p| p[..] != EMPTY[..]).count();
+        let all = (img.size[0] * img.size[1]) as usize;
+        assert!(
+            ground * 10 > all * 9,
+            "{ground} of {all} pixels show ground"
+        );
+        // The built-in hall, wound as OBJ has it, keeps its floors facing up.
+        assert_eq!(floors_facing(&default_map()), 1.0);
     }
 }
