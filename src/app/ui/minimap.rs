@@ -33,6 +33,35 @@ const TRAIL_EVERY: Duration = Duration::from_millis(100);
 /// Length of the view cone's sides, points.
 const CONE_LENGTH: f32 = 18.0;
 
+/// Radius of the ring round the player's arrow held at the minimap's edge, points.
+const OFF_MAP_RING: f32 = 9.0;
+
+/// Where the player's arrow is drawn on a minimap shown in `rect`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Marker {
+    /// The arrow's centre, points.
+    at: Pos2,
+    /// The player is off the picture (fell off the map): the arrow is held at the edge
+    /// nearest, on the side the player is, ringed.
+    off_map: bool,
+}
+
+/// The arrow for a player whose place on screen is `p`: there, or, off the picture, held
+/// at its edge on the side where the player is (a new user fell off cornell_box and the
+/// arrow simply went away).
+fn marker_at(rect: Rect, p: Pos2) -> Marker {
+    let inner = rect.shrink(
+        OFF_MAP_RING
+            .min(rect.width() * 0.5)
+            .min(rect.height() * 0.5),
+    );
+    let at = inner.clamp(p);
+    Marker {
+        at,
+        off_map: !rect.contains(p),
+    }
+}
+
 /// A point of the trail.
 struct TrailPoint {
     at: Vec3,
@@ -142,8 +171,14 @@ impl Minimap {
                     let radius = if p.hit { 2.0 } else { 1.0 };
                     painter.circle_filled(to_screen(rect.min, p.at), radius, color);
                 }
-                // The arrow: its tip along the heading (yaw 0 looks toward -z, the top).
-                let centre = to_screen(rect.min, eye);
+                // The arrow: its tip along the heading (yaw 0 looks toward -z, the top);
+                // off the map (fallen off it) at the edge nearest, ringed.
+                let marker = marker_at(rect, to_screen(rect.min, eye));
+                let centre = marker.at;
+                if marker.off_map {
+                    let ring = Stroke::new(1.5, Color32::from_rgb(255, 60, 40));
+                    painter.circle_stroke(centre, OFF_MAP_RING, ring);
+                }
                 let heading = |deg: f32| {
                     let a = deg.to_radians();
                     Vec2::new(-a.sin(), -a.cos())
@@ -172,6 +207,25 @@ impl Minimap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new user's finding: after falling off the map the arrow was simply absent.
+    #[test]
+    fn a_player_off_the_map_is_shown_at_the_minimaps_edge() {
+        let rect = Rect::from_min_size(Pos2::new(100.0, 10.0), Vec2::new(200.0, 150.0));
+        let inside = marker_at(rect, Pos2::new(150.0, 50.0));
+        assert_eq!(inside.at, Pos2::new(150.0, 50.0));
+        assert!(!inside.off_map);
+        // Far to the right and a little below the top: at the right edge, the same height.
+        let right = marker_at(rect, Pos2::new(900.0, 40.0));
+        assert!(right.off_map);
+        assert_eq!(right.at, Pos2::new(300.0 - OFF_MAP_RING, 40.0));
+        // Beyond a corner: in the corner.
+        let corner = marker_at(rect, Pos2::new(-50.0, -80.0));
+        assert_eq!(
+            corner.at,
+            Pos2::new(100.0 + OFF_MAP_RING, 10.0 + OFF_MAP_RING)
+        );
+    }
 
     #[test]
     fn the_minimap_keeps_its_size_in_a_wide_window_and_clear_of_the_hud_in_a_narrow_one() {
