@@ -1026,6 +1026,58 @@ fn hud_hints_help_without_crosshair_and_the_running_speed() {
     assert!((fastest - 7.5).abs() < 0.2, "ran at {fastest} m/s");
 }
 
+/// A new user's findings: in a small window the minimap was drawn over the help's table,
+/// the HUD's lines showed through it, and a notice ("screenshot saved to ...") covered
+/// the table's page line. The table now lies over both, and keeps the bottom band clear.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_help_in_a_small_window_hides_the_minimap_and_leaves_the_notice_band_clear() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("help-small");
+    let args = ["--size", "640x360", "--spawn", "0,1.6,4", "--yaw", "0"];
+    let (child, win) = launch_in(&x, &args, &dir);
+    let free = f12(&x, &dir, 1);
+    // A click on the minimap (egui raises an area clicked) captures the mouse; Esc frees
+    // it. Then the help's second page, whose page line is at the table's foot.
+    x.xdotool(&["mousemove", "--window", &win, "540", "100", "click", "1"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Escape"]);
+    x.xdotool(&["key", "F1"]);
+    x.xdotool(&["key", "F1"]);
+    sleep(Duration::from_millis(300));
+    let help = f12(&x, &dir, 2);
+    let log = finish(&x, child);
+    let (free, help) = (
+        image::open(&free).unwrap().to_rgb8(),
+        image::open(&help).unwrap().to_rgb8(),
+    );
+    assert_eq!(help.dimensions(), (640, 360), "{log}");
+    let sum = |c: [f32; 3]| c.iter().sum::<f32>();
+    // Above the table's first row, where the minimap's top showed: the minimap without
+    // the help; the help's nearly black panel (and a few letters) with it.
+    let strip = ((450, 10), (620, 22));
+    let (map_strip, help_strip) = (
+        box_colour(&free, strip.0, strip.1),
+        box_colour(&help, strip.0, strip.1),
+    );
+    assert!(sum(map_strip) > 150.0, "no minimap: {map_strip:?}");
+    assert!(
+        sum(help_strip) < 100.0,
+        "the minimap shows over the help: {help_strip:?}"
+    );
+    // The table's foot, its lowest nearly black pixel down its left margin, is above a
+    // one-line notice's top (12 points from the bottom, 32 tall).
+    let black = |y: u32| {
+        let p = help.get_pixel(13, y);
+        p.0.iter().map(|&c| u32::from(c)).sum::<u32>() < 40
+    };
+    let foot = (0..360).rev().find(|&y| black(y)).expect("no help panel");
+    assert!(
+        foot < 360 - 12 - 32,
+        "the table reaches down to {foot}, under the notice"
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn debug_view_highlights_the_wall_walked_into_and_changes_no_trace() {

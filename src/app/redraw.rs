@@ -254,7 +254,10 @@ impl App {
         let fov_across = prefs.fov().horizontal_deg(aspect);
         let mut answer = PanelAnswer::default();
         gpu.egui.run(&gpu.ctx.window, |ui| {
-            minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);
+            // Under the help's table the minimap drew over it: it waits while the help shows.
+            if !overlay.help {
+                minimap.draw(ui.ctx(), eye, controller.pose.yaw_deg, fov_across);
+            }
             hud::draw(ui, overlay, &state);
             answer = settings_panel::panel(prefs, ui.ctx());
         });

@@ -19,6 +19,11 @@ const ROW_GAP: f32 = 3.0;
 /// The height kept for the panel's margins, the page line and the gap to the window's
 /// edges, points.
 const FRAME_HEIGHT: f32 = 60.0;
+/// Room kept clear under the table for a one-line notice ("screenshot saved to ..."),
+/// points: in a 640 x 360 window a notice covered the page line.
+const NOTICE_BAND: f32 = 40.0;
+/// The table's distance from the window's top, points.
+const TOP_GAP: f32 = 8.0;
 
 /// How the controls table fits a window: its text size, and the width left for what a key
 /// does (a longer line wraps).
@@ -89,12 +94,15 @@ pub fn draw(ctx: &egui::Context, panel: egui::Frame, page: usize) -> usize {
         .iter()
         .map(|g| g.size().y.max(fit.font_size) + ROW_GAP)
         .collect();
-    let pages = pages(&heights, screen.height() - FRAME_HEIGHT);
+    let pages = pages(&heights, screen.height() - FRAME_HEIGHT - NOTICE_BAND);
     let Some(shown) = pages.get(page % pages.len().max(1)).cloned() else {
         return 0;
     };
+    // At the top, over the HUD's box and the minimap (its own layer above theirs), the
+    // notice band free below.
     egui::Area::new(egui::Id::unique("help"))
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        .order(egui::Order::Foreground)
+        .anchor(Align2::CENTER_TOP, [0.0, TOP_GAP])
         .show(ctx, |ui| {
             panel.show(ui, |ui| {
                 egui::Grid::new("controls")

@@ -324,7 +324,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
         // or less, and the HUD's lines showing through made both hard to read.
-        let panel = panel.fill(Color32::from_black_alpha(235));
+        let panel = panel.fill(Color32::from_black_alpha(250));
         o.help_pages = super::help::draw(&ctx, panel, o.help_page);
     } else if !s.settings_open {
         crosshair(&ctx);
@@ -337,7 +337,13 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let notice_top = o.notice().and(laid_at("notice")).map(|r| r.top());
     let offer_at = offer_offset(notice_top, ctx.content_rect().bottom());
     let slots = [
-        ("offer", s.offer, Align2::CENTER_BOTTOM, [0.0, offer_at]),
+        // The question waits while the help's table shows: it sat over the table's rows.
+        (
+            "offer",
+            s.offer.filter(|_| !o.help),
+            Align2::CENTER_BOTTOM,
+            [0.0, offer_at],
+        ),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
         ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
         // Below the crosshair and its hint, clear of the HUD's box in a small window.
@@ -363,7 +369,10 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             .monospace()
             .size(MESSAGE_POINTS)
             .color(Color32::WHITE);
+        // Over the help's table (its own layer above the HUD's): a notice is short-lived,
+        // and says what a key just did.
         egui::Area::new(egui::Id::unique(id))
+            .order(egui::Order::Tooltip)
             .anchor(anchor, offset)
             .default_width(if fresh {
                 wrap_width(&ctx, msg)
