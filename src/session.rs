@@ -616,14 +616,16 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
     })
 }
 
-/// ", 29 triangles without area in world coordinates and 3 repeated triangles dropped
-/// from collision", or nothing.
+/// ", 29 slivers (nearly no area, still drawn) and 3 repeated triangles dropped from
+/// collision", or nothing. Not the faces with no area at all that the loader dropped and
+/// warned of: these are the ones left that are too thin to collide with (see
+/// [`crate::tolerance::DEGENERATE_AREA`]); a new user read two counts of one thing.
 fn dropped_note(s: &WorldStats) -> String {
     let mut parts = Vec::new();
     if s.dropped > 0 {
         parts.push(format!(
-            "{} without area in world coordinates",
-            counted(s.dropped, "triangle", "triangles")
+            "{} (nearly no area, still drawn)",
+            counted(s.dropped, "sliver", "slivers")
         ));
     }
     if s.duplicates > 0 {
@@ -688,6 +690,32 @@ fn too_small(world: &CollisionWorld, scale: Option<f32>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new user's finding: "dropped 160 faces with no area" (the loader's warning) and
+    /// "18 triangles without area in world coordinates dropped from collision" (the map
+    /// line) read as two counts of one thing. The map line's are slivers, still drawn.
+    #[test]
+    fn the_map_line_says_slivers_not_faces_without_area() {
+        let stats = WorldStats {
+            triangles: 10,
+            dropped: 18,
+            duplicates: 3,
+            ..WorldStats::default()
+        };
+        assert_eq!(
+            dropped_note(&stats),
+            ", 18 slivers (nearly no area, still drawn) and 3 repeated triangles dropped from collision"
+        );
+        let one = WorldStats {
+            dropped: 1,
+            ..WorldStats::default()
+        };
+        assert_eq!(
+            dropped_note(&one),
+            ", 1 sliver (nearly no area, still drawn) dropped from collision"
+        );
+        assert_eq!(dropped_note(&WorldStats::default()), "");
+    }
 
     /// A new user's finding: a load cancelled while parsing named "maps/m3.obj", one
     /// cancelled a stage later "m3.obj". Every stage names the file as it was opened.
