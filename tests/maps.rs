@@ -766,3 +766,55 @@ fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_sca
         assert!(n.dot(p(0) - centre) > 0.0);
     }
 }
+
+/// A new user's finding on Recast's dungeon (slide mode): pressed up a walkable rock
+/// slope into a 47-degree face, the walker crept up the crease, then the floor's follow
+/// met the steep face first and slid it 0.27 m back down in one step, eleven times a
+/// second; in a corner where the floor meets a wall through a 52-degree bevel it shook
+/// through five places at 24 Hz. A steep face under the body is no floor: it leaves the
+/// ground and comes down under gravity (Quake III's ground trace), never by a jump.
+#[test]
+fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
+    let Some(dir) = shared("levels/recast_dungeon") else {
+        return;
+    };
+    let mut s = Session::open(Some(&dir.join("dungeon.obj")), &OpenOptions::default()).unwrap();
+    // (script, fastest horizontal speed it asks for, m/s)
+    let runs = [
+        ("start 22.2,26.2,-73.5 -149.3 0\nwait 0.3\nforward 3\n", 3.0),
+        (
+            "start -7.280,1.650,0.426 -117.6 0\nwait 0.3\nkeys forward+left 1.69\nrun on\n\
+             turn -31.0\nkeys forward 2.56\nrun off\nturn -77.7\nkeys forward 3\n",
+            7.5,
+        ),
+    ];
+    let dt = 1.0 / 120.0;
+    for (text, speed) in runs {
+        let script = walkthrough::sim::parse_script("dungeon.txt", text).unwrap();
+        let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
+        let frame = s.map.frame;
+        let rows = walkthrough::sim::run_to_rows_in(&mut s.ticking(), &frame, &mut c, &script, dt);
+        // Row 0 is the script's start; every step after it moves no farther across than
+        // the walk asks (a millimetre to spare), and the eye never drops back more than a
+        // centimetre and comes up again within a few steps.
+        let most = speed * dt as f32 + 1e-3;
+        for w in rows[1..].windows(2) {
+            let (a, b) = (w[0].position, w[1].position);
+            let across = Vec3::new(b[0] - a[0], 0.0, b[2] - a[2]).length();
+            assert!(
+                across <= most,
+                "{across} m in one step at {} s:\n{a:?} -> {b:?}",
+                w[1].t
+            );
+        }
+        let ys: Vec<f32> = rows[1..].iter().map(|r| r.position[1]).collect();
+        let shakes = ys
+            .windows(3)
+            .filter(|w| (w[1] - w[0]) * (w[2] - w[1]) < 0.0 && (w[2] - w[1]).abs() > 0.01)
+            .count();
+        assert!(
+            shakes <= 2,
+            "the eye turned up or down by over 1 cm {shakes} times"
+        );
+    }
+}

@@ -451,9 +451,12 @@ struct Support {
 
 /// Follow the floor down from `centre` by up to the step height: the first contact below
 /// when it is ground (`band` says how high over the feet an edge may hold the body).
-/// When a steep contact comes first (pressed against a step too high to climb, its nose
-/// is met before the floor beside it), the body slides past it to what holds it up.
-/// `None`: nothing within reach holds the body.
+/// When a steep edge or corner comes first (pressed against a step too high to climb,
+/// its nose is met before the floor beside it), the body slides past it to what holds it
+/// up. A steep face first is no floor (Quake III's ground trace): the body leaves the
+/// ground and comes down it under gravity. Slid down it by the whole step height, it
+/// went 0.27 m back in one tick (a new user pressed into a 47-degree rock face on
+/// Recast's dungeon, eleven times a second). `None`: nothing within reach holds the body.
 fn follow_floor(
     world: &dyn Collider,
     s: &WalkSettings,
@@ -470,6 +473,9 @@ fn follow_floor(
             centre: at,
             contact: first,
         });
+    }
+    if first.feature == Feature::Face {
+        return None; // a steep face: no floor, and no slide down it by a step's height
     }
     // The slide's first leg is the sweep just made.
     let swept = Swept {
