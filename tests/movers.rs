@@ -431,3 +431,40 @@ fn a_flyer_sliding_over_a_turning_boxs_edge_ends_no_deeper_than_a_rounding() {
     );
     assert!(overlap(&world, &body, out.end).is_none());
 }
+
+/// A new user's finding: a platform that tilts (a see-saw, turning about a horizontal
+/// axis) froze for good once the walker stood on it. Carried by the turn, the upright
+/// body needs more room over the platform as it comes back toward level than the turn
+/// left it, so every tick found it inside and sent the platform back.
+#[test]
+fn a_tilting_platform_goes_on_tilting_with_the_walker_on_it() {
+    // A slab 4 x 0.2 x 2 m over the room's floor, rocking +/-20 degrees about z every 2 s.
+    let path = scene(
+        "tilt",
+        &[(
+            Vec3::new(4.0, 0.2, 2.0),
+            "keys = [[0, 0, 1.5, 0, 0, 0, -20], [2, 0, 1.5, 0, 0, 0, 20]]\nplay = \"ping-pong\"\nease = \"smooth\"",
+        )],
+    );
+    let mut s = open(&path);
+    // Dropped onto the slab 1.2 m from its pivot, then standing still for 6 s.
+    let rows = walk(&mut s, "start 1.2,3.4,0 0 0\nwait 6\n", DT);
+    let slab = &s.movers.list[0];
+    assert_eq!(
+        slab.blocked, 0,
+        "the slab was sent back {} times",
+        slab.blocked
+    );
+    let ridden: Vec<&TraceRow> = rows.iter().filter(|r| r.on == Some(1)).collect();
+    assert!(
+        ridden.len() > rows.len() / 2,
+        "rode it {} of {} steps",
+        ridden.len(),
+        rows.len()
+    );
+    // 1.2 m from the pivot, +/-20 degrees moves the feet about 0.8 m up and down.
+    let (low, high) = ridden.iter().fold((f32::MAX, f32::MIN), |(l, h), r| {
+        (l.min(r.position[1]), h.max(r.position[1]))
+    });
+    assert!(high - low > 0.6, "the eye went only from {low} to {high}");
+}

@@ -230,6 +230,7 @@ fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
         let on_it = moved_by.transform_point3(c);
         let others = placed.only(Which::AllBut(m.instance));
         if riding == Some(m.instance) {
+            let on_it = lifted_out(&placed.only(Which::One(m.instance)), &probe, on_it);
             c = resolve_move(&others, &slide, c, on_it - c).end;
             turned_deg += turn_about_vertical(&moved_by);
             carried = true;
@@ -259,6 +260,29 @@ fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
         turned_deg,
         carried,
         pushed,
+    }
+}
+
+/// The rider's centre carried to `at` by a mover that turns about a level axis (a
+/// see-saw coming back toward level) can lie inside it: the body stays upright, and an
+/// upright ellipsoid needs more room over a level surface than over a tilted one, while
+/// the turn keeps its centre's distance from the surface. Lifted out: the body let down
+/// onto the mover from above `at` (Quake III's `G_MoverPush` moves a rider with its
+/// pusher, then tests that it is clear). `at` itself where it is clear, or where even
+/// from above the body is inside the mover (then the mover is blocked, as before).
+fn lifted_out(mover: &dyn Collider, probe: &Probe, at: Vec3) -> Vec3 {
+    let body = &probe.body;
+    if overlap(mover, body, at).is_none() {
+        return at;
+    }
+    let lift = Vec3::Y * body.radii.y;
+    let above = at + lift;
+    if overlap(mover, body, above).is_some() {
+        return at;
+    }
+    match mover.sweep(probe, above, -lift) {
+        Some(hit) => above - lift * hit.t as f32,
+        None => at,
     }
 }
 
