@@ -127,13 +127,43 @@ fn walking_asked_for_where_no_walker_fits_stays_flying_and_says_why() {
     let r = c.step(&world, &MoveIntent::default(), 1.0 / 120.0);
     assert_eq!(r.refused, Some(Refusal::NoRoomToWalk));
     assert_eq!(c.settings.mode, Mode::Fly);
-    assert!(r.refused.unwrap().to_string().contains("still flying"));
+    assert!(
+        r.refused
+            .unwrap()
+            .to_string()
+            .contains("flying until the next placement")
+    );
     assert!((c.pose.position - Vec3::new(-5.0, 0.5, 0.0)).length() < 1e-6);
     // Flown out from under the slab, walking is allowed.
     c.pose.position.x = 5.0;
     c.settings.mode = Mode::Walk;
     let r = c.step(&world, &MoveIntent::default(), 1.0 / 120.0);
     assert_eq!((r.refused, c.settings.mode), (None, Mode::Walk));
+}
+
+/// A new user's finding: a script's `start` under the slab left the walk flying, and a
+/// later `start` in the open room flew on to the script's end. A placement after a
+/// refused walk walks again; a flight asked for (`mode fly`) stays.
+#[test]
+fn a_start_after_a_refused_walk_walks_again_unless_flying_was_asked_for() {
+    let mut tris = closed_box();
+    tris.extend(cube(
+        Vec3::new(-10.0, 1.0, -10.0),
+        Vec3::new(0.0, 1.1, 10.0),
+    ));
+    let world = CollisionWorld::new(tris);
+    let text = "start -5,0.5,0 0 0\nwait 0.1\nstart 5,1.6,0 0 0\nwait 0.5\n";
+    let rows = play(&world, Response::Slide, text);
+    let under = rows.iter().find(|r| r.position[0] < 0.0).unwrap();
+    assert!(!under.ground, "walking under the slab: {under:?}");
+    let end = rows.last().unwrap();
+    assert!(
+        end.ground && end.position[0] > 0.0,
+        "flew on after the second start: {end:?}"
+    );
+    // Asked for, flying stays flying across a start.
+    let rows = play(&world, Response::Slide, &format!("mode fly\n{text}"));
+    assert!(!rows.last().unwrap().ground);
 }
 
 /// Under a slab 1.4 m high the standing walker does not fit but the crouched one does:

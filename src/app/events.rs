@@ -185,8 +185,9 @@ impl App {
                 format!("response {}", s.response)
             }
             Action::NextMode => {
-                s.mode = s.mode.next();
-                format!("mode {}", s.mode)
+                let mode = s.mode.next();
+                self.sim.controller.set_mode(mode);
+                format!("mode {mode}")
             }
             Action::NextMethod => {
                 s.method = s.method.next();

@@ -158,7 +158,7 @@ impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::NoRoomToWalk => f.write_str(
-                "no room to walk here (the walker fits neither standing nor crouched): still flying",
+                "no room to walk here (the walker fits neither standing nor crouched): flying until the next placement (a script's start, R, a view)",
             ),
         }
     }
@@ -197,6 +197,10 @@ pub struct Controller {
     /// How far the drawn eye lags the physical one vertically (a step-up or a crouch
     /// moves the view smoothly; see [`Controller::view_pose`]).
     view_lag: f32,
+    /// Walking was asked for and refused for want of room (see [`Refusal`]): the next
+    /// placement walks again. A script's later `start` in an open room went on flying
+    /// to its end (a new user's finding).
+    walk_refused: bool,
 }
 
 impl Controller {
@@ -208,7 +212,15 @@ impl Controller {
             walk: WalkState::default(),
             settled: None,
             view_lag: 0.0,
+            walk_refused: false,
         }
+    }
+
+    /// Walk or fly, as the user or a script asks (a flight forced by a refused walk is
+    /// then theirs).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.settings.mode = mode;
+        self.walk_refused = false;
     }
 
     /// The body of the current mode and posture.
@@ -244,6 +256,9 @@ impl Controller {
     /// overlaps again at the next step.
     pub fn place(&mut self, pose: Pose) {
         self.pose = pose;
+        if std::mem::take(&mut self.walk_refused) {
+            self.settings.mode = Mode::Walk;
+        }
         self.settled = None;
         self.walk.reset();
         self.view_lag = 0.0;
@@ -345,6 +360,7 @@ impl Controller {
                 return Settled::at(p);
             }
             self.settings.mode = Mode::Fly;
+            self.walk_refused = true;
             self.walk.reset();
             let mut settled = self.settle(world);
             settled.refused = Some(Refusal::NoRoomToWalk);

@@ -464,7 +464,7 @@ impl ScriptPlayer {
                 Command::Wait(s) => self.holding = Some((MoveIntent::default(), steps(s))),
                 Command::Turn(y, p) => c.pose.turn(y, p),
                 Command::Response(r) => c.settings.response = r,
-                Command::Mode(m) => c.settings.mode = m,
+                Command::Mode(m) => c.set_mode(m),
                 Command::Method(m) => c.settings.method = m,
                 Command::Run(on) => self.run = on,
                 Command::Crouch(on) => self.crouch = on,
