@@ -353,6 +353,14 @@ impl Session {
         Ok(Rescaled { factor })
     }
 
+    /// What the use key would meet from the eye at `eye` looking along `look`.
+    pub fn use_target(&self, eye: Vec3, look: Vec3) -> crate::movers::push::UseTarget {
+        match &self.placed {
+            Some(placed) => crate::movers::push::use_target(placed, &self.movers, eye, look),
+            None => crate::movers::push::UseTarget::NoneInMap,
+        }
+    }
+
     /// The world to step in: the scene's placements with their movers (they move as the
     /// ticks pass), else the still world of [`collider`](Self::collider).
     pub fn ticking(&mut self) -> World<'_> {

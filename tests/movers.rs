@@ -468,3 +468,33 @@ fn a_tilting_platform_goes_on_tilting_with_the_walker_on_it() {
     });
     assert!(high - low > 0.6, "the eye went only from {low} to {high}");
 }
+
+/// A new user's finding: E looking at a door 2.5 m away did nothing and said nothing.
+/// What the use key meets is asked as the tick asks it: the door within 2 m, nothing
+/// farther, and a map without movers that start on use has none.
+#[test]
+fn the_use_key_meets_a_door_within_reach_and_says_when_it_meets_none() {
+    use walkthrough::movers::push::UseTarget;
+    let path = scene(
+        "use",
+        &[(
+            Vec3::new(2.0, 2.0, 0.2),
+            "keys = [[0, 0, 1, 0, 0, 0, 0], [1, 2, 1, 0, 0, 0, 0]]\nplay = \"once\"\nstart = \"use\"",
+        )],
+    );
+    let s = open(&path);
+    let ahead = Vec3::NEG_Z;
+    let at = |z: f32| s.use_target(Vec3::new(0.0, 1.6, z), ahead);
+    assert_eq!(at(1.5), UseTarget::Mover(0));
+    assert_eq!(at(3.0), UseTarget::OutOfReach);
+    // Looking away from it, within reach.
+    assert_eq!(
+        s.use_target(Vec3::new(0.0, 1.6, 1.0), Vec3::Z),
+        UseTarget::OutOfReach
+    );
+    let still = Session::open(None, &OpenOptions::default()).unwrap();
+    assert_eq!(
+        still.use_target(Vec3::new(0.0, 1.6, 0.0), ahead),
+        UseTarget::NoneInMap
+    );
+}

@@ -12,6 +12,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
+use walkthrough::movers::push::{USE_REACH, UseTarget};
 use walkthrough::names::Named;
 use walkthrough::preferences::WALKING_SPEED_RANGE;
 
@@ -70,6 +71,20 @@ fn view_slot(key: KeyCode) -> Option<u8> {
     DIGITS.iter().position(|k| *k == key).map(|i| i as u8 + 1)
 }
 
+/// What the window says of E meeting `target` (nothing when it meets a mover: the mover
+/// moving says it).
+fn use_notice(target: UseTarget) -> Option<String> {
+    match target {
+        UseTarget::Mover(_) => None,
+        UseTarget::OutOfReach => Some(format!(
+            "E: no door or lift to use within {USE_REACH} m ahead (look at it, closer)"
+        )),
+        UseTarget::NoneInMap => {
+            Some("E uses doors and lifts a scene starts on use: there are none here".into())
+        }
+    }
+}
+
 impl App {
     fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
         if self.prefs.open {
@@ -100,6 +115,9 @@ impl App {
                 }
             }
             return;
+        }
+        if down && !repeat && self.keys.uses(key) {
+            self.say_use_target();
         }
         if self.keys.set(key, down) || !down || repeat {
             return;
@@ -177,6 +195,15 @@ impl App {
 
     /// Stop / slide, walk / fly or the next point-in-triangle method (a key's or a pad's
     /// press), recorded as the script line that does it.
+    /// E pressed: say so when it meets nothing to use (what it meets starts in the tick).
+    fn say_use_target(&mut self) {
+        let eye = self.sim.controller.pose;
+        let target = self.sim.session.use_target(eye.position, eye.forward());
+        if let Some(line) = use_notice(target) {
+            self.overlay.notify(line);
+        }
+    }
+
     pub(super) fn switch(&mut self, action: Action) {
         let s = &mut self.sim.controller.settings;
         let line = match action {
@@ -564,6 +591,17 @@ impl Drawers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    /// A new user's finding: E looking at a door 2.5 m away said nothing, so a door
+    /// that opens on use could not be told from a wall.
+    fn e_meeting_nothing_to_use_says_why() {
+        assert_eq!(use_notice(UseTarget::Mover(3)), None);
+        let far = use_notice(UseTarget::OutOfReach).unwrap();
+        assert!(far.contains("within 2 m"), "{far}");
+        let none = use_notice(UseTarget::NoneInMap).unwrap();
+        assert!(none.contains("there are none here"), "{none}");
+    }
 
     #[test]
     fn multisampling_is_on_by_default_only_where_the_gl_is_known_to_be_a_gpu() {

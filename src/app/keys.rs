@@ -38,6 +38,11 @@ impl HeldKeys {
         };
     }
 
+    /// Is `key` the use key (E, unless a move is bound to it)?
+    pub fn uses(&self, key: KeyCode) -> bool {
+        key == KeyCode::KeyE && self.bound.move_of(key).is_none()
+    }
+
     /// Record a movement key going down or up; returns false for other keys.
     pub fn set(&mut self, key: KeyCode, down: bool) -> bool {
         let shift = matches!(key, KeyCode::ShiftLeft | KeyCode::ShiftRight);

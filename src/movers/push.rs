@@ -208,6 +208,42 @@ fn looked_at(placed: &InstancedWorld, rider: &Rider) -> Option<usize> {
     placed.instance_of(hit.triangle)
 }
 
+/// What the use key meets from the eye at `eye` looking along `look` (what the window
+/// says when it is pressed: a new user could not tell a door that opens on use from a
+/// wall, nor that it was too far).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseTarget {
+    /// A mover that starts on use (index in [`Movers::list`]).
+    Mover(usize),
+    /// Such movers there are, but none looked at within [`USE_REACH`].
+    OutOfReach,
+    /// Nothing here starts on use.
+    NoneInMap,
+}
+
+/// What the use key pressed now would meet (the same look as the tick's, see
+/// [`looked_at`]).
+pub fn use_target(placed: &InstancedWorld, movers: &Movers, eye: Vec3, look: Vec3) -> UseTarget {
+    let usable = |m: &&crate::movers::MoverState| m.motion.start == Start::Use;
+    if !movers.list.iter().any(|m| usable(&m)) {
+        return UseTarget::NoneInMap;
+    }
+    let rider = Rider {
+        eye,
+        look,
+        ..Rider::at(Body::FLYER, eye)
+    };
+    let at = looked_at(placed, &rider);
+    match movers
+        .list
+        .iter()
+        .position(|m| usable(&m) && Some(m.instance) == at)
+    {
+        Some(k) => UseTarget::Mover(k),
+        None => UseTarget::OutOfReach,
+    }
+}
+
 /// The carries and pushes of every mover in `motions`, from the rider's centre at the
 /// tick's start.
 fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
