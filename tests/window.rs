@@ -1507,6 +1507,33 @@ fn a_window_resized_by_hand_opens_at_that_size_next_time() {
     finish(&x, child);
 }
 
+/// A new user's finding: a window size typed into the panel (99999) was saved, and every
+/// later run opened 16384 pixels wide, the panel off the screen. A saved size larger than
+/// the screen opens within it, and says so.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_saved_window_size_past_the_screen_opens_within_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("saved-too-big");
+    let config = dir.join("walkthrough-config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("settings.toml"),
+        "[settings]\nwindow_size = [16384, 720]\n",
+    )
+    .unwrap();
+    let (child, win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    let (w, h) = window_size(&x, &win);
+    let log = finish(&x, child);
+    assert!(w <= 1280 && h == 720, "opened {w}x{h}\n{log}");
+    assert!(
+        log.contains(
+            "the saved window size 16384x720 is larger than the screen: opened at 1280x720"
+        ),
+        "{log}"
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn msaa_softens_the_edges_the_frame_is_srgb_and_only_the_frustum_culls() {

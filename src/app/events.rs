@@ -20,6 +20,7 @@ use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::{FIRST_LOADING, Purpose};
 use super::mouse_look::{CursorLook, LookSource};
+use super::preferences::within_screen;
 use super::render::{
     Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface,
     probe_software,
@@ -327,6 +328,29 @@ impl App {
         }
     }
 
+    /// A saved window size larger than the screen (saved before the panel kept sizes
+    /// within it, or written by hand) opens within the screen; `--size` is taken as
+    /// given (and warned of: see `warn_past_screen`).
+    fn fit_saved_size(&mut self, event_loop: &ActiveEventLoop) {
+        if self.config.window.size.is_some() || self.config.window.fullscreen {
+            return;
+        }
+        // X11 without a primary output (Xvfb) names none: then the first screen.
+        let screen = event_loop
+            .primary_monitor()
+            .or_else(|| event_loop.available_monitors().next())
+            .map(|m| [m.size().width, m.size().height]);
+        let saved = self.prefs.live.window_size;
+        let fit = within_screen(saved, screen);
+        if fit != saved {
+            self.overlay.notify(format!(
+                "the saved window size {}x{} is larger than the screen: opened at {}x{}",
+                saved[0], saved[1], fit[0], fit[1]
+            ));
+            self.prefs.live.window_size = fit;
+        }
+    }
+
     /// Whether the wheel event `delta` is the echo of the one before: on X11 one notch
     /// reaches winit twice, the same line a fraction of a millisecond apart (measured
     /// under Xvfb: 0.2 to 0.6 ms), and each notch changed the walking speed twice (x1.32,
@@ -356,6 +380,7 @@ impl ApplicationHandler for App {
             use winit::platform::x11::ActiveEventLoopExtX11;
             self.x11 = event_loop.is_x11();
         }
+        self.fit_saved_size(event_loop);
         let [w, h] = self.prefs.live.window_size;
         let attrs = Window::default_attributes()
             .with_title(format!("walkthrough - {}", self.sim.session.map.name))

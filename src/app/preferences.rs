@@ -17,6 +17,17 @@ use super::bindings::{Move, MoveKeys, key_name, rebind};
 /// write, not one a frame.
 const SAVE_AFTER: Duration = Duration::from_millis(500);
 
+/// The window size `asked` in the settings panel, each side no larger than `screen`'s
+/// (when the screen is known). A new user typed 99999: the window went 16384 pixels wide,
+/// the panel off the screen with no way back to it, and the size was saved for every
+/// later run.
+pub(super) fn within_screen(asked: [u32; 2], screen: Option<[u32; 2]>) -> [u32; 2] {
+    match screen {
+        Some([w, h]) if w > 0 && h > 0 => [asked[0].min(w), asked[1].min(h)],
+        _ => asked,
+    }
+}
+
 impl App {
     /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
     /// keyboard is the panel's until it closes); hiding it saves what changed.
@@ -93,7 +104,20 @@ impl App {
         }
         let w = &gpu.ctx.window;
         if live.window_size != before.window_size && w.fullscreen().is_none() {
-            let [width, height] = live.window_size;
+            let screen = w
+                .current_monitor()
+                .map(|m| [m.size().width, m.size().height]);
+            let fit = within_screen(live.window_size, screen);
+            if fit != live.window_size {
+                let [a, b] = live.window_size;
+                self.overlay.notify(format!(
+                    "window size {a}x{b} kept within the screen: {}x{}",
+                    fit[0], fit[1]
+                ));
+                self.prefs.live.window_size = fit;
+                self.prefs.saved.window_size = fit;
+            }
+            let [width, height] = fit;
             let _ = w.request_inner_size(PhysicalSize::new(width, height));
         }
     }
@@ -160,5 +184,23 @@ impl App {
                 self.prefs.save_error = Some(msg);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new user's finding: 99999 typed into the panel's window size gave a window 16384
+    /// pixels wide, saved for every later run.
+    #[test]
+    fn a_window_size_from_the_panel_is_kept_within_the_screen() {
+        let screen = Some([1280, 800]);
+        assert_eq!(within_screen([99999, 720], screen), [1280, 720]);
+        assert_eq!(within_screen([640, 4000], screen), [640, 800]);
+        assert_eq!(within_screen([1024, 768], screen), [1024, 768]);
+        // No screen known (or one reported as 0 x 0): as asked.
+        assert_eq!(within_screen([5000, 5000], None), [5000, 5000]);
+        assert_eq!(within_screen([5000, 5000], Some([0, 0])), [5000, 5000]);
     }
 }
