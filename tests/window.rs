@@ -1745,6 +1745,74 @@ fn a_recorded_walk_replays_in_sim_and_the_window_to_the_same_trace_at_any_frame_
     }
 }
 
+/// A new user's finding: F5 pressed while riding the example scene's lift recorded a
+/// script that `sim` replayed with the movers from their first keys, so the replay's lift
+/// went up where the window's came down. F5 now starts the movers again as the replay
+/// will: the replay's rows are the window's, row for row.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn f5_mid_ride_on_a_moving_scene_replays_as_the_window_walked() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("record-movers");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/moving-scene/scene.toml");
+    let trace = dir.join("window.csv");
+    // On the lift, which waits 2 s and then rises.
+    let args = [
+        scene.to_str().unwrap(),
+        "--spawn",
+        "-2.8,1.7,2.0",
+        "--yaw",
+        "90",
+        "--trace",
+        trace.to_str().unwrap(),
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    sleep(Duration::from_millis(3000));
+    x.xdotool(&["key", "F5"]);
+    sleep(Duration::from_millis(2500));
+    x.xdotool(&["key", "F5"]);
+    sleep(Duration::from_millis(300));
+    let log = finish(&x, child);
+    assert!(log.contains("moving parts start again"), "{log}");
+    let rec = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .unwrap_or_else(|| panic!("no recording saved\n{log}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", dir.join("walkthrough-config"))
+        .args([
+            "sim",
+            scene.to_str().unwrap(),
+            "--script",
+            rec.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Rows without their frame number and time: the replay's after its start row are a
+    // run of the window's.
+    let rows = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip(1)
+            .map(|l| l.splitn(3, ',').nth(2).unwrap_or_default().to_string())
+            .collect()
+    };
+    let window = rows(&std::fs::read_to_string(&trace).unwrap());
+    let replay = rows(&String::from_utf8(out.stdout).unwrap());
+    assert!(replay.len() > 200, "a short replay: {} rows", replay.len());
+    let recorded = &replay[1..];
+    assert!(
+        window.windows(recorded.len()).any(|w| w == recorded),
+        "the replay's rows are not the window's; replay starts {:?}",
+        &recorded[..3]
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn p_pauses_a_playing_script_and_dot_speeds_it_up_with_the_same_trace() {

@@ -17,9 +17,12 @@ impl App {
                 .overlay
                 .notify("a script is playing: F5 records your own walk once it ends".into());
         }
-        self.sim.start_recording(&self.recording_about());
-        self.overlay
-            .notify("recording (F5 stops it and saves the script)".into());
+        let restarted = self.sim.start_recording(&self.recording_about());
+        self.overlay.notify(if restarted {
+            "recording (F5 stops it and saves the script); the scene's moving parts start again from their first keys, as they will in its replay".into()
+        } else {
+            "recording (F5 stops it and saves the script)".into()
+        });
     }
 
     /// The recording's comment lines: the map and its frame, and how to replay it.

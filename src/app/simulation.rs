@@ -132,14 +132,20 @@ impl Simulation {
     }
 
     /// Start recording the walk from here (`about`: the header's comment lines). The
-    /// controller is placed afresh, at rest where it stands, as the replay will start.
-    pub fn start_recording(&mut self, about: &[String]) {
+    /// controller is placed afresh, at rest where it stands, as the replay will start,
+    /// and a scene's movers start again from their first keys, as they do in the replay
+    /// (a script holds no clocks: recorded mid-ride, the replay's lift went up where the
+    /// window's came down, a new user's finding). True when there were movers to restart.
+    pub fn start_recording(&mut self, about: &[String]) -> bool {
         self.controller.place(self.controller.pose);
+        let restarted = !self.session.movers.is_empty();
+        self.session.restart_movers();
         self.recording = Some(ScriptRecorder::new(
             &self.controller,
             self.stepper.dt_exact(),
             about,
         ));
+        restarted
     }
 
     /// Stop recording: the script, and its length in seconds (`None` when not recording).
