@@ -353,6 +353,17 @@ impl Session {
         Ok(Rescaled { factor })
     }
 
+    /// The highest step this map's player climbs, when the map is read in a game
+    /// engine's units whose player climbs more than a person (see
+    /// [`crate::survey::units::game_step`]); `None` for a scene (its models' units are
+    /// their own) and for every other map.
+    pub fn step_height(&self) -> Option<f32> {
+        if self.is_scene() {
+            return None;
+        }
+        crate::survey::units::game_step(self.map.frame.scale)
+    }
+
     /// What the use key would meet from the eye at `eye` looking along `look`.
     pub fn use_target(&self, eye: Vec3, look: Vec3) -> crate::movers::push::UseTarget {
         match &self.placed {
@@ -364,6 +375,7 @@ impl Session {
     /// The world to step in: the scene's placements with their movers (they move as the
     /// ticks pass), else the still world of [`collider`](Self::collider).
     pub fn ticking(&mut self) -> World<'_> {
+        let step = self.step_height();
         let movement = if self.movers.is_empty() {
             let collider: &dyn Collider = match &self.placed {
                 Some(p) => p,
@@ -379,6 +391,7 @@ impl Session {
         World {
             movement,
             water: &self.water,
+            step,
         }
     }
 
@@ -482,7 +495,13 @@ impl Session {
             self.up_reason,
             self.scale_reason,
             match self.placed {
-                None => format!("\nto open it the same way: {}", self.map.frame.flags()),
+                None => format!(
+                    "{}\nto open it the same way: {}",
+                    self.step_height().map_or(String::new(), |h| format!(
+                        " (the walker climbs its engine's step here: {h:.2} m)"
+                    )),
+                    self.map.frame.flags()
+                ),
                 Some(_) => String::new(),
             },
             (t.parse + t.survey + t.world + t.kept).as_secs_f64() * 1e3,

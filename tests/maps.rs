@@ -818,3 +818,79 @@ fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
         );
     }
 }
+
+/// A new user's finding: Doom's E1M1 read at its own scale (Doom units, 0.032 m) could
+/// not be walked up, its stairs rising 16 units (0.51 m) against the walker's 0.45 m
+/// step. A level in Doom's units climbs Doom's 24-unit step; the same stairs at another
+/// scale (0.0315 m a unit, no engine's) are still walls.
+#[test]
+fn doom_stairs_read_in_doom_units_are_walked_up() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-doom-stairs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A floor 128 units wide, five steps of 16 up and 64 deep toward -z, then a landing.
+    let mut obj = String::new();
+    let mut n = 0;
+    let mut quad = |obj: &mut String, c: [[f32; 3]; 4]| {
+        for v in c {
+            *obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+        }
+        *obj += &format!("f {} {} {} {}\n", n + 1, n + 2, n + 3, n + 4);
+        n += 4;
+    };
+    quad(
+        &mut obj,
+        [
+            [-64., 0., 256.],
+            [64., 0., 256.],
+            [64., 0., 0.],
+            [-64., 0., 0.],
+        ],
+    );
+    for k in 0..6 {
+        let (y0, y1, z0) = (16.0 * k as f32, 16.0 * (k + 1) as f32, -64.0 * k as f32);
+        let z1 = z0 - if k == 5 { 512.0 } else { 64.0 };
+        quad(
+            &mut obj,
+            [[-64., y0, z0], [64., y0, z0], [64., y1, z0], [-64., y1, z0]],
+        );
+        quad(
+            &mut obj,
+            [[-64., y1, z0], [64., y1, z0], [64., y1, z1], [-64., y1, z1]],
+        );
+    }
+    let path = dir.join("stairs.obj");
+    std::fs::write(&path, obj).unwrap();
+    let climbed = |scale: f32| {
+        let opts = OpenOptions {
+            scale: Some(scale),
+            up: Some(UpAxis::Y),
+            ..OpenOptions::default()
+        };
+        let mut s = Session::open(Some(&path), &opts).unwrap();
+        // From the foot, 1.6 m over the floor, walking up for 6 s (a script's start is in
+        // world coordinates: metres).
+        let text = format!("start 0,1.6,{} 0 0\nforward 6\n", 128.0 * scale);
+        let script = walkthrough::sim::parse_script("stairs.txt", &text).unwrap();
+        let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
+        let frame = s.map.frame;
+        let rows = walkthrough::sim::run_to_rows_in(
+            &mut s.ticking(),
+            &frame,
+            &mut c,
+            &script,
+            1.0 / 120.0,
+        );
+        // The eye's rise, in file units.
+        rows.last().unwrap().position[1] - rows[0].position[1]
+    };
+    let doom = climbed(0.032);
+    assert!(
+        (doom - 96.0).abs() < 2.0,
+        "in Doom units the eye rose {doom} units"
+    );
+    let other = climbed(0.0315);
+    assert!(
+        other.abs() < 2.0,
+        "at 0.0315 m a unit the eye rose {other} units"
+    );
+}

@@ -81,6 +81,12 @@ pub trait Ticking {
     /// trace has its `water` column where there is any. No default: a world that wraps
     /// another (a recorder) must hand its water on.
     fn water(&self) -> &[Aabb];
+
+    /// The highest step the map's own player climbs, metres, when it is not a person's:
+    /// a game level read in its engine's units (Doom's 24-unit step, 0.77 m: its
+    /// stairs rise 16 units, 0.51 m, and the walker's 0.45 m met each as a wall, a new
+    /// user's finding). `None`: the walker's own. No default, as [`Ticking::water`].
+    fn step_height(&self) -> Option<f32>;
 }
 
 /// A world where nothing moves: ticks pass and change nothing.
@@ -105,6 +111,11 @@ impl Ticking for Still<'_> {
     fn water(&self) -> &[crate::geometry::Aabb] {
         &[]
     }
+
+    /// As water, the map's step comes with the session's world.
+    fn step_height(&self) -> Option<f32> {
+        None
+    }
 }
 
 /// What moves in the world a session steps in: nothing, or a scene's movers.
@@ -121,6 +132,8 @@ pub struct World<'a> {
     pub movement: Movement<'a>,
     /// Its water boxes (empty: dry).
     pub water: &'a [Aabb],
+    /// The map's own step height (see [`Ticking::step_height`]).
+    pub step: Option<f32>,
 }
 
 impl Ticking for World<'_> {
@@ -154,6 +167,10 @@ impl Ticking for World<'_> {
 
     fn water(&self) -> &[Aabb] {
         self.water
+    }
+
+    fn step_height(&self) -> Option<f32> {
+        self.step
     }
 }
 
@@ -223,5 +240,9 @@ impl Ticking for Recorded<'_> {
 
     fn water(&self) -> &[Aabb] {
         self.world.water()
+    }
+
+    fn step_height(&self) -> Option<f32> {
+        self.world.step_height()
     }
 }

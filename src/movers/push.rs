@@ -377,6 +377,11 @@ impl Ticking for MovingWorld<'_> {
     fn water(&self) -> &[crate::geometry::Aabb] {
         &[]
     }
+
+    /// As water, the map's step comes with the session's world.
+    fn step_height(&self) -> Option<f32> {
+        None
+    }
 }
 
 impl Movers {

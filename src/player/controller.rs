@@ -391,7 +391,15 @@ impl Controller {
         intent: &MoveIntent,
         dt: f32,
     ) -> StepReport {
-        let ws = self.settings.walk;
+        // A game level in its engine's units climbs its player's step (see
+        // [`Ticking::step_height`]).
+        let ws = match world.step_height() {
+            Some(max_step) => WalkSettings {
+                max_step,
+                ..self.settings.walk
+            },
+            None => self.settings.walk,
+        };
         let crouch_factor = if self.walk.crouched {
             ws.crouch_speed_factor
         } else {

@@ -121,6 +121,17 @@ pub const ENGINE_UNITS: [Unit; 3] = [
     },
 ];
 
+/// The step of the game whose engine's unit is `scale` metres, where its player climbs
+/// more than a person ([`PERSON_STEP`]): a Doom level at 0.032 m a unit climbs Doom's 24
+/// units, 0.77 m (its stairs rise 16, 0.51 m). `None` at any other scale (a Quake unit's
+/// 18-unit step is a person's, to a centimetre).
+pub fn game_step(scale: f32) -> Option<f32> {
+    ENGINE_UNITS
+        .iter()
+        .find(|u| (u.metres - scale).abs() <= 1e-6 * u.metres && u.step > PERSON_STEP + 0.01)
+        .map(|u| u.step)
+}
+
 /// The share of the prior that the engines' units take when the file is on an editor's
 /// grid (the common units keep the rest: a building drawn in inches on a 16-inch grid).
 const ENGINE_SHARE: f32 = 0.85;
@@ -230,6 +241,19 @@ pub fn short_decimal(metres: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Doom's stairs were walls at Doom's own scale: its unit carries its step.
+    #[test]
+    fn only_dooms_unit_climbs_more_than_a_person() {
+        assert_eq!(game_step(0.032), Some(24.0 * 0.032));
+        assert_eq!(
+            game_step(0.0254),
+            None,
+            "Quake's 18 units are a person's step"
+        );
+        assert_eq!(game_step(1.0), None);
+        assert_eq!(game_step(0.0315), None);
+    }
 
     #[test]
     fn a_computed_unit_prints_as_the_short_decimal_that_opens_it_again() {
