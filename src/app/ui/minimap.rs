@@ -27,6 +27,16 @@ const SMALLEST_SIDE: f32 = 96.0;
 pub(super) fn shown_side(screen_width: f32) -> f32 {
     (screen_width - hud_right(screen_width) - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
 }
+/// The most of the window's height the minimap takes: at 400 x 300 the 200-point map
+/// covered half the view (a new user's finding).
+const HEIGHT_SHARE: f32 = 0.35;
+
+/// The minimap's longer side in a window `width` x `height` points: [`shown_side`], no
+/// more than [`HEIGHT_SHARE`] of the height, and no less than half [`SMALLEST_SIDE`].
+fn side_in(width: f32, height: f32) -> f32 {
+    shown_side(width).min(HEIGHT_SHARE * height).max(SMALLEST_SIDE * 0.5)
+}
+
 /// How much trail is kept, and how often a point is added to it.
 const TRAIL_AGE: Duration = Duration::from_secs(60);
 const TRAIL_EVERY: Duration = Duration::from_millis(100);
@@ -149,7 +159,8 @@ impl Minimap {
             ctx.load_texture("minimap", pixels, egui::TextureOptions::NEAREST)
         });
         let (w, h) = (image.size[0] as f32, image.size[1] as f32);
-        let scale = shown_side(ctx.content_rect().width()) / w.max(h);
+        let screen = ctx.content_rect();
+        let scale = side_in(screen.width(), screen.height()) / w.max(h);
         let shown = Vec2::new(w * scale, h * scale);
         let to_screen = |origin: Pos2, p: Vec3| {
             let q = image.to_pixel(p) * scale;
@@ -225,6 +236,14 @@ mod tests {
             corner.at,
             Pos2::new(100.0 + OFF_MAP_RING, 10.0 + OFF_MAP_RING)
         );
+    }
+
+    /// A new user's finding: in a 400 x 300 window the minimap covered half the view.
+    #[test]
+    fn the_minimap_takes_at_most_a_third_of_a_low_windows_height() {
+        assert_eq!(side_in(1280.0, 720.0), SHOWN_SIDE);
+        assert_eq!(side_in(400.0, 300.0), 0.35 * 300.0);
+        assert_eq!(side_in(1270.0, 100.0), SMALLEST_SIDE * 0.5);
     }
 
     #[test]
