@@ -410,13 +410,97 @@ impl Preferences {
                 *name = default.clone();
             }
         }
+        one_move_a_key(&mut checked, &mut out);
         (checked, out)
+    }
+}
+
+/// A key serves one move: a move whose key an earlier move has (written so in the file,
+/// or given a default that another move had taken) gets its own default where that is
+/// free, with a line saying so. (`key_forward = "F12"`, refused for its default `KeyW`,
+/// left `key_back = "KeyW"` and forward on one key without a word: a new user's finding;
+/// the panel swaps keys instead.)
+fn one_move_a_key(p: &mut Preferences, out: &mut Vec<OutOfRange>) {
+    let mut defaults = Preferences::default();
+    let defaults: Vec<String> = defaults
+        .move_keys()
+        .into_iter()
+        .map(|(_, k)| k.clone())
+        .collect();
+    let moves = p.move_keys();
+    for i in 1..moves.len() {
+        let taken = |k: &str, moves: &[(&str, &mut String)]| {
+            moves[..i].iter().position(|(_, m)| m.as_str() == k)
+        };
+        let Some(j) = taken(moves[i].1, &moves) else {
+            continue;
+        };
+        let (key, name, other) = (moves[i].0, moves[i].1.clone(), moves[j].0);
+        let free = taken(&defaults[i], &moves).is_none()
+            && !moves[i + 1..].iter().any(|(_, m)| **m == defaults[i]);
+        let message = if free {
+            *moves[i].1 = defaults[i].clone();
+            format!(
+                "{key} = {name} is {other}'s key too: {} is used",
+                defaults[i]
+            )
+        } else {
+            format!("{key} = {name} is {other}'s key too: both are on it")
+        };
+        out.push(OutOfRange { key, message });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new user's finding: `key_forward = "F12"` was refused for `KeyW`, its default,
+    /// while `key_back = "KeyW"`: both moves on W, and nothing said.
+    #[test]
+    fn two_moves_on_one_key_in_the_file_are_parted_with_a_line() {
+        let p = Preferences {
+            key_forward: "F12".into(),
+            key_back: "KeyW".into(),
+            ..Preferences::default()
+        };
+        let (c, out) = p.checked();
+        assert_eq!(
+            (c.key_forward.as_str(), c.key_back.as_str()),
+            ("KeyW", "KeyS")
+        );
+        let line = out
+            .iter()
+            .find(|o| o.key == "key_back")
+            .expect("a line for key_back");
+        assert_eq!(
+            line.message,
+            "key_back = KeyW is key_forward's key too: KeyS is used"
+        );
+        // Defaults taken by others: both stay, and it is said.
+        let p = Preferences {
+            key_left: "KeyD".into(),
+            key_right: "KeyA".into(),
+            key_jump: "KeyD".into(),
+            ..Preferences::default()
+        };
+        let (c, out) = p.checked();
+        assert_eq!(c.key_jump, "Space", "jump back on its default");
+        assert!(out.iter().any(|o| o.key == "key_jump"), "{out:?}");
+        assert!(!out.iter().any(|o| o.key == "key_right"), "{out:?}");
+        // A default taken too: both stay on the key, and it is said.
+        let p = Preferences {
+            key_forward: "KeyS".into(),
+            key_back: "KeyS".into(),
+            ..Preferences::default()
+        };
+        let (c, out) = p.checked();
+        assert_eq!(c.key_back, "KeyS");
+        assert_eq!(
+            out[0].message,
+            "key_back = KeyS is key_forward's key too: both are on it"
+        );
+    }
 
     #[test]
     fn defaults_are_within_their_ranges() {

@@ -34,7 +34,9 @@ const HEIGHT_SHARE: f32 = 0.35;
 /// The minimap's longer side in a window `width` x `height` points: [`shown_side`], no
 /// more than [`HEIGHT_SHARE`] of the height, and no less than half [`SMALLEST_SIDE`].
 fn side_in(width: f32, height: f32) -> f32 {
-    shown_side(width).min(HEIGHT_SHARE * height).max(SMALLEST_SIDE * 0.5)
+    shown_side(width)
+        .min(HEIGHT_SHARE * height)
+        .max(SMALLEST_SIDE * 0.5)
 }
 
 /// How much trail is kept, and how often a point is added to it.
