@@ -193,6 +193,7 @@ impl App {
             controller.stance(),
             wading,
             self.sim.session.riding(controller),
+            self.third.pressed_in,
         );
         let loading = self.loading.as_mut().and_then(|l| {
             let status = l.status();
@@ -439,13 +440,16 @@ pub(super) fn save_new(bytes: &[u8], ext: &str) -> Result<PathBuf, String> {
 
 /// The HUD's stance line: the stance, ", wading" with the feet in water (swimming is a
 /// stance of its own), and the scene's model ridden, named from 1 as in its messages.
-fn stance_line(stance: Stance, wading: bool, riding: Option<usize>) -> String {
+fn stance_line(stance: Stance, wading: bool, riding: Option<usize>, pressed_in: bool) -> String {
     let mut line = stance.name().to_string();
     if wading {
         line.push_str(", wading");
     }
     if let Some(i) = riding {
         line.push_str(&format!(", riding model {} of the scene", i + 1));
+    }
+    if pressed_in {
+        line.push_str("; camera pushed in (wall behind)");
     }
     line
 }
@@ -457,14 +461,30 @@ mod tests {
     #[test]
     fn the_hud_said_on_ground_while_wading() {
         assert_eq!(
-            stance_line(Stance::OnGround, true, None),
+            stance_line(Stance::OnGround, true, None, false),
             "on ground, wading"
         );
-        assert_eq!(stance_line(Stance::OnGround, false, None), "on ground");
-        assert_eq!(stance_line(Stance::Swimming, false, None), "swimming");
         assert_eq!(
-            stance_line(Stance::Crouched, true, Some(1)),
+            stance_line(Stance::OnGround, false, None, false),
+            "on ground"
+        );
+        assert_eq!(
+            stance_line(Stance::Swimming, false, None, false),
+            "swimming"
+        );
+        assert_eq!(
+            stance_line(Stance::Crouched, true, Some(1), false),
             "crouched, wading, riding model 2 of the scene"
+        );
+    }
+
+    /// A new user's finding: in third person with a wall right behind, the view looked
+    /// like first person and nothing said why.
+    #[test]
+    fn the_hud_says_when_a_wall_pushes_the_third_person_camera_in() {
+        assert_eq!(
+            stance_line(Stance::OnGround, false, None, true),
+            "on ground; camera pushed in (wall behind)"
         );
     }
 }

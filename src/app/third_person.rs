@@ -24,6 +24,10 @@ pub struct ThirdPerson {
     last: Option<Instant>,
     /// The figure (`None` if the embedded OBJ would not load: said once, not drawn).
     figure: Option<Figure>,
+    /// Last frame's boom was pushed in so far that the figure was not drawn (a wall
+    /// right behind): the HUD says so, or the view looks like first person for no reason
+    /// (a new user's finding).
+    pub pressed_in: bool,
 }
 
 impl ThirdPerson {
@@ -36,6 +40,7 @@ impl ThirdPerson {
             boom: Boom::default(),
             last: None,
             figure,
+            pressed_in: false,
         }
     }
 }
@@ -91,6 +96,7 @@ impl App {
             .map_or(0.0, |l| now.saturating_duration_since(l).as_secs_f32());
         if !self.prefs.live.third_person {
             t.last = None;
+            t.pressed_in = false;
             return eye;
         }
         t.last = Some(now);
@@ -102,7 +108,8 @@ impl App {
         let view = t
             .boom
             .frame(self.sim.session.collider(), &settings, head, &eye, dt);
-        if view.length >= FIGURE_HIDDEN_UNDER {
+        self.third.pressed_in = view.length < FIGURE_HIDDEN_UNDER;
+        if !self.third.pressed_in {
             self.place_figure(solid);
         }
         view.pose
