@@ -490,7 +490,7 @@ impl Session {
             self.map.name,
             counted(s.triangles, "triangle", "triangles"),
             counted(self.map.objects, "object", "objects"),
-            counted(self.map.materials.len() - 1, "material", "materials"),
+            counted(self.map.material_names(), "material", "materials"),
             dropped_note(&s),
             self.up_reason,
             self.scale_reason,

@@ -757,3 +757,19 @@ fn a_models_mirror_list_marks_its_materials_and_an_unknown_name_is_refused_at_it
         "{e}"
     );
 }
+
+/// A new user's finding: a scene whose models share one MTL was said to have each
+/// model's copy of its materials (56 for 8). The example scene's six models share
+/// `moving.mtl`'s four.
+#[test]
+fn a_scene_counts_the_materials_its_models_share_once() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/moving-scene/scene.toml");
+    let s = Session::open(Some(&path), &OpenOptions::default()).unwrap();
+    assert_eq!(s.map.material_names(), 4);
+    assert!(
+        s.describe().contains("6 objects, 4 materials"),
+        "{}",
+        s.describe()
+    );
+}
