@@ -730,4 +730,21 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
         blocked > 120 && into[200..].iter().all(|r| r.blocked()),
         "{blocked} blocked steps against a wall"
     );
+    // Head-on into it, a slide goes nowhere: held, as a stop is (the HUD's STOPPED, not
+    // SLIDING: a new user's finding).
+    assert!(
+        into[200..].iter().all(|r| r.held()),
+        "a head-on slide not held"
+    );
+    // Into it at 20 degrees from head-on, the slide moves on along it.
+    let mut walker = Controller::new(Pose::new(START, 20.0, 0.0), ControllerSettings::default());
+    let along: Vec<_> = (0..300)
+        .map(|_| walker.step(&wall, &forward, 1.0 / 120.0))
+        .collect();
+    let sliding: Vec<_> = along.iter().filter(|r| r.blocked()).collect();
+    assert!(sliding.len() > 20, "{} steps along the wall", sliding.len());
+    assert!(
+        sliding.iter().all(|r| !r.held()),
+        "a slide along the wall held"
+    );
 }

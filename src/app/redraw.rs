@@ -72,6 +72,7 @@ impl App {
         }
         if advance.blocked {
             self.overlay.since_hit = 0.0;
+            self.overlay.hit_slid = advance.slid;
         }
         if self.view_placed && advance.steps > 0 {
             self.view_placed = false;

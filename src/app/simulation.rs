@@ -60,6 +60,9 @@ pub struct Advance {
     /// A wall, ceiling or steep slope stopped or slid a move (a step climbed is none:
     /// see [`StepReport::blocked`](crate::player::StepReport::blocked)).
     pub blocked: bool,
+    /// A blocked step moved on along what blocked it (a slide, not held: see
+    /// [`StepReport::held`](crate::player::StepReport::held)).
+    pub slid: bool,
     /// Steps taken this frame.
     pub steps: u32,
     /// Distance the eye moved over them, metres.
@@ -277,6 +280,7 @@ impl Simulation {
                 ),
             };
             advance.blocked |= step.report.blocked();
+            advance.slid |= step.report.blocked() && !step.report.held();
             advance.pushed_out |= step.report.pushed_out;
             advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;

@@ -144,7 +144,19 @@ impl StepReport {
     pub fn blocked(&self) -> bool {
         self.hit && self.stepped_up <= 0.0
     }
+
+    /// Blocked and barely moved (under [`HELD_SHARE`] of the move asked for): held by the
+    /// wall, as a stop is, even when sliding (head-on, a slide has nowhere to go). The HUD
+    /// then says STOPPED, not SLIDING (a new user walked head-on into a step in slide
+    /// mode and read SLIDING at 0 m/s).
+    pub fn held(&self) -> bool {
+        self.blocked() && self.moved < HELD_SHARE * self.wanted
+    }
 }
+
+/// Share of the move asked for under which a blocked step counts as held (see
+/// [`StepReport::held`]): a slide along a wall met within 3 degrees of head-on.
+pub const HELD_SHARE: f32 = 0.05;
 
 /// A change the controller could not make, and why (the HUD and `sim` say it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,8 +9,8 @@ mod pose;
 
 pub use boom::{BOOM_LENGTH_RANGE, Boom, BoomSettings, BoomView, ViewKind, boom_direction};
 pub use controller::{
-    Controller, ControllerSettings, DEFAULT_SPEED, Mode, RUN_MULTIPLIER, Refusal, Stance,
-    StepReport, intent_direction,
+    Controller, ControllerSettings, DEFAULT_SPEED, HELD_SHARE, Mode, RUN_MULTIPLIER, Refusal,
+    Stance, StepReport, intent_direction,
 };
 pub use fov::{DEFAULT_FOV_DEG, FOV_RANGE_DEG, FieldOfView};
 pub use pose::{MoveIntent, NEAR_PLANE, Pose};

@@ -52,6 +52,8 @@ pub struct Overlay {
     help_pages: usize,
     /// Seconds since a collision last changed a move (for the flash).
     pub since_hit: f32,
+    /// That collision slid the walker on (not held: see `flash_word`).
+    pub hit_slid: bool,
     /// Frames per second, smoothed.
     pub fps: f32,
     /// Map name and triangle count.
@@ -301,11 +303,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     // The buffer is taken out while the rest of the overlay is read, and put back.
     let mut text = std::mem::take(&mut o.text);
     write_status(&mut text, o, s);
-    let flash = match s.response {
-        _ if o.since_hit >= HIT_FLASH_SECS => "",
-        Response::Stop => "STOPPED",
-        Response::Slide => "SLIDING",
-    };
+    let flash = flash_word(s.response, o.since_hit, o.hit_slid);
     let help_hint = match (o.help, o.help_pages) {
         (false, _) => "F1 help",
         (true, n) if o.help_page + 1 < n => "F1 the help's next page",
@@ -383,6 +381,17 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             .show(&ctx, |ui| panel.show(ui, |ui| ui.label(text)));
     }
     o.laid_out = laid;
+}
+
+/// The HUD's flash `since_hit` seconds after a collision changed a move: STOPPED when
+/// it held the walker (stop mode, or head-on in slide mode), SLIDING when the slide took
+/// it on (`slid`), nothing after [`HIT_FLASH_SECS`].
+fn flash_word(response: Response, since_hit: f32, slid: bool) -> &'static str {
+    match response {
+        _ if since_hit >= HIT_FLASH_SECS => "",
+        Response::Slide if slid => "SLIDING",
+        _ => "STOPPED",
+    }
 }
 
 /// Where the survey's question sits, points above the window's `bottom` (negative, as
@@ -582,6 +591,16 @@ mod tests {
             mid.points > HUD_MIN_POINTS && mid.points < HUD_POINTS,
             "{mid:?}"
         );
+    }
+
+    /// A new user's finding: walking head-on into a step in slide mode flashed SLIDING
+    /// at 0 m/s. Held by the wall, the flash says STOPPED in either mode.
+    #[test]
+    fn a_head_on_hit_in_slide_mode_flashes_stopped() {
+        assert_eq!(flash_word(Response::Slide, 0.0, true), "SLIDING");
+        assert_eq!(flash_word(Response::Slide, 0.0, false), "STOPPED");
+        assert_eq!(flash_word(Response::Stop, 0.0, false), "STOPPED");
+        assert_eq!(flash_word(Response::Slide, HIT_FLASH_SECS, true), "");
     }
 
     /// `a_scene_s_hud_offers_no_correction_its_keys_refuse`: a scene's HUD said "(U, [ ],
