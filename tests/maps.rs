@@ -771,8 +771,8 @@ fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_sca
 /// slope into a 47-degree face, the walker crept up the crease, then the floor's follow
 /// met the steep face first and slid it 0.27 m back down in one step, eleven times a
 /// second; in a corner where the floor meets a wall through a 52-degree bevel it shook
-/// through five places at 24 Hz. A steep face under the body is no floor: it leaves the
-/// ground and comes down under gravity (Quake III's ground trace), never by a jump.
+/// through five places at 24 Hz. A slide down a steep face that would take the body well
+/// aside is no floor's follow: the body is held by the face and falls, never jumps.
 #[test]
 fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
     let Some(dir) = shared("levels/recast_dungeon") else {

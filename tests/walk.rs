@@ -748,3 +748,55 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
         "a slide along the wall held"
     );
 }
+
+/// A review's finding: once a steep face met first by the floor's follow was no floor at
+/// all, a walker pressed into the foot of a 50-degree ramp lost the ground every other
+/// tick (the HUD said falling, jumps were lost). A settling slide down a steep face (the
+/// contact gap) keeps the floor; only a slide that takes the body well aside is refused.
+#[test]
+fn pressed_into_the_foot_of_a_steep_ramp_the_walker_stays_on_the_ground() {
+    for deg in [46.0f32, 50.0, 60.0, 75.0] {
+        // A floor toward +z, then a ramp rising toward -z to 3 m, 4 m wide.
+        let run = 3.0 / deg.to_radians().tan();
+        let profile = [(10.0, 0.0), (0.0, 0.0), (-run, 3.0), (-run - 5.0, 3.0)];
+        let mut tris = Vec::new();
+        for w in profile.windows(2) {
+            let ((z0, y0), (z1, y1)) = (w[0], w[1]);
+            let [a, b] = [Vec3::new(-2.0, y0, z0), Vec3::new(2.0, y0, z0)];
+            let [c, d] = [Vec3::new(2.0, y1, z1), Vec3::new(-2.0, y1, z1)];
+            tris.extend([[a, b, c], [a, c, d]]);
+        }
+        let ramp = CollisionWorld::new(tris);
+        for dt in [1.0f32 / 120.0, 1.0 / 60.0] {
+            let mut c = Controller::new(
+                Pose::new(Vec3::new(0.0, 1.6, 1.0), 0.0, 0.0),
+                ControllerSettings::default(),
+            );
+            let forward = MoveIntent {
+                forward: 1.0,
+                ..MoveIntent::default()
+            };
+            // Into the ramp for 1.5 s: on the ground from the first half second on.
+            let steps = (1.5 / dt) as usize;
+            let mut air = 0;
+            for k in 0..steps {
+                c.step(&ramp, &forward, dt);
+                air += usize::from(k as f32 * dt > 0.5 && !c.walk.on_ground());
+            }
+            assert_eq!(
+                air, 0,
+                "{deg} degrees at dt {dt}: {air} steps off the ground"
+            );
+            // A jump from there goes off.
+            let jump = MoveIntent {
+                jump: true,
+                ..forward
+            };
+            c.step(&ramp, &jump, dt);
+            assert!(
+                c.walk.vertical_speed > 1.0,
+                "{deg} degrees at dt {dt}: the jump was lost"
+            );
+        }
+    }
+}
