@@ -800,3 +800,43 @@ fn pressed_into_the_foot_of_a_steep_ramp_the_walker_stays_on_the_ground() {
         }
     }
 }
+
+/// A review's finding: down a Doom level's stairs (0.51 m a step) the view dropped each
+/// step at once, while a climb is eased. A step down is eased the same way: the drawn
+/// eye comes down over the view's smoothing, the physical one (the trace's) at once.
+#[test]
+fn a_step_down_is_eased_in_the_view_as_a_climb_is() {
+    // A landing 0.44 m high (z from -10 to 0), a drop to the floor at z 0, walked off
+    // toward +z.
+    let mut tris = cube(Vec3::new(-3.0, -1.0, -10.0), Vec3::new(3.0, 0.44, 0.0));
+    tris.extend(cube(Vec3::new(-3.0, -1.0, 0.0), Vec3::new(3.0, 0.0, 10.0)));
+    let stairs = CollisionWorld::new(tris);
+    let mut c = Controller::new(
+        Pose::new(Vec3::new(0.0, 2.04, -1.0), 180.0, 0.0),
+        ControllerSettings::default(),
+    );
+    let forward = MoveIntent {
+        forward: 1.0,
+        ..MoveIntent::default()
+    };
+    // How far the drawn eye is above the physical one, at most.
+    let mut lag = 0.0f32;
+    for _ in 0..120 {
+        c.step(&stairs, &forward, 1.0 / 120.0);
+        lag = lag.max(c.view_pose().position.y - c.pose.position.y);
+    }
+    assert!(
+        c.pose.position.z > 1.0,
+        "walked off the landing: {:?}",
+        c.pose.position
+    );
+    assert!(
+        (c.pose.position.y - 1.6).abs() < 0.01,
+        "on the floor: {:?}",
+        c.pose.position
+    );
+    assert!(
+        lag > 0.15,
+        "the view lagged the step down by {lag} m at most"
+    );
+}

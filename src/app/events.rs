@@ -78,7 +78,7 @@ fn use_notice(target: UseTarget) -> Option<String> {
     match target {
         UseTarget::Mover(_) => None,
         UseTarget::OutOfReach => Some(format!(
-            "E: no door or lift to use within {USE_REACH} m ahead (look at it, closer)"
+            "E: nothing to use within {USE_REACH} m ahead (a door or lift that starts on use: look at it, closer)"
         )),
         UseTarget::NoneInMap => {
             Some("E uses doors and lifts a scene starts on use: there are none here".into())
@@ -205,6 +205,8 @@ impl App {
         }
     }
 
+    /// Stop / slide, walk / fly or the next point-in-triangle method (a key's or a pad's
+    /// press), recorded as the script line that does it.
     pub(super) fn switch(&mut self, action: Action) {
         let s = &mut self.sim.controller.settings;
         let line = match action {
@@ -332,7 +334,8 @@ impl App {
     /// within it, or written by hand) opens within the screen; `--size` is taken as
     /// given (and warned of: see `warn_past_screen`).
     fn fit_saved_size(&mut self, event_loop: &ActiveEventLoop) {
-        if self.config.window.size.is_some() || self.config.window.fullscreen {
+        // Fullscreen too: F11 gives the window back at this size.
+        if self.config.window.size.is_some() {
             return;
         }
         // X11 without a primary output (Xvfb) names none: then the first screen.

@@ -103,7 +103,7 @@ impl App {
             self.overlay.notify(format!("warning: {e}"));
         }
         let w = &gpu.ctx.window;
-        if live.window_size != before.window_size && w.fullscreen().is_none() {
+        if live.window_size != before.window_size {
             let screen = w
                 .current_monitor()
                 .map(|m| [m.size().width, m.size().height]);
@@ -117,8 +117,11 @@ impl App {
                 self.prefs.live.window_size = fit;
                 self.prefs.saved.window_size = fit;
             }
-            let [width, height] = fit;
-            let _ = w.request_inner_size(PhysicalSize::new(width, height));
+            // Fullscreen, the size waits for F11 to give the window back.
+            if w.fullscreen().is_none() {
+                let [width, height] = fit;
+                let _ = w.request_inner_size(PhysicalSize::new(width, height));
+            }
         }
     }
 

@@ -120,7 +120,11 @@ impl App {
         let mut solid = std::mem::take(&mut self.debug.geometry.solid);
         solid.clear();
         let view = match &self.free_camera {
-            Some(c) => c.pose,
+            Some(c) => {
+                // The boom is not drawn from: nothing pushes it in.
+                self.third.pressed_in = false;
+                c.pose
+            }
             None => self.camera_pose(now, &mut solid),
         };
         let Some(gpu) = &mut self.gpu else {
@@ -450,7 +454,7 @@ fn stance_line(stance: Stance, wading: bool, riding: Option<usize>, pressed_in: 
         line.push_str(&format!(", riding model {} of the scene", i + 1));
     }
     if pressed_in {
-        line.push_str("; camera pushed in (wall behind)");
+        line.push_str("; camera pushed in close (the map behind)");
     }
     line
 }
@@ -485,7 +489,7 @@ mod tests {
     fn the_hud_says_when_a_wall_pushes_the_third_person_camera_in() {
         assert_eq!(
             stance_line(Stance::OnGround, false, None, true),
-            "on ground; camera pushed in (wall behind)"
+            "on ground; camera pushed in close (the map behind)"
         );
     }
 }

@@ -108,10 +108,11 @@ impl App {
         let view = t
             .boom
             .frame(self.sim.session.collider(), &settings, head, &eye, dt);
-        self.third.pressed_in = view.length < FIGURE_HIDDEN_UNDER;
-        if !self.third.pressed_in {
+        if view.length >= FIGURE_HIDDEN_UNDER {
             self.place_figure(solid);
         }
+        // Said only while the map holds the boom in (not while it eases back out).
+        self.third.pressed_in = view.blocked && view.length < FIGURE_HIDDEN_UNDER;
         view.pose
     }
 

@@ -105,17 +105,19 @@ pub struct Material {
 }
 
 impl Map {
-    /// How many materials the map names, the default aside: a scene's models that share
-    /// one MTL each hold a copy of its materials, counted once (seven models of one
-    /// eight-material MTL were said as 56 materials: a new user's finding).
+    /// How many materials the map has, the default aside: a scene's models that share
+    /// one MTL each hold a copy of its materials, counted once (six models of one
+    /// four-material MTL were said as 24 materials: a new user's finding). A copy has the
+    /// same name and colour; two MTLs' own "Material" (Blender's default name) in other
+    /// colours are two.
     pub fn material_names(&self) -> usize {
-        let names: std::collections::HashSet<&str> = self
+        let kinds: std::collections::HashSet<(&str, [u32; 3])> = self
             .materials
             .iter()
             .skip(1)
-            .map(|m| m.name.as_str())
+            .map(|m| (m.name.as_str(), m.diffuse.map(f32::to_bits)))
             .collect();
-        names.len()
+        kinds.len()
     }
 }
 

@@ -435,8 +435,9 @@ impl Controller {
         self.pose.turn(r.turned_deg, 0.0);
         let now = self.walk.body(&ws);
         self.pose.position = now.eye_of(feet + Vec3::Y * now.radii.y);
-        // Step-ups and posture changes are eased in the view, not in the physics.
-        let eye_jump = r.stepped_up + (now.eye_above_centre + now.radii.y)
+        // Step-ups, step-downs and posture changes are eased in the view, not in the
+        // physics.
+        let eye_jump = r.stepped_up - r.stepped_down + (now.eye_above_centre + now.radii.y)
             - (body.eye_above_centre + body.radii.y);
         self.view_lag -= eye_jump;
         if self.settled == Some(body) {

@@ -128,9 +128,18 @@ pub const ENGINE_UNITS: [Unit; 3] = [
 pub fn game_step(scale: f32) -> Option<f32> {
     ENGINE_UNITS
         .iter()
-        .find(|u| (u.metres - scale).abs() <= 1e-6 * u.metres && u.step > PERSON_STEP + 0.01)
+        .find(|u| {
+            (u.metres - scale).abs() <= SAME_SCALE * u.metres && u.step > PERSON_STEP + STEP_MARGIN
+        })
         .map(|u| u.step)
 }
+
+/// Relative difference under which a scale is an engine's unit (a `--scale` typed to its
+/// digits, a remembered one read back from its decimal text).
+const SAME_SCALE: f32 = 1e-6;
+/// How much more than a person's a game's step must be to be its own (Quake's 18 units
+/// are 0.457 m, a person's 0.45 to a centimetre).
+const STEP_MARGIN: f32 = 0.01;
 
 /// The share of the prior that the engines' units take when the file is on an editor's
 /// grid (the common units keep the rest: a building drawn in inches on a 16-inch grid).

@@ -367,10 +367,15 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             .monospace()
             .size(MESSAGE_POINTS)
             .color(Color32::WHITE);
-        // Over the help's table (its own layer above the HUD's): a notice is short-lived,
-        // and says what a key just did.
+        // A notice over the help's table (its own layer above the HUD's): it is
+        // short-lived, and says what a key just did. The other messages stay under it.
+        let order = if id == "notice" {
+            egui::Order::Tooltip
+        } else {
+            egui::Order::Middle
+        };
         egui::Area::new(egui::Id::unique(id))
-            .order(egui::Order::Tooltip)
+            .order(order)
             .anchor(anchor, offset)
             .default_width(if fresh {
                 wrap_width(&ctx, msg)

@@ -31,12 +31,15 @@ pub(super) fn shown_side(screen_width: f32) -> f32 {
 /// covered half the view (a new user's finding).
 const HEIGHT_SHARE: f32 = 0.35;
 
+/// The least the minimap shrinks to in a low window, points.
+const LOWEST_SIDE: f32 = 48.0;
+
 /// The minimap's longer side in a window `width` x `height` points: [`shown_side`], no
-/// more than [`HEIGHT_SHARE`] of the height, and no less than half [`SMALLEST_SIDE`].
+/// more than [`HEIGHT_SHARE`] of the height, and no less than [`LOWEST_SIDE`].
 fn side_in(width: f32, height: f32) -> f32 {
     shown_side(width)
         .min(HEIGHT_SHARE * height)
-        .max(SMALLEST_SIDE * 0.5)
+        .max(LOWEST_SIDE)
 }
 
 /// How much trail is kept, and how often a point is added to it.
@@ -62,15 +65,20 @@ struct Marker {
 /// at its edge on the side where the player is (a new user fell off cornell_box and the
 /// arrow simply went away).
 fn marker_at(rect: Rect, p: Pos2) -> Marker {
+    if rect.contains(p) {
+        return Marker {
+            at: p,
+            off_map: false,
+        };
+    }
     let inner = rect.shrink(
         OFF_MAP_RING
             .min(rect.width() * 0.5)
             .min(rect.height() * 0.5),
     );
-    let at = inner.clamp(p);
     Marker {
-        at,
-        off_map: !rect.contains(p),
+        at: inner.clamp(p),
+        off_map: true,
     }
 }
 
@@ -228,6 +236,9 @@ mod tests {
         let inside = marker_at(rect, Pos2::new(150.0, 50.0));
         assert_eq!(inside.at, Pos2::new(150.0, 50.0));
         assert!(!inside.off_map);
+        // On the map by its edge: where it is, not pulled in by the ring's room.
+        let edge = marker_at(rect, Pos2::new(103.0, 12.0));
+        assert_eq!((edge.at, edge.off_map), (Pos2::new(103.0, 12.0), false));
         // Far to the right and a little below the top: at the right edge, the same height.
         let right = marker_at(rect, Pos2::new(900.0, 40.0));
         assert!(right.off_map);
@@ -242,10 +253,10 @@ mod tests {
 
     /// A new user's finding: in a 400 x 300 window the minimap covered half the view.
     #[test]
-    fn the_minimap_takes_at_most_a_third_of_a_low_windows_height() {
+    fn the_minimap_takes_at_most_35_percent_of_a_low_windows_height() {
         assert_eq!(side_in(1280.0, 720.0), SHOWN_SIDE);
         assert_eq!(side_in(400.0, 300.0), 0.35 * 300.0);
-        assert_eq!(side_in(1270.0, 100.0), SMALLEST_SIDE * 0.5);
+        assert_eq!(side_in(1270.0, 100.0), LOWEST_SIDE);
     }
 
     #[test]
