@@ -747,6 +747,20 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
         sliding.iter().all(|r| !r.held()),
         "a slide along the wall held"
     );
+    // Head-on and falling (a review's finding: the fall's own motion read as a slide).
+    let mut walker = Controller::new(
+        Pose::new(Vec3::new(0.0, 3.5, -1.5), 0.0, 0.0),
+        ControllerSettings::default(),
+    );
+    let falling: Vec<_> = (0..40)
+        .map(|_| walker.step(&wall, &forward, 1.0 / 120.0))
+        .filter(|r| r.blocked() && r.moved > r.moved_across + 0.005)
+        .collect();
+    assert!(!falling.is_empty(), "no blocked step while falling");
+    assert!(
+        falling.iter().all(|r| r.held()),
+        "a fall against the wall read as a slide"
+    );
 }
 
 /// A review's finding: once a steep face met first by the floor's follow was no floor at

@@ -316,9 +316,11 @@ fn lifted_out(mover: &dyn Collider, probe: &Probe, at: Vec3) -> Vec3 {
     if overlap(mover, body, above).is_some() {
         return at;
     }
+    // Only onto what faces up (the platform's top): a rail or an edge met from the side
+    // is no place to set a rider down on (a review's caution).
     match mover.sweep(probe, above, -lift) {
-        Some(hit) => above - lift * hit.t as f32,
-        None => at,
+        Some(hit) if hit.normal.y > 0.0 => above - lift * hit.t as f32,
+        _ => at,
     }
 }
 

@@ -124,6 +124,9 @@ pub struct StepReport {
     pub hit: bool,
     /// Distance actually travelled.
     pub moved: f32,
+    /// Of it, the part across (walking: horizontal; flying: all of it), which is what
+    /// the move asked for ([`StepReport::wanted`]).
+    pub moved_across: f32,
     /// Distance the intent asked for.
     pub wanted: f32,
     /// The body started this step inside geometry (placed there, or grown from the
@@ -150,7 +153,7 @@ impl StepReport {
     /// then says STOPPED, not SLIDING (a new user walked head-on into a step in slide
     /// mode and read SLIDING at 0 m/s).
     pub fn held(&self) -> bool {
-        self.blocked() && self.moved < HELD_SHARE * self.wanted
+        self.blocked() && self.moved_across < HELD_SHARE * self.wanted
     }
 }
 
@@ -340,7 +343,14 @@ impl Controller {
         report.pushed_out = pushed_out;
         report.refused = refused;
         report.hit |= pushed_out;
-        report.moved = (self.pose.position - start).length();
+        let travelled = self.pose.position - start;
+        report.moved = travelled.length();
+        // Falling, riding or pushed while held head-on, the body still moves; only the
+        // part the walk asked for says whether it slid (a review's finding).
+        report.moved_across = match self.settings.mode {
+            Mode::Walk => Vec3::new(travelled.x, 0.0, travelled.z).length(),
+            Mode::Fly => report.moved,
+        };
         // The drawn eye eases toward the physical one.
         let s = self.settings.walk.view_smoothing;
         self.view_lag *= if s > 0.0 { (-dt / s).exp() } else { 0.0 };
@@ -428,7 +438,6 @@ impl Controller {
         };
         let mut feet = body.feet_of(centre);
         let rules = self.settings.move_rules(body);
-        let before = body.eye_of(centre);
         let r = self
             .walk
             .advance(world, &ws, &rules, &mut feet, &walk_intent, dt);
@@ -448,9 +457,7 @@ impl Controller {
             wanted: (velocity * dt).length(),
             contact: r.contact,
             stepped_up: r.stepped_up,
-            moved: (self.pose.position - before).length(),
-            pushed_out: false,
-            refused: None,
+            ..StepReport::default()
         }
     }
 }
