@@ -854,3 +854,37 @@ fn a_step_down_is_eased_in_the_view_as_a_climb_is() {
         "the view lagged the step down by {lag} m at most"
     );
 }
+
+/// A review's finding: a body on a slope steeper than walkable crept down it at a few
+/// centimetres a second (its fall capped at what the slope let it fall), so a walker
+/// dropped on a 60-degree ramp 0.5 m up was still on it seconds later. It slides down as
+/// a ball on a frictionless incline: 0.58 m along the slope at g sin 60 takes 0.37 s.
+#[test]
+fn a_body_on_a_slope_too_steep_to_stand_on_slides_down_it() {
+    // A floor toward +z, then a 60-degree ramp rising toward -z.
+    let run = 3.0 / 60f32.to_radians().tan();
+    let profile = [(10.0, 0.0), (0.0, 0.0), (-run, 3.0), (-run - 5.0, 3.0)];
+    let mut tris = Vec::new();
+    for w in profile.windows(2) {
+        let ((z0, y0), (z1, y1)) = (w[0], w[1]);
+        let [a, b] = [Vec3::new(-2.0, y0, z0), Vec3::new(2.0, y0, z0)];
+        let [c, d] = [Vec3::new(2.0, y1, z1), Vec3::new(-2.0, y1, z1)];
+        tris.extend([[a, b, c], [a, c, d]]);
+    }
+    let ramp = CollisionWorld::new(tris);
+    // Feet over the ramp where it is 0.5 m high, standing still.
+    let z = -0.5 / 60f32.to_radians().tan();
+    let mut c = Controller::new(
+        Pose::new(Vec3::new(0.0, 0.5 + 1.62, z), 0.0, 0.0),
+        ControllerSettings::default(),
+    );
+    let dt = 1.0 / 120.0;
+    let landed = (0..240)
+        .position(|_| {
+            c.step(&ramp, &MoveIntent::default(), dt);
+            c.walk.on_ground() && c.pose.position.y < 1.61
+        })
+        .map(|k| (k + 1) as f32 * dt);
+    let t = landed.unwrap_or_else(|| panic!("still on the ramp after 2 s: {:?}", c.pose.position));
+    assert!(t < 0.7, "took {t} s to slide down");
+}

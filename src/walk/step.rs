@@ -322,15 +322,21 @@ impl WalkState {
             let out = resolve_move(world, free, centre, Vec3::Y * dy);
             self.wedged = false;
             if dy < 0.0 && out.hit {
-                // Held up by something steep (sliding down it, or wedged against it): the
-                // fall goes on only as fast as it went (Quake III clips the velocity
-                // against the plane), so no speed builds up while held.
-                let fell = out.end.y - centre.y;
-                self.vertical_speed = self.vertical_speed.max((fell / dt).min(0.0));
                 // Sliding down a slope steeper than walkable still drops more than half
                 // the fall (cos^2 of its angle from vertical); held in place, it drops
                 // nothing.
+                let fell = out.end.y - centre.y;
                 self.wedged = fell > dy * WEDGED_FALL;
+                if self.wedged {
+                    // Held: the fall goes on only as fast as it went, so no speed builds
+                    // up while held (Quake III clips the velocity against the plane).
+                    self.vertical_speed = self.vertical_speed.max((fell / dt).min(0.0));
+                }
+                // Sliding, the fall asked for gathers speed as a free one, and the face
+                // takes its share each tick: the body comes down at g sin^2 of the slope,
+                // a ball on a frictionless incline (Quake III keeps the speed along the
+                // plane). Capped at what it fell, it crept down at a few cm/s (a review's
+                // finding).
             }
             centre = out.end;
             for c in out.contacts() {
