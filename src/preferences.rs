@@ -396,58 +396,75 @@ impl Preferences {
             });
         }
         checked.window_size = window_size;
-        let mut defaults = Preferences::default();
-        for ((key, name), (_, default)) in checked.move_keys().into_iter().zip(defaults.move_keys())
-        {
-            if !KEY_NAMES.contains(&name.as_str()) {
-                out.push(OutOfRange {
-                    key,
-                    message: format!(
-                        "{key} = {} is no key name (KeyW, Space, ShiftLeft... as README's Settings lists): {default} is used",
-                        crate::quote::quote(name)
-                    ),
-                });
-                *name = default.clone();
-            }
-        }
-        one_move_a_key(&mut checked, &mut out);
+        checked_keys(&mut checked, &mut out);
         (checked, out)
     }
 }
 
-/// A key serves one move: a move whose key an earlier move has (written so in the file,
-/// or given a default that another move had taken) gets its own default where that is
-/// free, with a line saying so. (`key_forward = "F12"`, refused for its default `KeyW`,
-/// left `key_back = "KeyW"` and forward on one key without a word: a new user's finding;
-/// the panel swaps keys instead.)
-fn one_move_a_key(p: &mut Preferences, out: &mut Vec<OutOfRange>) {
+/// The moves' keys of `checked`: each a key name (else its default, with a line), and
+/// one move a key (see [`one_move_a_key`]).
+fn checked_keys(checked: &mut Preferences, out: &mut Vec<OutOfRange>) {
     let mut defaults = Preferences::default();
-    let defaults: Vec<String> = defaults
+    let default_keys: Vec<String> = defaults
         .move_keys()
         .into_iter()
         .map(|(_, k)| k.clone())
         .collect();
-    let moves = p.move_keys();
-    for i in 1..moves.len() {
-        let taken = |k: &str, moves: &[(&str, &mut String)]| {
-            moves[..i].iter().position(|(_, m)| m.as_str() == k)
-        };
-        let Some(j) = taken(moves[i].1, &moves) else {
+    let mut refused = Vec::new();
+    for ((key, name), (_, default)) in checked.move_keys().into_iter().zip(defaults.move_keys()) {
+        refused.push(!KEY_NAMES.contains(&name.as_str()));
+        if !KEY_NAMES.contains(&name.as_str()) {
+            out.push(OutOfRange {
+                key,
+                message: format!(
+                    "{key} = {} is no key name (KeyW, Space, ShiftLeft... as README's Settings lists): {default} is used",
+                    crate::quote::quote(name)
+                ),
+            });
+            *name = default.clone();
+        }
+    }
+    one_move_a_key(checked, &default_keys, &refused, out);
+}
+
+/// A key serves one move. Of two moves on one key, the one the file did not ask for
+/// (`refused`: its own was no key name, and its default stood in) moves, else the later:
+/// to its default where that is free, else to another move's default nobody has, with a
+/// line saying so. (`key_forward = "F12"`, refused for its default `KeyW`, left
+/// `key_back = "KeyW"` and forward on one key without a word: a new user's finding; the
+/// panel swaps keys instead.)
+fn one_move_a_key(
+    p: &mut Preferences,
+    defaults: &[String],
+    refused: &[bool],
+    out: &mut Vec<OutOfRange>,
+) {
+    let mut moves = p.move_keys();
+    let mut keys: Vec<String> = moves.iter().map(|(_, k)| (*k).clone()).collect();
+    for i in 1..keys.len() {
+        let Some(j) = keys[..i].iter().position(|k| *k == keys[i]) else {
             continue;
         };
-        let (key, name, other) = (moves[i].0, moves[i].1.clone(), moves[j].0);
-        let free = taken(&defaults[i], &moves).is_none()
-            && !moves[i + 1..].iter().any(|(_, m)| **m == defaults[i]);
-        let message = if free {
-            *moves[i].1 = defaults[i].clone();
-            format!(
-                "{key} = {name} is {other}'s key too: {} is used",
-                defaults[i]
-            )
+        let (moved, kept) = if refused[j] && !refused[i] {
+            (j, i)
         } else {
-            format!("{key} = {name} is {other}'s key too: both are on it")
+            (i, j)
         };
+        // Two moves on one key leave a default free (as many defaults as moves).
+        let Some(free) = std::iter::once(&defaults[moved])
+            .chain(defaults)
+            .find(|d| !keys.contains(d))
+            .cloned()
+        else {
+            continue;
+        };
+        let (key, name, other) = (moves[moved].0, &keys[moved], moves[kept].0);
+        let message = format!("{key} = {name} is {other}'s key too: {free} is used");
         out.push(OutOfRange { key, message });
+        keys[moved] = free;
+    }
+    for ((_, m), k) in moves.iter_mut().zip(keys) {
+        **m = k;
     }
 }
 
@@ -465,19 +482,18 @@ mod tests {
             ..Preferences::default()
         };
         let (c, out) = p.checked();
+        // The key the file asked for stays; the refused one's stand-in moves.
         assert_eq!(
             (c.key_forward.as_str(), c.key_back.as_str()),
-            ("KeyW", "KeyS")
+            ("KeyS", "KeyW")
         );
-        let line = out
-            .iter()
-            .find(|o| o.key == "key_back")
-            .expect("a line for key_back");
+        let line = out.last().expect("a line for the two");
+        assert_eq!(line.key, "key_forward");
         assert_eq!(
             line.message,
-            "key_back = KeyW is key_forward's key too: KeyS is used"
+            "key_forward = KeyW is key_back's key too: KeyS is used"
         );
-        // Defaults taken by others: both stay, and it is said.
+        // Neither refused: the later moves, to its default where free.
         let p = Preferences {
             key_left: "KeyD".into(),
             key_right: "KeyA".into(),
@@ -488,17 +504,20 @@ mod tests {
         assert_eq!(c.key_jump, "Space", "jump back on its default");
         assert!(out.iter().any(|o| o.key == "key_jump"), "{out:?}");
         assert!(!out.iter().any(|o| o.key == "key_right"), "{out:?}");
-        // A default taken too: both stay on the key, and it is said.
+        // Its default taken too: to a default nobody has.
         let p = Preferences {
             key_forward: "KeyS".into(),
             key_back: "KeyS".into(),
             ..Preferences::default()
         };
         let (c, out) = p.checked();
-        assert_eq!(c.key_back, "KeyS");
+        assert_eq!(
+            (c.key_forward.as_str(), c.key_back.as_str()),
+            ("KeyS", "KeyW")
+        );
         assert_eq!(
             out[0].message,
-            "key_back = KeyS is key_forward's key too: both are on it"
+            "key_back = KeyS is key_forward's key too: KeyW is used"
         );
     }
 
