@@ -770,20 +770,10 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
 #[test]
 fn pressed_into_the_foot_of_a_steep_ramp_the_walker_stays_on_the_ground() {
     for deg in [46.0f32, 50.0, 60.0, 75.0] {
-        // A floor toward +z, then a ramp rising toward -z to 3 m, 4 m wide.
-        let run = 3.0 / deg.to_radians().tan();
-        let profile = [(10.0, 0.0), (0.0, 0.0), (-run, 3.0), (-run - 5.0, 3.0)];
-        let mut tris = Vec::new();
-        for w in profile.windows(2) {
-            let ((z0, y0), (z1, y1)) = (w[0], w[1]);
-            let [a, b] = [Vec3::new(-2.0, y0, z0), Vec3::new(2.0, y0, z0)];
-            let [c, d] = [Vec3::new(2.0, y1, z1), Vec3::new(-2.0, y1, z1)];
-            tris.extend([[a, b, c], [a, c, d]]);
-        }
-        let ramp = CollisionWorld::new(tris);
+        let ramp = ramp(deg);
         for dt in [1.0f32 / 120.0, 1.0 / 60.0] {
             let mut c = Controller::new(
-                Pose::new(Vec3::new(0.0, 1.6, 1.0), 0.0, 0.0),
+                Pose::new(Vec3::new(0.0, 1.6, 0.5), 0.0, 0.0),
                 ControllerSettings::default(),
             );
             let forward = MoveIntent {
@@ -861,19 +851,9 @@ fn a_step_down_is_eased_in_the_view_as_a_climb_is() {
 /// a ball on a frictionless incline: 0.58 m along the slope at g sin 60 takes 0.37 s.
 #[test]
 fn a_body_on_a_slope_too_steep_to_stand_on_slides_down_it() {
-    // A floor toward +z, then a 60-degree ramp rising toward -z.
-    let run = 3.0 / 60f32.to_radians().tan();
-    let profile = [(10.0, 0.0), (0.0, 0.0), (-run, 3.0), (-run - 5.0, 3.0)];
-    let mut tris = Vec::new();
-    for w in profile.windows(2) {
-        let ((z0, y0), (z1, y1)) = (w[0], w[1]);
-        let [a, b] = [Vec3::new(-2.0, y0, z0), Vec3::new(2.0, y0, z0)];
-        let [c, d] = [Vec3::new(2.0, y1, z1), Vec3::new(-2.0, y1, z1)];
-        tris.extend([[a, b, c], [a, c, d]]);
-    }
-    let ramp = CollisionWorld::new(tris);
+    let ramp = ramp(60.0);
     // Feet over the ramp where it is 0.5 m high, standing still.
-    let z = -0.5 / 60f32.to_radians().tan();
+    let z = -0.5 - 0.5 / 60f32.to_radians().tan();
     let mut c = Controller::new(
         Pose::new(Vec3::new(0.0, 0.5 + 1.62, z), 0.0, 0.0),
         ControllerSettings::default(),

@@ -1686,12 +1686,19 @@ fn record_a_walk(x: &Xvfb, dir: &Path, fps: &str) -> (PathBuf, PathBuf) {
 
 /// `walkthrough sim --script rec` on the built-in map: its trace.
 fn sim_trace(rec: &Path) -> String {
+    sim_trace_on(None, rec)
+}
+
+/// `walkthrough sim [MAP] --script rec`: its trace.
+fn sim_trace_on(map: Option<&Path>, rec: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
         .env(
             "WALKTHROUGH_CONFIG_DIR",
             std::env::temp_dir().join("walkthrough-tests-config"),
         )
-        .args(["sim", "--script", rec.to_str().unwrap()])
+        .arg("sim")
+        .args(map)
+        .args(["--script", rec.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(
@@ -1779,21 +1786,6 @@ fn f5_mid_ride_on_a_moving_scene_replays_as_the_window_walked() {
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "txt"))
         .unwrap_or_else(|| panic!("no recording saved\n{log}"));
-    let out = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-        .env("WALKTHROUGH_CONFIG_DIR", dir.join("walkthrough-config"))
-        .args([
-            "sim",
-            scene.to_str().unwrap(),
-            "--script",
-            rec.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     // Rows without their frame number and time: the replay's after its start row are a
     // run of the window's.
     let rows = |text: &str| -> Vec<String> {
@@ -1803,7 +1795,7 @@ fn f5_mid_ride_on_a_moving_scene_replays_as_the_window_walked() {
             .collect()
     };
     let window = rows(&std::fs::read_to_string(&trace).unwrap());
-    let replay = rows(&String::from_utf8(out.stdout).unwrap());
+    let replay = rows(&sim_trace_on(Some(&scene), &rec));
     assert!(replay.len() > 200, "a short replay: {} rows", replay.len());
     let recorded = &replay[1..];
     assert!(
