@@ -226,7 +226,7 @@ impl Session {
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
         usable(&map, &world)?;
-        if let Some(w) = too_small(&world, opts.scale) {
+        if let Some(w) = doubtful_scale(&world, opts.scale, guess.scale_doubt.as_deref()) {
             map.warnings.push(w);
         }
         given_spawn_in_range(&map, opts.spawn)?;
@@ -702,14 +702,25 @@ fn usable(map: &Map, world: &CollisionWorld) -> Result<(), MapError> {
 
 /// A warning for a map that `--scale` (given as `scale`) makes smaller across than
 /// [`MIN_RESCALED_EXTENT`], where nobody stands (`--scale 1e-30` walked a map smaller than
-/// an atom without a word: a new user's finding). The window's `[` refuses to go there;
-/// a scale given is the user's to keep, so it is said, not refused.
-fn too_small(world: &CollisionWorld, scale: Option<f32>) -> Option<String> {
+/// an atom without a word: a new user's finding), or that the survey surely reads in a
+/// unit far from it (`doubt`, see [`crate::survey::FrameGuess::scale_doubt`]: `--scale
+/// 1000` made a house 24 km across without a word). The window's `[` refuses to go
+/// there; a scale given is the user's to keep, so it is said, not refused.
+fn doubtful_scale(
+    world: &CollisionWorld,
+    scale: Option<f32>,
+    doubt: Option<&str>,
+) -> Option<String> {
     let s = scale?;
     let across = world.bounds().size().max_element();
-    (across < MIN_RESCALED_EXTENT).then(|| {
-        format!(
+    if across < MIN_RESCALED_EXTENT {
+        return Some(format!(
             "--scale {s:?} makes the map {across:e} m across, too small to stand in (a person is 1.8 m tall): is the scale right?"
+        ));
+    }
+    doubt.map(|reads| {
+        format!(
+            "--scale {s:?} makes the map {across:.3e} m across, but it reads as {reads}: is the scale right?"
         )
     })
 }

@@ -694,6 +694,35 @@ fn a_scale_that_makes_the_map_tiny_is_warned_of() {
     assert!(!run("0.5").contains("too small to stand in"));
 }
 
+/// `--scale 1000` made the built-in house 24 km across without a word, while 0.001 was
+/// warned of (a new user's finding): a scale far from what the map surely reads as is
+/// warned of too; one within 30 times of it (`FAR_FROM_READING`) (a unit's neighbour) is not.
+#[test]
+fn a_scale_far_from_what_the_map_reads_as_is_warned_of() {
+    let script = tmp("huge.txt", "wait 0.1\n");
+    let run = |scale: &str| {
+        let out = walkthrough(&[
+            "sim",
+            "--script",
+            script.to_str().unwrap(),
+            "--scale",
+            scale,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let huge = run("1000");
+    assert!(
+        huge.contains("warning: --scale 1000.0 makes the map 2.400e4 m across")
+            && huge.contains("reads as metres (scale 1, confidence high): is the scale right?"),
+        "{huge}"
+    );
+    for near in ["1", "25", "0.05"] {
+        let out = run(near);
+        assert!(!out.contains("is the scale right"), "--scale {near}: {out}");
+    }
+}
+
 /// A window's option given to `sim` (or `sim`'s to the window) read as clap's
 /// "unexpected argument ... tip: to pass it as a value" (a new user's finding): it is said
 /// whose option it is. An option of neither is clap's error as before.

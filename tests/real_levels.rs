@@ -284,3 +284,43 @@ fn real_levels_on_their_side_are_never_wrong_with_confidence_high() {
         "wrong with confidence high on its side: {sure:?}"
     );
 }
+
+/// A scale far from what a map surely reads as is warned of (`--scale 1000` on a house in
+/// metres said nothing: a new user's finding); a user giving a real level its true up
+/// axis and scale must never be told the scale looks wrong, and one giving it a hundred
+/// times that is told so wherever the reading is sure.
+#[test]
+fn real_levels_given_their_true_scale_are_never_doubted() {
+    let Some(dir) = common::shared("levels") else {
+        return;
+    };
+    let doubted = |t: &Truth, scale: f32| {
+        let opts = OpenOptions {
+            up: Some(t.up),
+            scale: Some(scale),
+            ..OpenOptions::default()
+        };
+        let s = Session::open(Some(&dir.join(&t.file)), &opts)
+            .unwrap_or_else(|e| panic!("{} opens: {e}", t.file));
+        s.map
+            .warnings
+            .iter()
+            .any(|w| w.contains("is the scale right?"))
+    };
+    let truths = truths(&dir);
+    let wrongly: Vec<&str> = truths
+        .iter()
+        .filter(|t| doubted(t, t.metres))
+        .map(|t| t.file.as_str())
+        .collect();
+    assert!(wrongly.is_empty(), "true scales doubted: {wrongly:?}");
+    let told = truths
+        .iter()
+        .filter(|t| doubted(t, t.metres * 100.0))
+        .count();
+    assert!(
+        told >= 4,
+        "only {told} of {} levels at 100 times their scale were doubted",
+        truths.len()
+    );
+}

@@ -120,7 +120,18 @@ pub struct FrameGuess {
     pub scale: Option<Inferred<units::Unit>>,
     /// Every cue and every reading's score, a line each (for `--verbose`).
     pub details: Vec<String>,
+    /// For a scale given, what the map reads as when that reading is sure (confidence
+    /// high) and at least [`FAR_FROM_READING`] times larger or smaller than the scale
+    /// given: a few words ("metres (scale 1, confidence high)") for a warning.
+    pub scale_doubt: Option<String>,
 }
+
+/// How many times larger or smaller than a sure reading of the map a given scale is
+/// before the load asks whether it is right: units a map may be in differ by up to 12
+/// (feet and inches), 25.4 (inches and millimetres) or 100 (metres and centimetres), so
+/// 30 is past the neighbours of a right answer (`--scale 1000` on a map in metres said
+/// nothing, while 0.001 was warned of: a new user's finding).
+pub const FAR_FROM_READING: f32 = 30.0;
 
 /// What is known of a frame before the survey: each half given (the command line, a
 /// remembered correction), or `None` to infer.
@@ -290,10 +301,22 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
             scale::describe(&m, s)
         )
     }));
+    let most = scale_confidence_cap(up.as_ref());
+    let mut scale_doubt = None;
     let (scale, scale_reason, scale_inferred) = match given.scale {
-        Some(s) => (s, format!("scale {s} given"), None),
+        Some(s) => {
+            let g = scale::infer_scale(&m, &scored, most);
+            let sure = Confidence::of(g.margin).min(most) == Confidence::High;
+            let ratio = s / g.scale;
+            if sure && !(1.0 / FAR_FROM_READING..=FAR_FROM_READING).contains(&ratio) {
+                scale_doubt = Some(format!(
+                    "{} (scale {}, confidence high)",
+                    g.unit.name, g.scale
+                ));
+            }
+            (s, format!("scale {s} given"), None)
+        }
         None => {
-            let most = scale_confidence_cap(up.as_ref());
             let g = scale::infer_scale(&m, &scored, most);
             let confidence = Confidence::of(g.margin).min(most);
             (
@@ -315,6 +338,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
         up,
         scale: scale_inferred,
         details,
+        scale_doubt,
     }
 }
 
