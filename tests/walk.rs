@@ -7,7 +7,7 @@ use common::cube;
 use glam::Vec3;
 use walkthrough::collision::{Account, CollisionWorld, Recorder};
 use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose};
+use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose, Stance};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
 
 /// A big floor at y = 0, and `extra` triangles.
@@ -867,4 +867,61 @@ fn a_body_on_a_slope_too_steep_to_stand_on_slides_down_it() {
         .map(|k| (k + 1) as f32 * dt);
     let t = landed.unwrap_or_else(|| panic!("still on the ramp after 2 s: {:?}", c.pose.position));
     assert!(t < 0.7, "took {t} s to slide down");
+}
+
+/// Pressed up the dungeon's 47-degree rock face the walker hovered on it, and the HUD
+/// said "falling" all the while (a new user's finding): on a slope too steep to stand
+/// on, sliding down it or walked up it, the stance says so, falling or not each tick.
+#[test]
+fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
+    let ramp = ramp(60.0);
+    let z = -0.5 - 0.5 / 60f32.to_radians().tan();
+    let dt = 1.0 / 120.0;
+    for (forward, what) in [(0.0, "left alone"), (1.0, "walked up it")] {
+        let mut c = Controller::new(
+            Pose::new(Vec3::new(0.0, 0.5 + 1.62, z), 0.0, 0.0),
+            ControllerSettings::default(),
+        );
+        let intent = MoveIntent {
+            forward,
+            ..MoveIntent::default()
+        };
+        let stances: Vec<Stance> = (0..60)
+            .map(|_| {
+                c.step(&ramp, &intent, dt);
+                c.stance()
+            })
+            .collect();
+        let first = stances
+            .iter()
+            .position(|s| *s == Stance::Sliding)
+            .unwrap_or_else(|| panic!("{what}: never on the slope: {stances:?}"));
+        let falling = stances[first..]
+            .iter()
+            .take_while(|s| **s != Stance::OnGround)
+            .filter(|s| **s == Stance::Falling)
+            .count();
+        assert_eq!(falling, 0, "{what}: {stances:?}");
+        assert_eq!(Stance::Sliding.name(), "on a slope too steep to stand on");
+    }
+    // The user's own case: the walk up the rock face and the slide down it alternate
+    // tick by tick, and the ticks that only walked read as falling.
+    let Some(dir) = common::shared("levels") else {
+        return;
+    };
+    let path = dir.join("recast_dungeon/dungeon.obj");
+    let s = walkthrough::session::Session::open(Some(&path), &Default::default()).unwrap();
+    let script = "start 22.2,26.2,-73.5 -149.3 0\nwait 0.3\nforward 3\n";
+    let script = parse_script("jit3.txt", script).unwrap();
+    let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
+    let mut player = walkthrough::sim::ScriptPlayer::new(script, dt);
+    let mut stances = vec![];
+    while let Some(intent) = player.next_step(&mut c) {
+        c.step(s.collider(), &intent, dt);
+        stances.push(c.stance());
+    }
+    let pressed = &stances[60..];
+    let count = |which: Stance| pressed.iter().filter(|s| **s == which).count();
+    assert_eq!(count(Stance::Falling), 0, "{pressed:?}");
+    assert!(count(Stance::Sliding) > pressed.len() / 2, "{pressed:?}");
 }

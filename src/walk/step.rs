@@ -46,6 +46,10 @@ pub const STEP_DOWN_EASED: f32 = 0.05;
 /// millimetre (the contact gap); the jumps a new user found were 8 and 27 cm.
 const FOLLOW_ASIDE: f32 = 0.02;
 
+/// A contact whose normal faces up by no more than this (the cosine of its slope: 84
+/// degrees) is a wall, not a slope the walker is on (see [`WalkState::sliding`]).
+const SLOPE_MIN_UP: f32 = 0.1;
+
 /// A blocked fall that drops less than this fraction of the free fall is the walker held
 /// in place ([`WalkState::wedged`]); sliding down any slope steeper than 45 degrees drops
 /// more than half.
@@ -229,9 +233,11 @@ impl WalkState {
             WaterLevel::Swimming => s.swim_speed_factor,
         };
         let wish = intent.velocity * factor * dt;
+        let mut pressed_on_slope = false;
         if wish.length_squared() > 0.0 {
             let plain = resolve_move(world, &level, centre, wish);
             let mut end = plain.end;
+            pressed_on_slope = plain.contacts().any(|c| too_steep(s, c));
             if plain.hit {
                 report.hit = true;
                 report.contact = report.contact.or(plain.contacts().next().copied());
@@ -272,6 +278,14 @@ impl WalkState {
         if self.climbing && (self.ground.is_some() || self.vertical_speed <= 0.0) {
             self.climbing = false;
         }
+        // Off the ground and not rising, against a slope too steep to stand on: walked
+        // into it, or turned aside by it falling (the walk up it and the slide down it
+        // may alternate tick by tick, and the body is on the slope all the while).
+        self.sliding = (pressed_on_slope || self.sliding)
+            && self.ground.is_none()
+            && !self.wedged
+            && !swimming
+            && self.vertical_speed <= 0.0;
         self.water = immersion(water, &body, centre, wet.level, self.ground.is_some()).level;
         *feet = body.feet_of(centre);
     }
@@ -288,6 +302,7 @@ impl WalkState {
     ) -> Vec3 {
         let body = free.probe.body;
         let (rising, dt) = (vertical.rising, vertical.dt);
+        self.sliding = false;
         if self.ground.is_some() && !rising {
             // A step-up's landing that the floor's rule holds is the floor followed: a
             // sweep down from there meets the same contact at once (it would only settle
@@ -339,6 +354,7 @@ impl WalkState {
                 // finding).
             }
             centre = out.end;
+            self.sliding = dy < 0.0 && out.contacts().any(|c| too_steep(s, c));
             for c in out.contacts() {
                 if dy < 0.0 && is_ground(s, &body, c, centre, s.ground_band) {
                     self.ground = Some(*c);
@@ -534,6 +550,12 @@ fn is_ground(s: &WalkSettings, body: &Body, c: &Contact, centre: Vec3, band: f32
     let feet = body.feet_of(centre).y;
     let border = matches!(c.feature, Feature::Edge | Feature::Vertex);
     border && c.normal.y > 0.0 && c.point.y <= feet + band
+}
+
+/// Is contact `c` on a slope too steep to stand on: facing up by more than
+/// [`SLOPE_MIN_UP`], less than walkable? (A wall is no slope.)
+fn too_steep(s: &WalkSettings, c: &Contact) -> bool {
+    c.normal.y > SLOPE_MIN_UP && c.normal.y < s.walkable_min_up
 }
 
 /// Length of the horizontal part of `v`.
