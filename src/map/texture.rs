@@ -88,16 +88,23 @@ impl TextureCache {
     /// The file a `map_Kd` / `map_d` value names in `dir`: the value itself, or its last
     /// word when it carries options such as `-s 1 1 1 file.png`; each as written, with
     /// backslashes read as slashes, then ignoring case (see [`super::lookup`]). A name
-    /// found nowhere is `dir` joined with the value (reported missing under that path).
+    /// found nowhere is `dir` joined with the value, or with its last word when the value
+    /// starts with an option (reported missing under that path: "texture -o 0.1
+    /// diffuse.jpg not found" sent a new user looking for a file of that name).
     fn resolve(&mut self, dir: &Path, spec: &str) -> Resolved {
         let spec = spec.trim();
         let candidates = [spec, spec.split_whitespace().last().unwrap_or(spec)];
+        let named = if spec.starts_with('-') {
+            candidates[1]
+        } else {
+            spec
+        };
         candidates
             .iter()
             .find_map(|c| self.folders.find(dir, c))
             .map_or_else(
                 || Resolved {
-                    path: dir.join(spec),
+                    path: dir.join(named),
                     by_case: false,
                 },
                 |f| Resolved {
@@ -550,5 +557,26 @@ mod tests {
             m.warnings
         );
         assert!(m.inputs.iter().any(|p| p.ends_with("t0.png")));
+    }
+
+    /// "texture -colorspace sRGB -o 0.1 diffuse.jpg not found" (a new user's finding):
+    /// a missing texture named with options is said by its file's name.
+    #[test]
+    fn a_missing_texture_named_with_options_is_said_by_its_file_name() {
+        let d = three_textures("options");
+        let mtl = std::fs::read_to_string(d.join("m.mtl")).unwrap();
+        let mtl = mtl.replace(
+            "map_Kd t1.png",
+            "map_Kd -colorspace sRGB -o 0.1 diffuse.jpg",
+        );
+        std::fs::write(d.join("m.mtl"), mtl).unwrap();
+        let m = load(&d, TextureOptions::default());
+        assert_eq!(sizes(&m), vec![Some((64, 64)), None, Some((64, 64))]);
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].starts_with("texture diffuse.jpg not found in "),
+            "{:?}",
+            m.warnings
+        );
     }
 }
