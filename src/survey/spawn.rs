@@ -242,15 +242,27 @@ fn spot_score(around: &Surroundings, indoors: bool, share: f32) -> f32 {
 }
 
 /// The spawn at `eye`, facing the best view of `around`, with its reason.
+/// A ceiling with no wall round it is a roof, not indoors, and a spot with nothing round
+/// it is not "inf m clear" (a new user read "indoors, walls in 0 of 16 directions, inf m
+/// clear" as a contradiction).
 fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
+    let clear = around.nearest.min(around.open);
     SpawnChoice {
         position: eye,
         yaw_deg: yaw_of(around.toward),
         reason: format!(
-            "best open floor found by ray casts ({}, walls in {} of {SPAWN_HEADINGS} directions, {:.1} m clear, {})",
-            if indoors { "indoors" } else { "outdoors" },
+            "best open floor found by ray casts ({}, walls in {} of {SPAWN_HEADINGS} directions, {}, {})",
+            match (indoors, around.walls) {
+                (false, _) => "outdoors",
+                (true, 0) => "under a roof",
+                (true, _) => "indoors",
+            },
             around.walls,
-            around.nearest.min(around.open),
+            if clear.is_finite() {
+                format!("{clear:.1} m clear")
+            } else {
+                "nothing near".into()
+            },
             if around.view > 0.0 {
                 "facing into the map"
             } else {
@@ -391,6 +403,29 @@ mod tests {
         let m = load_obj_str("room.obj", obj, &[], &LoadOptions::default()).unwrap();
         let w = CollisionWorld::new(m.triangles());
         (m, w)
+    }
+
+    /// "indoors, walls in 0 of 16 directions, inf m clear" read as a contradiction (a new
+    /// user's finding): a floor under a roof with no walls says so.
+    #[test]
+    fn a_spawn_under_a_roof_without_walls_is_not_called_indoors() {
+        let quad = |y: f32, base: usize| {
+            format!(
+                "v 0 {y} 0\nv 10 {y} 0\nv 10 {y} 10\nv 0 {y} 10\nf {} {} {} {}\n",
+                base + 1,
+                base + 4,
+                base + 3,
+                base + 2
+            )
+        };
+        let (m, w) = world_of(&(quad(0.0, 0) + &quad(3.0, 4)));
+        let s = find_spawn(&m, &w, None);
+        assert!(
+            s.reason
+                .contains("(under a roof, walls in 0 of 16 directions, nothing near,"),
+            "{}",
+            s.reason
+        );
     }
 
     #[test]
