@@ -2507,6 +2507,47 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
     assert!(!log.contains("Read as"), "{log}");
 }
 
+/// Every real level's up axis is read with "fair" confidence at best, and the question
+/// stood on the screen until answered (a new user's finding): a fairly sure one folds
+/// away once the walker has gone 10 m with it showing, its reading kept for the visit
+/// and not remembered.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_fairly_sure_offer_folds_away_after_a_walk_and_is_not_remembered() {
+    let Some(levels) = common::shared("levels") else {
+        return;
+    };
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("offer_walked");
+    let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+    let dungeon = levels.join("recast_dungeon/dungeon.obj");
+    let script = dir.join("fly.txt");
+    std::fs::write(&script, "mode fly\nup 2\nforward 3\nturn 180\nforward 3\n").unwrap();
+    let run = || {
+        let child = spawn_in(
+            &x,
+            &[
+                dungeon.to_str().unwrap(),
+                "--script",
+                script.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the window did not close when the script was done")
+    };
+    let log = run();
+    let asked = log.find("Not sure this is upright (fair confidence)");
+    let folded = log.find("up axis and scale kept as read for this visit (not remembered)");
+    assert!(
+        matches!((asked, folded), (Some(a), Some(f)) if a < f),
+        "{log}"
+    );
+    // Not remembered: the next open asks again.
+    let log = run();
+    assert!(log.contains("Not sure this is upright"), "{log}");
+}
+
 /// The height in pixels from the first to the last row of text (near-white pixels that
 /// `before` did not have) in the bottom `band` pixels of `after`, across its middle half:
 /// how tall the notices at the bottom are.

@@ -150,6 +150,17 @@ impl App {
         }
     }
 
+    /// The walker went `moved` metres this frame: a fairly sure offer folds away once it
+    /// has gone far enough with it showing (see `Offer::walked`).
+    pub(super) fn walk_past_offer(&mut self, moved: f32) {
+        if self.offer.as_mut().is_some_and(|o| o.walked(moved)) {
+            self.offer = None;
+            self.overlay.notify(
+                "up axis and scale kept as read for this visit (not remembered): U, [ and ] still correct them".into(),
+            );
+        }
+    }
+
     /// A correction took effect: keep it for reloads, remember it for the file, show the
     /// marker and say what reproduces it.
     pub(super) fn corrected(&mut self, what: String) {

@@ -21,7 +21,18 @@ pub struct Offer {
     pub scale: Option<(Unit, Unit)>,
     /// The notice, as shown.
     pub text: String,
+    /// No half of it is a low-confidence guess: it folds away once the walker has walked
+    /// [`WALKED_PAST`] with it showing (see [`Offer::walked`]).
+    fair: bool,
+    /// Metres walked (or flown) while it showed.
+    walked: f32,
 }
+
+/// How far the walker goes with a fairly sure offer showing before it folds away: far
+/// enough to have seen the map stand upright at its size. Every real level's up axis is
+/// read with "fair" confidence at best (the survey cannot always tell upside down), and
+/// the question stood on the screen until answered (a new user's finding).
+pub const WALKED_PAST: f32 = 10.0;
 
 impl Offer {
     /// The offer for `session`, when the survey inferred a half of its frame and is not
@@ -63,11 +74,24 @@ impl Offer {
         lines.push(format!(
             "The cyan frame ahead is {MARKER_HEIGHT} m tall. Enter keeps this (remembered for the file)"
         ));
+        let low = |half: Option<Confidence>| half == Some(Confidence::Low);
         Some(Offer {
             up: up.map(|(c, n, _)| (c, n)),
             scale: scale.map(|(c, n, _)| (c, n)),
             text: lines.join("\n"),
+            fair: !low(up.map(|u| u.2)) && !low(scale.map(|s| s.2)),
+            walked: 0.0,
         })
+    }
+
+    /// The walker went `moved` metres with the offer showing: true when it has now gone
+    /// [`WALKED_PAST`] and the offer is fairly sure (it then folds away, its reading kept
+    /// for this visit only). A low-confidence guess stays until it is answered.
+    pub fn walked(&mut self, moved: f32) -> bool {
+        if moved.is_finite() {
+            self.walked += moved.max(0.0);
+        }
+        self.fair && self.walked >= WALKED_PAST
     }
 
     /// The offered scale, if it lies `larger` (or smaller) than `current`: what Shift+]
@@ -130,6 +154,27 @@ mod tests {
             margin: 0.5,
             next,
         })
+    }
+
+    /// The question stood on every real level's screen until answered (a new user's
+    /// finding): a fairly sure one folds away after a walk; a low one stays.
+    #[test]
+    fn a_fairly_sure_offer_folds_away_after_a_walk_and_a_low_one_stays() {
+        let (metres, feet) = (UNITS[0], UNITS[4]);
+        let mut fair = Offer::of(&session(
+            guess(UpAxis::Y, UpAxis::Z, Confidence::Fair),
+            guess(metres, feet, Confidence::High),
+        ))
+        .expect("an offer");
+        assert!(!fair.walked(WALKED_PAST * 0.6));
+        assert!(!fair.walked(f32::NAN));
+        assert!(fair.walked(WALKED_PAST * 0.5));
+        let mut low = Offer::of(&session(
+            guess(UpAxis::Y, UpAxis::Z, Confidence::Fair),
+            guess(metres, feet, Confidence::Low),
+        ))
+        .expect("an offer");
+        assert!(!low.walked(WALKED_PAST * 100.0));
     }
 
     #[test]
