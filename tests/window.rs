@@ -2507,6 +2507,23 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
     assert!(!log.contains("Read as"), "{log}");
 }
 
+/// A right click before the mouse was captured did nothing, no decal and no word (a new
+/// user's finding): the crosshair is the view's middle either way, and the decal sticks.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_right_click_sticks_a_decal_before_the_mouse_is_captured() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("right_click");
+    let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+    let (child, win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    sleep(Duration::from_millis(500));
+    x.xdotool(&["mousemove", "--window", &win, "400", "300", "click", "3"]);
+    sleep(Duration::from_millis(800));
+    let log = finish(&x, child);
+    assert!(log.contains("decal 1 stuck"), "{log}");
+    assert!(!log.contains("mouse captured"), "{log}");
+}
+
 /// Every real level's up axis is read with "fair" confidence at best, and the question
 /// stood on the screen until answered (a new user's finding): a fairly sure one folds
 /// away once the walker has gone 10 m with it showing, its reading kept for the visit

@@ -522,7 +522,9 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Right,
                 ..
-            } if self.captured && !self.prefs.open => {
+            } if !self.prefs.open => {
+                // The crosshair is the view's middle whether or not the mouse is captured
+                // (a right click on a free mouse did nothing: a new user's finding).
                 let eye = self.drawn_from;
                 if self.keys.shift() {
                     self.unstick_decal(&eye);
