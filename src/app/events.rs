@@ -72,6 +72,19 @@ fn view_slot(key: KeyCode) -> Option<u8> {
     DIGITS.iter().position(|k| *k == key).map(|i| i as u8 + 1)
 }
 
+/// The window's egui, with scroll bars that show: egui's floating ones are invisible
+/// until hovered, and the settings panel cut off at 720 pixels gave no sign that it
+/// scrolls to its last rows (a new user's finding).
+fn new_egui(
+    event_loop: &ActiveEventLoop,
+    gl: &std::sync::Arc<glow::Context>,
+) -> egui_glow::EguiGlow {
+    let egui = egui_glow::EguiGlow::new(event_loop, gl.clone(), None, None, true);
+    egui.egui_ctx
+        .all_styles_mut(|s| s.spacing.scroll = egui::style::ScrollStyle::solid());
+    egui
+}
+
 /// What the window says of E meeting `target` (nothing when it meets a mover: the mover
 /// moving says it).
 fn use_notice(target: UseTarget) -> Option<String> {
@@ -461,7 +474,7 @@ impl ApplicationHandler for App {
             Err(e) => return self.fail(event_loop, e),
         };
         drawers.mirror_draw.upload(&self.mirrors);
-        let egui = egui_glow::EguiGlow::new(event_loop, ctx.gl.clone(), None, None, true);
+        let egui = new_egui(event_loop, &ctx.gl);
         ctx.window.request_redraw();
         self.gpu = Some(Gpu {
             egui,
