@@ -145,6 +145,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     }
     let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     terminal::warn_starts(&session, Some(&script), c.script.as_deref());
+    terminal::warn_speeds(c.speed, Some(&script), c.script.as_deref());
     terminal::say_script_start(&script);
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);
     let inputs = terminal::inputs(&session, c.script.as_ref());

@@ -30,9 +30,10 @@ use std::path::{Path, PathBuf};
 
 use walkthrough::files::Digest;
 use walkthrough::map::progress::{PROGRESS_AFTER, Progress};
+use walkthrough::preferences::WALKING_SPEED_RANGE;
 use walkthrough::quote::escape_lines;
 use walkthrough::session::{OpenOptions, Session, Watch};
-use walkthrough::sim::{RecordedOn, Script};
+use walkthrough::sim::{Command, RecordedOn, Script};
 use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
 
 /// A map opened as the user asked (see [`open_map`]).
@@ -239,6 +240,32 @@ pub fn warn_starts(session: &Session, script: Option<&Script>, path: Option<&Pat
     for s in script.starts() {
         if let Some(w) = session.start_warning(s.pose.position) {
             say(&format!("warning: {name}:{}: {w}", s.line));
+        }
+    }
+}
+
+/// Warn about a walking speed outside [`WALKING_SPEED_RANGE`], the speeds the settings
+/// and the mouse wheel allow: `--speed` (`flag`) and each `speed` line of the script at
+/// `path`. Any positive speed works (every move is swept, whatever its length), so it is
+/// said, not refused (`--speed 1e9` went without a word while F2 stops at 100: a new
+/// user's finding).
+pub fn warn_speeds(flag: Option<f32>, script: Option<&Script>, path: Option<&Path>) {
+    let far = |v: f32| !WALKING_SPEED_RANGE.contains(&v);
+    let range = format!(
+        "outside {} to {} m/s, the walking speeds the settings allow: is it right?",
+        WALKING_SPEED_RANGE.start(),
+        WALKING_SPEED_RANGE.end()
+    );
+    if let Some(v) = flag.filter(|&v| far(v)) {
+        say(&format!("warning: --speed {v} is {range}"));
+    }
+    let Some(script) = script else { return };
+    let name = path.map_or(String::from("script"), |p| p.display().to_string());
+    for (c, line) in script.commands.iter().zip(&script.lines) {
+        if let Command::Speed(v) = *c
+            && far(v)
+        {
+            say(&format!("warning: {name}:{line}: speed {v} is {range}"));
         }
     }
 }

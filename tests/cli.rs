@@ -694,6 +694,31 @@ fn a_scale_that_makes_the_map_tiny_is_warned_of() {
     assert!(!run("0.5").contains("too small to stand in"));
 }
 
+/// `--speed 1e9` went without a word while the settings stop at 100 m/s (a new user's
+/// finding, twice): a speed outside the settings' range is warned of, the flag's and a
+/// script line's (named by file and line); it still runs, since every move is swept.
+#[test]
+fn a_speed_outside_the_settings_range_is_warned_of_with_its_line() {
+    let fast = tmp("fast.txt", "speed 500\nwait 0.1\n");
+    let out = walkthrough(&["sim", "--script", fast.to_str().unwrap(), "--speed", "1e9"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning: --speed 1000000000 is outside 0.1 to 100 m/s"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "warning: {}:1: speed 500 is outside",
+            fast.display()
+        )),
+        "{err}"
+    );
+    let usual = tmp("usual.txt", "speed 7\nwait 0.1\n");
+    let out = walkthrough(&["sim", "--script", usual.to_str().unwrap(), "--speed", "5"]);
+    assert!(!stderr(&out).contains("is it right"), "{}", stderr(&out));
+}
+
 /// `--scale 1000` made the built-in house 24 km across without a word, while 0.001 was
 /// warned of (a new user's finding): a scale far from what the map surely reads as is
 /// warned of too; one within 30 times of it (`FAR_FROM_READING`) (a unit's neighbour) is not.

@@ -69,7 +69,7 @@ use walkthrough::sim::{Command, TraceColumns, TraceWriter};
 use walkthrough::store::{ContentKey, Store};
 
 use crate::options::Common;
-use crate::terminal::{Opened, inputs, open_map, open_stand_in, warn_starts};
+use crate::terminal::{Opened, inputs, open_map, open_stand_in, warn_speeds, warn_starts};
 use bench::Bench;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
@@ -212,6 +212,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     // (Not against the built-in map standing in for one that loads in the window.)
     if first.is_none() {
         warn_starts(&opened.session, script.as_ref(), common.script.as_deref());
+        warn_speeds(common.speed, script.as_ref(), common.script.as_deref());
     }
     let pad_events = match &window.pad_events {
         Some(p) => {
