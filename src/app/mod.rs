@@ -212,8 +212,8 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     // (Not against the built-in map standing in for one that loads in the window.)
     if first.is_none() {
         warn_starts(&opened.session, script.as_ref(), common.script.as_deref());
-        warn_speeds(common.speed, script.as_ref(), common.script.as_deref());
     }
+    warn_speeds(common.speed, script.as_ref(), common.script.as_deref());
     let pad_events = match &window.pad_events {
         Some(p) => {
             let bytes = walkthrough::files::read_file(p, walkthrough::files::FileKind::Script)
