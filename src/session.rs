@@ -715,12 +715,12 @@ fn doubtful_scale(
     let across = world.bounds().size().max_element();
     if across < MIN_RESCALED_EXTENT {
         return Some(format!(
-            "--scale {s:?} makes the map {across:e} m across, too small to stand in (a person is 1.8 m tall): is the scale right?"
+            "--scale {s:?} makes the map {across:.3e} m across, too small to stand in (a person is 1.8 m tall): is the scale right?"
         ));
     }
     doubt.map(|reads| {
         format!(
-            "--scale {s:?} makes the map {across:.3e} m across, but it reads as {reads}: is the scale right?"
+            "--scale {s} makes the map {across:.3e} m across, but it reads as {reads}: is the scale right?"
         )
     })
 }

@@ -738,7 +738,7 @@ fn a_scale_far_from_what_the_map_reads_as_is_warned_of() {
     };
     let huge = run("1000");
     assert!(
-        huge.contains("warning: --scale 1000.0 makes the map 2.400e4 m across")
+        huge.contains("warning: --scale 1000 makes the map 2.400e4 m across")
             && huge.contains("reads as metres (scale 1, confidence high): is the scale right?"),
         "{huge}"
     );

@@ -535,9 +535,10 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Right,
                 ..
-            } if !self.prefs.open => {
+            } if !self.prefs.open && !self.overlay.help => {
                 // The crosshair is the view's middle whether or not the mouse is captured
-                // (a right click on a free mouse did nothing: a new user's finding).
+                // (a right click on a free mouse did nothing: a new user's finding); the
+                // help hides it, and then nothing is stuck.
                 let eye = self.drawn_from;
                 if self.keys.shift() {
                     self.unstick_decal(&eye);

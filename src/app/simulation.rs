@@ -67,6 +67,10 @@ pub struct Advance {
     pub steps: u32,
     /// Distance the eye moved over them, metres.
     pub moved: f32,
+    /// Distance walked across over them (flown, all of it), metres: what the walk asked
+    /// for, not a fall, a jump in place or a ride (see
+    /// [`StepReport::moved_across`](crate::player::StepReport::moved_across)).
+    pub walked: f32,
     /// A step pushed the body out of geometry it was placed in.
     pub pushed_out: bool,
     /// The script ran out during this frame, after this many steps.
@@ -285,6 +289,7 @@ impl Simulation {
             advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;
             advance.moved += step.report.moved;
+            advance.walked += step.report.moved_across;
             self.write_trace(&step.row);
         }
         // Whole rows reach the file each frame: a killed run loses at most one frame.

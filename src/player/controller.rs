@@ -98,8 +98,8 @@ pub enum Stance {
     /// Walking, held up without ground (wedged in a slot narrower than the body): it can
     /// jump out.
     Wedged,
-    /// Walking, on a slope too steep to stand on (see [`crate::walk::WalkState::sliding`]).
-    Sliding,
+    /// Walking, on a slope too steep to stand on (see [`crate::walk::WalkState::on_steep_slope`]).
+    SteepSlope,
     /// Walking, swimming (the eye under water: see [`crate::walk::water`]).
     Swimming,
 }
@@ -114,7 +114,7 @@ impl Stance {
             Stance::Rising => "jumping",
             Stance::Falling => "falling",
             Stance::Wedged => "wedged",
-            Stance::Sliding => "on a slope too steep to stand on",
+            Stance::SteepSlope => "on a slope too steep to stand on",
             Stance::Swimming => "swimming",
         }
     }
@@ -257,7 +257,7 @@ impl Controller {
             Mode::Walk if self.walk.on_ground() => Stance::OnGround,
             Mode::Walk if self.walk.water == WaterLevel::Swimming => Stance::Swimming,
             Mode::Walk if self.walk.wedged => Stance::Wedged,
-            Mode::Walk if self.walk.sliding => Stance::Sliding,
+            Mode::Walk if self.walk.on_steep_slope => Stance::SteepSlope,
             Mode::Walk if self.walk.vertical_speed > 0.0 => Stance::Rising,
             Mode::Walk => Stance::Falling,
         }

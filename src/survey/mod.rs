@@ -122,7 +122,9 @@ pub struct FrameGuess {
     pub details: Vec<String>,
     /// For a scale given, what the map reads as when that reading is sure (confidence
     /// high) and at least [`FAR_FROM_READING`] times larger or smaller than the scale
-    /// given: a few words ("metres (scale 1, confidence high)") for a warning.
+    /// given: a few words ("metres (scale 1, confidence high)") for a warning. Read
+    /// without the free space where the load skips its survey (up, scale and spawn all
+    /// given), the reading is seldom sure, and then nothing is said.
     pub scale_doubt: Option<String>,
 }
 

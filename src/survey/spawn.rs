@@ -242,7 +242,7 @@ fn spot_score(around: &Surroundings, indoors: bool, share: f32) -> f32 {
 }
 
 /// The spawn at `eye`, facing the best view of `around`, with its reason.
-/// A ceiling with no wall round it is a roof, not indoors, and a spot with nothing round
+/// A ceiling with no wall round it is not indoors, and a spot with nothing round
 /// it is not "inf m clear" (a new user read "indoors, walls in 0 of 16 directions, inf m
 /// clear" as a contradiction).
 fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
@@ -254,7 +254,7 @@ fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
             "best open floor found by ray casts ({}, walls in {} of {SPAWN_HEADINGS} directions, {}, {})",
             match (indoors, around.walls) {
                 (false, _) => "outdoors",
-                (true, 0) => "under a roof",
+                (true, 0) => "under a ceiling with no walls round",
                 (true, _) => "indoors",
             },
             around.walls,
@@ -406,9 +406,9 @@ mod tests {
     }
 
     /// "indoors, walls in 0 of 16 directions, inf m clear" read as a contradiction (a new
-    /// user's finding): a floor under a roof with no walls says so.
+    /// user's finding): a floor under a ceiling with no walls says so.
     #[test]
-    fn a_spawn_under_a_roof_without_walls_is_not_called_indoors() {
+    fn a_spawn_under_a_ceiling_without_walls_is_not_called_indoors() {
         let quad = |y: f32, base: usize| {
             format!(
                 "v 0 {y} 0\nv 10 {y} 0\nv 10 {y} 10\nv 0 {y} 10\nf {} {} {} {}\n",
@@ -421,8 +421,9 @@ mod tests {
         let (m, w) = world_of(&(quad(0.0, 0) + &quad(3.0, 4)));
         let s = find_spawn(&m, &w, None);
         assert!(
-            s.reason
-                .contains("(under a roof, walls in 0 of 16 directions, nothing near,"),
+            s.reason.contains(
+                "(under a ceiling with no walls round, walls in 0 of 16 directions, nothing near,"
+            ),
             "{}",
             s.reason
         );

@@ -31,7 +31,7 @@ pub struct WalkState {
     /// Off the ground against a slope too steep to stand on, not held (see `wedged`):
     /// sliding down it, or walked up it as fast as it slides down (pressed up such a face
     /// the body hovers on it, and read as falling: a new user's finding).
-    pub sliding: bool,
+    pub on_steep_slope: bool,
     /// How deep in water (see [`water`]), after the last tick.
     pub water: WaterLevel,
     /// Climbing out of water (Quake III's water jump): rising from a swim over an edge,

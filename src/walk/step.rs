@@ -47,7 +47,7 @@ pub const STEP_DOWN_EASED: f32 = 0.05;
 const FOLLOW_ASIDE: f32 = 0.02;
 
 /// A contact whose normal faces up by no more than this (the cosine of its slope: 84
-/// degrees) is a wall, not a slope the walker is on (see [`WalkState::sliding`]).
+/// degrees) is a wall, not a slope the walker is on (see [`WalkState::on_steep_slope`]).
 const SLOPE_MIN_UP: f32 = 0.1;
 
 /// A blocked fall that drops less than this fraction of the free fall is the walker held
@@ -281,7 +281,7 @@ impl WalkState {
         // Off the ground and not rising, against a slope too steep to stand on: walked
         // into it, or turned aside by it falling (the walk up it and the slide down it
         // may alternate tick by tick, and the body is on the slope all the while).
-        self.sliding = (pressed_on_slope || self.sliding)
+        self.on_steep_slope = (pressed_on_slope || self.on_steep_slope)
             && self.ground.is_none()
             && !self.wedged
             && !swimming
@@ -302,7 +302,7 @@ impl WalkState {
     ) -> Vec3 {
         let body = free.probe.body;
         let (rising, dt) = (vertical.rising, vertical.dt);
-        self.sliding = false;
+        self.on_steep_slope = false;
         if self.ground.is_some() && !rising {
             // A step-up's landing that the floor's rule holds is the floor followed: a
             // sweep down from there meets the same contact at once (it would only settle
@@ -354,7 +354,7 @@ impl WalkState {
                 // finding).
             }
             centre = out.end;
-            self.sliding = dy < 0.0 && out.contacts().any(|c| too_steep(s, c));
+            self.on_steep_slope = dy < 0.0 && out.contacts().any(|c| too_steep(s, c));
             for c in out.contacts() {
                 if dy < 0.0 && is_ground(s, &body, c, centre, s.ground_band) {
                     self.ground = Some(*c);

@@ -24,7 +24,7 @@ pub struct Offer {
     /// No half of it is a low-confidence guess: it folds away once the walker has walked
     /// [`WALKED_PAST`] with it showing (see [`Offer::walked`]).
     fair: bool,
-    /// Metres walked (or flown) while it showed.
+    /// Metres walked across (or flown) while it showed.
     walked: f32,
 }
 
@@ -84,7 +84,7 @@ impl Offer {
         })
     }
 
-    /// The walker went `moved` metres with the offer showing: true when it has now gone
+    /// The walker walked `moved` metres across with the offer showing: true when it has now gone
     /// [`WALKED_PAST`] and the offer is fairly sure (it then folds away, its reading kept
     /// for this visit only). A low-confidence guess stays until it is answered.
     pub fn walked(&mut self, moved: f32) -> bool {
