@@ -668,23 +668,27 @@ fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
     }
 }
 
+/// The stderr of `sim` on the built-in map at `--scale scale`, a short wait scripted (in
+/// the script file `name`); the run must succeed.
+fn sim_at_scale(name: &str, scale: &str) -> String {
+    let script = tmp(name, "wait 0.1\n");
+    let out = walkthrough(&[
+        "sim",
+        "--script",
+        script.to_str().unwrap(),
+        "--scale",
+        scale,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    stderr(&out)
+}
+
 /// `--scale 1e-30` walked the built-in map made smaller than an atom without a word (a
 /// new user's finding): a scale that makes the map too small to stand in is warned of;
 /// an ordinary one is not.
 #[test]
 fn a_scale_that_makes_the_map_tiny_is_warned_of() {
-    let script = tmp("tiny.txt", "wait 0.1\n");
-    let run = |scale: &str| {
-        let out = walkthrough(&[
-            "sim",
-            "--script",
-            script.to_str().unwrap(),
-            "--scale",
-            scale,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        stderr(&out)
-    };
+    let run = |scale: &str| sim_at_scale("tiny.txt", scale);
     let tiny = run("1e-30");
     assert!(
         tiny.contains("warning: --scale 1e-30 makes the map")
@@ -724,18 +728,7 @@ fn a_speed_outside_the_settings_range_is_warned_of_with_its_line() {
 /// warned of too; one within 30 times of it (`FAR_FROM_READING`) (a unit's neighbour) is not.
 #[test]
 fn a_scale_far_from_what_the_map_reads_as_is_warned_of() {
-    let script = tmp("huge.txt", "wait 0.1\n");
-    let run = |scale: &str| {
-        let out = walkthrough(&[
-            "sim",
-            "--script",
-            script.to_str().unwrap(),
-            "--scale",
-            scale,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        stderr(&out)
-    };
+    let run = |scale: &str| sim_at_scale("huge.txt", scale);
     let huge = run("1000");
     assert!(
         huge.contains("warning: --scale 1000 makes the map 2.400e4 m across")
