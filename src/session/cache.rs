@@ -486,8 +486,24 @@ pub fn load(
     progress: &Progress,
 ) -> Option<Result<Cached, String>> {
     let path = file_for(dir, digest);
+    // A pipe, device or socket at a kept map's name is refused before it is opened (a
+    // FIFO there held `sim` waiting for a writer for ever: a fuzz run's finding), and
+    // checked again on the handle. The caller removes it and builds the map again.
+    let not_regular = || {
+        Some(Err(format!(
+            "{}: is not a regular file (a folder, pipe, device or socket)",
+            path.display()
+        )))
+    };
+    if !std::fs::metadata(&path).ok()?.is_file() {
+        return not_regular();
+    }
     let file = File::open(&path).ok()?;
-    let left = file.metadata().ok()?.len();
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return not_regular();
+    }
+    let left = meta.len();
     progress.set_total(left);
     progress.read(0);
     let mut r = Reader {
@@ -844,6 +860,35 @@ mod tests {
                 .unwrap_err();
             assert!(e.contains("header is damaged"), "{e}");
         }
+    }
+
+    /// A fuzz run's finding: a FIFO at a kept map's name held `sim` waiting for a writer
+    /// for ever. It is refused before it is opened (a watchdog ends the test should the
+    /// load block), as a folder there is.
+    #[test]
+    fn a_fifo_at_a_kept_maps_name_is_refused_not_opened() {
+        let (dir, digest, path, _) = kept_terrain("fifo");
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let (send, answer) = std::sync::mpsc::channel();
+        let (d, k) = (dir.clone(), digest);
+        std::thread::spawn(move || {
+            let r = load(&d, &k, true, &Progress::default()).map(|r| r.err());
+            send.send(r)
+        });
+        let answer = answer.recv_timeout(std::time::Duration::from_secs(20));
+        let e = answer.expect("load returns").unwrap().expect("an error");
+        assert!(e.contains("is not a regular file"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let e = load(&dir, &digest, true, &Progress::default())
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("is not a regular file"), "{e}");
     }
 
     /// A review's finding: when a kept file was refused as damaged, the parse's bar went
