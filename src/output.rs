@@ -57,6 +57,15 @@ pub enum OutputError {
         /// What it is instead.
         kind: &'static str,
     },
+    /// Two outputs of one run name the same file.
+    #[error("{path}: is both {first} and {second}; give each output its own file")]
+    Twice {
+        /// The file.
+        path: String,
+        /// The two options that name it ("--trace", "--decals-out").
+        first: &'static str,
+        second: &'static str,
+    },
     /// A file not to be replaced exists already.
     #[error("{path}: exists already; not replaced")]
     Exists {
@@ -125,6 +134,29 @@ pub fn check_output(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError
     Ok(())
 }
 
+/// Refuse two of a run's `outputs` (each with the option that names it) that are the same
+/// file: both would write through one `.partial` file, and the one renamed last would
+/// win (a fuzz run's `--trace X --decals-out X` left a mix of both, and the old X lost).
+/// The same file by device and inode when it exists, by its real path when not yet.
+pub fn check_distinct(outputs: &[(&'static str, &Path)]) -> Result<(), OutputError> {
+    for (i, &(first, a)) in outputs.iter().enumerate() {
+        for &(second, b) in &outputs[i + 1..] {
+            let same = match (fs::metadata(a), fs::metadata(b)) {
+                (Ok(x), Ok(y)) => same_file(&x, &y),
+                _ => real_path(a).is_some_and(|r| Some(r) == real_path(b)),
+            };
+            if same {
+                return Err(OutputError::Twice {
+                    path: shown_path(a),
+                    first,
+                    second,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// [`check_output`], and that the file can be made: its folder is there, and its
 /// `.partial` file can be created (it is removed again if this made it). The window asks
 /// this of every output before it opens.
@@ -144,19 +176,20 @@ pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputErr
             },
         });
     }
-    let existed = partial.exists();
+    // One there already (a link, say) is left alone: the write removes it and makes its
+    // own (see [`PartialFile::create`]).
+    if fs::symlink_metadata(&partial).is_ok() {
+        return Ok(());
+    }
     fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(false)
+        .create_new(true)
         .open(&partial)
         .map_err(|source| OutputError::Io {
             path: shown_path(target),
             source,
         })?;
-    if !existed {
-        let _ = fs::remove_file(&partial);
-    }
+    let _ = fs::remove_file(&partial);
     Ok(())
 }
 
@@ -205,11 +238,23 @@ impl PartialFile {
         check_output(target, inputs)?;
         let partial = partial_path(target);
         check_output(&partial, inputs)?;
-        // The error names the file asked for (its `.partial` name is ours).
-        let file = File::create(&partial).map_err(|source| OutputError::Io {
+        // The error names the file asked for (its `.partial` name is ours). A `.partial`
+        // left there, or a link by that name, is removed and the file made anew, never
+        // opened: a link's target would have been written through (a fuzz run's
+        // `X.partial -> victim.obj` got the trace).
+        let io = |source| OutputError::Io {
             path: shown_path(target),
             source,
-        })?;
+        };
+        match fs::remove_file(&partial) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io(e)),
+            _ => {}
+        }
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&partial)
+            .map_err(io)?;
         Ok(PartialFile {
             out: BufWriter::new(file),
             partial,
@@ -359,6 +404,58 @@ mod tests {
         f.commit().unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
         assert!(!d.join("trace.csv.partial").exists());
+    }
+
+    /// A fuzz run's finding: a `.partial` name that was a link (symbolic or hard) to
+    /// another file got the trace written into that file. It is replaced, not opened.
+    #[test]
+    fn a_partial_name_that_is_a_link_is_replaced_not_written_through() {
+        let d = scratch("partial-link");
+        let target = d.join("trace.csv");
+        let (soft, hard) = (d.join("soft.obj"), d.join("hard.obj"));
+        fs::write(&soft, "v 1 2 3\n").unwrap();
+        fs::write(&hard, "v 4 5 6\n").unwrap();
+        let partial = partial_path(&target);
+        let soft_link = |a: &Path, b: &Path| std::os::unix::fs::symlink(a, b);
+        let hard_link = |a: &Path, b: &Path| fs::hard_link(a, b);
+        type Link = dyn Fn(&Path, &Path) -> io::Result<()>;
+        let links: [(&PathBuf, &Link); 2] = [(&soft, &soft_link), (&hard, &hard_link)];
+        for (victim, link) in links {
+            link(victim, &partial).unwrap();
+            check_writable(&target, &[]).unwrap();
+            let mut f = PartialFile::create(&target, &[]).unwrap();
+            f.write_all(b"rows\n").unwrap();
+            f.commit().unwrap();
+            assert_eq!(fs::read_to_string(&target).unwrap(), "rows\n");
+            assert!(fs::symlink_metadata(&target).unwrap().is_file());
+        }
+        assert_eq!(fs::read_to_string(&soft).unwrap(), "v 1 2 3\n");
+        assert_eq!(fs::read_to_string(&hard).unwrap(), "v 4 5 6\n");
+    }
+
+    /// A fuzz run's finding: `sim --trace X --decals-out X` wrote both through one
+    /// `.partial` file, and X was left a mix of both with its old contents lost.
+    #[test]
+    fn two_outputs_naming_one_file_are_refused() {
+        let d = scratch("twice");
+        let (a, b) = (d.join("a.csv"), d.join("b.csv"));
+        assert!(check_distinct(&[("--trace", &a), ("--decals-out", &b)]).is_ok());
+        // Not there yet, spelt two ways; and there, through a link.
+        let again = d.join(".").join("a.csv");
+        let e = check_distinct(&[("--trace", &a), ("--decals-out", &again)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("is both --trace and --decals-out; give each output its own file"),
+            "{e}"
+        );
+        fs::write(&a, "old\n").unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        let e = check_distinct(&[("--record", &b), ("--trace", &d), ("--screenshot", &a)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is both --record and --screenshot"), "{e}");
+        assert_eq!(fs::read_to_string(&a).unwrap(), "old\n");
     }
 
     /// The reliability issue: a write that failed at the end (a full disk, a file that

@@ -858,3 +858,30 @@ fn a_second_map_and_a_bad_option_after_the_map_read_plainly() {
         "{err}"
     );
 }
+
+/// A fuzz run's finding: `--trace X --decals-out X` wrote both through one `.partial`
+/// file, and X was left a mix of both, its old contents lost. Refused before the map is
+/// read, X as it was.
+#[test]
+fn a_trace_and_the_decals_at_one_file_are_refused_and_the_file_kept() {
+    let script = tmp("twice.txt", "forward 1\ndecal\n");
+    let same = tmp("twice.csv", "precious\n");
+    let again = same.parent().unwrap().join(".").join("twice.csv");
+    let o = walkthrough(&[
+        "sim",
+        "--script",
+        script.to_str().unwrap(),
+        "--trace",
+        same.to_str().unwrap(),
+        "--decals-out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("is both --trace and --decals-out; give each output its own file"),
+        "{e}"
+    );
+    assert!(!e.contains("map: built-in map"), "{e}");
+    assert_eq!(std::fs::read_to_string(&same).unwrap(), "precious\n");
+}

@@ -62,7 +62,7 @@ pub use options::WindowOptions;
 
 use walkthrough::map::MapFrame;
 use walkthrough::output::PartialFile;
-use walkthrough::output::check_writable;
+use walkthrough::output::{check_distinct, check_writable};
 use walkthrough::player::{Controller, ControllerSettings};
 use walkthrough::session::OpenOptions;
 use walkthrough::sim::{Command, TraceColumns, TraceWriter};
@@ -117,6 +117,16 @@ impl Outputs {
     /// be one of `inputs`. The trace has the `on` and `water` columns as `columns` says.
     fn open(config: &Config, inputs: &[PathBuf], columns: TraceColumns) -> Result<Outputs, String> {
         let w = &config.window;
+        let outputs: Vec<(&str, &Path)> = [
+            ("--trace", &config.common.trace),
+            ("--screenshot", &w.screenshot),
+            ("--record", &w.record),
+            ("--bench-out", &w.bench_out),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect();
+        check_distinct(&outputs).map_err(|e| e.to_string())?;
         for p in [&w.screenshot, &w.record].into_iter().flatten() {
             check_writable(p, inputs).map_err(|e| e.to_string())?;
         }
