@@ -200,6 +200,8 @@ const COLOUR_KEYS: [&str; 5] = ["Ka", "Kd", "Ks", "Ke", "Tf"];
 /// spec allows `Kd 0.5` for grey), lines that do not parse are dropped with a warning.
 pub(super) fn sanitize_mtl(name: &str, text: &str, warnings: &mut Vec<String>) -> String {
     let mut out = String::with_capacity(text.len());
+    // A byte order mark is no part of the first line (its `newmtl` was lost).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
         let key = words.next().unwrap_or("");

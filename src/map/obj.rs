@@ -202,8 +202,11 @@ struct Parsed {
 /// The text as tobj should see it: tabs are whitespace in OBJ, but tobj reads a `usemtl`
 /// or `mtllib` name after the first space only (`usemtl<TAB>brick` was refused); and a
 /// file whose lines end in a carriage return alone (classic Mac OS) is one line to tobj.
-/// Both are replaced byte for byte, so line numbers stay those of the file.
+/// Both are replaced byte for byte, so line numbers stay those of the file. A byte order
+/// mark (a Windows editor's UTF-8) is no part of the first line: tobj read `\u{feff}v` as
+/// no vertex, and every index after it named the one after (a fuzz run's finding).
 fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let cr_only = text.contains('\r') && !text.contains('\n');
     if !cr_only && !text.contains('\t') {
         return std::borrow::Cow::Borrowed(text);
@@ -1251,6 +1254,38 @@ mod tests {
         let e = load("v 0 0 0\rv 1 0 0\rf 1 2 3\r").unwrap_err().to_string();
         assert!(
             e.starts_with("test.obj:3: vertex index 3 is out of range"),
+            "{e}"
+        );
+    }
+
+    /// A fuzz run's finding: an OBJ starting with a UTF-8 byte order mark lost its first
+    /// vertex (tobj read `\u{feff}v` as no vertex) and every index named the one after;
+    /// an MTL lost its first `newmtl`. Both read as without it, errors at their own line.
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_first_line() {
+        let bom = |t: &str| format!("\u{feff}{t}");
+        let mtl = "newmtl red\nKd 1 0 0\n";
+        let obj = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nmtllib c.mtl\nusemtl red\nf 1 2 3\n");
+        let m = load_obj_str(
+            "t.obj",
+            &bom(&obj),
+            &[("c.mtl", &bom(mtl))],
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        let plain =
+            load_obj_str("t.obj", &obj, &[("c.mtl", mtl)], &LoadOptions::default()).unwrap();
+        assert_eq!(
+            m.triangles().collect::<Vec<_>>(),
+            plain.triangles().collect::<Vec<_>>()
+        );
+        assert_eq!(m.materials[m.batches[0].material].diffuse, [1.0, 0.0, 0.0]);
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        let e = load(&bom("v 0 0 0\nv 1 0 0\nf 1 2 4\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("test.obj:3: vertex index 4 is out of range (2 vertices"),
             "{e}"
         );
     }
