@@ -225,7 +225,7 @@ impl Session {
         let main = part.map(|p| to_world(p.world, frame));
         let free = free.map(|f| f.framed(frame));
         world_time += t3.elapsed();
-        usable(&map, &world)?;
+        usable(&map, &world).map_err(|e| blamed_on(e, remembered))?;
         if let Some(w) = doubtful_scale(&world, opts.scale, guess.scale_doubt.as_deref()) {
             map.warnings.push(w);
         }
@@ -618,6 +618,28 @@ fn given_frame(file: bool, opts: &OpenOptions) -> (Given, Option<MapFrame>) {
         },
     };
     (given, remembered)
+}
+
+/// A map made unusable by the frame `remembered` for its file (a scale of 1e38 set by
+/// hand in the settings stopped every open of it, and the error named neither the
+/// settings nor `--forget`: a fuzz run's finding) says so.
+fn blamed_on(e: MapError, remembered: Option<MapFrame>) -> MapError {
+    let Some(frame) = remembered else { return e };
+    let blame = format!(
+        "; the frame remembered for this file ({}) makes it so: --forget drops it",
+        frame.flags()
+    );
+    match e {
+        MapError::Invalid { path, reason } => MapError::Invalid {
+            path,
+            reason: reason + &blame,
+        },
+        MapError::Empty { path, reason } => MapError::Empty {
+            path,
+            reason: reason + &blame,
+        },
+        other => other,
+    }
 }
 
 /// Refuse a `--spawn` (file coordinates) that the map's frame puts out of range (see

@@ -885,3 +885,41 @@ fn a_trace_and_the_decals_at_one_file_are_refused_and_the_file_kept() {
     assert!(!e.contains("map: built-in map"), "{e}");
     assert_eq!(std::fs::read_to_string(&same).unwrap(), "precious\n");
 }
+
+/// A fuzz run's finding: a scale of 1e38 remembered for a file (set by hand in the
+/// settings) stopped every open of it, the error naming neither the settings nor
+/// `--forget`. It names both, and `--forget` opens the map again.
+#[test]
+fn a_remembered_scale_that_breaks_the_map_is_blamed_and_forget_mends_it() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-huge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let map =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
+    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
+    let mut store = walkthrough::store::Store::load(Some(&dir)).store;
+    let frame = walkthrough::map::MapFrame {
+        up: walkthrough::map::UpAxis::Y,
+        scale: 1e38,
+    };
+    store.remember(&key, &map, frame).unwrap();
+    let script = tmp("huge.txt", "wait 0.05\n");
+    let sim = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .env("WALKTHROUGH_CONFIG_DIR", &dir)
+            .args(["sim", map.to_str().unwrap(), "--script"])
+            .arg(&script)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = sim(&[]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("the frame remembered for this file (--up y --scale 100000000000000000000000000000000000000) makes it so: --forget drops it"),
+        "{err}"
+    );
+    let o = sim(&["--forget"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

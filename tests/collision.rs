@@ -555,7 +555,7 @@ fn edge_on_wall_trace(mode: &str, spawn: Vec3) -> (Vec<Vec3>, Vec<[Vec3; 3]>) {
     let script = parse_script("edge-on.txt", &text).unwrap();
     let mut c = Controller::new(Pose::new(spawn, 0.0, 0.0), ControllerSettings::default());
     let rows = run_to_rows(&world, &MapFrame::default(), &mut c, &script, f64::from(DT));
-    (rows.iter().map(|r| Vec3::from(r.position)).collect(), tris)
+    (rows.iter().map(|r| r.file_point()).collect(), tris)
 }
 
 #[test]
@@ -643,7 +643,7 @@ fn walk_forward(world: &CollisionWorld, response: Response, start: Vec3, secs: f
     let mut c = Controller::new(Pose::new(start, 0.0, 0.0), ControllerSettings::default());
     assert_eq!(c.settings.mode, Mode::Walk);
     let rows = run_to_rows(world, &MapFrame::default(), &mut c, &script, f64::from(DT));
-    rows.iter().map(|r| Vec3::from(r.position)).collect()
+    rows.iter().map(|r| r.file_point()).collect()
 }
 
 #[test]

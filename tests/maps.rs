@@ -799,7 +799,7 @@ fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
         // centimetre and comes up again within a few steps.
         let most = speed * dt as f32 + 1e-3;
         for w in rows[1..].windows(2) {
-            let (a, b) = (w[0].position, w[1].position);
+            let (a, b) = (w[0].file_point(), w[1].file_point());
             let across = Vec3::new(b[0] - a[0], 0.0, b[2] - a[2]).length();
             assert!(
                 across <= most,
@@ -807,7 +807,7 @@ fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
                 w[1].t
             );
         }
-        let ys: Vec<f32> = rows[1..].iter().map(|r| r.position[1]).collect();
+        let ys: Vec<f32> = rows[1..].iter().map(|r| r.file_point()[1]).collect();
         let shakes = ys
             .windows(3)
             .filter(|w| (w[1] - w[0]) * (w[2] - w[1]) < 0.0 && (w[2] - w[1]).abs() > 0.01)

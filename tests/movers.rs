@@ -114,7 +114,7 @@ fn a_full_turn_of_the_turntable_ends_where_it_started_and_a_half_turn_across_it(
     let steps = |secs: f64| (secs / DT).round() as usize;
     let half = rows[k0 + steps(6.0)];
     let full = rows[k0 + steps(12.0)];
-    let p = |r: &TraceRow| Vec3::from(r.position);
+    let p = |r: &TraceRow| r.file_point();
     let centre = Vec3::new(13.0, p(&a).y, -4.0);
     // A half turn (180 degrees at 30 a second) takes it across the centre, facing back.
     let across = centre * 2.0 - p(&a);
@@ -154,7 +154,7 @@ fn the_same_ride_at_a_sixtieth_and_a_two_hundred_fortieth_of_a_second_ends_withi
     let script = "start -2.8,1.7,2.0 90 0\nwait 5.5\nforward 1.5\nturn -90\nforward 1\nwait 1\n";
     let a = last(&walk(&mut example(), script, 1.0 / 60.0));
     let b = last(&walk(&mut example(), script, 1.0 / 240.0));
-    let d = (Vec3::from(a.position) - Vec3::from(b.position)).length();
+    let d = (a.file_point() - b.file_point()).length();
     assert!(d < 0.01, "{a:?}\n{b:?}: {d}");
     assert_eq!(a.on, b.on);
 }
@@ -230,7 +230,7 @@ fn a_door_closing_on_the_walker_pushes_it_out_never_through() {
         let door_front = -3.0 + 3.0 * (k as f64 * DT).min(2.0) as f32 + 0.7;
         if door_front > -0.3 {
             assert!(
-                r.position[0] >= door_front + 0.3 - 0.01,
+                r.file_point()[0] >= door_front + 0.3 - 0.01,
                 "step {k}: passed through at {:?} (door front {door_front})",
                 r.position
             );
@@ -464,7 +464,7 @@ fn a_tilting_platform_goes_on_tilting_with_the_walker_on_it() {
     );
     // 1.2 m from the pivot, +/-20 degrees moves the feet about 0.8 m up and down.
     let (low, high) = ridden.iter().fold((f32::MAX, f32::MIN), |(l, h), r| {
-        (l.min(r.position[1]), h.max(r.position[1]))
+        (l.min(r.file_point()[1]), h.max(r.file_point()[1]))
     });
     assert!(high - low > 0.6, "the eye went only from {low} to {high}");
 }

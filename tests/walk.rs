@@ -53,7 +53,7 @@ fn play(world: &CollisionWorld, eye: Vec3, script: &str, dt: f32) -> Vec<TraceRo
 }
 
 fn eye(r: &TraceRow) -> Vec3 {
-    Vec3::from(r.position)
+    r.file_point()
 }
 
 const START: Vec3 = Vec3::new(0.0, 1.6, 2.0);
@@ -281,7 +281,10 @@ fn a_jump_rises_0_9_m_and_lands_where_it_started() {
         "wait 0.1\njump\nwait 1.5\n",
         1.0 / 120.0,
     );
-    let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+    let apex = rows
+        .iter()
+        .map(|r| r.file_point()[1])
+        .fold(f32::MIN, f32::max);
     assert!((apex - (1.6 + 0.9)).abs() < 0.02, "apex {apex}");
     let end = eye(rows.last().unwrap());
     assert!(
@@ -420,8 +423,11 @@ fn a_jump_beside_a_step_is_never_snapped_onto_it_while_rising() {
     let world = world(cube(Vec3::new(-2.0, 0.0, -5.0), Vec3::new(2.0, 0.4, -0.5)));
     let start = Vec3::new(0.0, 1.6, -0.5 + 0.3);
     let rows = play(&world, start, "wait 0.2\njump\nwait 0.6\n", 1.0 / 120.0);
-    let takeoff = rows.iter().find(|r| r.t > 0.19).unwrap().position[1];
-    let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+    let takeoff = rows.iter().find(|r| r.t > 0.19).unwrap().file_point()[1];
+    let apex = rows
+        .iter()
+        .map(|r| r.file_point()[1])
+        .fold(f32::MIN, f32::max);
     assert!(
         (apex - takeoff - 0.9).abs() < 0.02,
         "rose {} m",
@@ -431,8 +437,8 @@ fn a_jump_beside_a_step_is_never_snapped_onto_it_while_rising() {
     let rising: Vec<f32> = rows
         .iter()
         .skip_while(|r| r.t < 0.21)
-        .take_while(|r| r.position[1] < apex)
-        .map(|r| r.position[1])
+        .take_while(|r| r.file_point()[1] < apex)
+        .map(|r| r.file_point()[1])
         .collect();
     assert!(rising.windows(2).all(|w| w[1] >= w[0]), "{rising:?}");
 }
@@ -566,7 +572,10 @@ fn the_same_script_walks_the_same_path_at_any_time_step() {
         .iter()
         .map(|&dt| {
             let rows = play(&world, START, script, dt);
-            let apex = rows.iter().map(|r| r.position[1]).fold(f32::MIN, f32::max);
+            let apex = rows
+                .iter()
+                .map(|r| r.file_point()[1])
+                .fold(f32::MIN, f32::max);
             (eye(rows.last().unwrap()), apex)
         })
         .collect();

@@ -84,7 +84,10 @@ fn at(rows: &[TraceRow], t: f64, dt: f64) -> TraceRow {
 
 /// The eye's height of `r` is `y` within a centimetre.
 fn eye_at(r: &TraceRow, y: f32) {
-    assert!((r.position[1] - y).abs() < 0.01, "eye {y} wanted: {r:?}");
+    assert!(
+        (r.file_point()[1] - y).abs() < 0.01,
+        "eye {y} wanted: {r:?}"
+    );
 }
 
 /// The water column's values in order, each run of equal values once.
@@ -149,7 +152,7 @@ fn swim_out(dt: f64) -> Vec<TraceRow> {
 fn a_walker_wades_swims_up_and_climbs_out_the_same_at_a_sixtieth_and_a_two_hundred_fortieth() {
     let a = *swim_out(1.0 / 60.0).last().unwrap();
     let b = *swim_out(1.0 / 240.0).last().unwrap();
-    let d = (Vec3::from(a.position) - Vec3::from(b.position)).length();
+    let d = (a.file_point() - b.file_point()).length();
     assert!(d < 0.01, "{a:?}\n{b:?}: {d}");
 }
 

@@ -3,6 +3,8 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
+use glam::Vec3;
+
 use crate::collision::Response;
 use crate::map::MapFrame;
 use crate::movers::Ticking;
@@ -45,8 +47,9 @@ pub struct TraceRow {
     pub frame: u64,
     /// Simulated time, seconds.
     pub t: f64,
-    /// Position, file coordinates.
-    pub position: [f32; 3],
+    /// Position, file coordinates: the `f32` world point turned back, in `f64` only where
+    /// `f32` overflows (the same bytes as ever elsewhere).
+    pub position: [f64; 3],
     /// Heading, degrees.
     pub yaw_deg: f32,
     /// Elevation, degrees.
@@ -74,7 +77,7 @@ impl TraceRow {
         TraceRow {
             frame,
             t,
-            position: map_frame.to_file(c.pose.position).into(),
+            position: file_position(map_frame, c.pose.position),
             yaw_deg: c.pose.yaw_deg,
             pitch_deg: c.pose.pitch_deg,
             response: c.settings.response,
@@ -101,6 +104,26 @@ impl TraceRow {
             (!world.water().is_empty()).then(|| if walking { c.walk.water.number() } else { 0 });
         TraceRow { on, water, ..self }
     }
+}
+
+impl TraceRow {
+    /// The position as `f32` file coordinates (what tests and tools compare).
+    pub fn file_point(&self) -> Vec3 {
+        glam::DVec3::from(self.position).as_vec3()
+    }
+}
+
+/// The world point `p` in the file's coordinates. In `f32` as everywhere, unless that
+/// overflows: a walker 20 m below a map scaled by `1e-38` is `2e39` file units down,
+/// past `f32`, and the trace said `-inf` (a fuzz run's finding). `f64` holds any `f32`
+/// over any scale `--scale` takes.
+fn file_position(frame: &MapFrame, p: Vec3) -> [f64; 3] {
+    let near = frame.to_file(p);
+    if near.is_finite() || !p.is_finite() {
+        return near.as_dvec3().to_array();
+    }
+    let turned = frame.rotate_to_file(p).as_dvec3();
+    (turned / f64::from(frame.scale)).to_array()
 }
 
 impl fmt::Display for TraceRow {
@@ -192,6 +215,29 @@ impl<W: Write> TraceWriter<W> {
 mod tests {
     use super::*;
     use crate::player::{ControllerSettings, Pose};
+
+    /// A fuzz run's finding: under `--scale 1e-38` a walker fallen 20 m is `2e39` file
+    /// units down, past `f32`, and the trace said `-inf`. Elsewhere the row is what `f32`
+    /// gave, to the bit.
+    #[test]
+    fn a_position_past_f32_in_file_units_is_written_finite() {
+        let frame = MapFrame {
+            scale: 1e-38,
+            up: crate::map::UpAxis::Z,
+        };
+        let p = file_position(&frame, Vec3::new(0.5, -20.0, 1.0));
+        assert!(p.iter().all(|v| v.is_finite()), "{p:?}");
+        assert!((p[2] / -2e39 - 1.0).abs() < 1e-6, "{p:?}");
+        let usual = MapFrame {
+            scale: 0.0254,
+            up: crate::map::UpAxis::Z,
+        };
+        let q = Vec3::new(1.1, 2.2, -3.3);
+        assert_eq!(
+            file_position(&usual, q),
+            usual.to_file(q).as_dvec3().to_array()
+        );
+    }
 
     #[test]
     fn the_writer_writes_the_header_then_whole_rows() {
