@@ -1265,16 +1265,15 @@ mod tests {
     fn a_byte_order_mark_is_no_part_of_the_first_line() {
         let bom = |t: &str| format!("\u{feff}{t}");
         let mtl = "newmtl red\nKd 1 0 0\n";
-        let obj = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nmtllib c.mtl\nusemtl red\nf 1 2 3\n");
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nmtllib c.mtl\nusemtl red\nf 1 2 3\n";
         let m = load_obj_str(
             "t.obj",
-            &bom(&obj),
+            &bom(obj),
             &[("c.mtl", &bom(mtl))],
             &LoadOptions::default(),
         )
         .unwrap();
-        let plain =
-            load_obj_str("t.obj", &obj, &[("c.mtl", mtl)], &LoadOptions::default()).unwrap();
+        let plain = load_obj_str("t.obj", obj, &[("c.mtl", mtl)], &LoadOptions::default()).unwrap();
         assert_eq!(
             m.triangles().collect::<Vec<_>>(),
             plain.triangles().collect::<Vec<_>>()
