@@ -160,7 +160,7 @@ impl Store {
                 }
                 Err(e) => {
                     warnings.push(format!(
-                        "{shown}: {e}; the default settings are used and no map's memory (the file is kept as {STORE_FILE}.bad when the store is next saved)"
+                        "{shown}: {e}; the default settings are used and no map's memory (the file is kept aside as {STORE_FILE}.bad, or .bad.2 and on when that is taken, when the store is next saved)"
                     ));
                     c.unreadable = from == path;
                 }
@@ -364,7 +364,12 @@ impl Store {
             create_folder(dir)?;
         }
         if self.unreadable {
-            let aside = path.with_extension("toml.bad");
+            let aside = aside_name(path).ok_or_else(|| {
+                format!(
+                    "{}: unreadable, and {MOST_SET_ASIDE} files are set aside beside it already; not saved",
+                    path.display()
+                )
+            })?;
             std::fs::rename(path, &aside).map_err(|e| {
                 format!(
                     "{}: cannot move the unreadable file aside to {}: {e}; not saved",
@@ -385,6 +390,22 @@ impl Store {
         );
         write_file(path, text.as_bytes(), &[], Replace::Yes).map_err(|e| e.to_string())
     }
+}
+
+/// Most unreadable settings files kept aside (`.bad`, `.bad.2`, ...).
+const MOST_SET_ASIDE: usize = 100;
+
+/// Where an unreadable settings file at `path` is moved aside: `settings.toml.bad`, or
+/// the first of `.bad.2`, `.bad.3`, ... not taken, so that one set aside before is never
+/// replaced (a fuzz run's finding: the second corrupt file replaced the first). `None`
+/// when [`MOST_SET_ASIDE`] are taken.
+fn aside_name(path: &Path) -> Option<PathBuf> {
+    (1..=MOST_SET_ASIDE)
+        .map(|n| match n {
+            1 => path.with_extension("toml.bad"),
+            n => path.with_extension(format!("toml.bad.{n}")),
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
 }
 
 /// Mark `stored` as the built-in map's, with no file (it has none).
@@ -532,6 +553,15 @@ mod tests {
             Store::load(Some(&dir)).store.recall(&key),
             Some(frame(UpAxis::Y, 2.0))
         );
+        // A fuzz run's finding: the next corrupt file replaced the first one set aside.
+        std::fs::write(&path, "[settings]\nfov = [wide\n").unwrap();
+        let mut c = Store::load(Some(&dir)).store;
+        c.remember(&key, Path::new("x.obj"), frame(UpAxis::Z, 3.0))
+            .unwrap();
+        let first = std::fs::read_to_string(dir.join("settings.toml.bad")).unwrap();
+        assert!(first.contains("[oops"), "the first set aside is kept");
+        let second = std::fs::read_to_string(dir.join("settings.toml.bad.2")).unwrap();
+        assert!(second.contains("wide"), "{second}");
     }
 
     #[test]
