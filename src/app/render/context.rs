@@ -48,29 +48,46 @@ impl GlWindowContext {
         msaa_asked: bool,
     ) -> Result<GlWindowContext, String> {
         // A stencil marks a mirror's pixels (see app/render/mirror_draw.rs).
-        let mut template = ConfigTemplateBuilder::new()
-            .with_depth_size(24)
-            .with_stencil_size(8);
-        if msaa > 0 {
-            template = template.with_multisampling(msaa);
-        }
-        let (window, config) = DisplayBuilder::new()
-            .with_window_attributes(Some(attributes))
-            .build(event_loop, template, |configs| {
-                // The samples asked for (no multisampling cost unasked), then a stencil,
-                // then sRGB, then the most depth bits.
-                configs
-                    .max_by_key(|c| {
-                        let stencil = c.stencil_size() >= 8;
-                        (
-                            c.num_samples() == msaa,
-                            stencil,
-                            c.srgb_capable(),
-                            c.depth_size(),
-                        )
-                    })
-                    .expect("glutin offers at least one config")
-            })
+        let template = |samples: u8| {
+            let t = ConfigTemplateBuilder::new()
+                .with_depth_size(24)
+                .with_stencil_size(8);
+            if samples > 0 {
+                t.with_multisampling(samples)
+            } else {
+                t
+            }
+        };
+        let build = |samples: u8| {
+            DisplayBuilder::new()
+                .with_window_attributes(Some(attributes.clone()))
+                .build(event_loop, template(samples), |configs| {
+                    // The samples asked for (no multisampling cost unasked), else the
+                    // most under them; then a stencil, then sRGB, then the most depth bits.
+                    configs
+                        .max_by_key(|c| {
+                            let stencil = c.stencil_size() >= 8;
+                            let under = if c.num_samples() <= msaa {
+                                c.num_samples()
+                            } else {
+                                0
+                            };
+                            (
+                                c.num_samples() == msaa,
+                                under,
+                                stencil,
+                                c.srgb_capable(),
+                                c.depth_size(),
+                            )
+                        })
+                        .expect("glutin offers at least one config")
+                })
+        };
+        // A display with no framebuffer of that many samples offers no config at all for
+        // the template (`--msaa 8` on llvmpipe, whose most is 4, would not open): then
+        // any, the most samples under those asked chosen, and a warning says so.
+        let (window, config) = build(msaa)
+            .or_else(|e| if msaa > 0 { build(0) } else { Err(e) })
             .map_err(|e| format!("cannot create a window with OpenGL: {e}"))?;
         let window = window.ok_or("the window could not be created")?;
         let raw = window
