@@ -326,6 +326,16 @@ fn usage_error(e: clap::Error) -> ExitCode {
         (ErrorKind::UnknownArgument, Some(ContextValue::String(arg))) => other_command_s(arg),
         _ => None,
     };
+    // `walkthrough ""` (an empty path from a script's unset variable, say): clap's "a
+    // value is required for '[MAP]'" read as if a map were needed (a new user's finding).
+    let empty_map = e.kind() == ErrorKind::InvalidValue
+        && matches!(e.get(ContextKind::InvalidArg), Some(ContextValue::String(m)) if m == "[MAP]");
+    if empty_map {
+        tell!(
+            "walkthrough: error: the map's path is empty: name an OBJ or scene file, or give none for the built-in map"
+        );
+        return ExitCode::from(2);
+    }
     let text = match (second, elsewhere) {
         (Some(extra), _) => format!(
             "one map at a time: '{extra}' would be a second (the one command is 'sim')\n\n{full_usage}\n\nFor more information, try '--help'."

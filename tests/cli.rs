@@ -923,3 +923,21 @@ fn a_remembered_scale_that_breaks_the_map_is_blamed_and_forget_mends_it() {
     let o = sim(&["--forget"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A new user's finding: `walkthrough ""` said "a value is required for '[MAP]' but none
+/// was supplied", as if a map were needed. It says the path is empty, window or `sim`.
+#[test]
+fn an_empty_map_path_is_said_to_be_empty() {
+    let script = tmp("empty-map.txt", "wait 0.05\n");
+    for args in [
+        vec![""],
+        vec!["sim", "", "--script", script.to_str().unwrap()],
+    ] {
+        let o = walkthrough(&args);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o).trim_end(),
+            "walkthrough: error: the map's path is empty: name an OBJ or scene file, or give none for the built-in map"
+        );
+    }
+}

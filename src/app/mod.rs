@@ -364,6 +364,7 @@ impl App {
             config,
             decals: Decals::default(),
             drawn_from: Pose::default(),
+            drawn_look: Pose::default(),
             mirrors: Vec::new(),
         };
         app.load_decals();
@@ -459,6 +460,9 @@ struct App {
     /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
     /// third-person camera).
     drawn_from: Pose,
+    /// The look (the walker's, or the detached camera's) when it was drawn: what the view
+    /// has turned since is added to the crosshair's ray (see [`App::aim_now`]).
+    drawn_look: Pose,
     /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
     mirrors: Vec<Mirror>,
 }

@@ -128,6 +128,7 @@ impl App {
             }
             None => self.camera_pose(now, &mut solid),
         };
+        self.drawn_look = self.looking();
         let Some(gpu) = &mut self.gpu else {
             return false;
         };
