@@ -171,6 +171,15 @@ pub fn parse_script(source_name: &str, text: &str) -> Result<Vec<Command>, Scrip
 pub fn read_script(source_name: &str, text: &str) -> Result<Script, ScriptError> {
     let mut out = Script::default();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Lines ended by a carriage return alone (classic Mac OS), as an OBJ file's are read
+    // (a fuzz run's finding: such a script was one line, refused at its second command).
+    let split;
+    let text = if text.contains('\r') && !text.contains('\n') {
+        split = text.replace('\r', "\n");
+        split.as_str()
+    } else {
+        text
+    };
     for (i, raw) in text.lines().enumerate() {
         let comment = raw.trim_start().strip_prefix('#').map(str::trim);
         if let Some(map) = comment.and_then(|c| c.strip_prefix("map:")) {
@@ -571,6 +580,21 @@ mod tests {
             "{}",
             e.reason
         );
+    }
+
+    /// A fuzz run's finding: a script whose lines end in a carriage return alone was read
+    /// as one line ("unexpected 'turn' after 'forward'"); OBJ files with them load. Read as
+    /// lines, numbered as the file's.
+    #[test]
+    fn a_script_with_carriage_return_line_endings_is_read() {
+        let s = read_script("mac.txt", "forward 1\rturn 90\r\rwait 0.5\r").unwrap();
+        assert_eq!(
+            s.commands,
+            parse_script("unix.txt", "forward 1\nturn 90\nwait 0.5\n").unwrap()
+        );
+        assert_eq!(s.lines, vec![1, 2, 4]);
+        let e = parse_script("mac.txt", "forward 1\rturn x\r").unwrap_err();
+        assert_eq!(e.line, 2);
     }
 
     /// The reliability issue: `start 1e30,1e30,1e30 0 0` froze the walker for the run with
