@@ -213,7 +213,10 @@ fn a_text_file_or_an_image_as_the_map_is_not_called_an_empty_map() {
     let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     let image = tmp("photo.obj", "\u{0}\u{0}");
     std::fs::write(&image, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10").unwrap();
-    for (map, kind) in [(readme, "text"), (image.to_str().unwrap(), "a PNG image")] {
+    for (map, kind) in [
+        (readme, "prose, with no OBJ lines"),
+        (image.to_str().unwrap(), "a PNG image"),
+    ] {
         let o = walkthrough(&["sim", map, "--script", script.to_str().unwrap()]);
         assert!(!o.status.success());
         let want = format!("{map}: does not look like an OBJ file: it looks like {kind}");

@@ -522,7 +522,9 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
     Some(if text.contains('\0') || replaced > 40 {
         "a binary file"
     } else {
-        "text"
+        // Not "text": an OBJ file is text too, and "it looks like text" read as no reason
+        // (a new user's finding).
+        "prose, with no OBJ lines"
     })
 }
 
@@ -530,9 +532,11 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    const PROSE: &str = "prose, with no OBJ lines";
+
     #[test]
     fn not_obj_tells_binaries_and_prose_from_obj() {
-        assert_eq!(not_obj("# Title\n\nSome prose.\n## More\n"), Some("text"));
+        assert_eq!(not_obj("# Title\n\nSome prose.\n## More\n"), Some(PROSE));
         assert_eq!(not_obj("x\0y\n"), Some("a binary file"));
         // OBJ however sparse: one vertex, a comment and a group; or nothing at all.
         assert_eq!(not_obj("# made by hand\nv 0 0 0\n"), None);
@@ -545,7 +549,7 @@ mod tests {
         assert_eq!(not_obj("# only comments\n"), None);
         assert_eq!(not_obj("  # exported by hand\n\n# nothing yet\n"), None);
         // A heading over prose is still text.
-        assert_eq!(not_obj("# Notes\nthe map is next door\n"), Some("text"));
+        assert_eq!(not_obj("# Notes\nthe map is next door\n"), Some(PROSE));
     }
 
     /// `count` words of up to `longest - 1` characters of `alphabet`, drawn by xorshift
