@@ -214,7 +214,12 @@ pub fn end_run(result: Result<(), String>, given_up: &dyn Fn() -> bool) -> ExitC
 pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
     let own = store::config_dir()
         .into_iter()
-        .flat_map(|d| [d.join(STORE_FILE), d.join(LEGACY_FILE)])
+        .flat_map(|d| {
+            let aside = store::set_aside_files(&d);
+            [d.join(STORE_FILE), d.join(LEGACY_FILE)]
+                .into_iter()
+                .chain(aside)
+        })
         .chain(store::cache_dir());
     session
         .map

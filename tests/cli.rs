@@ -944,3 +944,33 @@ fn an_empty_map_path_is_said_to_be_empty() {
         );
     }
 }
+
+/// A fuzz run's finding: `--trace` onto `settings.toml.bad` (the user's unreadable
+/// settings, set aside) replaced it. It is refused as the settings file is.
+#[test]
+fn a_trace_onto_settings_set_aside_is_refused() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-aside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let aside = dir.join("settings.toml.bad.2");
+    std::fs::write(&aside, "[settings\nfov = 75\n").unwrap();
+    let script = tmp("aside.txt", "wait 0.05\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+        .env("WALKTHROUGH_CONFIG_DIR", &dir)
+        .args(["sim", "--script"])
+        .arg(&script)
+        .arg("--trace")
+        .arg(&aside)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("which this run reads"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&aside).unwrap(),
+        "[settings\nfov = 75\n"
+    );
+}

@@ -392,6 +392,20 @@ impl Store {
     }
 }
 
+/// The unreadable settings files set aside in the config folder `dir` (`.bad`, `.bad.2`,
+/// ...) that are there: the user's, inputs no output may replace (a fuzz run's
+/// `--trace settings.toml.bad` did).
+pub fn set_aside_files(dir: &Path) -> Vec<PathBuf> {
+    let file = dir.join(STORE_FILE);
+    (1..=MOST_SET_ASIDE)
+        .map(|n| match n {
+            1 => file.with_extension("toml.bad"),
+            n => file.with_extension(format!("toml.bad.{n}")),
+        })
+        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+        .collect()
+}
+
 /// Most unreadable settings files kept aside (`.bad`, `.bad.2`, ...).
 const MOST_SET_ASIDE: usize = 100;
 
