@@ -215,11 +215,25 @@ fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
-/// `target` with `.partial` added to its file name: where its contents go until whole.
+/// The longest file name most file systems take (ext4, XFS, APFS, NTFS: 255 bytes).
+const NAME_MAX: usize = 255;
+
+/// `target` with `.partial` added to its file name: where its contents go until whole. A
+/// name too long for that (a valid 250-byte trace name failed with "File name too long":
+/// a fuzz run's finding) keeps its first 200 bytes and a digest of the whole name.
 pub fn partial_path(target: &Path) -> PathBuf {
-    let mut name = target.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    target.with_file_name(name)
+    const SUFFIX: &str = ".partial";
+    let name = target.file_name().unwrap_or_default();
+    let bytes = name.as_encoded_bytes();
+    if bytes.len() + SUFFIX.len() <= NAME_MAX {
+        let mut name = name.to_os_string();
+        name.push(SUFFIX);
+        return target.with_file_name(name);
+    }
+    let kept = String::from_utf8_lossy(&bytes[..200]);
+    let kept = kept.trim_end_matches('\u{FFFD}');
+    let digest = xxhash_rust::xxh3::xxh3_64(bytes);
+    target.with_file_name(format!("{kept}~{digest:016x}{SUFFIX}"))
 }
 
 /// A file written as `NAME.partial` and renamed to `NAME` by [`PartialFile::commit`]; one
@@ -431,6 +445,30 @@ mod tests {
         }
         assert_eq!(fs::read_to_string(&soft).unwrap(), "v 1 2 3\n");
         assert_eq!(fs::read_to_string(&hard).unwrap(), "v 4 5 6\n");
+    }
+
+    /// A fuzz run's finding: a valid 250-byte trace name failed ("File name too long"):
+    /// its `.partial` name went past 255 bytes. It gets a shorter one, and is written.
+    #[test]
+    fn a_name_too_long_for_its_partial_name_is_still_written() {
+        let d = scratch("long-name");
+        let target = d.join(format!("{}.csv", "t".repeat(246)));
+        assert_eq!(target.file_name().unwrap().len(), 250);
+        let partial = partial_path(&target);
+        assert!(
+            partial.file_name().unwrap().len() <= NAME_MAX,
+            "{partial:?}"
+        );
+        assert_ne!(
+            partial,
+            partial_path(&d.join(format!("{}.csv", "u".repeat(246))))
+        );
+        check_writable(&target, &[]).unwrap();
+        let mut f = PartialFile::create(&target, &[]).unwrap();
+        f.write_all(b"rows\n").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "rows\n");
+        assert!(!partial.exists());
     }
 
     /// A fuzz run's finding: `sim --trace X --decals-out X` wrote both through one
