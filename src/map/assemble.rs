@@ -279,6 +279,12 @@ fn assemble_run<T: Clone>(
         for &arity in arities {
             let face = &mesh.indices[at..(at + arity as usize).min(mesh.indices.len())];
             at += arity as usize;
+            // A face of fewer than three corners (tobj keeps an empty `f` as one of none)
+            // is counted where the lines are read, as short: not again here as having no
+            // area (a fuzz run's finding).
+            if arity < 3 {
+                continue;
+            }
             corners.clear();
             corners.extend(face.iter().map(|&i| pos(i)));
             if !corners.iter().all(|p| p.is_finite()) {
