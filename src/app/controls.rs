@@ -61,15 +61,15 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "U / Shift+U",
-        does: "up axis: next / previous (y, z, x, -y, -z, -x); scale and spawn surveyed again; remembered for the file",
+        does: "up axis: next / previous (y, z, x, -y, -z, -x); scale and spawn surveyed again; remembered for map files",
     },
     Control {
         keys: "[ / ]",
-        does: "scale smaller / larger by 1.25x (with Shift: to the next unit: mm cm in ft m, Doom's, the survey's); a 1.8 m marker shows ahead; remembered",
+        does: "scale smaller / larger by 1.25x (with Shift: to the next unit: mm cm in ft m, Doom's, the survey's); a 1.8 m marker shows ahead; remembered for map files",
     },
     Control {
         keys: "Enter",
-        does: "keep the up axis and scale when the window asks (it says when it is unsure of them); remembered",
+        does: "keep the up axis and scale when the window asks (it says when it is unsure of them); remembered for map files",
     },
     Control {
         keys: "V",
