@@ -595,6 +595,31 @@ mod tests {
         );
     }
 
+    /// A fuzz run's finding: a decal of NaNs and a view in slot "99" were taken without
+    /// a word. Each goes alone, said; the rest of its map's memory is kept.
+    #[test]
+    fn a_decal_not_finite_and_a_view_in_no_slot_are_skipped_alone() {
+        let good = "[0.0, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.5, 0.0]";
+        let bad = "[nan, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.5, 0.0]";
+        let dir = written(
+            "bad-decal",
+            &format!(
+                "[maps.m]\nfile = \"m.obj\"\nup = \"z\"\nscale = 0.5\ndecals = [{good}, {bad}]\n\n[maps.m.views]\n3 = [1.0, 2.0, 3.0, 0.0, 0.0]\n99 = [1.0, 2.0, 3.0, 0.0, 0.0]\n"
+            ),
+        );
+        let loaded = Store::load(Some(&dir));
+        let w = loaded.warnings.join("\n");
+        assert!(w.contains("[maps.m]: 1 decal skipped: not finite"), "{w}");
+        assert!(
+            w.contains("[maps.m]: view \"99\" skipped: views are kept in slots 1 to 9"),
+            "{w}"
+        );
+        let key = ContentKey("m".into());
+        assert_eq!(loaded.store.recall(&key), Some(frame(UpAxis::Z, 0.5)));
+        assert_eq!(loaded.store.decals(&key).len(), 1);
+        assert!(loaded.store.view(&key, 3).is_some());
+    }
+
     #[test]
     fn a_settings_path_that_is_a_directory_is_a_warning() {
         let dir = scratch("dir");

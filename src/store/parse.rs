@@ -11,6 +11,7 @@ use crate::files::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{OutOfRange, Preferences, TextureFilter};
 use crate::quote::{escape, quote};
+use crate::wording::counted;
 
 /// One map's memory (its correction, its views) as the TOML file holds it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -190,12 +191,45 @@ fn line_of_setting(text: &str, key: &str) -> Option<usize> {
         .map(|(line, _)| line)
 }
 
+/// `s` (the table of map `key`) without a decal that is not finite nor a view in no
+/// slot Ctrl+1..9 names, each said into `skipped`: they go alone, the rest of the map's
+/// memory kept (a fuzz run's finding: both were taken without a word).
+fn without_bad_entries(key: &str, mut s: Stored, skipped: &mut Vec<String>) -> Stored {
+    let decals = s.decals.len();
+    s.decals.retain(|d| d.iter().all(|v| v.is_finite()));
+    if s.decals.len() < decals {
+        skipped.push(format!(
+            "[maps.{}]: {} skipped: not finite",
+            escape(key),
+            counted(decals - s.decals.len(), "decal", "decals")
+        ));
+    }
+    let named =
+        |slot: &str| slot.len() == 1 && ('1'..='9').contains(&slot.chars().next().unwrap_or('0'));
+    for slot in s.views.keys().filter(|k| !named(k)) {
+        skipped.push(format!(
+            "[maps.{}]: view \"{}\" skipped: views are kept in slots 1 to 9",
+            escape(key),
+            escape(slot)
+        ));
+    }
+    s.views.retain(|slot, _| named(slot));
+    s
+}
+
 /// The map tables that are valid; a line into `warnings` for each skipped.
 fn valid_maps(
     maps: BTreeMap<String, Stored>,
     warnings: &mut Vec<String>,
 ) -> BTreeMap<String, Stored> {
     let skipped = warnings;
+    let maps: Vec<(String, Stored)> = maps
+        .into_iter()
+        .map(|(key, s)| {
+            let s = without_bad_entries(&key, s, skipped);
+            (key, s)
+        })
+        .collect();
     maps.into_iter()
         .filter(|(key, s)| {
             let bad = if let Some(up) = s.up.as_ref().filter(|u| u.parse::<UpAxis>().is_err()) {
