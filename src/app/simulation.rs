@@ -197,8 +197,13 @@ impl Simulation {
         self.write_trace(&row);
     }
 
-    /// The speed over a frame's steps, m/s (`None` for a frame with no step).
+    /// The speed over a frame's steps, m/s (`None` for a frame with no step: the last is
+    /// shown); 0 while a script is paused (the HUD read 3.0 m/s standing still: a new
+    /// user's finding).
     pub fn speed_of(&self, advance: &Advance) -> Option<f32> {
+        if self.replay_speed() == Some(0) {
+            return Some(0.0);
+        }
         (advance.steps > 0).then(|| advance.moved / (advance.steps as f32 * self.stepper.dt()))
     }
 
@@ -349,5 +354,38 @@ impl Simulation {
             self.trace = None;
             self.trace_failed = Some(e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use walkthrough::player::ControllerSettings;
+    use walkthrough::session::OpenOptions;
+    use walkthrough::sim::parse_script;
+
+    /// A new user's finding: with a script paused, the HUD read "speed 3.0 m/s", the speed
+    /// of the last frame that stepped. Paused, it is 0; playing, the frame's own.
+    #[test]
+    fn a_paused_script_moves_at_no_speed() {
+        let session = Session::open(None, &OpenOptions::default()).unwrap();
+        let controller = Controller::new(session.start_pose(None), ControllerSettings::default());
+        let script = parse_script("walk", "forward 2\n").unwrap();
+        let mut sim = Simulation::new(session, controller, Some(script), None);
+        let walked = Advance {
+            steps: 2,
+            moved: 0.05,
+            ..Advance::default()
+        };
+        let speed = sim.speed_of(&walked).unwrap();
+        assert!(
+            (speed - 0.05 / (2.0 * sim.stepper.dt())).abs() < 1e-4,
+            "{speed}"
+        );
+        assert_eq!(sim.speed_of(&Advance::default()), None);
+        sim.toggle_pause();
+        assert_eq!(sim.speed_of(&Advance::default()), Some(0.0));
+        sim.toggle_pause();
+        assert_eq!(sim.speed_of(&Advance::default()), None);
     }
 }
