@@ -231,11 +231,7 @@ fn parse_line(line: &str) -> Result<Command, String> {
     }
     let need = |what: &str| arg.ok_or_else(|| format!("{v} needs {what}"));
     let number = |what: &str| -> Result<f32, String> {
-        let a = need(what)?;
-        a.parse::<f32>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("{} is not a number ({verb} needs {what})", quote(a)))
+        finite(need(what)?).map_err(|e| format!("{e} ({verb} needs {what})"))
     };
     let seconds = || -> Result<f32, String> {
         let s = number("seconds")?;
@@ -317,12 +313,17 @@ fn speed_setting(verb: &str, v: f32) -> Result<Command, String> {
     }
 }
 
-/// A number that is finite.
+/// A number that is finite. One written finite that `f32` cannot hold (`turn 1e300`) is
+/// said to be too large, not "not a number" (a fuzz run's finding).
 fn finite(word: &str) -> Result<f32, String> {
-    word.parse::<f32>()
-        .ok()
-        .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("{} is not a number", quote(word)))
+    match word.parse::<f32>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(x) if x.is_infinite() && !word.to_ascii_lowercase().contains("inf") => Err(format!(
+            "{} is too large (numbers here go to about 3.4e38)",
+            quote(word)
+        )),
+        _ => Err(format!("{} is not a number", quote(word))),
+    }
 }
 
 /// `keys forward+right SECS`: the keys held together (`none`: no key) for SECS.
@@ -656,6 +657,11 @@ mod tests {
             ),
             ("\n\nforward -1\n", "s.txt:3: -1 seconds is out of range"),
             ("turn nan\n", "s.txt:1: 'nan' is not a number"),
+            ("turn inf\n", "s.txt:1: 'inf' is not a number"),
+            (
+                "turn 1e300\n",
+                "s.txt:1: '1e300' is too large (numbers here go to about 3.4e38) (turn needs",
+            ),
             ("response bounce\n", "s.txt:1: unknown response 'bounce'"),
             ("forward 1 2\n", "s.txt:1: unexpected '2' after 'forward'"),
         ];
