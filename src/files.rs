@@ -404,6 +404,31 @@ pub fn read_through_buffer(r: &mut impl BufRead, buf: &mut [u8]) -> io::Result<u
     Ok(n)
 }
 
+/// A FIFO made at `path`, for the tests of what refuses pipes (panics when `mkfifo`
+/// cannot make one).
+#[cfg(all(test, unix))]
+pub(crate) fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// What `f` returns, run on a thread of its own: a watchdog for a test of a read that
+/// must not block (it fails after `secs` seconds instead of hanging).
+#[cfg(test)]
+pub(crate) fn answered_within<T: Send + 'static>(
+    secs: u64,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (send, answer) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(f()));
+    answer
+        .recv_timeout(std::time::Duration::from_secs(secs))
+        .expect("it returns in time")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -118,19 +118,6 @@ fn write_decal_file(
         .map_err(|e| format!("{shown}: cannot write the decals: {e}"))
 }
 
-/// `sim`'s outputs, the trace and the decals, are two files (see
-/// [`walkthrough::output::check_distinct`]).
-fn distinct_outputs(
-    trace: Option<&std::path::Path>,
-    decals: Option<&std::path::Path>,
-) -> Result<(), String> {
-    let outputs: Vec<(&str, &std::path::Path)> = [("--trace", trace), ("--decals-out", decals)]
-        .into_iter()
-        .filter_map(|(flag, p)| Some((flag, p?)))
-        .collect();
-    walkthrough::output::check_distinct(&outputs).map_err(|e| e.to_string())
-}
-
 fn run_sim(args: SimArgs) -> Result<(), String> {
     let c = &args.common;
     if !(args.dt.is_finite() && (sim::MIN_DT..=sim::MAX_DT).contains(&args.dt)) {
@@ -157,7 +144,11 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         ));
     }
     // Two outputs at one file are refused before the map is read.
-    distinct_outputs(c.trace.as_deref(), args.decals_out.as_deref())?;
+    walkthrough::output::check_distinct(&[
+        ("--trace", c.trace.as_deref()),
+        ("--decals-out", args.decals_out.as_deref()),
+    ])
+    .map_err(|e| e.to_string())?;
     let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     terminal::warn_starts(&session, Some(&script), c.script.as_deref());
     terminal::warn_speeds(c.speed, Some(&script), c.script.as_deref());

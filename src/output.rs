@@ -137,8 +137,13 @@ pub fn check_output(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError
 /// Refuse two of a run's `outputs` (each with the option that names it) that are the same
 /// file: both would write through one `.partial` file, and the one renamed last would
 /// win (a fuzz run's `--trace X --decals-out X` left a mix of both, and the old X lost).
-/// The same file by device and inode when it exists, by its real path when not yet.
-pub fn check_distinct(outputs: &[(&'static str, &Path)]) -> Result<(), OutputError> {
+/// The same file by device and inode when it exists, by its real path when not yet. An
+/// output not asked for (`None`) is passed over.
+pub fn check_distinct(asked: &[(&'static str, Option<&Path>)]) -> Result<(), OutputError> {
+    let outputs: Vec<(&str, &Path)> = asked
+        .iter()
+        .filter_map(|&(flag, p)| Some((flag, p?)))
+        .collect();
     for (i, &(first, a)) in outputs.iter().enumerate() {
         for &(second, b) in &outputs[i + 1..] {
             let same = match (fs::metadata(a), fs::metadata(b)) {
@@ -477,10 +482,10 @@ mod tests {
     fn two_outputs_naming_one_file_are_refused() {
         let d = scratch("twice");
         let (a, b) = (d.join("a.csv"), d.join("b.csv"));
-        assert!(check_distinct(&[("--trace", &a), ("--decals-out", &b)]).is_ok());
+        assert!(check_distinct(&[("--trace", Some(&a)), ("--decals-out", Some(&b))]).is_ok());
         // Not there yet, spelt two ways; and there, through a link.
         let again = d.join(".").join("a.csv");
-        let e = check_distinct(&[("--trace", &a), ("--decals-out", &again)])
+        let e = check_distinct(&[("--trace", Some(&a)), ("--decals-out", Some(&again))])
             .unwrap_err()
             .to_string();
         assert!(
@@ -489,9 +494,14 @@ mod tests {
         );
         fs::write(&a, "old\n").unwrap();
         std::os::unix::fs::symlink(&a, &b).unwrap();
-        let e = check_distinct(&[("--record", &b), ("--trace", &d), ("--screenshot", &a)])
-            .unwrap_err()
-            .to_string();
+        let e = check_distinct(&[
+            ("--record", Some(&b)),
+            ("--bench-out", None),
+            ("--trace", Some(&d)),
+            ("--screenshot", Some(&a)),
+        ])
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("is both --record and --screenshot"), "{e}");
         assert_eq!(fs::read_to_string(&a).unwrap(), "old\n");
     }

@@ -224,34 +224,48 @@ fn a_text_file_or_an_image_as_the_map_is_not_called_an_empty_map() {
     }
 }
 
-#[test]
-fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
-    let dir = std::env::temp_dir().join(format!("walkthrough-cli-memory-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let map =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
-    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
-    let mut store = walkthrough::store::Store::load(Some(&dir)).store;
-    let frame = walkthrough::map::MapFrame {
-        up: walkthrough::map::UpAxis::Z,
-        scale: 0.5,
-    };
-    store.remember(&key, &map, frame).unwrap();
-    let script = tmp("memory.txt", "wait 0.05\n");
-    let sim = |extra: &[&str]| {
+/// A settings folder made afresh that remembers a frame for the test room, and `sim` of
+/// a short wait on the room under it.
+struct Remembering {
+    dir: PathBuf,
+    map: PathBuf,
+    script: PathBuf,
+}
+
+impl Remembering {
+    /// The folder `walkthrough-cli-NAME-PID`, remembering `up` and `scale` for the room.
+    fn new(name: &str, up: walkthrough::map::UpAxis, scale: f32) -> Remembering {
+        let dir =
+            std::env::temp_dir().join(format!("walkthrough-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
+        let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
+        let mut store = walkthrough::store::Store::load(Some(&dir)).store;
+        let frame = walkthrough::map::MapFrame { up, scale };
+        store.remember(&key, &map, frame).unwrap();
+        let script = tmp(&format!("{name}.txt"), "wait 0.05\n");
+        Remembering { dir, map, script }
+    }
+
+    /// `sim` of the room with `extra` options.
+    fn sim(&self, extra: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-            .env("WALKTHROUGH_CONFIG_DIR", &dir)
-            .args([
-                "sim",
-                map.to_str().unwrap(),
-                "--script",
-                script.to_str().unwrap(),
-            ])
+            .env("WALKTHROUGH_CONFIG_DIR", &self.dir)
+            .arg("sim")
+            .arg(&self.map)
+            .arg("--script")
+            .arg(&self.script)
             .args(extra)
             .output()
             .unwrap()
-    };
+    }
+}
+
+#[test]
+fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
+    let memory = Remembering::new("memory", walkthrough::map::UpAxis::Z, 0.5);
+    let sim = |extra: &[&str]| memory.sim(extra);
     let o = sim(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
@@ -894,28 +908,8 @@ fn a_trace_and_the_decals_at_one_file_are_refused_and_the_file_kept() {
 /// `--forget`. It names both, and `--forget` opens the map again.
 #[test]
 fn a_remembered_scale_that_breaks_the_map_is_blamed_and_forget_mends_it() {
-    let dir = std::env::temp_dir().join(format!("walkthrough-cli-huge-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let map =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
-    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
-    let mut store = walkthrough::store::Store::load(Some(&dir)).store;
-    let frame = walkthrough::map::MapFrame {
-        up: walkthrough::map::UpAxis::Y,
-        scale: 1e38,
-    };
-    store.remember(&key, &map, frame).unwrap();
-    let script = tmp("huge.txt", "wait 0.05\n");
-    let sim = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_walkthrough"))
-            .env("WALKTHROUGH_CONFIG_DIR", &dir)
-            .args(["sim", map.to_str().unwrap(), "--script"])
-            .arg(&script)
-            .args(extra)
-            .output()
-            .unwrap()
-    };
+    let huge = Remembering::new("huge", walkthrough::map::UpAxis::Y, 1e38);
+    let sim = |extra: &[&str]| huge.sim(extra);
     let o = sim(&[]);
     assert!(!o.status.success());
     let err = stderr(&o);

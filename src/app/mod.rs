@@ -117,16 +117,13 @@ impl Outputs {
     /// be one of `inputs`. The trace has the `on` and `water` columns as `columns` says.
     fn open(config: &Config, inputs: &[PathBuf], columns: TraceColumns) -> Result<Outputs, String> {
         let w = &config.window;
-        let outputs: Vec<(&str, &Path)> = [
-            ("--trace", &config.common.trace),
-            ("--screenshot", &w.screenshot),
-            ("--record", &w.record),
-            ("--bench-out", &w.bench_out),
-        ]
-        .into_iter()
-        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
-        .collect();
-        check_distinct(&outputs).map_err(|e| e.to_string())?;
+        check_distinct(&[
+            ("--trace", config.common.trace.as_deref()),
+            ("--screenshot", w.screenshot.as_deref()),
+            ("--record", w.record.as_deref()),
+            ("--bench-out", w.bench_out.as_deref()),
+        ])
+        .map_err(|e| e.to_string())?;
         for p in [&w.screenshot, &w.record].into_iter().flatten() {
             check_writable(p, inputs).map_err(|e| e.to_string())?;
         }

@@ -869,19 +869,12 @@ mod tests {
     fn a_fifo_at_a_kept_maps_name_is_refused_not_opened() {
         let (dir, digest, path, _) = kept_terrain("fifo");
         std::fs::remove_file(&path).unwrap();
-        let made = std::process::Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .expect("mkfifo runs");
-        assert!(made.success());
-        let (send, answer) = std::sync::mpsc::channel();
+        crate::files::make_fifo(&path);
         let (d, k) = (dir.clone(), digest);
-        std::thread::spawn(move || {
-            let r = load(&d, &k, true, &Progress::default()).map(|r| r.err());
-            send.send(r)
+        let answer = crate::files::answered_within(20, move || {
+            load(&d, &k, true, &Progress::default()).map(|r| r.err())
         });
-        let answer = answer.recv_timeout(std::time::Duration::from_secs(20));
-        let e = answer.expect("load returns").unwrap().expect("an error");
+        let e = answer.unwrap().expect("an error");
         assert!(e.contains("is not a regular file"), "{e}");
         std::fs::remove_file(&path).unwrap();
         std::fs::create_dir(&path).unwrap();

@@ -177,18 +177,12 @@ mod tests {
         let mesh = sheet();
         let fp = Fingerprint::of(&mesh, &[false]);
         let path = dir.join(fp.file_name());
-        let made = std::process::Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .expect("mkfifo runs");
-        assert!(made.success());
+        crate::files::make_fifo(&path);
         // Read, a pipe would wait for a writer for ever: it is refused and removed (a
         // watchdog ends the test should it block).
-        let (send, answer) = std::sync::mpsc::channel();
         let (d, m) = (dir.clone(), mesh.clone());
-        std::thread::spawn(move || send.send(load(&d, &m, fp).map(|r| r.err())));
-        let answer = answer.recv_timeout(std::time::Duration::from_secs(20));
-        let e = answer.expect("load returns").unwrap().expect("an error");
+        let answer = crate::files::answered_within(20, move || load(&d, &m, fp).map(|r| r.err()));
+        let e = answer.unwrap().expect("an error");
         assert!(e.contains("not a regular file"), "{e}");
         assert!(!path.exists());
         // A folder by that name is refused too, and the levels are not kept over it.
