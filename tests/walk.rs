@@ -5,7 +5,9 @@ mod common;
 
 use common::cube;
 use glam::Vec3;
-use walkthrough::collision::{Account, CollisionWorld, Recorder};
+use std::cell::Cell;
+
+use walkthrough::collision::{Account, Body, Collider, CollisionWorld, Contact, Probe, Recorder};
 use walkthrough::map::MapFrame;
 use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose, Stance};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
@@ -938,4 +940,135 @@ fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
     let count = |which: Stance| pressed.iter().filter(|s| **s == which).count();
     assert_eq!(count(Stance::Falling), 0, "{pressed:?}");
     assert!(count(Stance::SteepSlope) > pressed.len() / 2, "{pressed:?}");
+}
+
+/// A world that counts the sweeps asked of it and, unlike a [`Recorder`], names its
+/// revision: a walker may reuse a tick against it.
+struct Counted<'a> {
+    world: &'a CollisionWorld,
+    sweeps: Cell<usize>,
+}
+
+impl Collider for Counted<'_> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
+        self.sweeps.set(self.sweeps.get() + 1);
+        self.world.sweep_seen(probe, centre, delta, seen)
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.world.triangle(index)
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        self.world.nearest_overlap(body, centre)
+    }
+
+    fn revision(&self) -> Option<u64> {
+        self.world.revision()
+    }
+}
+
+/// A tick that reads just what the last one read is taken from the walker's memory, not
+/// worked out again (issue 37: pressed into conference's furniture, one tick of 9 to 14
+/// sweeps repeated for a second at a time). The walk is the very same walk, to the bit,
+/// as one that never remembers (a recorder names no revision): up stairs, pressed into a
+/// corner, standing, jumping, crouching. Pressed into the corner, and standing, a step
+/// sweeps nothing.
+#[test]
+fn a_tick_that_repeats_the_last_is_reused_and_walks_the_same_path() {
+    let mut tris = common::corner::corner();
+    // Stairs beside the corner, toward -z from x = -3.
+    for k in 0..4 {
+        let top = (k + 1) as f32 * 0.18;
+        let near = -0.5 - k as f32 * 0.28;
+        tris.extend(cube(Vec3::new(-3.5, 0.0, -3.0), Vec3::new(-2.5, top, near)));
+    }
+    let world = CollisionWorld::new(tris);
+    let script = "start -3,1.6,1 0 0\nforward 2\nstart 0.55,1.6,-0.55 0 0\nkeys forward+right 1\n\
+                  wait 0.5\njump\nwait 1\ncrouch on\nkeys forward+right 0.5\ncrouch off\n\
+                  wait 0.5\nturn 135\nforward 1\n";
+    let script = parse_script("memo.txt", script).unwrap();
+    let settings = ControllerSettings::default();
+    let dt = 1.0 / 120.0;
+    let rows = |world: &dyn Collider| {
+        let mut c = Controller::new(Pose::new(START, 0.0, 0.0), settings);
+        run_to_rows(world, &MapFrame::default(), &mut c, &script, dt)
+    };
+    let counted = Counted {
+        world: &world,
+        sweeps: Cell::new(0),
+    };
+    let remembering = rows(&counted);
+    let mut account = Account::default();
+    let forgetting = rows(&Recorder::new(&world, &mut account));
+    assert_eq!(remembering.len(), forgetting.len());
+    for (a, b) in remembering.iter().zip(&forgetting) {
+        // Debug tells -0 from 0, and prints each float to its last bit.
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+    // Half of this script is standing or pressed: it sweeps about half as much.
+    assert!(
+        counted.sweeps.get() * 10 < account.sweeps * 7,
+        "remembering {} sweeps, forgetting {}",
+        counted.sweeps.get(),
+        account.sweeps
+    );
+    // The last half second of the press into the corner, and standing: no sweep at all.
+    let mut walker = Controller::new(Pose::new(Vec3::new(0.55, 1.6, -0.55), 0.0, 0.0), settings);
+    let press = MoveIntent {
+        forward: 1.0,
+        strafe: 1.0,
+        ..MoveIntent::default()
+    };
+    for intent in [press, MoveIntent::default()] {
+        for _ in 0..120 {
+            walker.step(&counted, &intent, dt as f32);
+        }
+        let before = counted.sweeps.get();
+        let at = walker.pose.position;
+        for _ in 0..60 {
+            walker.step(&counted, &intent, dt as f32);
+        }
+        assert_eq!(counted.sweeps.get(), before, "{intent:?}");
+        assert_eq!(walker.pose.position, at);
+        assert!(walker.walk.on_ground());
+    }
+}
+
+/// A remembered tick is never reused once the world has changed under the walker: the
+/// same world object scaled in place (the window's scale keys) is another revision.
+#[test]
+fn a_remembered_tick_is_not_reused_once_the_world_is_scaled() {
+    let raised: Vec<[Vec3; 3]> = common::floor(30.0)
+        .into_iter()
+        .map(|t| t.map(|v| v + Vec3::Y))
+        .collect();
+    let mut world = CollisionWorld::new(raised);
+    let mut walker = Controller::new(
+        Pose::new(Vec3::new(0.0, 2.6, 0.0), 0.0, 0.0),
+        ControllerSettings::default(),
+    );
+    let still = MoveIntent::default();
+    for _ in 0..120 {
+        walker.step(&world, &still, 1.0 / 120.0);
+    }
+    assert!((walker.pose.position.y - 2.6).abs() < 0.01);
+    let before = world.revision();
+    world.scale_by(0.5);
+    assert_ne!(world.revision(), before);
+    for _ in 0..120 {
+        walker.step(&world, &still, 1.0 / 120.0);
+    }
+    let eye = walker.pose.position.y;
+    assert!(
+        (eye - 2.1).abs() < 0.01,
+        "fell to the floor at 0.5 m: eye {eye}"
+    );
+    assert!(walker.walk.on_ground());
 }

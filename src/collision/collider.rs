@@ -98,4 +98,12 @@ pub trait Collider {
     /// sphere (in ellipsoid space), with the normal pointing from it to the centre; `t` is
     /// 0. `None` when the body at `centre` touches nothing.
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact>;
+
+    /// A number naming what this collider holds now: two calls that give the same
+    /// `Some(n)` answer every query alike, so a walker may reuse a tick it has worked out
+    /// before (see `crate::walk::memo`). `None`, the default, promises nothing: a wrapper
+    /// that counts or records what is asked, or a world whose parts move.
+    fn revision(&self) -> Option<u64> {
+        None
+    }
 }

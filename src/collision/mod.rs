@@ -18,6 +18,7 @@ pub mod placement;
 mod reach;
 pub mod record;
 pub mod response;
+mod revision;
 pub mod sweep;
 mod visit;
 pub mod work;

@@ -8,6 +8,7 @@ use glam::{Vec3, Vec3A};
 use super::bvh::{Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder};
 use super::reach::{Rest, SweepReach};
+use super::revision::Revision;
 use super::visit::{Overlap, Space, Sweep, WorldSpace};
 use super::work::Watch;
 use super::{Body, Collider, Contact, Probe};
@@ -47,6 +48,9 @@ pub struct CollisionWorld {
     /// The tree's depth, found once at build (a walk of every node: 0.2 s at ten million
     /// triangles, too much for every [`CollisionWorld::stats`]).
     depth: usize,
+    /// What its triangles are now: fresh when built, scaled or turned (see
+    /// [`Collider::revision`]).
+    revision: Revision,
 }
 
 impl CollisionWorld {
@@ -106,6 +110,7 @@ impl CollisionWorld {
             .nodes
             .first()
             .map_or(Aabb::EMPTY, |root| root.bounds());
+        self.revision = Revision::fresh();
     }
 
     /// The kept triangles, in BVH order (`Contact::triangle` indexes this).
@@ -251,6 +256,10 @@ impl Collider for CollisionWorld {
         let mut query = Overlap::new(&self.triangles, WorldSpace, &mut finder, around, rest);
         self.bvh.traverse(&mut query);
         finder.best
+    }
+
+    fn revision(&self) -> Option<u64> {
+        Some(self.revision.get())
     }
 }
 

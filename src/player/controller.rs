@@ -13,7 +13,7 @@ use crate::collision::{
 };
 use crate::geometry::InsideMethod;
 use crate::movers::{Rider, Still, Ticking};
-use crate::walk::{WalkIntent, WalkSettings, WalkState, WaterLevel};
+use crate::walk::{TickMemo, WalkIntent, WalkSettings, WalkState, WaterLevel};
 
 /// Default walking speed, world units (metres) per second.
 pub const DEFAULT_SPEED: f32 = 3.0;
@@ -219,6 +219,9 @@ pub struct Controller {
     /// placement walks again. A script's later `start` in an open room went on flying
     /// to its end (a new user's finding).
     walk_refused: bool,
+    /// The last walking tick, reused while the walker repeats it (see
+    /// [`crate::walk::memo`]).
+    memo: TickMemo,
 }
 
 impl Controller {
@@ -231,6 +234,7 @@ impl Controller {
             settled: None,
             view_lag: 0.0,
             walk_refused: false,
+            memo: TickMemo::default(),
         }
     }
 
@@ -442,9 +446,15 @@ impl Controller {
         };
         let mut feet = body.feet_of(centre);
         let rules = self.settings.move_rules(body);
-        let r = self
-            .walk
-            .advance(world, &ws, &rules, &mut feet, &walk_intent, dt);
+        let r = self.walk.advance(
+            world,
+            &ws,
+            &rules,
+            &mut feet,
+            &walk_intent,
+            dt,
+            &mut self.memo,
+        );
         self.pose.turn(r.turned_deg, 0.0);
         let now = self.walk.body(&ws);
         self.pose.position = now.eye_of(feet + Vec3::Y * now.radii.y);

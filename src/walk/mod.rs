@@ -4,10 +4,12 @@
 //! Depends on [`crate::collision`] only; the controller calls [`WalkState::advance`]
 //! for walk mode, the window and `sim` alike.
 
+pub mod memo;
 mod settings;
 pub mod step;
 pub mod water;
 
+pub use memo::TickMemo;
 pub use settings::WalkSettings;
 pub use step::{WalkIntent, WalkReport};
 pub use water::WaterLevel;

@@ -20,6 +20,7 @@
 
 use glam::Vec3;
 
+use super::memo::{TickInput, TickMemo, TickOutput};
 use super::water::{WaterLevel, can_climb_out, immersion, swim_speed, swim_vertical};
 use super::{WalkSettings, WalkState};
 use crate::collision::{
@@ -90,13 +91,26 @@ pub struct WalkReport {
     pub turned_deg: f32,
 }
 
+impl WalkReport {
+    /// Add what one tick reported (its own report, begun empty) to the step's.
+    fn add_tick(&mut self, tick: &WalkReport) {
+        self.hit |= tick.hit;
+        self.contact = self.contact.or(tick.contact);
+        self.stepped_up += tick.stepped_up;
+        self.stepped_down += tick.stepped_down;
+        self.ticks += 1;
+    }
+}
+
 impl WalkState {
     /// Advance the walker whose feet are at `feet` by `dt` seconds: as many whole ticks
     /// of `settings.tick` as `dt` and the time owed from earlier steps hold. Ticks are
     /// counted with a thousandth of a tick to spare, so that `dt` written to ten digits
     /// (0.0083333333 for 1/120) never loses one to rounding. Before each tick's own move,
     /// the tick passes in `world` (its movers carry and push the body: see
-    /// [`crate::movers`]).
+    /// [`crate::movers`]). A tick that reads just what the last one worked out read is
+    /// taken from `memo` (see [`super::memo`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn advance(
         &mut self,
         world: &mut dyn Ticking,
@@ -105,6 +119,7 @@ impl WalkState {
         feet: &mut Vec3,
         intent: &WalkIntent,
         dt: f32,
+        memo: &mut TickMemo,
     ) -> WalkReport {
         let mut report = WalkReport::default();
         if !(settings.is_valid() && dt.is_finite() && dt > 0.0 && feet.is_finite()) {
@@ -124,17 +139,35 @@ impl WalkState {
         }
         for k in 0..ticks as u64 {
             self.pass(world, settings, feet, intent, k == 0, &mut report);
-            self.tick(
-                world.collider(),
-                world.water(),
-                settings,
-                rules,
-                feet,
-                intent,
-                settings.tick,
-                &mut report,
-            );
-            report.ticks += 1;
+            let input = TickInput::of(world, self, *feet, intent, settings, rules);
+            let recalled = input.and_then(|i| memo.recall(&i, world.water()));
+            let output = recalled.unwrap_or_else(|| {
+                let (mut state, mut at, mut alone) = (*self, *feet, WalkReport::default());
+                state.tick(
+                    world.collider(),
+                    world.water(),
+                    settings,
+                    rules,
+                    &mut at,
+                    intent,
+                    settings.tick,
+                    &mut alone,
+                );
+                TickOutput {
+                    state,
+                    feet: at,
+                    report: alone,
+                }
+            });
+            if let (None, Some(input)) = (recalled, input) {
+                memo.keep(input, world.water(), output);
+            }
+            *self = WalkState {
+                owed: self.owed,
+                ..output.state
+            };
+            *feet = output.feet;
+            report.add_tick(&output.report);
         }
         report
     }

@@ -14,6 +14,7 @@ use glam::Vec3;
 
 use super::CollisionWorld;
 use crate::collision::bvh::{Boxes, Built, Bvh};
+use crate::collision::revision::Revision;
 use crate::geometry::{Aabb, Triangle};
 
 /// Below this many triangles a pass stays on one thread.
@@ -62,6 +63,7 @@ pub(super) fn build(
         duplicates,
         bounds,
         depth,
+        revision: Revision::fresh(),
     }
 }
 

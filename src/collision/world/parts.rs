@@ -12,6 +12,7 @@ use glam::Vec3A;
 
 use super::CollisionWorld;
 use crate::collision::bvh::{Bvh, MAX_LINK, Node};
+use crate::collision::revision::Revision;
 use crate::geometry::{Aabb, Triangle};
 
 /// One tree node as plain data (32 bytes: its corners, and its links as plain numbers,
@@ -130,6 +131,7 @@ impl CollisionWorld {
             duplicates: duplicates as usize,
             bounds,
             depth,
+            revision: Revision::fresh(),
         })
     }
 }

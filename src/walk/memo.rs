@@ -1,0 +1,172 @@
+//! A tick that repeats the last one is not worked out again. In a world that does not
+//! change, a walker in the very same state asking for the very same move ends where it
+//! ended the last time: a person standing still, or pressed into a corner it cannot
+//! leave, runs one tick over and over. On conference's furniture 150 of the 333 slowest
+//! steps of issue 37's diagonal walk were such a repeat, each 9 to 14 sweeps and up to
+//! 1,600 triangles, and half of all its steps repeated the one before. Physics engines let
+//! such bodies sleep (Box2D's `b2_timeToSleep`, Bullet's deactivation); here nothing is
+//! guessed or slept through: the tick is reused only when all that it reads is as it was,
+//! the moving state to the bit, so the walk is the very same walk, byte for byte.
+//!
+//! What a tick reads: the walker's state (not the time owed, which only counts ticks),
+//! where its feet are, the move, crouch and swim asked for, the settings and rules, the
+//! water, and the collider, named by its [`Collider::revision`]. A world whose parts move
+//! ([`Ticking::moves`]), or a collider that promises no revision (a recorder), is never
+//! remembered.
+
+use glam::Vec3;
+
+use super::step::{WalkIntent, WalkReport};
+use super::{WalkSettings, WalkState};
+use crate::collision::{Contact, MoveRules};
+use crate::geometry::Aabb;
+use crate::movers::Ticking;
+
+/// How many ticks are remembered. Two: the controller keeps the eye, and the feet it
+/// hands the first tick of a step (from the eye) may differ in the last bit from where
+/// the tick before left them, so a walker at rest repeats a pair of ticks, not one.
+const REMEMBERED: usize = 2;
+
+/// The last ticks worked out, to be reused when one repeats.
+#[derive(Clone, Default)]
+pub struct TickMemo {
+    ticks: [Option<Remembered>; REMEMBERED],
+    /// Where the next one goes (the older is forgotten).
+    next: usize,
+    /// The water they read (kept apart, so its buffer is reused).
+    water: Vec<Aabb>,
+}
+
+/// A cache of work, no part of the walker's state: two walkers in one state are alike
+/// whatever they remember.
+impl PartialEq for TickMemo {
+    fn eq(&self, _: &TickMemo) -> bool {
+        true
+    }
+}
+
+/// Said in a word: what it holds is a copy of the walker's own state.
+impl std::fmt::Debug for TickMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let held = self.ticks.iter().flatten().count();
+        write!(f, "TickMemo({held} ticks)")
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Remembered {
+    input: TickInput,
+    output: TickOutput,
+}
+
+/// Everything a tick reads but the water and the world's triangles (see the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct TickInput {
+    revision: u64,
+    state: WalkState,
+    feet: Vec3,
+    velocity: Vec3,
+    crouch: bool,
+    swim: f32,
+    settings: WalkSettings,
+    rules: MoveRules,
+}
+
+impl TickInput {
+    /// What the coming tick of a walker in `state` at `feet` reads, or `None` when it must
+    /// be worked out: in a world whose parts move, or whose collider names no revision.
+    pub(super) fn of(
+        world: &dyn Ticking,
+        state: &WalkState,
+        feet: Vec3,
+        intent: &WalkIntent,
+        settings: &WalkSettings,
+        rules: &MoveRules,
+    ) -> Option<TickInput> {
+        if world.moves() {
+            return None;
+        }
+        Some(TickInput {
+            revision: world.collider().revision()?,
+            state: WalkState {
+                owed: 0.0,
+                ..*state
+            },
+            feet,
+            velocity: intent.velocity,
+            crouch: intent.crouch,
+            swim: intent.swim,
+            settings: *settings,
+            rules: *rules,
+        })
+    }
+
+    /// The same input: equal, and the floats that move from tick to tick equal to the bit
+    /// (`==` takes -0 for 0, and a tick may tell them apart).
+    fn same(&self, other: &TickInput) -> bool {
+        self == other && self.moving_bits() == other.moving_bits()
+    }
+
+    /// The bits of the floats that change as the walker moves.
+    fn moving_bits(&self) -> [u64; 15] {
+        let b = |x: f32| u64::from(x.to_bits());
+        let v3 = |v: Vec3| [b(v.x), b(v.y), b(v.z)];
+        let (t, point, normal) = self.state.ground.map_or((0, [0; 3], [0; 3]), |c: Contact| {
+            (c.t.to_bits(), v3(c.point), v3(c.normal))
+        });
+        let [[px, py, pz], [nx, ny, nz], [fx, fy, fz], [vx, vy, vz]] =
+            [point, normal, v3(self.feet), v3(self.velocity)];
+        [
+            b(self.state.vertical_speed),
+            t,
+            px,
+            py,
+            pz,
+            nx,
+            ny,
+            nz,
+            fx,
+            fy,
+            fz,
+            vx,
+            vy,
+            vz,
+            b(self.swim),
+        ]
+    }
+}
+
+/// What a tick changed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TickOutput {
+    /// The walker's state after it (the time owed is the caller's).
+    pub(super) state: WalkState,
+    pub(super) feet: Vec3,
+    /// What the tick alone reported.
+    pub(super) report: WalkReport,
+}
+
+impl TickMemo {
+    /// The output of a tick worked out before that read `input` and `water`.
+    pub(super) fn recall(&self, input: &TickInput, water: &[Aabb]) -> Option<TickOutput> {
+        if water != self.water.as_slice() {
+            return None;
+        }
+        self.ticks
+            .iter()
+            .flatten()
+            .find(|t| t.input.same(input))
+            .map(|t| t.output)
+    }
+
+    /// Remember that the tick that read `input` and `water` gave `output`.
+    pub(super) fn keep(&mut self, input: TickInput, water: &[Aabb], output: TickOutput) {
+        if water != self.water.as_slice() {
+            self.ticks = [None; REMEMBERED];
+            self.water.clear();
+            self.water.extend_from_slice(water);
+        }
+        self.ticks[self.next] = Some(Remembered { input, output });
+        self.next = (self.next + 1) % REMEMBERED;
+    }
+}
