@@ -8,8 +8,9 @@
 //! fine object, and one among conference's furniture) and issue 37's diagonal script on
 //! conference, each step timed on its own: the least of a few runs, so that what else the
 //! machine did only ever shows as a slower run. Printed: the median, 90th, 99th
-//! percentile and worst step, and how many steps took how long; criterion times the
-//! whole script.
+//! percentile and worst step, and how many steps took how long; the same for the steps
+//! that swept at all (a step whose ticks repeat earlier ones is reused whole, see
+//! `walkthrough::walk::memo`); criterion times the whole script.
 //!
 //! Among movers (issue 40): the placement-limit scene with 100 crates moving around the
 //! walk, against the same scene still.
@@ -18,11 +19,14 @@
 
 mod common;
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
-use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
+use walkthrough::collision::{
+    Account, Body, Collider, CollisionWorld, Contact, InstancedWorld, Probe, Recorder,
+};
 use walkthrough::map::UpAxis;
 use walkthrough::map::motion::{Ease, Key, Motion, Play, Start};
 use walkthrough::map::scene::{MAX_PLACEMENTS, Mover};
@@ -206,17 +210,57 @@ fn diagonal_for(secs: f32) -> Vec<Command> {
     parse_script("corner", &format!("keys forward+right {secs}\n")).expect("a valid script")
 }
 
-/// Play `script` from `start` once: each step's time, milliseconds.
-fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> Vec<f64> {
+/// Play `script` from `start` once: each step's time, milliseconds, and whether it swept
+/// at all (a step whose ticks all repeat earlier ones is reused whole: see
+/// `walkthrough::walk::memo`).
+fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> (Vec<f64>, Vec<bool>) {
+    let counted = Counted {
+        world,
+        sweeps: Cell::new(0),
+    };
     let mut walker = Controller::new(start, ControllerSettings::default());
     let mut player = ScriptPlayer::new(script.to_vec(), DEFAULT_DT as f32);
-    let mut times = Vec::new();
+    let (mut times, mut swept) = (Vec::new(), Vec::new());
     while let Some(intent) = player.next_step(&mut walker) {
+        let before = counted.sweeps.get();
         let t = Instant::now();
-        walker.step(world, &intent, DEFAULT_DT as f32);
+        walker.step(&counted, &intent, DEFAULT_DT as f32);
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        swept.push(counted.sweeps.get() > before);
     }
-    times
+    (times, swept)
+}
+
+/// A world that counts its sweeps and, unlike a [`Recorder`], names its revision: the
+/// walker still reuses the ticks that repeat.
+struct Counted<'a> {
+    world: &'a dyn Collider,
+    sweeps: Cell<usize>,
+}
+
+impl Collider for Counted<'_> {
+    fn sweep_seen(
+        &self,
+        probe: &Probe,
+        centre: Vec3,
+        delta: Vec3,
+        seen: Option<&mut Vec<u32>>,
+    ) -> Option<Contact> {
+        self.sweeps.set(self.sweeps.get() + 1);
+        self.world.sweep_seen(probe, centre, delta, seen)
+    }
+
+    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
+        self.world.triangle(index)
+    }
+
+    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
+        self.world.nearest_overlap(body, centre)
+    }
+
+    fn revision(&self) -> Option<u64> {
+        self.world.revision()
+    }
 }
 
 /// The `q` quantile of sorted `times`.
@@ -224,8 +268,9 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-/// Print the distribution of the step times (the least of [`RUNS`] runs per step).
-fn report(name: &str, times: &[f64]) {
+/// Print the distribution of the step times (the least of [`RUNS`] runs per step), and
+/// of the steps that swept (`swept`) alone.
+fn report(name: &str, times: &[f64], swept: &[bool]) {
     let mut sorted = times.to_vec();
     sorted.sort_by(f64::total_cmp);
     let (median, worst) = (quantile(&sorted, 0.5), sorted[sorted.len() - 1]);
@@ -238,6 +283,23 @@ fn report(name: &str, times: &[f64]) {
         quantile(&sorted, 0.99),
         worst / median
     );
+    let mut working: Vec<f64> = times
+        .iter()
+        .zip(swept)
+        .filter(|(_, s)| **s)
+        .map(|(t, _)| *t)
+        .collect();
+    working.sort_by(f64::total_cmp);
+    if !working.is_empty() {
+        let median = quantile(&working, 0.5);
+        eprintln!(
+            "{name}: {} steps reused whole (no sweep); the {} that swept: median {median:.4} ms, p99 {:.4} (worst {:.1}x their median)",
+            times.len() - working.len(),
+            working.len(),
+            quantile(&working, 0.99),
+            worst / median
+        );
+    }
     let edges = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, f64::INFINITY];
     let mut from = 0.0;
     let counts: Vec<String> = edges
@@ -255,11 +317,11 @@ fn report(name: &str, times: &[f64]) {
 /// The per-step distribution of `script` from `start`, and criterion's time for the
 /// whole script.
 fn scripted(c: &mut Criterion, name: &str, world: &dyn Collider, start: Pose, script: &[Command]) {
-    let runs: Vec<Vec<f64>> = (0..RUNS).map(|_| play(world, start, script)).collect();
-    let least: Vec<f64> = (0..runs[0].len())
-        .map(|i| runs.iter().map(|r| r[i]).fold(f64::INFINITY, f64::min))
+    let runs: Vec<(Vec<f64>, Vec<bool>)> = (0..RUNS).map(|_| play(world, start, script)).collect();
+    let least: Vec<f64> = (0..runs[0].0.len())
+        .map(|i| runs.iter().map(|r| r.0[i]).fold(f64::INFINITY, f64::min))
         .collect();
-    report(name, &least);
+    report(name, &least, &runs[0].1);
     let mut g = c.benchmark_group(format!("script/{name}"));
     g.throughput(Throughput::Elements(least.len() as u64));
     g.sample_size(10);

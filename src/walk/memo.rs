@@ -27,6 +27,12 @@ use crate::movers::Ticking;
 /// the tick before left them, so a walker at rest repeats a pair of ticks, not one.
 const REMEMBERED: usize = 2;
 
+/// A tick that moves the feet farther than this (metres) is not remembered: it is no
+/// repeat in the making. A walker at rest moves by a rounding, one walking at any speed
+/// by far more (2.4 cm/s is 1e-4 m a tick at 1/240 s). Only what is remembered is cut by
+/// it, never what is recalled: saving each moving tick cost the built-in walk 3%.
+const AT_REST: f32 = 1e-4;
+
 /// The last ticks worked out, to be reused when one repeats.
 #[derive(Clone, Default)]
 pub struct TickMemo {
@@ -62,12 +68,14 @@ struct Remembered {
 /// Everything a tick reads but the water and the world's triangles (see the module).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct TickInput {
-    revision: u64,
-    state: WalkState,
+    // What differs from tick to tick while walking comes first: `==` compares in this
+    // order and stops at the first field that differs.
     feet: Vec3,
     velocity: Vec3,
+    state: WalkState,
     crouch: bool,
     swim: f32,
+    revision: u64,
     settings: WalkSettings,
     rules: MoveRules,
 }
@@ -87,15 +95,15 @@ impl TickInput {
             return None;
         }
         Some(TickInput {
-            revision: world.collider().revision()?,
+            feet,
+            velocity: intent.velocity,
             state: WalkState {
                 owed: 0.0,
                 ..*state
             },
-            feet,
-            velocity: intent.velocity,
             crouch: intent.crouch,
             swim: intent.swim,
+            revision: world.collider().revision()?,
             settings: *settings,
             rules: *rules,
         })
@@ -147,8 +155,36 @@ pub(super) struct TickOutput {
 }
 
 impl TickMemo {
+    /// The tick that reads `input` (asked for only when it may be needed): recalled when
+    /// one of the last two read just that with `water`, else worked out by `work` and
+    /// remembered when it left the feet where they were, give or take [`AT_REST`].
+    pub(super) fn tick(
+        &mut self,
+        feet: Vec3,
+        water: &[Aabb],
+        input: impl Fn() -> Option<TickInput>,
+        work: impl FnOnce() -> TickOutput,
+    ) -> TickOutput {
+        // Walking, no tick remembered starts where the feet are: the input is not made.
+        let may_hold = self.ticks.iter().flatten().any(|t| t.input.feet == feet);
+        if let Some(output) = may_hold
+            .then(&input)
+            .flatten()
+            .and_then(|i| self.recall(&i, water))
+        {
+            return output;
+        }
+        let output = work();
+        if output.feet.distance_squared(feet) <= AT_REST * AT_REST
+            && let Some(input) = input()
+        {
+            self.keep(input, water, output);
+        }
+        output
+    }
+
     /// The output of a tick worked out before that read `input` and `water`.
-    pub(super) fn recall(&self, input: &TickInput, water: &[Aabb]) -> Option<TickOutput> {
+    fn recall(&self, input: &TickInput, water: &[Aabb]) -> Option<TickOutput> {
         if water != self.water.as_slice() {
             return None;
         }
@@ -160,7 +196,7 @@ impl TickMemo {
     }
 
     /// Remember that the tick that read `input` and `water` gave `output`.
-    pub(super) fn keep(&mut self, input: TickInput, water: &[Aabb], output: TickOutput) {
+    fn keep(&mut self, input: TickInput, water: &[Aabb], output: TickOutput) {
         if water != self.water.as_slice() {
             self.ticks = [None; REMEMBERED];
             self.water.clear();

@@ -2,7 +2,8 @@
 //! and crouching, the same at any time step (see [`step`] for the phases of a tick).
 //!
 //! Depends on [`crate::collision`] only; the controller calls [`WalkState::advance`]
-//! for walk mode, the window and `sim` alike.
+//! for walk mode, the window and `sim` alike. A tick that repeats one of the last two is
+//! taken from [`memo`], not worked out again.
 
 pub mod memo;
 mod settings;

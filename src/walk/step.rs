@@ -139,9 +139,8 @@ impl WalkState {
         }
         for k in 0..ticks as u64 {
             self.pass(world, settings, feet, intent, k == 0, &mut report);
-            let input = TickInput::of(world, self, *feet, intent, settings, rules);
-            let recalled = input.and_then(|i| memo.recall(&i, world.water()));
-            let output = recalled.unwrap_or_else(|| {
+            let input = || TickInput::of(world, self, *feet, intent, settings, rules);
+            let output = memo.tick(*feet, world.water(), input, || {
                 let (mut state, mut at, mut alone) = (*self, *feet, WalkReport::default());
                 state.tick(
                     world.collider(),
@@ -159,9 +158,6 @@ impl WalkState {
                     report: alone,
                 }
             });
-            if let (None, Some(input)) = (recalled, input) {
-                memo.keep(input, world.water(), output);
-            }
             *self = WalkState {
                 owed: self.owed,
                 ..output.state
