@@ -41,10 +41,10 @@ pub struct Common {
     pub pitch: Option<f32>,
     /// Walking speed in world units (metres) per second [default: 3; in the window without
     /// a script, the settings' walking speed].
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_held)]
     pub speed: Option<f32>,
     /// Metres per map unit (default: inferred from the map's rooms).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_held)]
     pub scale: Option<f32>,
     /// The map file's up axis: y, z, x, -y, -z or -x (default: inferred from the map).
     #[arg(long, allow_hyphen_values = true)]
@@ -67,6 +67,24 @@ pub struct Common {
     /// Say more while loading (every missing texture by name).
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+/// A number that `f32` holds as written: one it would round to 0 or to infinity is refused
+/// as too small or too large (`--scale 1e-46` was refused as "--scale 0", a fuzz run's
+/// finding). Whether it is positive is asked where it is used.
+fn parse_held(s: &str) -> Result<f32, String> {
+    let wide: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    let held = wide as f32;
+    if wide != 0.0 && held == 0.0 {
+        Err(format!("'{s}' is too small: it would be read as 0"))
+    } else if wide.is_finite() && !held.is_finite() {
+        Err(format!("'{s}' is too large: it would be read as infinite"))
+    } else {
+        Ok(held)
+    }
 }
 
 fn parse_vec3(s: &str) -> Result<Vec3, String> {

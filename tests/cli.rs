@@ -135,6 +135,26 @@ fn bad_option_values_are_refused() {
     }
 }
 
+/// A number `f32` cannot hold is said as written, not as the 0 or infinity it would be
+/// read as (a fuzz run's finding: `--scale 1e-46` was refused as "--scale 0").
+#[test]
+fn a_scale_too_small_for_f32_is_said_as_written() {
+    for (args, want) in [
+        (
+            ["sim", "--scale", "1e-46"],
+            "'1e-46' is too small: it would be read as 0",
+        ),
+        (
+            ["sim", "--speed", "1e39"],
+            "'1e39' is too large: it would be read as infinite",
+        ),
+    ] {
+        let o = walkthrough(&[&args[..], &["--script", "/dev/null"]].concat());
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn bench_out_needs_bench_frames_and_never_replaces_the_script() {
     let o = walkthrough(&["--bench-out", "frames.csv"]);
