@@ -51,11 +51,11 @@ impl PartialEq for TickMemo {
     }
 }
 
-/// Said in a word: what it holds is a copy of the walker's own state.
+/// Said in a word, the same whatever it holds (a copy of the walker's own state): two
+/// walkers alike print alike.
 impl std::fmt::Debug for TickMemo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let held = self.ticks.iter().flatten().count();
-        write!(f, "TickMemo({held} ticks)")
+        f.write_str("TickMemo")
     }
 }
 
@@ -109,10 +109,13 @@ impl TickInput {
         })
     }
 
-    /// The same input: equal, and the floats that move from tick to tick equal to the bit
-    /// (`==` takes -0 for 0, and a tick may tell them apart).
+    /// The same input: equal, and the floats that move from tick to tick and the settings
+    /// equal to the bit (`==` takes -0 for 0, and a tick may tell them apart: a swim speed
+    /// of -0 gives a vertical speed of -0).
     fn same(&self, other: &TickInput) -> bool {
-        self == other && self.moving_bits() == other.moving_bits()
+        self == other
+            && self.moving_bits() == other.moving_bits()
+            && bytemuck::bytes_of(&self.settings) == bytemuck::bytes_of(&other.settings)
     }
 
     /// The bits of the floats that change as the walker moves.
@@ -204,5 +207,50 @@ impl TickMemo {
         }
         self.ticks[self.next] = Some(Remembered { input, output });
         self.next = (self.next + 1) % REMEMBERED;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{Account, Recorder, Response, square_wall};
+    use crate::movers::Still;
+
+    fn input(world: &dyn crate::collision::Collider, settings: &WalkSettings) -> Option<TickInput> {
+        let rules = MoveRules::new(settings.standing(), Response::Slide);
+        let (state, intent) = (WalkState::default(), WalkIntent::default());
+        TickInput::of(&Still(world), &state, Vec3::ZERO, &intent, settings, &rules)
+    }
+
+    /// A review's finding: `==` takes a setting of -0 for 0, and a tick may tell them
+    /// apart (a swim speed of -0 gives a vertical speed of -0).
+    #[test]
+    fn a_setting_of_minus_zero_is_not_taken_for_zero() {
+        let world = square_wall(1.0);
+        let plus = WalkSettings {
+            swim_vertical_speed: 0.0,
+            ..WalkSettings::default()
+        };
+        let minus = WalkSettings {
+            swim_vertical_speed: -0.0,
+            ..plus
+        };
+        let (a, b) = (
+            input(&world, &plus).unwrap(),
+            input(&world, &minus).unwrap(),
+        );
+        assert_eq!(a, b, "alike to ==");
+        assert!(a.same(&a));
+        assert!(!a.same(&b));
+    }
+
+    /// A collider that names no revision (a recorder) is never remembered.
+    #[test]
+    fn a_world_without_a_revision_is_not_remembered() {
+        let world = square_wall(1.0);
+        let mut account = Account::default();
+        let settings = WalkSettings::default();
+        assert!(input(&world, &settings).is_some());
+        assert!(input(&Recorder::new(&world, &mut account), &settings).is_none());
     }
 }

@@ -7,7 +7,11 @@ use crate::collision::body::WALKER_RADII;
 
 /// How a person walks, in metres and seconds. Every field is a physical default with its
 /// source; change them for a game that feels otherwise.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Plain `f32`s only (`Pod`): the walker's memory of a tick compares them to the bit (see
+/// [`super::memo`]).
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct WalkSettings {
     /// Downward acceleration, m/s^2 (standard gravity).
     pub gravity: f32,
