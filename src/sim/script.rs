@@ -214,7 +214,9 @@ pub fn read_script(source_name: &str, text: &str) -> Result<Script, ScriptError>
 /// message when it is not one.
 fn parse_line(line: &str) -> Result<Command, String> {
     let mut words = line.split_whitespace();
-    let verb = words.next().unwrap_or("").to_ascii_lowercase();
+    // Verbs are read in any case, and quoted as typed.
+    let typed = words.next().unwrap_or("");
+    let verb = typed.to_ascii_lowercase();
     // `keys` and `start` take more than one argument.
     if verb == "keys" || verb == "start" {
         let args: Vec<&str> = words.collect();
@@ -224,7 +226,7 @@ fn parse_line(line: &str) -> Result<Command, String> {
             parse_start(&args)
         };
     }
-    let v = quote(&verb);
+    let v = quote(typed);
     let arg = words.next();
     if let Some(extra) = words.next() {
         return Err(format!("unexpected {} after {v}", quote(extra)));
@@ -617,6 +619,20 @@ mod tests {
         assert_eq!(starts, vec![(2, 70.0), (4, 1.0)]);
     }
 
+    /// A fuzz run's finding: an unknown verb was quoted in lower case ('turnx' for
+    /// `TurnX`), not as typed.
+    #[test]
+    fn an_unknown_command_is_quoted_as_typed() {
+        let e = parse_script("t.txt", "Forward 1\nTurnX 3\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("t.txt:2: unknown command 'TurnX'"),
+            "{e}"
+        );
+        let e = parse_script("t.txt", "WAIT\n").unwrap_err();
+        assert!(e.to_string().contains("'WAIT' needs seconds"), "{e}");
+    }
+
     /// The reliability issue: a script line of terminal sequences was quoted raw in the
     /// error (47 script lines of the fuzz run cleared the screen or set the title).
     #[test]
@@ -624,7 +640,7 @@ mod tests {
         let e = parse_script("t.txt", "\u{1b}]0;owned\u{7}\u{1b}[2J 1\n").unwrap_err();
         let m = e.to_string();
         assert!(
-            m.starts_with("t.txt:1: unknown command '\\x1b]0;owned\\x07\\x1b[2j'"),
+            m.starts_with("t.txt:1: unknown command '\\x1b]0;owned\\x07\\x1b[2J'"),
             "{m}"
         );
         assert!(!m.chars().any(char::is_control), "{m:?}");
