@@ -287,6 +287,7 @@ impl Session {
         given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
         let placements = scene.world.instances.len();
+        let scene_up = (scene.up, scene.up_in_file);
         let mut placed = scene.world;
         let movers = Movers::new(&scene.movers, &mut placed);
         Ok(Session {
@@ -299,7 +300,7 @@ impl Session {
             up_guess: None,
             scale_guess: None,
             scale_reason: format!("scene of {placements} placed models, in its own units"),
-            up_reason: "up axes as the scene file gives them".to_string(),
+            up_reason: scene_up_reason(scene_up, opts.up),
             timings: LoadTimings {
                 parse,
                 survey: Duration::ZERO,
@@ -745,6 +746,22 @@ fn doubtful_scale(
             "--scale {s} makes the map {across:.3e} m across, but it reads as {reads}: is the scale right?"
         )
     })
+}
+
+/// What the load says of a scene's up axis: `(up, named in the file)`, and `--up` if given
+/// (a fuzz run's finding: `--up z` was applied and the load said "as the scene file gives
+/// them").
+fn scene_up_reason((up, in_file): (UpAxis, bool), asked: Option<UpAxis>) -> String {
+    match asked {
+        _ if in_file => {
+            let over = asked.filter(|&a| a != up).map_or(String::new(), |a| {
+                format!(" (--up {a} is for scenes that name none)")
+            });
+            format!("up {up} for every model, as the scene file says{over}")
+        }
+        Some(_) => format!("up {up} for every model, from --up (the scene file names none)"),
+        None => format!("up {up} for every model (the scene file names none)"),
+    }
 }
 
 #[cfg(test)]

@@ -773,3 +773,41 @@ fn a_scene_counts_the_materials_its_models_share_once() {
         s.describe()
     );
 }
+
+/// The load says which up axis a scene's models were read with, and why (a fuzz run's
+/// finding: `--up z` was applied and the load said "up axes as the scene file gives them").
+#[test]
+fn a_scenes_up_axis_is_said_with_where_it_came_from() {
+    let models = std::fs::read_to_string(example()).unwrap();
+    let folder = example().parent().unwrap().to_path_buf();
+    let models = models.replace("\"../", &format!("\"{}/../", folder.display()));
+    let models = models.replace(
+        "file = \"column",
+        &format!("file = \"{}/column", folder.display()),
+    );
+    let named = format!("up = \"z\"\n{models}");
+    let d = scene_dir(&[("named.toml", &named), ("plain.toml", &models)]);
+    let reason = |file: &str, up: Option<UpAxis>| {
+        let opts = OpenOptions {
+            up,
+            ..OpenOptions::default()
+        };
+        Session::open(Some(&d.join(file)), &opts).unwrap().up_reason
+    };
+    assert_eq!(
+        reason("named.toml", Some(UpAxis::X)),
+        "up z for every model, as the scene file says (--up x is for scenes that name none)"
+    );
+    assert_eq!(
+        reason("named.toml", None),
+        "up z for every model, as the scene file says"
+    );
+    assert_eq!(
+        reason("plain.toml", Some(UpAxis::Z)),
+        "up z for every model, from --up (the scene file names none)"
+    );
+    assert_eq!(
+        reason("plain.toml", None),
+        "up y for every model (the scene file names none)"
+    );
+}

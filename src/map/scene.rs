@@ -153,6 +153,10 @@ pub struct Scene {
     pub movers: Vec<Mover>,
     /// The `[[water]]` boxes, scene frame (the surface of each is its top).
     pub water: Vec<Aabb>,
+    /// The models' up axis, and whether the scene file named it (it then goes before the
+    /// one asked for at the open).
+    pub up: UpAxis,
+    pub up_in_file: bool,
 }
 
 /// A placement that moves.
@@ -350,6 +354,7 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         });
     }
     let file = parse_scene(&shown, &text)?;
+    let up_in_file = file.up.is_some();
     let up = match &file.up {
         Some(u) => u.get_ref().parse().map_err(|e| MapError::Parse {
             path: shown.clone(),
@@ -435,6 +440,8 @@ pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<S
         world,
         movers,
         water,
+        up,
+        up_in_file,
     })
 }
 
