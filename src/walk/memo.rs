@@ -1,4 +1,4 @@
-//! A tick that repeats the last one is not worked out again. In a world that does not
+//! A tick that repeats one of the last two is not worked out again. In a world that does not
 //! change, a walker in the very same state asking for the very same move ends where it
 //! ended the last time: a person standing still, or pressed into a corner it cannot
 //! leave, runs one tick over and over. On conference's furniture 150 of the 333 slowest
@@ -6,7 +6,7 @@
 //! 1,600 triangles, and half of all its steps repeated the one before. Physics engines let
 //! such bodies sleep (Box2D's `b2_timeToSleep`, Bullet's deactivation); here nothing is
 //! guessed or slept through: the tick is reused only when all that it reads is as it was,
-//! the moving state to the bit, so the walk is the very same walk, byte for byte.
+//! its floats to the bit, so the walk is the very same walk, byte for byte.
 //!
 //! What a tick reads: the walker's state (not the time owed, which only counts ticks),
 //! where its feet are, the move, crouch and swim asked for, the settings and rules, the
