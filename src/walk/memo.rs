@@ -6,7 +6,8 @@
 //! 1,600 triangles, and half of all its steps repeated the one before. Physics engines let
 //! such bodies sleep (Box2D's `b2_timeToSleep`, Bullet's deactivation); here nothing is
 //! guessed or slept through: the tick is reused only when all that it reads is as it was,
-//! its floats to the bit, so the walk is the very same walk, byte for byte.
+//! its moving floats and settings to the bit, so the walk is the very same walk, byte for
+//! byte.
 //!
 //! What a tick reads: the walker's state (not the time owed, which only counts ticks),
 //! where its feet are, the move, crouch and swim asked for, the settings and rules, the
