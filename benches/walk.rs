@@ -19,14 +19,12 @@
 
 mod common;
 
-use std::cell::Cell;
 use std::time::Instant;
 
+use common::test_common::counted::Counted;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
-use walkthrough::collision::{
-    Account, Body, Collider, CollisionWorld, Contact, InstancedWorld, Probe, Recorder,
-};
+use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
 use walkthrough::map::UpAxis;
 use walkthrough::map::motion::{Ease, Key, Motion, Play, Start};
 use walkthrough::map::scene::{MAX_PLACEMENTS, Mover};
@@ -214,10 +212,7 @@ fn diagonal_for(secs: f32) -> Vec<Command> {
 /// at all (a step whose ticks all repeat earlier ones is reused whole: see
 /// `walkthrough::walk::memo`).
 fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> (Vec<f64>, Vec<bool>) {
-    let counted = Counted {
-        world,
-        sweeps: Cell::new(0),
-    };
+    let counted = Counted::new(world);
     let mut walker = Controller::new(start, ControllerSettings::default());
     let mut player = ScriptPlayer::new(script.to_vec(), DEFAULT_DT as f32);
     let (mut times, mut swept) = (Vec::new(), Vec::new());
@@ -229,38 +224,6 @@ fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> (Vec<f64>, Vec
         swept.push(counted.sweeps.get() > before);
     }
     (times, swept)
-}
-
-/// A world that counts its sweeps and, unlike a [`Recorder`], names its revision: the
-/// walker still reuses the ticks that repeat.
-struct Counted<'a> {
-    world: &'a dyn Collider,
-    sweeps: Cell<usize>,
-}
-
-impl Collider for Counted<'_> {
-    fn sweep_seen(
-        &self,
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        seen: Option<&mut Vec<u32>>,
-    ) -> Option<Contact> {
-        self.sweeps.set(self.sweeps.get() + 1);
-        self.world.sweep_seen(probe, centre, delta, seen)
-    }
-
-    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
-        self.world.triangle(index)
-    }
-
-    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
-        self.world.nearest_overlap(body, centre)
-    }
-
-    fn revision(&self) -> Option<u64> {
-        self.world.revision()
-    }
 }
 
 /// The `q` quantile of sorted `times`.

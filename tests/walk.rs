@@ -3,11 +3,10 @@
 
 mod common;
 
+use common::counted::Counted;
 use common::cube;
 use glam::Vec3;
-use std::cell::Cell;
-
-use walkthrough::collision::{Account, Body, Collider, CollisionWorld, Contact, Probe, Recorder};
+use walkthrough::collision::{Account, Collider, CollisionWorld, Recorder};
 use walkthrough::map::MapFrame;
 use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose, Stance};
 use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
@@ -942,38 +941,6 @@ fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
     assert!(count(Stance::SteepSlope) > pressed.len() / 2, "{pressed:?}");
 }
 
-/// A world that counts the sweeps asked of it and, unlike a [`Recorder`], names its
-/// revision: a walker may reuse a tick against it.
-struct Counted<'a> {
-    world: &'a CollisionWorld,
-    sweeps: Cell<usize>,
-}
-
-impl Collider for Counted<'_> {
-    fn sweep_seen(
-        &self,
-        probe: &Probe,
-        centre: Vec3,
-        delta: Vec3,
-        seen: Option<&mut Vec<u32>>,
-    ) -> Option<Contact> {
-        self.sweeps.set(self.sweeps.get() + 1);
-        self.world.sweep_seen(probe, centre, delta, seen)
-    }
-
-    fn triangle(&self, index: u32) -> Option<[Vec3; 3]> {
-        self.world.triangle(index)
-    }
-
-    fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
-        self.world.nearest_overlap(body, centre)
-    }
-
-    fn revision(&self) -> Option<u64> {
-        self.world.revision()
-    }
-}
-
 /// A tick that reads just what the last one read is taken from the walker's memory, not
 /// worked out again (issue 37: pressed into conference's furniture, one tick of 9 to 14
 /// sweeps repeated for a second at a time). The walk is the very same walk, to the bit,
@@ -1000,10 +967,7 @@ fn a_tick_that_repeats_the_last_is_reused_and_walks_the_same_path() {
         let mut c = Controller::new(Pose::new(START, 0.0, 0.0), settings);
         run_to_rows(world, &MapFrame::default(), &mut c, &script, dt)
     };
-    let counted = Counted {
-        world: &world,
-        sweeps: Cell::new(0),
-    };
+    let counted = Counted::new(&world);
     let remembering = rows(&counted);
     let mut account = Account::default();
     let forgetting = rows(&Recorder::new(&world, &mut account));

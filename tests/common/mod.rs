@@ -4,6 +4,7 @@
 pub mod buildings;
 pub mod city;
 pub mod corner;
+pub mod counted;
 
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
