@@ -299,7 +299,18 @@ fn usage_error(e: clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        e.exit();
+        // Printed and flushed here, not by clap's `exit`, which takes a help that could
+        // not be written (`--help >/dev/full`) for a success (a fuzz run's finding).
+        let printed = e
+            .print()
+            .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+        return match printed {
+            Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+            Err(why) => {
+                tell!("walkthrough: error: cannot write the help: {why}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);

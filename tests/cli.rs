@@ -988,3 +988,31 @@ fn a_trace_onto_settings_set_aside_is_refused() {
         "[settings\nfov = 75\n"
     );
 }
+
+/// A fuzz run's finding: `--help >/dev/full` printed nothing and exited 0 (clap's own exit
+/// took the failed write for a success). A help that cannot be written is an error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_help_that_cannot_be_written_is_an_error() {
+    for args in [&["--help"][..], &["sim", "--help"], &["--version"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("Linux has /dev/full");
+        let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("binary runs");
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("walkthrough: error: cannot write the help"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        // Written somewhere that takes it, the same help is a success.
+        let fine = walkthrough(args);
+        assert!(fine.status.success(), "{args:?}: {}", stderr(&fine));
+        assert!(!fine.stdout.is_empty(), "{args:?}");
+    }
+}
