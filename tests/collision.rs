@@ -116,6 +116,50 @@ fn slide_through_a_shared_vertex_at_the_centre_height() {
     }
 }
 
+/// A fuzz run's finding: a walker sliding along a flat wall of one quad stopped for good
+/// where the quad's diagonal crossed its centre, and stayed stopped while the key was
+/// held. Resting against the wall at the inner band's radius, a rounding of an `f32`
+/// position inside it (the wall 3.2 m out, not at 0 as above), it took the diagonal of
+/// the triangle beside the one it rested on for an edge it was pressed into. Walls at
+/// several distances out, both ways of cutting the quad, every angle, body and method:
+/// every step after the first contact slides `speed * dt * sin(angle)`.
+#[test]
+fn a_slide_along_a_flat_wall_crosses_the_diagonal_of_its_quad() {
+    for z0 in [3.2f32, 37.7, 1000.3] {
+        let (a, b, c, d) = (
+            Vec3::new(-10.0, -1.0, z0),
+            Vec3::new(10.0, -1.0, z0),
+            Vec3::new(10.0, 3.0, z0),
+            Vec3::new(-10.0, 3.0, z0),
+        );
+        for tris in [[[a, b, c], [a, c, d]], [[a, b, d], [b, c, d]]] {
+            let world = CollisionWorld::new(tris.to_vec());
+            for angle_deg in (10..=80).step_by(5) {
+                let angle = (angle_deg as f32).to_radians();
+                let step = Vec3::new(-angle.sin(), 0.0, -angle.cos()) * SPEED * DT;
+                for body in BODIES {
+                    for &method in InsideMethod::ALL {
+                        let r = rules(body, Response::Slide, method);
+                        let start = Vec3::new(6.0, 0.9, z0 + 0.5);
+                        let steps = walk(&world, &r, start, step, 600);
+                        let first = steps.iter().position(|o| o.hit).expect("meets the wall");
+                        let want = step.x;
+                        for (k, w) in steps[first + 1..].windows(2).enumerate() {
+                            let moved = w[1].end.x - w[0].end.x;
+                            assert!(
+                                (moved - want).abs() < 1e-3 * want.abs(),
+                                "wall at z {z0}, {angle_deg} deg, {method}, {body:?}: step {k} \
+                                 moved {moved} along x, want {want} (at {})",
+                                w[0].end
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn stop_leaves_the_body_exactly_at_its_rest_distance() {
     let world = long_wall(1);

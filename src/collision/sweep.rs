@@ -145,13 +145,29 @@ pub fn sweep_triangle(
     let n = if s0 < 0.0 { -n } else { n };
     let s0 = s0.abs();
     let mut radius = sweep.radius;
+    let closing = -n.dot(sweep.velocity);
+    let approaches = closing > f64::from(PARALLEL_COSINE) * sweep.speed;
+    // Held off the plane within its gap, no nearer it than the body itself (a walker
+    // slid along a wall rests at the inner radius, give or take an `f32` position's last
+    // bit, so a rounding inside the inner band at most). The body then comes no nearer
+    // this triangle than it is to the plane unless it closes on the plane: a move that
+    // does not touches nothing new, and what one that does meets holds it by the plane's
+    // normal. An edge or vertex in that plane is no obstacle of its own: else the edge
+    // that a flat wall's two triangles share (a quad's diagonal), seen from the triangle
+    // beside the one rested on, was met at the contact radius, or handed a normal tilted
+    // 2e-4 from the wall's, and a slide along the wall stopped there for good (a fuzz
+    // run's finding). Half a gap is the rounding that `border` grazes too.
+    let held = s0 < radius && s0 >= grazing_radius(sweep, sweep.inner_radius);
+    if held && !approaches {
+        return None;
+    }
     if s0 < radius {
         // Near the plane: how near the triangle itself is decides.
         let closest = closest_point(sweep.start, tri);
         let offset = sweep.start - closest.point;
         let dist = offset.length();
         if dist < sweep.inner_radius {
-            return embedded(sweep, closest, offset, dist, n);
+            return embedded(sweep, closest, offset, dist, n, held);
         }
         if dist < radius {
             // Resting within the gap (against a wall, or on a floor): free to move
@@ -160,8 +176,6 @@ pub fn sweep_triangle(
             radius = sweep.inner_radius;
         }
     }
-    let closing = -n.dot(sweep.velocity);
-    let approaches = closing > f64::from(PARALLEL_COSINE) * sweep.speed;
     let mut t_end = t_max;
     if s0 >= radius {
         if !approaches {
@@ -191,7 +205,12 @@ pub fn sweep_triangle(
             face_touch(sweep, n, s0, closing, graze, until, &inside)
         })
         .flatten();
-    face.or(edge)
+    let hit = face.or(edge);
+    if held {
+        hit.map(|h| SweepHit { normal: n, ..h })
+    } else {
+        hit
+    }
 }
 
 /// Steps 2 and 3 for a sphere of `radius` whose centre starts `s0` from the plane (unit
@@ -219,22 +238,27 @@ fn face_touch(
     })
 }
 
-/// A start deeper than the inner band (placed there, never moved there): blocked at once
-/// when the move approaches the triangle's closest point, free otherwise (the distance to
-/// a convex set is convex along a line: not approaching now, it never does).
+/// A start deeper than the inner band (placed there, or a rounding inside it): blocked at
+/// once when the move approaches the triangle's closest point, free otherwise (the
+/// distance to a convex set is convex along a line: not approaching now, it never does).
+///
+/// `held`: the body is held off the triangle's plane (see [`sweep_triangle`]); the
+/// contact then has the face normal `n`, not the direction to an edge or vertex a
+/// centimetre or so aside.
 fn embedded(
     sweep: &EllipsoidSweep,
     closest: ClosestPoint,
     offset: DVec3,
     dist: f64,
     n: DVec3,
+    held: bool,
 ) -> Option<SweepHit> {
     // A centre on the triangle itself has no direction to it: the face normal.
-    let normal = if dist > ON_TRIANGLE { offset / dist } else { n };
-    sweep.approaches(normal).then_some(SweepHit {
+    let towards = if dist > ON_TRIANGLE { offset / dist } else { n };
+    sweep.approaches(towards).then_some(SweepHit {
         t: 0.0,
         point: closest.point,
-        normal,
+        normal: if held { n } else { towards },
         feature: closest.feature,
     })
 }
@@ -550,14 +574,45 @@ mod tests {
     #[test]
     fn grazing_an_edge_at_exactly_the_radius_is_no_contact() {
         // A sphere of radius 1.01 (inner 1.005) passing the edge line y = -1, z = 0 at
-        // 1.01 - 1e-7 (a rounding inside): a graze. At 1.004 it is a contact.
+        // 1.01 - 1e-7 (a rounding inside): a graze. At 1.004, inside the band but no
+        // nearer the plane than the body itself (1), it passes over the face no nearer
+        // than that: nothing is touched. At 0.999 the body would cut the plane: the edge
+        // is met.
         let s = |z: f64| {
             let p0 = DVec3::new(0.0, -3.0, z);
             EllipsoidSweep::new(p0, DVec3::new(0.0, 2.0, 0.0), 1.01, 1.005)
         };
         assert!(sweep_triangle(&s(1.01 - 1e-7), TRI, 1.0, inside).is_none());
-        let h = sweep_triangle(&s(1.004), TRI, 1.0, inside).unwrap();
+        assert!(sweep_triangle(&s(1.004), TRI, 1.0, inside).is_none());
+        let h = sweep_triangle(&s(0.999), TRI, 1.0, inside).unwrap();
         assert_eq!(h.feature, Feature::Edge);
+    }
+
+    /// A fuzz run's finding: a walker sliding along a flat wall stopped for good at the
+    /// diagonal of its quad. Resting against the wall a rounding inside the inner band,
+    /// over one of the quad's triangles: the other one's edge (the diagonal, in the same
+    /// plane) is no obstacle to a move along the wall, and a move pressed into the wall
+    /// near it meets the wall's plane, not a normal tilted toward the edge.
+    #[test]
+    fn the_edge_of_a_triangle_in_the_wall_rested_on_is_no_obstacle_along_it() {
+        let (radius, inner) = (1.01, 1.005);
+        // `TRI`'s neighbour across its slanted edge from (1, -1) to (0, 1).
+        let beside = [TRI[1], DVec3::new(2.0, 1.0, 0.0), TRI[2]];
+        for z in [inner - 1e-7, inner - 1e-4, 1.0 + 1e-9] {
+            // Over `TRI`, 0.01 from the shared edge, moving across it along +x.
+            let p0 = DVec3::new(0.49, 0.0, z);
+            let along = EllipsoidSweep::new(p0, DVec3::new(0.5, 0.0, 0.0), radius, inner);
+            for tri in [TRI, beside] {
+                assert!(sweep_triangle(&along, tri, 1.0, |_| true).is_none(), "{z}");
+            }
+            // Pressed into the wall as well: held by the wall's own normal, at once.
+            let pressed = EllipsoidSweep::new(p0, DVec3::new(0.5, 0.0, -0.5), radius, inner);
+            for tri in [TRI, beside] {
+                let h = sweep_triangle(&pressed, tri, 1.0, |_| true).unwrap();
+                assert_eq!(h.normal, DVec3::Z, "{z}");
+                assert!(h.t < 1e-3, "{z}: {}", h.t);
+            }
+        }
     }
 
     #[test]
