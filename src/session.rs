@@ -286,7 +286,7 @@ impl Session {
         usable(&map, &world)?;
         given_spawn_in_range(&map, opts.spawn)?;
         let spawn = choose_spawn(&mut map, &world, None, opts.spawn, opts.yaw_deg);
-        let placements = scene.world.instances.len();
+        let placements = scene.world.instances().len();
         let scene_up = (scene.up, scene.up_in_file);
         let mut placed = scene.world;
         let movers = Movers::new(&scene.movers, &mut placed);

@@ -272,7 +272,7 @@ fn mutated_scenes_open_or_are_refused_naming_the_scene_and_line() {
                     assert!(s.world.stats().triangles > 0, "{text}");
                     assert!(s.spawn.position.is_finite(), "{text}");
                     let placed = s.placed.as_ref().expect("a scene places models");
-                    assert!(placed.instances.iter().all(|i| i.bounds.min.is_finite()));
+                    assert!(placed.instances().iter().all(|i| i.bounds.min.is_finite()));
                 }
                 Err(e) => {
                     refused += 1;

@@ -134,7 +134,7 @@ fn a_full_turn_of_the_turntable_ends_where_it_started_and_a_half_turn_across_it(
 #[test]
 fn the_door_opens_as_the_walker_comes_and_lets_it_into_the_room() {
     let mut s = example();
-    let door = s.placed.as_ref().unwrap().instances[2].bounds;
+    let door = s.placed.as_ref().unwrap().instances()[2].bounds;
     // From the ground east of the door, walking west through the doorway.
     let rows = walk(&mut s, "start 0,1.6,0 90 0\nwait 0.2\nforward 5\n", DT);
     let end = last(&rows);
@@ -142,7 +142,7 @@ fn the_door_opens_as_the_walker_comes_and_lets_it_into_the_room() {
         end.position[0] < -5.0,
         "walked through the doorway into the room: {end:?}"
     );
-    let opened = s.placed.as_ref().unwrap().instances[2].bounds;
+    let opened = s.placed.as_ref().unwrap().instances()[2].bounds;
     assert!(
         (opened.center().z - (door.center().z - 1.5)).abs() < 1e-3,
         "{door:?} -> {opened:?}"
@@ -253,7 +253,7 @@ fn a_crusher_reverses_on_the_walker_it_cannot_push() {
     let rows = walk(&mut s, "start 0,1.6,0 0 0\nwait 6\n", DT);
     let crusher = &s.movers.list[0];
     assert!(crusher.blocked > 0, "it was blocked");
-    let bottom = s.placed.as_ref().unwrap().instances[1].bounds.min.y;
+    let bottom = s.placed.as_ref().unwrap().instances()[1].bounds.min.y;
     // The walker's head is at 1.8 m: the block never came lower.
     assert!(bottom >= 1.8 - 0.01, "bottom {bottom}");
     assert!(
@@ -379,7 +379,7 @@ fn a_mover_asleep_far_from_the_walker_is_where_its_clock_says_when_the_walker_co
         DT,
     );
     let tt = s.movers.of_instance(5).unwrap();
-    let placed = s.placed.as_ref().unwrap().instances[5].to_world;
+    let placed = s.placed.as_ref().unwrap().instances()[5].to_world;
     assert!(tt.awake);
     assert_eq!(placed, tt.matrix(), "placed where its clock says");
     let end = last(&rows);

@@ -213,13 +213,13 @@ fn example() -> PathBuf {
 fn example_scene_loads_each_model_once_and_draws_one_batch_per_material() {
     let s = load_scene(&example(), UpAxis::Y, TextureOptions::default()).unwrap();
     assert_eq!(
-        s.world.models.len(),
+        s.world.models().len(),
         2,
         "default.obj and column.obj, once each"
     );
-    assert_eq!(s.world.instances.len(), 4);
+    assert_eq!(s.world.instances().len(), 4);
     let column = 8 * 2 + 6 + 6; // sides and two octagon caps
-    let room = s.world.models[0].triangles().len();
+    let room = s.world.models()[0].triangles().len();
     assert_eq!(s.map.triangle_count(), room + 3 * column);
     let mut mats: Vec<usize> = s.map.batches.iter().map(|b| b.material).collect();
     mats.dedup();
@@ -453,6 +453,40 @@ fn a_scene_of_millions_of_tables_is_refused_before_it_is_parsed() {
     assert!(e.ends_with("over the limit of 100000"), "{e}");
 }
 
+/// A fuzz run's finding: lists were not counted, and a 62 MB scene of 31 million numbers
+/// in one `position` took 4.7 GB and 20 s to refuse. A scene of more values than
+/// [`MAX_SCENE_VALUES`] is refused before it is parsed, whatever holds them.
+#[test]
+fn a_scene_of_millions_of_values_is_refused_before_it_is_parsed() {
+    use walkthrough::map::scene::MAX_SCENE_VALUES;
+    let d = box_dir("values");
+    let n = MAX_SCENE_VALUES + 1;
+    let numbers = format!(
+        "[[model]]\nfile = \"box.obj\"\nposition = [{}0]\n",
+        "0,".repeat(n)
+    );
+    let lists = format!(
+        "junk = [{}[]]\n[[model]]\nfile = \"box.obj\"\n",
+        "[],".repeat(n / 2)
+    );
+    for text in [numbers, lists] {
+        let e = open_scene(&d, &text).unwrap_err();
+        assert!(
+            e.ends_with(&format!("over the limit of {MAX_SCENE_VALUES}")),
+            "{e}"
+        );
+        assert!(e.contains("values"), "{e}");
+    }
+    // A scene just under it is read (and its list refused for what it is).
+    let under = format!(
+        "[[model]]\nfile = \"box.obj\"\nposition = [{}0]\n",
+        "0,".repeat(1000)
+    );
+    let e = open_scene(&d, &under).unwrap_err();
+    assert!(!e.contains("over the limit"), "{e}");
+    assert!(e.contains("position"), "{e}");
+}
+
 #[test]
 fn too_many_placements_or_triangles_are_refused_before_building() {
     let d = box_dir("many");
@@ -483,7 +517,7 @@ fn too_many_placements_or_triangles_are_refused_before_building() {
         .collect();
     let s = open_scene(&d, &row).unwrap();
     assert_eq!(s.world.stats().triangles, 12_000);
-    assert_eq!(s.placed.as_ref().unwrap().instances.len(), 1000);
+    assert_eq!(s.placed.as_ref().unwrap().instances().len(), 1000);
 }
 
 #[test]
@@ -684,7 +718,7 @@ fn a_scenes_motion_is_read_and_a_bad_one_named_at_its_line() {
     assert_eq!(m.instance, 1);
     assert_eq!(m.motion.play, Play::PingPong);
     // The box (from -1 to 1) stands at the first key (4, 0, 0), not at `position`.
-    let b = scene.world.instances[1].bounds;
+    let b = scene.world.instances()[1].bounds;
     assert!(
         (b.center() - Vec3::new(4.0, 0.0, 0.0)).length() < 1e-4,
         "{b:?}"
@@ -810,4 +844,54 @@ fn a_scenes_up_axis_is_said_with_where_it_came_from() {
         reason("plain.toml", None),
         "up y for every model (the scene file names none)"
     );
+}
+
+/// Issue 37: a scene where nothing moves reuses the ticks that repeat, as a map does. Its
+/// placements name a revision (they named none, and every tick of a walker standing in
+/// a scene was worked out again). Standing in the example scene, a walker sweeps nothing
+/// once it has settled, and walks to the bit the path of one that remembers nothing.
+#[test]
+fn a_walker_standing_in_a_still_scene_reuses_its_ticks() {
+    use common::counted::Counted;
+    use walkthrough::collision::{Account, Recorder};
+    use walkthrough::map::MapFrame;
+    use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
+    use walkthrough::sim::{parse_script, run_to_rows};
+
+    let s = Session::open(Some(&example()), &OpenOptions::default()).unwrap();
+    let world = s.collider();
+    assert!(world.revision().is_some(), "a still scene names a revision");
+    let settings = ControllerSettings::default();
+    let script = parse_script("stand.txt", "wait 1\nforward 0.5\nturn 90\nwait 1\n").unwrap();
+    let dt = 1.0 / 120.0;
+    let rows = |world: &dyn Collider| {
+        let mut c = Controller::new(s.start_pose(None), settings);
+        run_to_rows(world, &MapFrame::default(), &mut c, &script, dt)
+    };
+    let counted = Counted::new(world);
+    let remembering = rows(&counted);
+    let mut account = Account::default();
+    let forgetting = rows(&Recorder::new(world, &mut account));
+    assert_eq!(remembering.len(), forgetting.len());
+    for (a, b) in remembering.iter().zip(&forgetting) {
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+    assert!(
+        counted.sweeps.get() * 2 < account.sweeps,
+        "remembering {} sweeps, forgetting {}",
+        counted.sweeps.get(),
+        account.sweeps
+    );
+    // Settled, a second of standing sweeps nothing.
+    let mut walker = Controller::new(s.start_pose(None), settings);
+    let still = MoveIntent::default();
+    for _ in 0..120 {
+        walker.step(&counted, &still, dt as f32);
+    }
+    let before = counted.sweeps.get();
+    for _ in 0..120 {
+        walker.step(&counted, &still, dt as f32);
+    }
+    assert_eq!(counted.sweeps.get(), before);
+    assert!(walker.walk.on_ground());
 }

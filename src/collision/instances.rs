@@ -24,6 +24,7 @@ use glam::{Affine3A, Mat3, Vec3, Vec3A};
 
 use super::bvh::{Built, Bvh, Node, Visitor};
 use super::narrow::{OverlapFinder, SweepFinder, prune_bound};
+use super::revision::Revision;
 use super::visit::{Overlap, Space, Sweep, WorldSpace};
 use super::work::Watch;
 use super::{Body, Collider, CollisionWorld, Contact, Probe};
@@ -33,7 +34,7 @@ use crate::tolerance::BOX_MARGIN;
 /// One placement of a model.
 #[derive(Clone, Debug)]
 pub struct Instance {
-    /// Index of the model in [`InstancedWorld::models`].
+    /// Index of the model in [`InstancedWorld::models`](InstancedWorld::models).
     pub model: usize,
     /// Model space to world space.
     pub to_world: Affine3A,
@@ -80,9 +81,14 @@ impl Sphere {
 #[derive(Clone, Debug, Default)]
 pub struct InstancedWorld {
     /// One collision world per distinct model file, in model space.
-    pub models: Vec<CollisionWorld>,
-    /// The placements.
-    pub instances: Vec<Instance>,
+    models: Vec<CollisionWorld>,
+    /// The placements (private, as the models: every change goes through a method that
+    /// gives the world a new [`Revision`]).
+    instances: Vec<Instance>,
+    /// What these placements are now (see [`Collider::revision`]): fresh at every
+    /// placement made or moved, so a walker in a scene where nothing moves reuses the
+    /// ticks that repeat as it does in a map.
+    revision: Revision,
     /// A BVH over the placements' world boxes (the same [`Bvh`] and traversal as the
     /// triangles'), built at the first query after the last placement: a sweep reaches
     /// the placements near it without testing every one (a scene of 100,000 placements
@@ -157,7 +163,7 @@ pub struct MoverHull {
 /// A placement's new world matrix (see [`InstancedWorld::move_placements`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlacementPose {
-    /// The placement's index in [`InstancedWorld::instances`].
+    /// The placement's index in [`InstancedWorld::instances`](InstancedWorld::instances).
     pub instance: usize,
     /// Its model space to world space from now on.
     pub to_world: Affine3A,
@@ -201,12 +207,29 @@ pub struct Selection<'a> {
 }
 
 impl InstancedWorld {
+    /// The models, one collision world each in model space.
+    pub fn models(&self) -> &[CollisionWorld] {
+        &self.models
+    }
+
+    /// The placements, in scene order.
+    pub fn instances(&self) -> &[Instance] {
+        &self.instances
+    }
+
     /// An empty world; add models and place them.
     pub fn new(models: Vec<CollisionWorld>) -> InstancedWorld {
         InstancedWorld {
             models,
             ..InstancedWorld::default()
         }
+    }
+
+    /// Add a model (placed by [`place`](Self::place)); its index.
+    pub fn add_model(&mut self, model: CollisionWorld) -> usize {
+        self.models.push(model);
+        self.revision = Revision::fresh();
+        self.models.len() - 1
     }
 
     /// Place `model` with `to_world`. Returns `None` when the transform is not invertible
@@ -220,6 +243,7 @@ impl InstancedWorld {
         let inst = Instance::new(self.models.get(model)?, model, to_world, triangle_base)?;
         self.instances.push(inst);
         self.top = OnceLock::new();
+        self.revision = Revision::fresh();
         Some(())
     }
 
@@ -275,6 +299,9 @@ impl InstancedWorld {
         }
         if grown {
             self.moving.refit_to(&self.hulls);
+        }
+        if moved.moved > 0 {
+            self.revision = Revision::fresh();
         }
         moved
     }
@@ -494,6 +521,10 @@ impl Collider for InstancedWorld {
     fn nearest_overlap(&self, body: &Body, centre: Vec3) -> Option<Contact> {
         self.only(Which::All).nearest_overlap(body, centre)
     }
+
+    fn revision(&self) -> Option<u64> {
+        Some(self.revision.get())
+    }
 }
 
 impl Selection<'_> {
@@ -646,6 +677,39 @@ impl Space for &Instance {
 mod tests {
     use super::*;
     use glam::Quat;
+
+    /// A scene's placements name what they are: a new revision once a model is added or
+    /// a placement made or moved (a walker's remembered tick is then not reused), the
+    /// same while nothing changes, and none for a pose refused.
+    #[test]
+    fn placements_made_or_moved_are_a_new_revision() {
+        let mut w = InstancedWorld::new(vec![crate::collision::square_wall(1.0)]);
+        let mut seen = vec![w.revision()];
+        assert_eq!(w.revision(), seen[0], "unchanged, the same");
+        w.place(0, Affine3A::IDENTITY).unwrap();
+        seen.push(w.revision());
+        assert_eq!(w.add_model(crate::collision::square_wall(2.0)), 1);
+        seen.push(w.revision());
+        w.place(1, Affine3A::from_translation(Vec3::X)).unwrap();
+        seen.push(w.revision());
+        let refused = w.move_placements(&[PlacementPose {
+            instance: 0,
+            to_world: Affine3A::from_scale(Vec3::ZERO),
+        }]);
+        assert_eq!(refused.refused, 1);
+        assert_eq!(w.revision(), seen[3], "nothing moved: the same");
+        let moved = w.move_placements(&[PlacementPose {
+            instance: 0,
+            to_world: Affine3A::from_translation(Vec3::Y),
+        }]);
+        assert_eq!(moved.moved, 1);
+        seen.push(w.revision());
+        assert_eq!(w.clone().revision(), seen[4], "a clone shares it");
+        for (k, a) in seen.iter().enumerate() {
+            assert!(a.is_some());
+            assert!(seen[..k].iter().all(|b| b != a), "revision {k} is new");
+        }
+    }
 
     #[test]
     fn singular_placement_is_refused() {

@@ -137,6 +137,12 @@ pub const MAX_PLACEMENTS: usize = 100_000;
 /// Most triangles all placements together may bake into the world (each costs about
 /// [`BYTES_PER_BAKED_TRIANGLE`]: ten million is about 2 GB).
 pub const MAX_SCENE_TRIANGLES: usize = 10_000_000;
+/// Most values (numbers, strings, lists, fields) a scene file may hold, counted before it
+/// is parsed: a parsed value costs 150 to 200 bytes, so a 62 MB scene of 31 million
+/// numbers in one list took 4.7 GB to refuse, and one of 300 movers with 10,000 keys each
+/// 3.8 GB to load (a fuzz run's finding). At this limit a scene parses in about 500 MB;
+/// 100,000 placements, each with a file, a position, a turn and a scale, hold 1.5 million.
+pub const MAX_SCENE_VALUES: usize = 3_000_000;
 /// Memory one baked triangle costs, roughly: three drawn vertices (96 bytes), the
 /// collision triangle and its share of the BVH.
 pub const BYTES_PER_BAKED_TRIANGLE: usize = 200;
@@ -188,6 +194,14 @@ fn count_tables(text: &str) -> usize {
         })
         .count();
     headers + text.matches('{').count()
+}
+
+/// How many values `text` can hold at most, counted without parsing it: each follows a
+/// `=`, a `[` or a `,` (a comment's or a string's count too: an overcount, never under).
+fn count_values(text: &str) -> usize {
+    text.bytes()
+        .filter(|b| matches!(b, b'=' | b'[' | b','))
+        .count()
 }
 
 /// Where the outermost array still open at byte `end` of `text` starts, if one is: an
@@ -339,20 +353,36 @@ pub fn is_scene_path(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
 }
 
+/// Refuse a scene too large to parse, before it is: its tables and values are counted
+/// (see [`count_tables`], [`count_values`]).
+fn refuse_before_parsing(shown: &str, text: &str) -> Result<(), MapError> {
+    // A parsed table costs hundreds of bytes, so a 64 MiB scene of millions of minimal
+    // tables took gigabytes to refuse.
+    let tables = count_tables(text);
+    if tables > MAX_PLACEMENTS {
+        return Err(MapError::TooBig {
+            path: shown.into(),
+            reason: format!("the scene places {tables} models, over the limit of {MAX_PLACEMENTS}"),
+        });
+    }
+    let values = count_values(text);
+    if values > MAX_SCENE_VALUES {
+        return Err(MapError::TooBig {
+            path: shown.into(),
+            reason: format!(
+                "the scene holds up to {values} values (numbers, names, lists), over the limit of {MAX_SCENE_VALUES}"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Load a scene file and every model it places. `up` applies when the file names none.
 pub fn load_scene(path: &Path, up: UpAxis, textures: TextureOptions) -> Result<Scene, MapError> {
     let shown = path.display().to_string();
     let bytes = read_file(path, FileKind::Scene)?;
     let text = String::from_utf8_lossy(&bytes);
-    // Count the tables before parsing: a parsed table costs hundreds of bytes, so a 64 MiB
-    // scene of millions of minimal tables took gigabytes to refuse.
-    let tables = count_tables(&text);
-    if tables > MAX_PLACEMENTS {
-        return Err(MapError::TooBig {
-            path: shown,
-            reason: format!("the scene places {tables} models, over the limit of {MAX_PLACEMENTS}"),
-        });
-    }
+    refuse_before_parsing(&shown, &text)?;
     let file = parse_scene(&shown, &text)?;
     let up_in_file = file.up.is_some();
     let up = match &file.up {
@@ -500,11 +530,9 @@ fn place_models(
                     .map_err(|e| refused(p.file.span().start, e.to_string()))?;
                 warnings.extend(map.warnings.iter().cloned());
                 details.extend(map.details.iter().cloned());
-                world
-                    .models
-                    .push(CollisionWorld::from_corners(map.triangle_count(), |i| {
-                        map.corners(i)
-                    }));
+                world.add_model(CollisionWorld::from_corners(map.triangle_count(), |i| {
+                    map.corners(i)
+                }));
                 models.push(map);
                 loaded.insert(file_path, models.len() - 1);
                 models.len() - 1
@@ -525,7 +553,7 @@ fn place_models(
         }
         // Far out, the placed triangles would lose their area and be dropped before the
         // world's own reach is checked: the placement that puts them there is named.
-        let b = world.instances.last().map_or(Aabb::EMPTY, |i| i.bounds);
+        let b = world.instances().last().map_or(Aabb::EMPTY, |i| i.bounds);
         let reach = b.min.abs().max(b.max.abs()).max_element();
         if reach.is_nan() || reach > MAX_WORLD_EXTENT {
             let (at, field) = far_field(p, &placed, b);

@@ -193,8 +193,8 @@ impl Movers {
         let list: Vec<MoverState> = movers
             .iter()
             .filter_map(|m| {
-                let inst = placed.instances.get(m.instance)?;
-                let model = placed.models.get(inst.model)?.bounds();
+                let inst = placed.instances().get(m.instance)?;
+                let model = placed.models().get(inst.model)?.bounds();
                 Some(MoverState {
                     instance: m.instance,
                     motion: m.motion.clone(),

@@ -110,7 +110,7 @@ pub fn pass(
             m.awake = false;
             continue;
         }
-        let Some(inst) = placed.instances.get(m.instance) else {
+        let Some(inst) = placed.instances().get(m.instance) else {
             continue;
         };
         let before = inst.to_world;
@@ -189,7 +189,7 @@ fn start_movers(placed: &InstancedWorld, movers: &mut Movers, rider: &Rider) {
         m.clock.started = match m.motion.start {
             Start::Always => true,
             Start::Near(radius) => placed
-                .instances
+                .instances()
                 .get(m.instance)
                 .is_some_and(|i| i.bounds.distance_squared_to(rider.eye) <= radius * radius),
             Start::Use => false,
@@ -257,7 +257,7 @@ fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
     let reach = body.reach() + Vec3::splat(REACH_SLACK);
     for (k, m) in motions.iter().enumerate() {
         let near = |b: &Aabb| b.distance_squared_to(c) <= reach.length_squared();
-        let inst = &placed.instances[m.instance];
+        let inst = &placed.instances()[m.instance];
         if riding != Some(m.instance) && !near(&inst.bounds) && !near(&inst_before(m, inst)) {
             continue; // too far to touch the body, before or after its move
         }
