@@ -167,9 +167,10 @@ pub fn check_distinct(asked: &[(&'static str, Option<&Path>)]) -> Result<(), Out
 /// this of every output before it opens.
 pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError> {
     check_output(target, inputs)?;
-    let partial = partial_path(target);
+    let written = written_at(target);
+    let partial = partial_path(&written);
     check_output(&partial, inputs)?;
-    let folder = crate::files::folder_of(target);
+    let folder = crate::files::folder_of(&written);
     if !folder.is_dir() {
         return Err(OutputError::NoFolder {
             path: shown_path(target),
@@ -196,6 +197,19 @@ pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputErr
         })?;
     let _ = fs::remove_file(&partial);
     Ok(())
+}
+
+/// Where an output named `target` is written: the file a link by that name leads to (a
+/// link is followed, never replaced), else `target` itself. `--trace /dev/stdout` with
+/// standard output sent to a file had its `.partial` file made in `/dev` and renamed
+/// over the system's link there (a fuzz run's finding, as root); now the file the link
+/// leads to gets the trace, and its `.partial` file is made beside it.
+fn written_at(target: &Path) -> PathBuf {
+    let link = fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink());
+    match link.then(|| fs::canonicalize(target)) {
+        Some(Ok(real)) => real,
+        _ => target.to_path_buf(),
+    }
 }
 
 /// The real path of `p` whether or not it exists yet: its folder's, resolved, and its
@@ -255,7 +269,8 @@ impl PartialFile {
     /// Start writing `target` (checked against `inputs` first, see [`check_output`]).
     pub fn create(target: &Path, inputs: &[PathBuf]) -> Result<PartialFile, OutputError> {
         check_output(target, inputs)?;
-        let partial = partial_path(target);
+        let written = written_at(target);
+        let partial = partial_path(&written);
         check_output(&partial, inputs)?;
         // The error names the file asked for (its `.partial` name is ours). A `.partial`
         // left there, or a link by that name, is removed and the file made anew, never
@@ -277,7 +292,7 @@ impl PartialFile {
         Ok(PartialFile {
             out: BufWriter::new(file),
             partial,
-            target: target.to_path_buf(),
+            target: written,
             committed: false,
         })
     }

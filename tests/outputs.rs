@@ -471,3 +471,59 @@ fn output_paths_are_refused_or_written_whole_and_no_input_is_touched() {
     assert_eq!(inputs_of(&t), before);
     eprintln!("{cases} output paths: {refused} refused, {written} written whole");
 }
+
+/// A fuzz run's finding: `--trace /dev/stdout > file.csv` (as root) made its `.partial`
+/// file in `/dev` and renamed it over the system's link; `file.csv` got nothing and the
+/// run said nothing. An output named by a link is written to the file the link leads to,
+/// through a `.partial` file beside that file, and the link is kept.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_named_by_a_link_is_written_to_the_file_it_leads_to() {
+    let t = Scratch::new("link-out");
+    let elsewhere = t.dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let real = elsewhere.join("real.csv");
+    std::fs::write(&real, "old\n").unwrap();
+    let link = t.dir.join("out.csv");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = t.walkthrough(&[
+        "sim",
+        s(&t.map),
+        "--script",
+        s(&t.script),
+        "--trace",
+        s(&link),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link is kept");
+    let trace = std::fs::read_to_string(&real).unwrap();
+    assert!(trace.starts_with("frame,t,x,y,z"), "{trace}");
+    assert!(!t.dir.join("out.csv.partial").exists());
+    assert!(!elsewhere.join("real.csv.partial").exists());
+
+    // Standard output's own link, with standard output sent to a file: the file gets it.
+    let file = t.dir.join("stdout.csv");
+    std::fs::write(&file, "old\n").unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_walkthrough"));
+    let args = [
+        "sim",
+        s(&t.map),
+        "--script",
+        s(&t.script),
+        "--trace",
+        "/proc/self/fd/1",
+    ];
+    command
+        .env("WALKTHROUGH_CONFIG_DIR", &t.config)
+        .env("WALKTHROUGH_CACHE_DIR", &t.cache)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&file).unwrap())
+        .stderr(Stdio::piped());
+    let o = watched(command, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let trace = std::fs::read_to_string(&file).unwrap();
+    assert!(trace.starts_with("frame,t,x,y,z"), "{trace}");
+    assert!(!t.dir.join("stdout.csv.partial").exists());
+}
