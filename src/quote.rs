@@ -17,6 +17,22 @@ use std::fmt::{self, Write};
 /// and says how long it was.
 pub const MAX_QUOTED_CHARS: usize = 120;
 
+/// Most characters of a whole message's reason: one that echoes what a file gave (a
+/// scene's list of numbers, a key's name) is cut there and says how long it was.
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `reason` cut to [`MAX_MESSAGE_CHARS`] characters, with how long it was; borrowed when
+/// it is no longer.
+pub fn cut_message(reason: &str) -> Cow<'_, str> {
+    match reason.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => Cow::Borrowed(reason),
+        Some((at, _)) => {
+            let total = reason.chars().count();
+            Cow::Owned(format!("{}... ({total} characters)", &reason[..at]))
+        }
+    }
+}
+
 /// Whether `c` must not reach a terminal as it is: a control character (C0, DEL, C1), or
 /// a format character that reorders or hides text (bidirectional overrides and isolates,
 /// marks, the byte order mark).
@@ -104,6 +120,27 @@ impl fmt::Display for Quoted<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fuzz run's finding: a scene's `position` of 100,000 numbers was echoed whole (a
+    /// 500 KB message; 155 MB for 31 million).
+    #[test]
+    fn a_long_reason_is_cut_and_says_how_long_it_was() {
+        assert_eq!(cut_message("short"), "short");
+        let exact = "é".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(cut_message(&exact), exact.as_str());
+        let long = format!(
+            "position [{}] must be three numbers",
+            "1.0, ".repeat(100_000)
+        );
+        let cut = cut_message(&long);
+        let total = long.chars().count();
+        assert!(cut.ends_with(&format!("... ({total} characters)")), "{cut}");
+        assert_eq!(
+            cut.chars().count(),
+            MAX_MESSAGE_CHARS + format!("... ({total} characters)").len()
+        );
+        assert!(cut.starts_with("position [1.0, 1.0"));
+    }
 
     /// The reliability issue: an OBJ line of a terminal's title and clear-screen
     /// sequences, and a lone carriage return, reached the terminal raw when quoted.

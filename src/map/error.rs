@@ -1,7 +1,9 @@
 //! Why a map could not be loaded: every message names the file, and the line when one
-//! line is to blame.
+//! line is to blame. A reason is cut at [`crate::quote::MAX_MESSAGE_CHARS`]: one that
+//! echoed a scene's list of 31 million numbers was a 155 MB line (a fuzz run's finding).
 
 use crate::files::ReadError;
+use crate::quote::cut_message;
 
 /// Why a map could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -10,7 +12,7 @@ pub enum MapError {
     #[error(transparent)]
     Read(#[from] ReadError),
     /// A syntax error at a known line.
-    #[error("{path}:{line}: {reason}")]
+    #[error("{path}:{line}: {}", cut_message(.reason))]
     Parse {
         /// The file.
         path: String,
@@ -20,7 +22,7 @@ pub enum MapError {
         reason: String,
     },
     /// A problem with no single line to blame.
-    #[error("{path}: {reason}")]
+    #[error("{path}: {}", cut_message(.reason))]
     Invalid {
         /// The file.
         path: String,
@@ -28,7 +30,7 @@ pub enum MapError {
         reason: String,
     },
     /// The file parsed but has nothing to walk in.
-    #[error("{path}: no triangles to walk in ({reason})")]
+    #[error("{path}: no triangles to walk in ({})", cut_message(.reason))]
     Empty {
         /// The file.
         path: String,
@@ -36,7 +38,7 @@ pub enum MapError {
         reason: String,
     },
     /// Over a documented limit (placements, triangles): refused before building.
-    #[error("{path}: {reason}")]
+    #[error("{path}: {}", cut_message(.reason))]
     TooBig {
         /// The file.
         path: String,
