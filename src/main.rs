@@ -82,9 +82,17 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
             .parse::<f64>()
             .map_err(|_| format!("'{s}' is not a number of seconds (e.g. 0.01 or 1/120)"))
     };
-    match s.split_once('/') {
-        Some((n, d)) => Ok(number(n)? / number(d)?),
-        None => number(s),
+    let seconds = match s.split_once('/') {
+        Some((n, d)) => number(n)? / number(d)?,
+        None => number(s)?,
+    };
+    // Said as typed: `1/0` was refused as "--dt inf" (a fuzz run's finding).
+    if seconds.is_finite() {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "'{s}' is not a finite number of seconds (e.g. 0.01 or 1/120)"
+        ))
     }
 }
 
@@ -380,8 +388,14 @@ mod tests {
         assert_eq!(parse_seconds("1/120"), Ok(sim::DEFAULT_DT));
         assert_eq!(parse_seconds(" 0.01 "), Ok(0.01));
         assert!(parse_seconds("fast").unwrap_err().contains("'fast'"));
-        // 1/0 parses to infinity, which run_sim's range check refuses.
-        assert_eq!(parse_seconds("1/0"), Ok(f64::INFINITY));
+        // Not finite: refused as typed (a fuzz run's finding: '1/0' was said as 'inf').
+        for typed in ["1/0", "0/0", "1e999", "inf", "-1/0"] {
+            let e = parse_seconds(typed).unwrap_err();
+            assert!(
+                e.starts_with(&format!("'{typed}' is not a finite number")),
+                "{e}"
+            );
+        }
         assert_eq!(seconds_text(sim::DEFAULT_DT), "1/120");
         assert_eq!(seconds_text(0.003), "0.003");
     }

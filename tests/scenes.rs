@@ -327,12 +327,18 @@ fn a_non_finite_placement_names_its_field() {
         (
             "position",
             "[nan, 0.0, 0.0]",
-            "position [NaN, 0.0, 0.0] must be three finite numbers",
+            "position [NaN, 0.0, 0.0] must be three finite numbers (each within about 3.4e38)",
         ),
         (
             "rotation",
             "[0.0, inf, 0.0]",
-            "rotation [0.0, inf, 0.0] must be three finite numbers",
+            "rotation [0.0, inf, 0.0] must be three finite numbers (each within about 3.4e38)",
+        ),
+        // Written finite, past f32's range (a fuzz run's finding: said as 'inf' alone).
+        (
+            "position",
+            "[1e39, 0.0, 0.0]",
+            "position [inf, 0.0, 0.0] must be three finite numbers (each within about 3.4e38)",
         ),
         (
             "scale",

@@ -223,7 +223,9 @@ impl MotionSpec {
         if !(radius.is_finite() && radius > 0.0 && radius <= MAX_WORLD_EXTENT) {
             return Err((
                 radius_at,
-                format!("motion radius {radius}: want a positive number of metres"),
+                format!(
+                    "motion radius {radius}: want a positive number of metres, at most {MAX_WORLD_EXTENT}"
+                ),
             ));
         }
         let start = named(
@@ -450,6 +452,12 @@ mod tests {
             (
                 "keys = [[0, 0, 0, 0, 0, 0, 0]]\nstart = \"near\"\nradius = -1",
                 "radius -1",
+            ),
+            // Positive, past the world's extent: the limit is said (a fuzz run's finding:
+            // 1e38 was told to be positive).
+            (
+                "keys = [[0, 0, 0, 0, 0, 0, 0]]\nstart = \"near\"\nradius = 1e38",
+                "at most 1000000",
             ),
             (
                 "keys = [[0, 0, 0, 0, 0, 0, 0]]\nease = \"fast\"",

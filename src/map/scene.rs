@@ -263,7 +263,10 @@ fn parse_scene(shown: &str, text: &str) -> Result<SceneFile, MapError> {
 fn three(field: &str, v: &[f32]) -> Result<Vec3, String> {
     match *v {
         [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok(Vec3::new(x, y, z)),
-        [_, _, _] => Err(format!("{field} {v:?} must be three finite numbers")),
+        // A number written finite but past f32's range reads as inf: say so.
+        [_, _, _] => Err(format!(
+            "{field} {v:?} must be three finite numbers (each within about 3.4e38)"
+        )),
         _ => Err(format!(
             "{field} {v:?} must be three numbers [x, y, z], not {}",
             v.len()
