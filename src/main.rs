@@ -126,6 +126,36 @@ fn write_decal_file(
         .map_err(|e| format!("{shown}: cannot write the decals: {e}"))
 }
 
+/// `sim`'s outputs, checked before the map is read: two at one file are refused, and so
+/// is one that cannot be written (a new user waited through conference's load to hear
+/// that the trace's folder was missing). They are checked again against the map's own
+/// files once those are known.
+fn check_outputs_before_load(args: &SimArgs) -> Result<(), String> {
+    let c = &args.common;
+    let outputs = [
+        ("--trace", c.trace.as_deref()),
+        ("--decals-out", args.decals_out.as_deref()),
+    ];
+    walkthrough::output::check_distinct(&outputs).map_err(|e| e.to_string())?;
+    let known = terminal::inputs_before_load(args.map.as_deref(), c.script.as_ref());
+    for (_, out) in outputs {
+        if let Some(out) = out {
+            walkthrough::output::check_writable(out, &known).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// How long a run took: under a second in milliseconds ("1080 steps in 0.00 s" said
+/// nothing: a new user's finding).
+fn took_text(secs: f64) -> String {
+    if secs < 1.0 {
+        format!("{:.1} ms", secs * 1000.0)
+    } else {
+        format!("{secs:.2} s")
+    }
+}
+
 fn run_sim(args: SimArgs) -> Result<(), String> {
     let c = &args.common;
     if !(args.dt.is_finite() && (sim::MIN_DT..=sim::MAX_DT).contains(&args.dt)) {
@@ -151,12 +181,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             args.max_steps
         ));
     }
-    // Two outputs at one file are refused before the map is read.
-    walkthrough::output::check_distinct(&[
-        ("--trace", c.trace.as_deref()),
-        ("--decals-out", args.decals_out.as_deref()),
-    ])
-    .map_err(|e| e.to_string())?;
+    check_outputs_before_load(&args)?;
     let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
     terminal::warn_starts(&session, Some(&script), c.script.as_deref());
     terminal::warn_speeds(c.speed, Some(&script), c.script.as_deref());
@@ -227,9 +252,9 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
         other => other.map_err(write_error)?,
     };
     tell!(
-        "sim: {} in {:.2} s, peak memory {}",
+        "sim: {} in {}, peak memory {}",
         counted(taken as usize, "step", "steps"),
-        started.elapsed().as_secs_f64(),
+        took_text(started.elapsed().as_secs_f64()),
         terminal::peak_memory().unwrap_or_else(|| "unknown".into())
     );
     Ok(())
@@ -397,6 +422,8 @@ mod tests {
             );
         }
         assert_eq!(seconds_text(sim::DEFAULT_DT), "1/120");
+        assert_eq!(took_text(0.0042), "4.2 ms");
+        assert_eq!(took_text(1.5), "1.50 s");
         assert_eq!(seconds_text(0.003), "0.003");
     }
 }

@@ -212,6 +212,20 @@ pub fn end_run(result: Result<(), String>, given_up: &dyn Fn() -> bool) -> ExitC
 /// program's own (the settings file, the one earlier versions kept, and the folder of
 /// cached levels of detail: an output there would be read back as one of them).
 pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
+    inputs_of(&session.map.inputs, script)
+}
+
+/// The files known to be read before the map is: the map file itself (not yet its
+/// materials and textures), the script and the program's own (see [`inputs`]). What
+/// `sim` checks its outputs against before loading, so that a path that cannot be
+/// written is said at once, not after the load.
+pub fn inputs_before_load(map: Option<&Path>, script: Option<&PathBuf>) -> Vec<PathBuf> {
+    let map: Vec<PathBuf> = map.map(Path::to_path_buf).into_iter().collect();
+    inputs_of(&map, script)
+}
+
+/// `map_files`, the script and the program's own files.
+fn inputs_of(map_files: &[PathBuf], script: Option<&PathBuf>) -> Vec<PathBuf> {
     let own = store::config_dir()
         .into_iter()
         .flat_map(|d| {
@@ -221,14 +235,7 @@ pub fn inputs(session: &Session, script: Option<&PathBuf>) -> Vec<PathBuf> {
                 .chain(aside)
         })
         .chain(store::cache_dir());
-    session
-        .map
-        .inputs
-        .iter()
-        .chain(script)
-        .cloned()
-        .chain(own)
-        .collect()
+    map_files.iter().chain(script).cloned().chain(own).collect()
 }
 
 /// Warn about each `start` line of the script at `path` that puts the eye outside the

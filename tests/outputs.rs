@@ -527,3 +527,29 @@ fn an_output_named_by_a_link_is_written_to_the_file_it_leads_to() {
     assert!(trace.starts_with("frame,t,x,y,z"), "{trace}");
     assert!(!t.dir.join("stdout.csv.partial").exists());
 }
+
+/// A new user's finding: `sim` said a trace's folder was missing only after the whole
+/// map had loaded (0.85 s on conference, with its load report). An output that cannot be
+/// written is refused before the map is read.
+#[test]
+fn sim_refuses_an_output_it_cannot_write_before_reading_the_map() {
+    let t = Scratch::new("early");
+    let missing = t.dir.join("no-such-folder/trace.csv");
+    for option in ["--trace", "--decals-out"] {
+        let o = t.walkthrough(&[
+            "sim",
+            s(&t.map),
+            "--script",
+            s(&t.script),
+            option,
+            s(&missing),
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("does not exist"), "{err}");
+        assert!(
+            !err.contains("map: "),
+            "{option}: the map was read first:\n{err}"
+        );
+    }
+}
