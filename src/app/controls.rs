@@ -77,7 +77,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "Shift+V",
-        does: "detached camera: the body stands still, the keys and mouse fly the view; Shift+V again returns",
+        does: "detached camera: the body stands still, the keys and mouse fly the view (through walls); Shift+V again returns",
     },
     Control {
         keys: "right mouse button",
