@@ -320,6 +320,21 @@ fn open_scene(dir: &std::path::Path, text: &str) -> Result<Session, String> {
     Session::open(Some(&path), &OpenOptions::default()).map_err(|e| e.to_string())
 }
 
+/// A fuzz run's finding: `file = ""` was read as the scene's folder ("./: is a
+/// directory, not an OBJ file").
+#[test]
+fn a_model_with_an_empty_file_name_is_said_to_have_none() {
+    let d = box_dir("empty-name");
+    for name in ["", "  "] {
+        let e = open_scene(&d, &format!("[[model]]\nfile = \"{name}\"\n")).unwrap_err();
+        assert!(
+            e.ends_with("the model's file name is empty: name an OBJ file"),
+            "{e}"
+        );
+        assert!(e.contains(":2: model 1"), "{e}");
+    }
+}
+
 #[test]
 fn a_non_finite_placement_names_its_field() {
     let d = box_dir("nan");

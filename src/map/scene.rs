@@ -523,6 +523,14 @@ fn place_models(
             }
             None => None,
         };
+        // An empty name would be the scene's own folder ("./: is a directory": a fuzz
+        // run's finding).
+        if p.file.get_ref().trim().is_empty() {
+            return Err(refused(
+                p.file.span().start,
+                "the model's file name is empty: name an OBJ file".into(),
+            ));
+        }
         let file_path = dir.join(p.file.get_ref());
         let model = match loaded.get(&file_path) {
             Some(&m) => m,
