@@ -160,6 +160,50 @@ fn a_slide_along_a_flat_wall_crosses_the_diagonal_of_its_quad() {
     }
 }
 
+/// A review's finding on the fix above: a body held off a table top's plane within the
+/// gap but out past its edge, falling, met the edge partway down and was handed the top's
+/// normal (straight up), so a falling walker hung on the edge as if on ground. Past the
+/// edge the edge's own normal holds: the body slides off it.
+#[test]
+fn a_body_falling_past_a_table_edge_meets_the_edge_not_the_top() {
+    let f = 2.0;
+    let top = vec![
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(-f, 0.0, f),
+            Vec3::new(0.0, 0.0, f),
+        ],
+        [
+            Vec3::new(-f, 0.0, -f),
+            Vec3::new(0.0, 0.0, f),
+            Vec3::new(0.0, 0.0, -f),
+        ],
+    ];
+    let world = CollisionWorld::new(top);
+    for body in BODIES {
+        // A quarter of the gap above the body's own reach of the top's plane.
+        let gap = body.contact_radius() - 1.0;
+        let held = ((1.0 + 0.25 * gap) * f64::from(body.radii.y)) as f32;
+        for out in [0.3f32, 0.6, 0.9] {
+            let r = rules(body, Response::Slide, InsideMethod::default());
+            let start = Vec3::new(out * body.radii.x, held, 0.0);
+            let o = resolve_move(&world, &r, start, Vec3::new(0.0, -1.2 * body.radii.y, 0.0));
+            let first = o.contacts().next().expect("meets the edge");
+            // The edge's normal leans out by about asin(out): 0.29 and more.
+            assert!(
+                first.normal.x > 0.25 && first.normal.y < 0.97,
+                "{body:?}, {out} out: {}",
+                first.normal
+            );
+            assert!(
+                o.end.x > start.x,
+                "{body:?}, {out} out: slid off to {}",
+                o.end
+            );
+        }
+    }
+}
+
 #[test]
 fn stop_leaves_the_body_exactly_at_its_rest_distance() {
     let world = long_wall(1);

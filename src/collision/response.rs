@@ -339,9 +339,10 @@ pub struct PushOut {
 }
 
 /// The nearest triangle point *inside* the body at `centre`: nearer than halfway
-/// through the contact gap (see [`Body::inner_contact_radius`]), where no move ever leaves
-/// a body. A body resting against something, in the gap, penetrates nothing. `None` when
-/// it penetrates nothing.
+/// through the contact gap (see [`Body::inner_contact_radius`]), where a move leaves a
+/// body only by a rounding, or along a plane it is already held off within the gap (see
+/// `sweep`'s notes). A body resting against something, in the gap, penetrates nothing.
+/// `None` when it penetrates nothing.
 pub fn penetration<C: Collider + ?Sized>(world: &C, body: &Body, centre: Vec3) -> Option<Contact> {
     nearer_than(world, body, centre, body.inner_contact_radius())
 }

@@ -27,6 +27,13 @@
 //! free otherwise: the distance from a moving point to a convex set is convex in time, so
 //! a move that does not approach at the start never does.
 //!
+//! A body held off a triangle's plane within the gap (no nearer it than the body itself)
+//! meets nothing of the triangle on a move that does not close on the plane: it never
+//! comes nearer the triangle than it is to the plane. What a closing move meets while the
+//! centre is still held off is given the plane's normal: an edge in the plane the body
+//! leans on (a flat wall's diagonal) is no obstacle of its own (see [`sweep_triangle`]).
+//! Such a body may so end a move inside the inner band, never inside itself.
+//!
 //! Everything here is `f64`: a 10 km move resolved to a millimetre needs more than
 //! `f32`'s 24 bits, and squared lengths of absurd moves would overflow `f32`.
 
@@ -118,7 +125,9 @@ pub struct SweepHit {
     pub t: f64,
     /// The point of the triangle touched.
     pub point: DVec3,
-    /// Unit normal of the sliding plane: from the point toward the centre at `t`.
+    /// Unit normal of the sliding plane: from the point toward the centre at `t`, or,
+    /// for a body held off the triangle's plane within the gap, the plane's own normal
+    /// (within 3 degrees of that direction; see [`sweep_triangle`]).
     pub normal: DVec3,
     /// What was touched.
     pub feature: Feature,
@@ -206,10 +215,16 @@ pub fn sweep_triangle(
         })
         .flatten();
     let hit = face.or(edge);
-    if held {
-        hit.map(|h| SweepHit { normal: n, ..h })
-    } else {
-        hit
+    // Only where the centre is still held off the plane when it meets the triangle: the
+    // true normal is then within 3 degrees of the plane's (the body's in-plane reach at
+    // that height is the root of twice the gap). Farther on, past a real edge (a body
+    // falling by a table's edge, or rounding a wall's end), the edge's own normal holds:
+    // given the plane's, a falling walker hung on the edge as if on ground (a review's
+    // finding).
+    let graze = grazing_radius(sweep, sweep.inner_radius);
+    match hit {
+        Some(h) if held && s0 - closing * h.t >= graze => Some(SweepHit { normal: n, ..h }),
+        _ => hit,
     }
 }
 
