@@ -317,9 +317,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
     let laid_at = |id: &str| ctx.memory(|m| m.area_rect(egui::Id::unique(id)));
     let crowded = s.offer.is_some()
         && matches!((laid_at("offer"), laid_at("hint")), (Some(a), Some(b)) if a.intersects(b));
-    // Not while a script plays: no one is there to click (a new user's finding: a
-    // scripted screenshot showed the hint).
-    let hint = (!s.captured && !s.scripted && !o.help && !s.settings_open && !crowded)
+    let hint = (!s.captured && !o.help && !s.settings_open && !crowded)
         .then_some("click in the window to look around");
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
@@ -683,47 +681,6 @@ mod tests {
                 question.bottom() <= notice.top(),
                 "{size:?}: the question {question:?} runs into the notice {notice:?}"
             );
-        }
-    }
-
-    /// A new user's finding: a scripted screenshot showed "click in the window to look
-    /// around", though no one is there to click while a script plays.
-    #[test]
-    fn the_hint_to_click_is_not_shown_while_a_script_plays() {
-        for scripted in [false, true] {
-            let ctx = egui::Context::default();
-            let mut o = Overlay::new("m".into(), MapFrame::default(), false);
-            let state = HudState {
-                response: Response::Slide,
-                mode: Mode::Walk,
-                method: InsideMethod::default(),
-                position: [0.0; 3],
-                speed: 3.0,
-                captured: false,
-                settings_open: false,
-                stance: "on ground",
-                fallen: false,
-                loading: None,
-                scripted,
-                replay_speed: 1,
-                recording: None,
-                detached: false,
-                debug: None,
-                render_scale: 1.0,
-                offer: None,
-            };
-            for _ in 0..3 {
-                let input = egui::RawInput {
-                    screen_rect: Some(egui::Rect::from_min_size(
-                        egui::Pos2::ZERO,
-                        egui::vec2(1280.0, 720.0),
-                    )),
-                    ..Default::default()
-                };
-                let _ = ctx.run_ui(input, |ui| draw(ui, &mut o, &state));
-            }
-            let hint = ctx.memory(|m| m.area_rect(egui::Id::unique("hint")));
-            assert_eq!(hint.is_some(), !scripted, "scripted {scripted}");
         }
     }
 
