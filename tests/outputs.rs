@@ -58,7 +58,12 @@ impl Scratch {
 
     /// The binary with `args` in this folder's settings and cache, with no display: a
     /// window run that gets past its checks stops at "cannot open a window".
-    fn run(&self, mut command: Command, args: &[&str]) -> Output {
+    fn run(&self, command: Command, args: &[&str]) -> Output {
+        self.run_to(command, args, Stdio::piped())
+    }
+
+    /// [`Scratch::run`] with standard output sent to `stdout`.
+    fn run_to(&self, mut command: Command, args: &[&str], stdout: Stdio) -> Output {
         command
             .env("WALKTHROUGH_CONFIG_DIR", &self.config)
             .env("WALKTHROUGH_CACHE_DIR", &self.cache)
@@ -66,7 +71,7 @@ impl Scratch {
             .env_remove("WAYLAND_DISPLAY")
             .args(args)
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+            .stdout(stdout)
             .stderr(Stdio::piped());
         watched(command, args)
     }
@@ -505,7 +510,6 @@ fn an_output_named_by_a_link_is_written_to_the_file_it_leads_to() {
     // Standard output's own link, with standard output sent to a file: the file gets it.
     let file = t.dir.join("stdout.csv");
     std::fs::write(&file, "old\n").unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_walkthrough"));
     let args = [
         "sim",
         s(&t.map),
@@ -514,14 +518,8 @@ fn an_output_named_by_a_link_is_written_to_the_file_it_leads_to() {
         "--trace",
         "/proc/self/fd/1",
     ];
-    command
-        .env("WALKTHROUGH_CONFIG_DIR", &t.config)
-        .env("WALKTHROUGH_CACHE_DIR", &t.cache)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&file).unwrap())
-        .stderr(Stdio::piped());
-    let o = watched(command, &args);
+    let bin = Command::new(env!("CARGO_BIN_EXE_walkthrough"));
+    let o = t.run_to(bin, &args, std::fs::File::create(&file).unwrap().into());
     assert!(o.status.success(), "{}", stderr(&o));
     let trace = std::fs::read_to_string(&file).unwrap();
     assert!(trace.starts_with("frame,t,x,y,z"), "{trace}");

@@ -166,7 +166,8 @@ pub fn sweep_triangle(
     // beside the one rested on, was met at the contact radius, or handed a normal tilted
     // 2e-4 from the wall's, and a slide along the wall stopped there for good (a fuzz
     // run's finding). Half a gap is the rounding that `border` grazes too.
-    let held = s0 < radius && s0 >= grazing_radius(sweep, sweep.inner_radius);
+    let held_off = grazing_radius(sweep, sweep.inner_radius);
+    let held = s0 < radius && s0 >= held_off;
     if held && !approaches {
         return None;
     }
@@ -221,9 +222,8 @@ pub fn sweep_triangle(
     // falling by a table's edge, or rounding a wall's end), the edge's own normal holds:
     // given the plane's, a falling walker hung on the edge as if on ground (a review's
     // finding).
-    let graze = grazing_radius(sweep, sweep.inner_radius);
     match hit {
-        Some(h) if held && s0 - closing * h.t >= graze => Some(SweepHit { normal: n, ..h }),
+        Some(h) if held && s0 - closing * h.t >= held_off => Some(SweepHit { normal: n, ..h }),
         _ => hit,
     }
 }
