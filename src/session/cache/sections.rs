@@ -16,6 +16,19 @@ const WRITE_BLOCK: usize = 1 << 16;
 /// file is 1.3 GB, seconds of reading that showed as a bar standing still.
 const READ_BLOCK: usize = 8 << 20;
 
+/// Bytes of a section's checksum, after its items.
+const CHECKSUM_BYTES: u64 = 8;
+
+/// A section's count as read: its bytes (summed with the items) and what they span.
+pub(super) struct Count {
+    /// The count as written.
+    raw: [u8; 8],
+    /// Items in the section.
+    items: u64,
+    /// Bytes of the items and the checksum after them.
+    bytes: u64,
+}
+
 /// Writes sections, each its element count, its bytes, then their checksum (a section
 /// of its own: one not needed, the vertices in `sim`, is skipped unread).
 pub(super) struct Writer<W> {
@@ -83,30 +96,36 @@ impl<R: Read + Seek> Reader<'_, R> {
 
     /// Tell the progress how far into the file the reader is.
     fn tell(&self) {
-        let (_, total) = self.progress.bytes();
+        let total = self.progress.bytes().total;
         self.progress.read(total.saturating_sub(self.left));
     }
 
-    /// A section's count, checked against what is left of the file.
-    pub(super) fn count<T: Pod>(&mut self) -> Result<([u8; 8], u64), String> {
-        let mut count = [0u8; 8];
-        self.exact(&mut count)?;
-        let n = u64::from_le_bytes(count);
+    /// A section's count, checked against what is left of the file. The sum is checked
+    /// too: a count of all ones (an erased sector) wrapped `bytes + 8` round to 7 and
+    /// passed, and the allocation then panicked (a review's finding).
+    pub(super) fn count<T: Pod>(&mut self) -> Result<Count, String> {
+        let mut raw = [0u8; 8];
+        self.exact(&mut raw)?;
+        let items = u64::from_le_bytes(raw);
         let size = std::mem::size_of::<T>() as u64;
-        if n.checked_mul(size)
-            .is_none_or(|bytes| bytes + 8 > self.left)
+        match items
+            .checked_mul(size)
+            .and_then(|b| b.checked_add(CHECKSUM_BYTES))
         {
-            return Err(format!("a section of {n} items is longer than the file"));
+            Some(bytes) if bytes <= self.left => Ok(Count { raw, items, bytes }),
+            _ => Err(format!(
+                "a section of {items} items is longer than the file"
+            )),
         }
-        Ok((count, n))
     }
 
     pub(super) fn section<T: Pod>(&mut self) -> Result<Vec<T>, String> {
-        let (count, n) = self.count::<T>()?;
-        let mut items = vec![T::zeroed(); n as usize];
+        let count = self.count::<T>()?;
+        let n = usize::try_from(count.items).map_err(|_| "a section too long to hold")?;
+        let mut items = vec![T::zeroed(); n];
         self.exact(bytemuck::cast_slice_mut(&mut items))?;
         let mut sum = Xxh3::new();
-        sum.update(&count);
+        sum.update(&count.raw);
         sum.update(bytemuck::cast_slice(&items));
         let mut want = [0u8; 8];
         self.exact(&mut want)?;
@@ -118,8 +137,7 @@ impl<R: Read + Seek> Reader<'_, R> {
 
     /// Pass over a section unread (and unchecked: nothing of it is used).
     pub(super) fn skip<T: Pod>(&mut self) -> Result<(), String> {
-        let (_, n) = self.count::<T>()?;
-        let bytes = n * std::mem::size_of::<T>() as u64 + 8;
+        let bytes = self.count::<T>()?.bytes;
         let step = i64::try_from(bytes).map_err(|_| "a section too long to pass")?;
         self.input
             .seek_relative(step)
@@ -135,5 +153,65 @@ impl<R: Read + Seek> Reader<'_, R> {
             [one] => Ok(one),
             _ => Err(format!("{} items where one belongs", items.len())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    /// A file of `body` bytes whose first section's count is `count`.
+    fn file_with_count(count: u64, body: usize) -> Vec<u8> {
+        let mut bytes = count.to_le_bytes().to_vec();
+        bytes.resize(8 + body, 0);
+        bytes
+    }
+
+    /// A review's finding: a count whose bytes wrap `items * size + 8` past 2^64 passed
+    /// the length check, and the allocation then panicked ("capacity overflow").
+    #[test]
+    fn a_count_that_wraps_its_length_is_refused_not_allocated() {
+        let progress = Progress::default();
+        let wrapping = [
+            (u64::MAX, 1),               // u8: 2^64 - 1 + 8 wraps to 7
+            (0x1555_5555_5555_5555, 12), // [f32; 3]: 12 n = 2^64 - 4
+            (u64::MAX / 4 + 1, 4),       // u32: 4 n wraps to 0
+        ];
+        for (count, size) in wrapping {
+            let bytes = file_with_count(count, 64);
+            let mut reader = Reader {
+                left: bytes.len() as u64,
+                input: Cursor::new(bytes),
+                progress: &progress,
+            };
+            let e = match size {
+                1 => reader.section::<u8>().map(|_| ()),
+                12 => reader.skip::<[f32; 3]>(),
+                _ => reader.section::<u32>().map(|_| ()),
+            }
+            .unwrap_err();
+            assert!(e.contains("longer than the file"), "{count:#x}: {e}");
+        }
+    }
+
+    /// What a writer wrote reads back; a section one byte short is refused.
+    #[test]
+    fn a_section_reads_back_and_a_short_one_is_refused() {
+        let mut out = Vec::new();
+        Writer { out: &mut out }.section(&[1u32, 2, 3]).unwrap();
+        let progress = Progress::default();
+        let read = |bytes: &[u8]| {
+            Reader {
+                left: bytes.len() as u64,
+                input: Cursor::new(bytes.to_vec()),
+                progress: &progress,
+            }
+            .section::<u32>()
+        };
+        assert_eq!(read(&out).unwrap(), vec![1, 2, 3]);
+        let e = read(&out[..out.len() - 1]).unwrap_err();
+        assert!(e.contains("longer than the file"), "{e}");
     }
 }
