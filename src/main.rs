@@ -116,8 +116,9 @@ fn write_decal_file(
 ) -> Result<(), String> {
     let mut decals = Decals::default();
     for eye in eyes {
-        if let Some(at) = walkthrough::decals::aim(&session.world, eye, decals.next_texture()) {
-            decals.add(walkthrough::decals::build(&session.world, at));
+        let at = walkthrough::decals::aim(&session.world, eye, decals.next_texture());
+        if let Some(decal) = at.and_then(|at| walkthrough::decals::build(&session.world, at)) {
+            decals.add(decal);
         }
     }
     let shown = walkthrough::quote::shown_path(path);

@@ -3,7 +3,7 @@
 //! the same from the eye; kept per map file with its saved views, made again on the map
 //! whenever it is loaded, turned or scaled.
 
-use walkthrough::decals::{Placement, aim, build};
+use walkthrough::decals::{MAX_DECAL_TRIANGLES, Placement, aim, build};
 use walkthrough::map::MapFrame;
 use walkthrough::player::Pose;
 use walkthrough::wording::counted;
@@ -19,7 +19,12 @@ impl App {
                 .overlay
                 .notify("no wall under the crosshair for a decal".into());
         };
-        let decal = build(world, at);
+        let Some(decal) = build(world, at) else {
+            return self.overlay.notify(format!(
+                "the surface under the crosshair is too fine for a decal (over {} triangles under its square)",
+                MAX_DECAL_TRIANGLES
+            ));
+        };
         let pieces = counted(decal.triangles.len(), "triangle", "triangles");
         self.decals.add(decal);
         self.save_decals(format!(
@@ -78,7 +83,19 @@ impl App {
             None => Vec::new(),
         };
         let placements = kept.iter().filter_map(|p| p.to_world(&frame));
-        self.decals.rebuild(&self.sim.session.world, placements);
+        let left_out = self.decals.rebuild(&self.sim.session.world, placements);
+        self.tell_left_out(left_out);
+    }
+
+    /// Say that `n` decals were not made (each over [`MAX_DECAL_TRIANGLES`]).
+    fn tell_left_out(&mut self, n: usize) {
+        if n > 0 {
+            self.overlay.notify(format!(
+                "{} left out: each over {} triangles under its square",
+                counted(n, "decal", "decals"),
+                MAX_DECAL_TRIANGLES
+            ));
+        }
     }
 
     /// The map was scaled from the frame `old`: the decals stay where they were on it.
@@ -89,6 +106,7 @@ impl App {
             .placements()
             .filter_map(|p| p.to_file(&old).to_world(&frame))
             .collect();
-        self.decals.rebuild(&self.sim.session.world, moved);
+        let left_out = self.decals.rebuild(&self.sim.session.world, moved);
+        self.tell_left_out(left_out);
     }
 }

@@ -212,17 +212,26 @@ impl CollisionWorld {
     /// in the order the tree meets them): what a decal's box may cover. The one traversal,
     /// [`Bvh::traverse`], entering the boxes that meet `b`.
     pub fn triangles_in_box(&self, b: &Aabb) -> Vec<u32> {
+        self.triangles_in_box_at_most(b, usize::MAX)
+            .unwrap_or_default()
+    }
+
+    /// [`triangles_in_box`](Self::triangles_in_box), or `None` as soon as more than
+    /// `most` are found: the search stops there, so a box over the whole of a big map
+    /// (a hand-edited decal a kilometre wide) costs what `most` triangles cost.
+    pub fn triangles_in_box_at_most(&self, b: &Aabb, most: usize) -> Option<Vec<u32>> {
         if !(b.min.is_finite() && b.max.is_finite()) || b.is_empty() {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let mut query = BoxQuery {
             triangles: &self.triangles,
             min: Vec3A::from(b.min),
             max: Vec3A::from(b.max),
+            most,
             found: Vec::new(),
         };
         self.bvh.traverse(&mut query);
-        query.found
+        (query.found.len() <= most).then_some(query.found)
     }
 }
 
@@ -277,16 +286,21 @@ struct BoxQuery<'a> {
     triangles: &'a [Triangle],
     min: Vec3A,
     max: Vec3A,
+    /// Past this many found, the search stops (nothing more is entered).
+    most: usize,
     found: Vec<u32>,
 }
 
 impl Visitor for BoxQuery<'_> {
     fn enter(&mut self, node: &Node) -> Option<f32> {
-        node.overlaps(self.min, self.max).then_some(0.0)
+        (self.found.len() <= self.most && node.overlaps(self.min, self.max)).then_some(0.0)
     }
 
     fn visit_leaf(&mut self, range: Range<u32>) {
         for i in range {
+            if self.found.len() > self.most {
+                return;
+            }
             let b = self.triangles[i as usize].bounds();
             if Vec3A::from(b.min).cmple(self.max).all() && Vec3A::from(b.max).cmpge(self.min).all()
             {
@@ -425,6 +439,27 @@ mod tests {
             assert_eq!(got, want, "box {k}");
         }
         assert!(w.triangles_in_box(&Aabb::EMPTY).is_empty());
+    }
+
+    /// A box over more than `most` triangles is answered `None`, one over no more with
+    /// all of them (a review's finding: a decal a kilometre wide gathered a whole map).
+    #[test]
+    fn a_box_search_stops_past_the_most_it_may_find() {
+        let tris: Vec<[Vec3; 3]> = (0..100)
+            .map(|i| {
+                let o = Vec3::new(i as f32, 0.0, 0.0);
+                [o, o + Vec3::X * 0.5, o + Vec3::Z * 0.5]
+            })
+            .collect();
+        let w = CollisionWorld::new(tris.iter().copied());
+        let first = |n: f32| Aabb::from_points([Vec3::splat(-0.1), Vec3::new(n - 0.6, 1.0, 1.0)]);
+        let ten = w
+            .triangles_in_box_at_most(&first(10.0), 10)
+            .expect("ten is not more than ten");
+        assert_eq!(ten.len(), 10);
+        assert_eq!(w.triangles_in_box_at_most(&first(11.0), 10), None);
+        assert_eq!(w.triangles_in_box_at_most(&first(100.0), 0), None);
+        assert_eq!(w.triangles_in_box(&first(100.0)).len(), 100);
     }
 
     #[test]

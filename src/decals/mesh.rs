@@ -61,12 +61,20 @@ impl Placement {
     }
 }
 
-/// The mesh of `placement` on `world`'s triangles.
-pub fn build(world: &CollisionWorld, placement: Placement) -> Decal {
+/// Most of the map's triangles a decal's box may gather: a decal over more (a surface
+/// finer than a centimetre under a half-metre square, or a hand-edited decal a kilometre
+/// wide) is not made, so that 256 of them stay within memory whatever the map.
+pub const MAX_DECAL_TRIANGLES: usize = 4096;
+
+/// The mesh of `placement` on `world`'s triangles; `None` when its box meets more than
+/// [`MAX_DECAL_TRIANGLES`] of them.
+pub fn build(world: &CollisionWorld, placement: Placement) -> Option<Decal> {
     let b = placement.oriented_box();
     let n = placement.normal;
     let mut triangles = Vec::new();
-    for i in world.triangles_in_box(&Aabb::from_points(b.corners())) {
+    let under =
+        world.triangles_in_box_at_most(&Aabb::from_points(b.corners()), MAX_DECAL_TRIANGLES)?;
+    for i in under {
         let t = &world.triangles()[i as usize];
         let unfold = unfolding(t.plane.normal, n, placement.point, t.a);
         for corners in clip_to_box(t.vertices(), &b) {
@@ -83,11 +91,11 @@ pub fn build(world: &CollisionWorld, placement: Placement) -> Decal {
         }
     }
     let bounds = Aabb::from_points(triangles.iter().flat_map(|t| t.corners));
-    Decal {
+    Some(Decal {
         placement,
         triangles,
         bounds,
-    }
+    })
 }
 
 /// How a point of a triangle of normal `tn` (either way) is brought onto the decal's

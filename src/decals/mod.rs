@@ -13,7 +13,9 @@ pub mod mesh;
 
 use glam::Vec3;
 
-pub use mesh::{DECAL_BEHIND, Decal, DecalTriangle, SAME_SURFACE_COSINE, build};
+pub use mesh::{
+    DECAL_BEHIND, Decal, DecalTriangle, MAX_DECAL_TRIANGLES, SAME_SURFACE_COSINE, build,
+};
 
 use crate::collision::CollisionWorld;
 use crate::map::MapFrame;
@@ -140,16 +142,24 @@ impl Decals {
     }
 
     /// Every decal's mesh made again on `world` (the map was reloaded or rescaled:
-    /// `placements` are where they are now).
+    /// `placements` are where they are now, oldest first). Only the newest
+    /// [`MAX_DECALS`] are made (a hand-edited file may list thousands); one over more than
+    /// [`MAX_DECAL_TRIANGLES`] is left out. Returns how many were left out.
     pub fn rebuild(
         &mut self,
         world: &CollisionWorld,
         placements: impl IntoIterator<Item = Placement>,
-    ) {
-        self.list = placements.into_iter().map(|p| build(world, p)).collect();
-        let excess = self.list.len().saturating_sub(MAX_DECALS);
-        self.list.drain(..excess);
+    ) -> usize {
+        let mut placements: Vec<Placement> = placements.into_iter().collect();
+        let excess = placements.len().saturating_sub(MAX_DECALS);
+        placements.drain(..excess);
+        let wanted = placements.len();
+        self.list = placements
+            .into_iter()
+            .filter_map(|p| build(world, p))
+            .collect();
         self.generation += 1;
+        wanted - self.list.len()
     }
 
     /// The placements, oldest first.
@@ -199,7 +209,7 @@ mod tests {
         assert!((p.point - Vec3::new(-1.0, 2.0, 0.0)).length() < 1e-5);
         assert_eq!(p.normal, Vec3::Z);
         assert!((p.up - Vec3::Y).length() < 1e-6);
-        let d = build(&w, p);
+        let d = build(&w, p).unwrap();
         // Only the wall: two triangles cut to the square (a fan each).
         let area: f32 = d
             .triangles
@@ -227,7 +237,7 @@ mod tests {
         let w = corner();
         // 0.1 m from the corner's edge (x = 1), looking at the wall z = 0.
         let eye = Pose::new(Vec3::new(0.9, 2.0, 3.0), 0.0, 0.0);
-        let d = build(&w, aim(&w, &eye, 1).unwrap());
+        let d = build(&w, aim(&w, &eye, 1).unwrap()).unwrap();
         let on_back = |c: Vec3| c.z.abs() < 1e-5;
         let on_side = |c: Vec3| (c.x - 1.0).abs() < 1e-5;
         let back: Vec<_> = d
@@ -271,7 +281,7 @@ mod tests {
         let mut decals = Decals::default();
         for i in 0..MAX_DECALS + 3 {
             let eye = Pose::new(Vec3::new(-2.5 + i as f32 * 0.01, 2.0, 3.0), 0.0, 0.0);
-            decals.add(build(&w, aim(&w, &eye, decals.next_texture()).unwrap()));
+            decals.add(build(&w, aim(&w, &eye, decals.next_texture()).unwrap()).unwrap());
         }
         assert_eq!(decals.list.len(), MAX_DECALS);
         assert!((decals.list[0].placement.point.x - (-2.47)).abs() < 1e-4);
@@ -316,7 +326,7 @@ mod tests {
         let w = corner();
         let mut decals = Decals::default();
         let eye = Pose::new(Vec3::new(-1.0, 2.0, 3.0), 0.0, 0.0);
-        decals.add(build(&w, aim(&w, &eye, 0).unwrap()));
+        decals.add(build(&w, aim(&w, &eye, 0).unwrap()).unwrap());
         let mut out = Vec::new();
         let frame = MapFrame {
             scale: 2.0,
@@ -352,7 +362,53 @@ mod tests {
         let p = aim(&w, &eye, 2).unwrap();
         decals.rebuild(&w, [p, p]);
         assert_eq!(decals.next_texture(), 0);
-        decals.add(build(&w, p));
+        decals.add(build(&w, p).unwrap());
         assert_eq!(decals.next_texture(), 1);
+    }
+
+    /// A review's finding: a hand-edited decal a kilometre wide copied every triangle of
+    /// the map under it, and every decal of the file was made before all but the newest
+    /// 256 were dropped. A decal over more than [`MAX_DECAL_TRIANGLES`] is left out, and
+    /// only the newest [`MAX_DECALS`] are made.
+    #[test]
+    fn a_decal_over_too_many_triangles_is_left_out_and_only_the_newest_are_made() {
+        // A floor of 100 x 100 cells (20,000 triangles) at y = 0.
+        let n = 100;
+        let tris: Vec<[Vec3; 3]> = (0..n * n)
+            .flat_map(|k| {
+                let o = Vec3::new((k % n) as f32, 0.0, (k / n) as f32);
+                [
+                    [o, o + Vec3::Z, o + Vec3::X],
+                    [o + Vec3::X, o + Vec3::Z, o + Vec3::new(1.0, 0.0, 1.0)],
+                ]
+            })
+            .collect();
+        let w = CollisionWorld::new(tris.iter().copied());
+        let at = |size: f32| Placement {
+            point: Vec3::new(50.0, 0.0, 50.0),
+            normal: Vec3::Y,
+            up: Vec3::Z,
+            size,
+            texture: 0,
+        };
+        let small = build(&w, at(2.0)).expect("a 2 m decal over 8 cells is made");
+        assert!(!small.triangles.is_empty());
+        assert!(
+            build(&w, at(1000.0)).is_none(),
+            "a kilometre-wide decal was made"
+        );
+        let mut decals = Decals::default();
+        let many: Vec<Placement> = (0..MAX_DECALS + 10)
+            .map(|i| Placement {
+                texture: (i % 3) as u8,
+                ..at(if i == MAX_DECALS { 1000.0 } else { 2.0 })
+            })
+            .collect();
+        let left_out = decals.rebuild(&w, many.iter().copied());
+        assert_eq!(left_out, 1, "the huge one among the newest");
+        assert_eq!(decals.list.len(), MAX_DECALS - 1);
+        // The newest kept: the last placement's texture.
+        let last = many.last().unwrap().texture;
+        assert_eq!(decals.list.last().unwrap().placement.texture, last);
     }
 }
