@@ -101,7 +101,12 @@ fn bad_option_values_are_refused() {
             "unknown point-in-triangle method",
         ),
         (vec!["--size", "10x10"], "between 64 and 16384"),
-        (vec!["--bench-frames", "0"], "0 is not in 1.."),
+        (vec!["--bench-frames", "0"], "0 is not in 1..=1000000"),
+        // A review's finding: every frame's row was reserved at once (350 GB).
+        (
+            vec!["--bench-frames", "4000000000"],
+            "4000000000 is not in 1..=1000000",
+        ),
         (
             vec!["--texture-filter", "fancy"],
             "'fancy' is no texture filter (one of trilinear, bilinear, nearest)",
