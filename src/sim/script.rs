@@ -235,15 +235,7 @@ fn parse_line(line: &str) -> Result<Command, String> {
     let number = |what: &str| -> Result<f32, String> {
         finite(need(what)?).map_err(|e| format!("{e} ({verb} needs {what})"))
     };
-    let seconds = || -> Result<f32, String> {
-        let s = number("seconds")?;
-        if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
-            return Err(format!(
-                "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
-            ));
-        }
-        Ok(s)
-    };
+    let seconds = || number("seconds").and_then(seconds_in_range);
     let hold = |f: f32, s: f32, v: f32| -> Result<Command, String> {
         let intent = MoveIntent {
             forward: f,
@@ -334,9 +326,11 @@ fn parse_keys(args: &[&str]) -> Result<Command, String> {
         return Err("'keys' needs keys joined by + (forward, back, left, right, up, down, or none) and seconds".into());
     };
     let mut intent = MoveIntent::default();
-    if *keys != "none" {
+    // Key names are read in any case, as verbs are.
+    if !keys.eq_ignore_ascii_case("none") {
         for k in keys.split('+') {
-            let Some((_, [f, s, v])) = KEY_NAMES.iter().find(|(n, _)| *n == k) else {
+            let named = KEY_NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(k));
+            let Some((_, [f, s, v])) = named else {
                 return Err(format!(
                     "{} is not a key (forward, back, left, right, up, down, or none)",
                     quote(k)
@@ -347,13 +341,21 @@ fn parse_keys(args: &[&str]) -> Result<Command, String> {
             intent.vertical += v;
         }
     }
-    let s = finite(secs)?;
-    if !(0.0..=MAX_COMMAND_SECS).contains(&s) {
-        return Err(format!(
+    Ok(Command::Hold(
+        intent,
+        finite(secs).and_then(seconds_in_range)?,
+    ))
+}
+
+/// A hold's or wait's seconds, refused outside 0 to [`MAX_COMMAND_SECS`].
+fn seconds_in_range(s: f32) -> Result<f32, String> {
+    if (0.0..=MAX_COMMAND_SECS).contains(&s) {
+        Ok(s)
+    } else {
+        Err(format!(
             "{s} seconds is out of range (0 to {MAX_COMMAND_SECS})"
-        ));
+        ))
     }
-    Ok(Command::Hold(intent, s))
 }
 
 /// `start X,Y,Z YAW PITCH`.
@@ -384,7 +386,7 @@ fn parse_start(args: &[&str]) -> Result<Command, String> {
 
 /// `on` or `off`.
 fn on_off(word: &str) -> Result<bool, String> {
-    match word {
+    match word.to_ascii_lowercase().as_str() {
         "on" => Ok(true),
         "off" => Ok(false),
         a => Err(format!("{} is not on or off", quote(a))),
@@ -515,6 +517,32 @@ mod tests {
         );
     }
     use crate::player::{ControllerSettings, Pose};
+
+    /// A review's finding: verbs were read in any case, but `keys Forward 1` and
+    /// `run On` were refused.
+    #[test]
+    fn key_names_and_on_off_are_read_in_any_case_as_verbs_are() {
+        let c = parse_script(
+            "s.txt",
+            "KEYS Forward+RIGHT 1\nkeys NONE 0.5\nRun On\ncrouch OFF\n",
+        )
+        .unwrap();
+        let Command::Hold(intent, secs) = c[0] else {
+            panic!("{:?}", c[0]);
+        };
+        assert_eq!((intent.forward, intent.strafe, secs), (1.0, 1.0, 1.0));
+        assert!(matches!(c[1], Command::Hold(i, s) if i == MoveIntent::default() && s == 0.5));
+        assert!(matches!(c[2], Command::Run(true)));
+        assert!(matches!(c[3], Command::Crouch(false)));
+        // Seconds out of range are refused alike by a hold, a wait and `keys`.
+        for line in ["forward 1e9", "wait -1", "keys left 1e9"] {
+            let e = parse_script("s.txt", line).unwrap_err();
+            assert!(
+                e.to_string().contains("seconds is out of range"),
+                "{line}: {e}"
+            );
+        }
+    }
 
     #[test]
     fn keys_start_and_speed_parse_and_bad_ones_are_refused() {
