@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use walkthrough::files::Digest;
 use walkthrough::map::progress::{PROGRESS_AFTER, Progress};
 use walkthrough::preferences::WALKING_SPEED_RANGE;
-use walkthrough::quote::escape_lines;
+use walkthrough::quote::{escape, escape_lines};
 use walkthrough::session::{OpenOptions, Session, Watch};
 use walkthrough::sim::{Command, RecordedOn, Script};
 use walkthrough::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
@@ -310,10 +310,13 @@ pub fn say_script_start(script: &Script) {
 /// cornell_box was warned of only as a start outside the map: a new user's finding).
 fn recorded_elsewhere(session: &Session, on: &RecordedOn) -> Option<String> {
     let map = &session.map;
+    // As the window's header names it: escaped (see `recording_about`).
     let here = map
         .source
         .as_ref()
-        .map_or("the built-in map".to_string(), |p| p.display().to_string());
+        .map_or("the built-in map".to_string(), |p| {
+            escape(&p.display().to_string()).into_owned()
+        });
     let name = |m: &str| {
         Path::new(m)
             .file_name()

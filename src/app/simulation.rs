@@ -22,6 +22,18 @@ use super::keys::HeldKeys;
 /// fast-forward for seconds).
 const MAX_FRAME_TIME: Duration = Duration::from_millis(250);
 
+/// How far outside a reloaded map's box the eye may be and stay where it was (world
+/// units): an eye a little above an open map's roof or beside its edge keeps its place.
+const KEPT_POSE_MARGIN: f32 = 1.0;
+
+/// A recording stopped: the script to save.
+pub struct FinishedRecording {
+    /// The script's text.
+    pub script: String,
+    /// The walk's length, seconds.
+    pub seconds: f64,
+}
+
 /// The real time from `last` to `now` that a frame simulates: at most [`MAX_FRAME_TIME`].
 pub fn frame_time(last: Instant, now: Instant) -> Duration {
     now.saturating_duration_since(last).min(MAX_FRAME_TIME)
@@ -155,11 +167,14 @@ impl Simulation {
         restarted
     }
 
-    /// Stop recording: the script, and its length in seconds (`None` when not recording).
-    pub fn stop_recording(&mut self) -> Option<(String, f64)> {
+    /// Stop recording: the script and how long it is (`None` when not recording).
+    pub fn stop_recording(&mut self) -> Option<FinishedRecording> {
         let r = self.recording.take()?;
-        let secs = r.steps() as f64 * self.stepper.dt_exact();
-        Some((r.finish(), secs))
+        let seconds = r.steps() as f64 * self.stepper.dt_exact();
+        Some(FinishedRecording {
+            script: r.finish(),
+            seconds,
+        })
     }
 
     /// A walk is being recorded.
@@ -328,11 +343,12 @@ impl Simulation {
     }
 
     /// Walk `session` instead; `keep_pose` keeps the player where it is if that is still
-    /// inside the new map (a reload).
+    /// within [`KEPT_POSE_MARGIN`] of the new map's box (a reload).
     pub fn replace_session(&mut self, session: Session, keep_pose: bool) {
         let old = self.controller.pose;
         let mut pose = session.start_pose(None);
-        if keep_pose && session.world.bounds().inflated(1.0).contains(old.position) {
+        let near = session.world.bounds().inflated(KEPT_POSE_MARGIN);
+        if keep_pose && near.contains(old.position) {
             pose = old;
         }
         self.controller.place(pose);
