@@ -7,7 +7,6 @@
 mod common;
 
 use common::buildings::{UNITS, all, write_obj};
-use glam::Vec3;
 use walkthrough::map::UpAxis;
 use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
 use walkthrough::session::{OpenOptions, Session};
@@ -69,18 +68,7 @@ fn survey(
     let want = if z_up { UpAxis::Z } else { UpAxis::Y };
     let scale = s.map.frame.scale;
     let ratio = scale / unit.1;
-    let eye = s
-        .world
-        .ray_cast(s.spawn.position, -Vec3::Y, 1e9)
-        .filter(|h| {
-            s.world.triangles()[h.triangle as usize]
-                .plane
-                .normal
-                .y
-                .abs()
-                > 0.7
-        })
-        .map(|h| h.distance / ratio);
+    let eye = common::spawn_eye_over_floor(&s, ratio);
     Outcome {
         level: level.name,
         z_up,

@@ -7,7 +7,6 @@
 
 mod common;
 
-use glam::Vec3;
 use walkthrough::map::UpAxis;
 use walkthrough::session::{OpenOptions, Session};
 use walkthrough::survey::Confidence;
@@ -73,18 +72,7 @@ fn open(dir: &std::path::Path, t: &Truth) -> Outcome {
         .unwrap_or_else(|e| panic!("{} opens: {e}", t.file));
     let scale = s.map.frame.scale;
     let ratio = scale / t.metres;
-    let eye = s
-        .world
-        .ray_cast(s.spawn.position, -Vec3::Y, 1e9)
-        .filter(|h| {
-            s.world.triangles()[h.triangle as usize]
-                .plane
-                .normal
-                .y
-                .abs()
-                > 0.7
-        })
-        .map(|h| h.distance / ratio);
+    let eye = common::spawn_eye_over_floor(&s, ratio);
     Outcome {
         file: t.file.clone(),
         up: s.map.frame.up,

@@ -10,7 +10,7 @@ use walkthrough::player::Pose;
 use walkthrough::session::Session;
 use walkthrough::session::scaled_eye;
 use walkthrough::survey::scale::UNITS;
-use walkthrough::survey::units::{ENGINE_UNITS, Unit, short_decimal};
+use walkthrough::survey::units::{ENGINE_UNITS, Unit, same_unit, short_decimal};
 
 use super::App;
 use super::loading::{FIRST_LOADING, Purpose};
@@ -65,7 +65,7 @@ pub fn next_scale(scale: f32, larger: bool, to_unit: bool, stops: &[Unit]) -> f3
 fn unit_named(stops: &[Unit], scale: f32) -> Option<&'static str> {
     stops
         .iter()
-        .find(|u| (u.metres - scale).abs() <= u.metres * 1e-4)
+        .find(|u| same_unit(scale, u.metres))
         .map(|u| u.name)
 }
 

@@ -11,11 +11,16 @@ use super::sweep::{EllipsoidSweep, ON_TRIANGLE, SweepHit, closest_point, sweep_t
 use super::{Body, Contact, Probe};
 use crate::geometry::{InsideMethod, Triangle};
 
+/// The share of the best contact's time, and the time, by which [`prune_bound`] enters
+/// boxes late: well over `f32`'s rounding of the slab test (about 6e-8 of a value).
+const PRUNE_LATE: f32 = 1e-5;
+const PRUNE_LATE_MIN: f32 = 1e-7;
+
 /// How far along its move a sweep still enters BVH boxes: up to the best contact so far,
 /// a rounding's worth late (the slab test is `f32`, the contact time `f64`).
 #[inline]
 pub(super) fn prune_bound(best: Option<Contact>) -> f32 {
-    best.map_or(1.0, |c| c.t as f32 * (1.0 + 1e-5) + 1e-7)
+    best.map_or(1.0, |c| c.t as f32 * (1.0 + PRUNE_LATE) + PRUNE_LATE_MIN)
 }
 
 /// The earliest contact of a body's sweep among the triangles considered so far.

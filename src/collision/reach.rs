@@ -38,6 +38,9 @@ use crate::tolerance::{BOX_MARGIN, INSIDE_SLACK};
 /// may only let more through.
 const ROUNDING: f32 = 1e-4;
 
+/// The same room on the contact radius, taken in `f64` before it is rounded to `f32`.
+const CONTACT_ROUNDING: f64 = 1e-4;
+
 /// A triangle whose height over its longest edge is below this share of that edge's
 /// length (in ellipsoid space) is too thin for the start's distance to it to be trusted:
 /// the closest point's region weights, differences of products of its edges, err by
@@ -339,7 +342,7 @@ impl SweepReach {
             centre,
             delta,
             body_radii: radii,
-            contact_radius: (finder.sweep.radius * (1.0 + 1e-4)) as f32,
+            contact_radius: (finder.sweep.radius * (1.0 + CONTACT_ROUNDING)) as f32,
             gate: Gate::new(finder.sweep.radius, radii),
             reach: None,
             behind: Behind::new(centre, delta, radii),

@@ -47,6 +47,12 @@ use crate::tolerance::{MIN_MOVE, PARALLEL_COSINE};
 /// direction from the triangle to it is rounding noise, and the face normal is used.
 pub const ON_TRIANGLE: f64 = 1e-9;
 
+/// A move whose squared speed across an edge's line (times the edge's squared length) is
+/// no more than this share of its squared speed runs along the line: its distance from
+/// the line never changes, the quadratic is degenerate, and the edge's ends (vertices)
+/// are what it meets.
+const ALONG_EDGE: f64 = 1e-12;
+
 /// One move of one body, in ellipsoid space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EllipsoidSweep {
@@ -324,7 +330,7 @@ fn border(sweep: &EllipsoidSweep, tri: [DVec3; 3], radius: f64, t_max: f64) -> O
         let (e2, ev, ep) = (edge.length_squared(), edge.dot(v), edge.dot(to_p));
         let a = ev * ev - e2 * sweep.speed2;
         // Moving along the edge's line: its distance never changes; the ends are vertices.
-        if a.abs() <= 1e-12 * e2 * sweep.speed2 {
+        if a.abs() <= ALONG_EDGE * e2 * sweep.speed2 {
             continue;
         }
         let b = 2.0 * (e2 * v.dot(to_p) - ev * ep);

@@ -130,10 +130,10 @@ impl Motion {
         }
     }
 
-    /// The position and rotation (degrees) `elapsed` seconds after the start.
-    pub fn pose_at(&self, elapsed: f64) -> (Vec3, Vec3) {
+    /// The position and rotation `elapsed` seconds after the start.
+    pub fn pose_at(&self, elapsed: f64) -> MotionPose {
         let Some(first) = self.keys.first() else {
-            return (Vec3::ZERO, Vec3::ZERO);
+            return MotionPose::default();
         };
         let t = f64::from(first.t) + self.local_time(elapsed);
         // The segment holding `t`: the last key at or before it.
@@ -143,7 +143,10 @@ impl Motion {
             .saturating_sub(1);
         let (a, Some(b)) = (&self.keys[i], self.keys.get(i + 1)) else {
             let k = &self.keys[i];
-            return (k.position, k.rotation);
+            return MotionPose {
+                position: k.position,
+                rotation_deg: k.rotation,
+            };
         };
         let span = f64::from(b.t - a.t);
         let s = if span > 0.0 {
@@ -155,17 +158,26 @@ impl Motion {
             Ease::Linear => s,
             Ease::Smooth => s * s * (3.0 - 2.0 * s),
         };
-        (
-            a.position.lerp(b.position, s),
-            a.rotation.lerp(b.rotation, s),
-        )
+        MotionPose {
+            position: a.position.lerp(b.position, s),
+            rotation_deg: a.rotation.lerp(b.rotation, s),
+        }
     }
 
     /// The model-to-world transform `elapsed` seconds after the start, at `scale`.
     pub fn matrix_at(&self, elapsed: f64, scale: Vec3) -> Affine3A {
-        let (p, r) = self.pose_at(elapsed);
-        placement_matrix(p, r, scale)
+        let pose = self.pose_at(elapsed);
+        placement_matrix(pose.position, pose.rotation_deg, scale)
     }
+}
+
+/// Where a motion has its model at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MotionPose {
+    /// The position, scene units.
+    pub position: Vec3,
+    /// The rotation about X, Y and Z, degrees.
+    pub rotation_deg: Vec3,
 }
 
 /// A `[model.motion]` table as written, each field with where it is in the file.
@@ -357,14 +369,20 @@ fn check_pace(keys: &[Key], ease: Ease) -> Result<(), String> {
     Ok(())
 }
 
+/// How near a loop's last key must come back to its first: this share of the first
+/// key's farthest coordinate plus one scene unit (keys written to four or five figures
+/// close the loop), and this share of a whole turn of each rotation.
+const LOOP_CLOSES_WITHIN: f32 = 1e-4;
+
 /// Whether the last key is the first again (rotations equal to whole turns).
 fn ends_where_it_starts(keys: &[Key]) -> bool {
     let (Some(a), Some(b)) = (keys.first(), keys.last()) else {
         return true;
     };
     let turns_apart = (b.rotation - a.rotation) / 360.0;
-    (b.position - a.position).length() <= 1e-4 * (1.0 + a.position.abs().max_element())
-        && (turns_apart - turns_apart.round()).abs().max_element() <= 1e-4
+    let reach = 1.0 + a.position.abs().max_element();
+    (b.position - a.position).length() <= LOOP_CLOSES_WITHIN * reach
+        && (turns_apart - turns_apart.round()).abs().max_element() <= LOOP_CLOSES_WITHIN
 }
 
 #[cfg(test)]
@@ -383,7 +401,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.duration(), 3.0);
-        let y = |t: f64| m.pose_at(t).0.y;
+        let y = |t: f64| m.pose_at(t).position.y;
         assert_eq!(y(0.0), 0.0);
         assert!(
             (y(1.5) - 1.5).abs() < 1e-6,
@@ -404,8 +422,11 @@ mod tests {
     fn a_turntable_turns_whole_turns_and_loops() {
         let m = spec("keys = [[0, 0, 0, 0, 0, 0, 0], [4, 0, 0, 0, 0, 360, 0]]\nplay = \"loop\"")
             .unwrap();
-        assert!((m.pose_at(1.0).1.y - 90.0).abs() < 1e-4);
-        assert!((m.pose_at(5.0).1.y - 90.0).abs() < 1e-4, "a second lap");
+        assert!((m.pose_at(1.0).rotation_deg.y - 90.0).abs() < 1e-4);
+        assert!(
+            (m.pose_at(5.0).rotation_deg.y - 90.0).abs() < 1e-4,
+            "a second lap"
+        );
         // A key's turn reaches the transform: a quarter turn takes +X to -Z.
         let x = m.matrix_at(1.0, Vec3::ONE).transform_vector3(Vec3::X);
         assert!((x - Vec3::NEG_Z).length() < 1e-5, "{x}");
@@ -415,9 +436,9 @@ mod tests {
     fn once_holds_the_last_key_and_before_the_start_the_first() {
         let m = spec("keys = [[1, 0, 0, 0, 0, 0, 0], [2, 5, 0, 0, 0, 0, 0]]").unwrap();
         assert_eq!(m.play, Play::Once);
-        assert_eq!(m.pose_at(-1.0).0.x, 0.0);
-        assert_eq!(m.pose_at(0.5).0.x, 2.5);
-        assert_eq!(m.pose_at(100.0).0.x, 5.0);
+        assert_eq!(m.pose_at(-1.0).position.x, 0.0);
+        assert_eq!(m.pose_at(0.5).position.x, 2.5);
+        assert_eq!(m.pose_at(100.0).position.x, 5.0);
     }
 
     #[test]

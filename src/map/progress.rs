@@ -65,6 +65,15 @@ impl Stage {
     }
 }
 
+/// How far a load has read its file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteCount {
+    /// Bytes read so far.
+    pub read: u64,
+    /// The file's length (0 when not known yet).
+    pub total: u64,
+}
+
 /// A load's progress, shared between the loader and a watcher.
 #[derive(Debug)]
 pub struct Progress {
@@ -112,12 +121,12 @@ impl Progress {
         Stage::ALL[s.min(Stage::ALL.len() - 1)]
     }
 
-    /// Bytes read and the file's length (0 when not known yet).
-    pub fn bytes(&self) -> (u64, u64) {
-        (
-            self.bytes.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        )
+    /// Bytes read and the file's length.
+    pub fn bytes(&self) -> ByteCount {
+        ByteCount {
+            read: self.bytes.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+        }
     }
 
     /// The fraction done, 0 to 1: reading is most of a load, so the bytes read fill the
@@ -125,7 +134,7 @@ impl Progress {
     /// bytes of its file fill the first 80% (it then goes on to the survey: its world is
     /// built already).
     pub fn fraction(&self) -> f32 {
-        let (read, total) = self.bytes();
+        let ByteCount { read, total } = self.bytes();
         let reading = if total == 0 {
             0.0
         } else {
@@ -164,7 +173,7 @@ impl Progress {
 }
 
 /// [`Progress::doing`] of `stage` with `bytes` (read, total) of the file parsed.
-fn doing(stage: Stage, (read, total): (u64, u64)) -> String {
+fn doing(stage: Stage, ByteCount { read, total }: ByteCount) -> String {
     match stage {
         Stage::Reading if total > 0 && read >= total => {
             format!("read all {:.0} MB, making its meshes", total as f64 / 1e6)
@@ -261,7 +270,7 @@ mod tests {
                 .read_to_end(&mut out)
                 .expect("reads");
         }
-        assert_eq!(p.bytes().0, (a.len() + b.len()) as u64);
+        assert_eq!(p.bytes().read, (a.len() + b.len()) as u64);
     }
 
     #[test]
@@ -312,22 +321,49 @@ mod tests {
     fn the_loading_screen_stood_at_all_bytes_read_as_if_stuck() {
         let mb = 1_000_000;
         assert_eq!(
-            doing(Stage::Reading, (58 * mb, 104 * mb)),
+            doing(
+                Stage::Reading,
+                ByteCount {
+                    read: 58 * mb,
+                    total: 104 * mb
+                }
+            ),
             "reading 58 of 104 MB"
         );
         assert_eq!(
-            doing(Stage::Reading, (104 * mb, 104 * mb)),
+            doing(
+                Stage::Reading,
+                ByteCount {
+                    read: 104 * mb,
+                    total: 104 * mb
+                }
+            ),
             "read all 104 MB, making its meshes"
         );
         // The length not known yet: the stage alone.
-        assert_eq!(doing(Stage::Reading, (0, 0)), "reading");
         assert_eq!(
-            doing(Stage::World, (104 * mb, 104 * mb)),
+            doing(Stage::Reading, ByteCount { read: 0, total: 0 }),
+            "reading"
+        );
+        assert_eq!(
+            doing(
+                Stage::World,
+                ByteCount {
+                    read: 104 * mb,
+                    total: 104 * mb
+                }
+            ),
             "building the collision world"
         );
         // A new user's finding: "reading the cached map" stood at 50% for seconds.
         assert_eq!(
-            doing(Stage::Cached, (650 * mb, 1300 * mb)),
+            doing(
+                Stage::Cached,
+                ByteCount {
+                    read: 650 * mb,
+                    total: 1300 * mb
+                }
+            ),
             "reading the cached map, 650 of 1300 MB"
         );
         let p = Progress::default();
@@ -347,7 +383,7 @@ mod tests {
             .unwrap();
         assert_eq!(all.len(), text.len());
         // The count is told at each look, the last one a whole look before the end at most.
-        assert!(p.bytes().0 >= 2 * LOOK_EVERY, "{:?}", p.bytes());
+        assert!(p.bytes().read >= 2 * LOOK_EVERY, "{:?}", p.bytes());
         stop.store(true, Ordering::Relaxed);
         let mut reader = Watched::new(&text[..], &p, &stop);
         assert!(reader.read_to_end(&mut Vec::new()).is_err());

@@ -102,7 +102,7 @@ impl MoverState {
             // The same numbers `matrix_at` makes, without turning the same angles again.
             Some(linear) => Affine3A {
                 matrix3: linear,
-                translation: self.motion.pose_at(self.clock.elapsed).0.into(),
+                translation: self.motion.pose_at(self.clock.elapsed).position.into(),
             },
             None => self.motion.matrix_at(self.clock.elapsed, self.scale),
         }

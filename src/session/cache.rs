@@ -667,7 +667,7 @@ pub fn trim(dir: &Path, most: u64) {
 mod tests {
     use super::*;
     use crate::map::load_obj_str;
-    use crate::map::progress::Progress;
+    use crate::map::progress::{ByteCount, Progress};
     use keeping::{Keepers, close, wait_beside};
     use std::sync::Mutex;
 
@@ -772,7 +772,13 @@ mod tests {
             let back = load(&dir, &digest, true, &read).unwrap().unwrap();
             // The bar follows the bytes to the file's end.
             let len = std::fs::metadata(file_for(&dir, &digest)).unwrap().len();
-            assert_eq!(read.bytes(), (len, len));
+            assert_eq!(
+                read.bytes(),
+                ByteCount {
+                    read: len,
+                    total: len
+                }
+            );
             assert_eq!(back.map.vertices, map.vertices);
             assert_eq!(back.map.batches, map.batches);
             assert_eq!(back.map.bounds, map.bounds);
@@ -912,7 +918,13 @@ mod tests {
         let opened = open_with(&path, &cache, &progress);
         assert!(opened.world.is_none(), "the damaged file was used");
         assert!(opened.note.unwrap().contains("checksum"));
-        assert_eq!(progress.bytes(), (obj.len() as u64, obj.len() as u64));
+        assert_eq!(
+            progress.bytes(),
+            ByteCount {
+                read: obj.len() as u64,
+                total: obj.len() as u64
+            }
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

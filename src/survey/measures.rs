@@ -191,9 +191,7 @@ fn stacked(world: &CollisionWorld, floors: &[Run], up: Vec3) -> Option<f32> {
     if floors.len() < MIN_READINGS {
         return None;
     }
-    let size = world.bounds().size();
-    let hair = size.max_element() * 1e-5 + 1e-6;
-    let reach = size.length() * 2.0 + 1.0;
+    let samples::RayMargins { hair, reach } = samples::RayMargins::of(world);
     let over = floors
         .iter()
         .filter(|r| {

@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 use glam::{UVec3, Vec3};
 
+use super::samples::Rng;
 use crate::collision::CollisionWorld;
 use crate::geometry::Triangle;
 use crate::map::MapFrame;
@@ -203,15 +204,12 @@ impl FreeSpace {
         let inner = (d - UVec3::splat(2)).max(UVec3::ONE);
         let cells = (inner.x * inner.y * inner.z) as u64;
         let mut out = Vec::with_capacity(n);
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..n * 8 {
             if out.len() == n {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let k = (rng % cells) as u32;
+            let k = (rng.next() % cells) as u32;
             let c = UVec3::new(k % inner.x, k / inner.x % inner.y, k / (inner.x * inner.y))
                 + UVec3::ONE;
             let r = self.region[self.flat(c.x, c.y, c.z)];

@@ -45,15 +45,22 @@ impl Run {
     }
 }
 
-/// xorshift64: the same samples on every machine and every run.
-struct Rng(u64);
+/// xorshift64 (Marsaglia, "Xorshift RNGs", 2003): the same samples on every machine and
+/// every run, for the survey's random points.
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn unit(&mut self) -> f32 {
+    /// The next number of the sequence.
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        self.0
+    }
+
+    /// The next number as a fraction in [0, 1) (its top 24 bits).
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
     }
 }
 
@@ -78,14 +85,11 @@ pub fn floor_runs(
     if floors.total <= 0.0 {
         return Vec::new();
     }
-    let b = world.bounds();
     let probe = Probe {
         world,
         free,
         up,
-        reach: b.size().length() * 2.0 + 1.0,
-        // Off the surface by a hair of the map's size, so the ray does not meet it again.
-        hair: b.size().max_element() * 1e-5 + 1e-6,
+        rays: RayMargins::of(world),
     };
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let mut runs = Vec::with_capacity(n + per_surface);
@@ -216,8 +220,33 @@ struct Probe<'a> {
     world: &'a CollisionWorld,
     free: Option<&'a FreeSpace>,
     up: Vec3,
-    reach: f32,
-    hair: f32,
+    rays: RayMargins,
+}
+
+/// A hair of a map's size: this share of its longest side, plus [`HAIR_MIN`] units.
+const HAIR_SHARE: f32 = 1e-5;
+/// The least hair, units (a map of a point).
+const HAIR_MIN: f32 = 1e-6;
+
+/// How the survey's rays are cast on one map.
+#[derive(Clone, Copy, Debug)]
+pub struct RayMargins {
+    /// How far off a surface a ray starts, so that it does not meet that surface again:
+    /// a hair of the map's size.
+    pub hair: f32,
+    /// How far a ray may go: past any two points of the map.
+    pub reach: f32,
+}
+
+impl RayMargins {
+    /// The margins for `world`'s extent.
+    pub fn of(world: &CollisionWorld) -> RayMargins {
+        let size = world.bounds().size();
+        RayMargins {
+            hair: size.max_element() * HAIR_SHARE + HAIR_MIN,
+            reach: size.length() * 2.0 + 1.0,
+        }
+    }
 }
 
 impl Probe<'_> {
@@ -229,8 +258,9 @@ impl Probe<'_> {
             (u, v) = (1.0 - u, 1.0 - v);
         }
         let point = t.a + t.e1() * u + t.e2() * v;
-        let hit = self.world.ray_cast(point + up * self.hair, up, self.reach);
-        let height = hit.map(|h| h.distance + self.hair);
+        let RayMargins { hair, reach } = self.rays;
+        let hit = self.world.ray_cast(point + up * hair, up, reach);
+        let height = hit.map(|h| h.distance + hair);
         if let Some(f) = self.free {
             let cell = f.cell_size();
             let middle = point + up * height.map_or(cell, |h| h * 0.5);
@@ -275,9 +305,7 @@ pub fn thing_height(
     up: Vec3,
 ) -> Option<f32> {
     let h = r.height?;
-    let size = world.bounds().size();
-    let hair = size.max_element() * 1e-5 + 1e-6;
-    let reach = size.length() * 2.0 + 1.0;
+    let RayMargins { hair, reach } = RayMargins::of(world);
     let below = world.ray_cast(r.point - up * hair, -up, reach)?;
     let d = below.distance + hair;
     if d >= THING_SHARE * (d + h) {

@@ -137,6 +137,16 @@ pub fn game_step(scale: f32) -> Option<f32> {
 /// Relative difference under which a scale is an engine's unit (a `--scale` typed to its
 /// digits, a remembered one read back from its decimal text).
 const SAME_SCALE: f32 = 1e-6;
+
+/// Two units within this share of each other are one (an engine's inch written to five
+/// figures is the inch).
+const SAME_UNIT: f32 = 1e-4;
+
+/// Whether `a` and `b` metres are one unit (within [`SAME_UNIT`] of `b`).
+pub fn same_unit(a: f32, b: f32) -> bool {
+    (a - b).abs() <= b * SAME_UNIT
+}
+
 /// How much more than a person's a game's step must be to be its own (Quake's 18 units
 /// are 0.457 m, a person's 0.45 to a centimetre).
 const STEP_MARGIN: f32 = 0.01;
@@ -209,10 +219,7 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
         };
         // An engine's unit that is a common one (the inch, the centimetre) is one
         // hypothesis, by the engine's name.
-        match out
-            .iter_mut()
-            .find(|u| (u.metres - unit.metres).abs() <= unit.metres * 1e-4)
-        {
+        match out.iter_mut().find(|u| same_unit(u.metres, unit.metres)) {
             Some(u) => {
                 *u = Unit {
                     prior: u.prior + unit.prior,

@@ -295,3 +295,21 @@ pub fn terrain_obj(n: usize) -> String {
     }
     obj
 }
+
+/// How high the eye of `s`'s spawn stands over the walkable floor straight below it, in
+/// the map's own units (`ratio`: the frame's scale over the true metres a unit); `None`
+/// when no walkable floor lies below.
+pub fn spawn_eye_over_floor(s: &walkthrough::session::Session, ratio: f32) -> Option<f32> {
+    let walkable = walkthrough::walk::WalkSettings::default().walkable_min_up;
+    s.world
+        .ray_cast(s.spawn.position, -Vec3::Y, 1e9)
+        .filter(|h| {
+            s.world.triangles()[h.triangle as usize]
+                .plane
+                .normal
+                .y
+                .abs()
+                >= walkable
+        })
+        .map(|h| h.distance / ratio)
+}
