@@ -2049,6 +2049,55 @@ fn mouse_look_turns_the_set_degrees_a_pixel_on_x11() {
     );
 }
 
+/// A new user's finding: the settings panel (F2) freed the mouse, and closing it left
+/// the mouse free, so the view no longer turned until another click. Closing it gives the
+/// mouse back to the view when it looked around before; opened without, it stays free.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn closing_the_settings_panel_gives_the_mouse_back_to_the_view() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("f2-recapture");
+    let turned_after_f2 = |name: &str, click: bool| -> f32 {
+        let run = dir.join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        let trace = run.join("trace.csv");
+        let (child, win) = launch_in(
+            &x,
+            &["--trace", trace.to_str().unwrap(), "--exit-after", "30"],
+            &run,
+        );
+        x.xdotool(&["mousemove", "--window", &win, "400", "300"]);
+        if click {
+            x.xdotool(&["click", "1"]);
+        }
+        sleep(Duration::from_millis(300));
+        x.xdotool(&["key", "F2"]);
+        sleep(Duration::from_millis(400));
+        x.xdotool(&["key", "F2"]);
+        sleep(Duration::from_millis(400));
+        for _ in 0..10 {
+            x.xdotool(&["mousemove_relative", "--", "10", "0"]);
+            sleep(Duration::from_millis(30));
+        }
+        sleep(Duration::from_millis(300));
+        finish(&x, child);
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let yaw = |line: &str| -> f32 { line.split(',').nth(5).unwrap().parse().unwrap() };
+        let (first, last) = (text.lines().nth(1).unwrap(), text.lines().last().unwrap());
+        (yaw(last) - yaw(first) + 540.0).rem_euclid(360.0) - 180.0
+    };
+    let captured = turned_after_f2("captured", true);
+    assert!(
+        (captured + 12.0).abs() < 0.01,
+        "100 px right after the panel closed at 0.12 a pixel: {captured}"
+    );
+    let free = turned_after_f2("free", false);
+    assert_eq!(
+        free, 0.0,
+        "the panel captured a mouse that was free before it"
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn invert_y_inverts_the_pitch_in_the_trace_from_the_flag_or_the_settings_file() {

@@ -30,15 +30,20 @@ pub(super) fn within_screen(asked: [u32; 2], screen: Option<[u32; 2]>) -> [u32; 
 
 impl App {
     /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
-    /// keyboard is the panel's until it closes); hiding it saves what changed.
+    /// keyboard is the panel's until it closes); hiding it saves what changed, and gives
+    /// the mouse back to the view when it looked around before.
     pub(super) fn toggle_settings(&mut self) {
         self.prefs.open = !self.prefs.open;
         self.prefs.focus_first = self.prefs.open;
         if self.prefs.open {
+            self.prefs.recapture = self.captured;
             self.set_capture(false);
             self.keys.clear();
         } else {
             self.save_settings(true);
+            if std::mem::take(&mut self.prefs.recapture) {
+                self.set_capture(true);
+            }
         }
     }
 

@@ -65,6 +65,10 @@ pub struct SettingsState {
     /// lets the last arrow or Tab of a frame pick the focus direction, so a Tab that
     /// shares a slow frame with an arrow is lost.)
     pub focus_first: bool,
+    /// The mouse looked around when the panel opened: closing it captures the cursor
+    /// again, as a game's menu gives the view back (a new user, having closed the panel,
+    /// moved the mouse and nothing turned).
+    pub recapture: bool,
     /// What this run uses.
     pub live: Preferences,
     /// What the store keeps (the panel's changes, without the command line's overrides).
@@ -101,6 +105,7 @@ impl SettingsState {
         SettingsState {
             open: false,
             focus_first: false,
+            recapture: false,
             live,
             saved: saved.clone(),
             overridden,
