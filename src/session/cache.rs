@@ -591,6 +591,12 @@ fn read_body<R: Read + std::io::Seek>(r: &mut Reader<R>, drawn: bool) -> Result<
     if !whole {
         return Err("its map is not whole: damaged".into());
     }
+    // The spawn and the bounds as a built map has them: finite (a forged spawn of NaN
+    // walked every trace row as NaN: a fuzz run's finding).
+    let finite = |p: &[f32; 3]| p.iter().all(|x| x.is_finite());
+    if !(finite(&points.spawn) && finite(&points.min) && finite(&points.max)) {
+        return Err("its spawn or bounds are not numbers: damaged".into());
+    }
     let mut map = Map {
         materials: vec![Material::default_grey()],
         ..Map::default()
@@ -847,6 +853,26 @@ mod tests {
         other[20] ^= 1;
         std::fs::write(&path, &other).unwrap();
         assert!(load(&dir, &digest, true, &Progress::default()).is_none());
+    }
+
+    /// A fuzz run's finding: a forged file (its checksum made again) whose spawn was NaN
+    /// walked every trace row as NaN. Points that are not numbers are refused.
+    #[test]
+    fn a_forged_spawn_that_is_not_a_number_is_refused() {
+        let (dir, digest, path, good) = kept_terrain("forged-spawn");
+        let counts = header(&digest).len() + 8 + std::mem::size_of::<Counts>() + 8;
+        let at = counts + 8; // past the points' count: the spawn's x
+        let mut forged = good.clone();
+        forged[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let points = &forged[counts..at + std::mem::size_of::<Points>()];
+        let sum = xxhash_rust::xxh3::xxh3_64(points).to_le_bytes();
+        let end = at + std::mem::size_of::<Points>();
+        forged[end..end + 8].copy_from_slice(&sum);
+        std::fs::write(&path, &forged).unwrap();
+        let e = load(&dir, &digest, true, &Progress::default())
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("not numbers"), "{e}");
     }
 
     /// A new user's finding: a cached file emptied, cut inside its header, with its magic

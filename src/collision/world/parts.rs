@@ -118,6 +118,7 @@ impl CollisionWorld {
         if covered != t {
             return Err(format!("the tree's leaves hold {covered} of {t} triangles"));
         }
+        check_tree(&nodes, &triangles)?;
         let bvh = Bvh { nodes };
         let bounds = bvh.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds());
         let depth = match depth {
@@ -134,6 +135,38 @@ impl CollisionWorld {
             revision: Revision::fresh(),
         })
     }
+}
+
+/// Whether `nodes` are a tree (each node below the root the child of exactly one) whose
+/// every box holds what lies under it: its children's boxes, or its triangles' bounds
+/// (the builder makes each box their union, so it holds them exactly). A damaged file
+/// whose checksums were made again (a fuzz run's finding: every box moved away) sent
+/// every search past the walls; children shared by two parents make a search revisit
+/// them, twice more at each level.
+fn check_tree(nodes: &[Node], triangles: &[Triangle]) -> Result<(), String> {
+    let mut has_parent = vec![false; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        let b = node.bounds();
+        if node.is_leaf() {
+            let range = node.triangles();
+            let held = triangles[range.start as usize..range.end as usize]
+                .iter()
+                .all(|t| b.contains_box(&t.bounds()));
+            if !held {
+                return Err(format!("node {i}'s box does not hold its triangles"));
+            }
+            continue;
+        }
+        for c in node.children() {
+            if std::mem::replace(&mut has_parent[c], true) {
+                return Err(format!("node {c} is the child of two nodes"));
+            }
+            if !b.contains_box(&nodes[c].bounds()) {
+                return Err(format!("node {i}'s box does not hold node {c}'s"));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -215,5 +248,34 @@ mod tests {
         let mut p = w.parts();
         p.triangles.pop();
         assert!(CollisionWorld::from_parts(p).is_err());
+    }
+
+    /// A fuzz run's finding: a forged file (its checksums made again) whose boxes were
+    /// all moved away was taken, and loading it searched for minutes. Boxes that do not
+    /// hold what lies under them, and children shared by two nodes, are refused.
+    #[test]
+    fn a_tree_whose_boxes_do_not_hold_what_is_under_them_is_refused() {
+        let w = world();
+        let mut p = w.parts();
+        let leaf = p.nodes.iter().position(|n| n.count > 0).unwrap();
+        p.nodes[leaf].min = [1e6; 3];
+        p.nodes[leaf].max = [1e6 + 1.0; 3];
+        let e = CollisionWorld::from_parts(p).unwrap_err();
+        assert!(e.contains("does not hold"), "{e}");
+        // An inner node's box a little short of a child's.
+        let mut p = w.parts();
+        p.nodes[0].max[0] -= 0.5;
+        let e = CollisionWorld::from_parts(p).unwrap_err();
+        assert!(e.contains("node 0's box does not hold node"), "{e}");
+        // The root's second child made a copy of its first: their children are shared.
+        let mut p = w.parts();
+        let first = p.nodes[0].index as usize;
+        assert_eq!(
+            p.nodes[first].count, 0,
+            "500 triangles: the root's child is inner"
+        );
+        p.nodes[first + 1] = p.nodes[first];
+        let e = CollisionWorld::from_parts(p).unwrap_err();
+        assert!(e.contains("is the child of two nodes"), "{e}");
     }
 }
