@@ -337,7 +337,8 @@ fn a_corrupt_settings_file_is_a_warning_naming_its_line_not_a_failure() {
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
     assert_eq!(warnings.len(), 1, "one line: {err}");
     assert!(
-        warnings[0].contains("settings.toml: line 3") && warnings[0].contains("default settings"),
+        warnings[0].contains("settings.toml: line 3: invert_y: ")
+            && warnings[0].contains("the default is used"),
         "{err}"
     );
 }

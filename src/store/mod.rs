@@ -568,7 +568,7 @@ mod tests {
             Some(frame(UpAxis::Y, 2.0))
         );
         // A fuzz run's finding: the next corrupt file replaced the first one set aside.
-        std::fs::write(&path, "[settings]\nfov = [wide\n").unwrap();
+        std::fs::write(&path, "[settings]\nfov = 75\n[wide\n").unwrap();
         let mut c = Store::load(Some(&dir)).store;
         c.remember(&key, Path::new("x.obj"), frame(UpAxis::Z, 3.0))
             .unwrap();
@@ -821,6 +821,53 @@ mod tests {
         assert_eq!(
             loaded.store.settings().texture_filter,
             TextureFilter::Nearest
+        );
+    }
+
+    /// A fuzz run's finding: one value of the wrong type (`window_size = [-5, 720]`, an
+    /// integer past any type, a word for a number) lost every setting and every map's
+    /// memory. Each is a warning with its line and its default used, the rest kept.
+    #[test]
+    fn a_setting_of_the_wrong_type_costs_that_setting_not_the_file() {
+        let dir = written(
+            "settings-type",
+            "[settings]\nwindow_size = [-5, 720]\nfov = \"wide\"\ninvert_y = true\nmouse_sensitivity = 100000000000000000000\nvsync = 3\nrender_scale = 0.5\n\n[maps.k]\nfile = \"k.obj\"\nup = \"z\"\nscale = 1.0\n",
+        );
+        let loaded = Store::load(Some(&dir));
+        let w = loaded.warnings.join("\n");
+        for (line, key) in [
+            (2, "window_size"),
+            (3, "fov"),
+            (5, "mouse_sensitivity"),
+            (6, "vsync"),
+        ] {
+            let said = format!("line {line}: {key}: ");
+            assert!(
+                w.contains(&said) && w.contains("the default is used"),
+                "{said}: {w}"
+            );
+        }
+        assert_eq!(loaded.warnings.len(), 4, "{w}");
+        let s = loaded.store.settings();
+        let d = Preferences::default();
+        assert_eq!(
+            (s.window_size, s.fov, s.vsync),
+            (d.window_size, d.fov, d.vsync)
+        );
+        assert_eq!(s.mouse_sensitivity, d.mouse_sensitivity);
+        assert_eq!(
+            (s.invert_y, s.render_scale),
+            (true, 0.5),
+            "the rest is kept"
+        );
+        assert_eq!(loaded.store.len(), 1, "and the maps");
+        // An error outside the settings is still the file's.
+        let dir = written("settings-type-map", "[maps.k]\nscale = \"big\"\n");
+        let loaded = Store::load(Some(&dir));
+        assert!(
+            loaded.warnings.join("\n").contains("line 2"),
+            "{:?}",
+            loaded.warnings
         );
     }
 

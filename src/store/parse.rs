@@ -67,15 +67,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut unknown_filter = None;
     let text = &*without_unknown_filter(text, &mut unknown_filter);
-    let file: StoredFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_at(text, s.start));
-        match line {
-            Some(l) => format!("line {l}: {}", escape(e.message())),
-            None => escape(e.message()).into_owned(),
-        }
-    })?;
-    let (settings, out_of_range) = file.settings.checked();
     let mut warnings: Vec<String> = unknown_filter.into_iter().collect();
+    let file = read_leniently(text, &mut warnings)?;
+    let (settings, out_of_range) = file.settings.checked();
     warnings.extend(settings_warnings(text, out_of_range));
     let maps = valid_maps(file.maps, &mut warnings);
     Ok(Parsed {
@@ -83,6 +77,52 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
         maps,
         warnings,
     })
+}
+
+/// The file `text` as the store's shape. A setting's line whose value is not of its
+/// setting's type (`window_size = [-5, 720]`, a number past any integer, a word for a
+/// number) is said into `warnings` and blanked, and the file read again, its default used:
+/// one such value lost every setting and every map's memory (a fuzz run's finding). Any
+/// other error is the file's, naming its line.
+fn read_leniently(text: &str, warnings: &mut Vec<String>) -> Result<StoredFile, String> {
+    let mut text = Cow::Borrowed(text);
+    // Each try blanks a line of its own: no more tries than the settings' lines.
+    for _ in 0..=settings_lines(&text).count() {
+        let e = match toml::from_str::<StoredFile>(&text) {
+            Ok(file) => return Ok(file),
+            Err(e) => e,
+        };
+        let line = e.span().map(|s| line_at(&text, s.start));
+        let setting = line.and_then(|l| {
+            let (_, t) = settings_lines(&text).find(|&(at, _)| at == l)?;
+            let (key, _) = t.split_once('=')?;
+            Some((l, key.trim().trim_matches('"').to_string()))
+        });
+        let Some((l, key)) = setting else {
+            return Err(match line {
+                Some(l) => format!("line {l}: {}", escape(e.message())),
+                None => escape(e.message()).into_owned(),
+            });
+        };
+        warnings.push(format!(
+            "line {l}: {}: {}; the default is used",
+            escape(&key),
+            escape(e.message())
+        ));
+        text = Cow::Owned(blank_line(&text, l));
+    }
+    Err("too many settings that cannot be read".into())
+}
+
+/// `text` with its line `line` (from 1) blanked, not removed: the lines after it keep
+/// their numbers.
+fn blank_line(text: &str, line: usize) -> String {
+    let kept: Vec<&str> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| if i + 1 == line { "" } else { l })
+        .collect();
+    kept.join("\n")
 }
 
 /// `text` with its `texture_filter` line blanked when the value names no filter, and the
@@ -112,13 +152,7 @@ fn without_unknown_filter<'a>(text: &'a str, warning: &mut Option<String>) -> Co
         "line {line}: {KEY}: {why}: {} is used",
         TextureFilter::default()
     ));
-    // The line blanked, not removed: the lines after it keep their numbers.
-    let kept: Vec<&str> = text
-        .split('\n')
-        .enumerate()
-        .map(|(i, l)| if i + 1 == line { "" } else { l })
-        .collect();
-    Cow::Owned(kept.join("\n"))
+    Cow::Owned(blank_line(text, line))
 }
 
 /// A line for each setting out of its range (`out_of_range`) and each name that is no setting, each with
