@@ -196,6 +196,16 @@ fn say_loading_in_the_window(path: &Path) {
     );
 }
 
+/// `message` without the source file and line winit puts before an OS error ("os error at
+/// /root/.cargo/registry/.../mod.rs:765: neither WAYLAND_DISPLAY nor ..."): a new user
+/// read the crate registry's path as the program's.
+fn without_source_location(message: &str) -> &str {
+    message
+        .split_once(".rs:")
+        .and_then(|(_, rest)| rest.split_once(": "))
+        .map_or(message, |(_, reason)| reason)
+}
+
 /// Open the window and run until it closes. Map and script errors are reported before
 /// any window opens, but for a big map loaded with the window open (see
 /// [`loads_in_the_window`]), whose error closes the window and is reported the same way.
@@ -241,8 +251,12 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     let inputs = inputs(&opened.session, config.common.script.as_ref());
     let columns = TraceColumns::of(&opened.session.ticking());
     let outputs = Outputs::open(&config, &inputs, columns)?;
-    let event_loop =
-        EventLoop::new().map_err(|e| format!("cannot open a window (no display?): {e}"))?;
+    let event_loop = EventLoop::new().map_err(|e| {
+        format!(
+            "cannot open a window: {} (`walkthrough sim` walks a map without one)",
+            without_source_location(&e.to_string()).trim_end_matches('.')
+        )
+    })?;
     event_loop.set_control_flow(ControlFlow::Poll);
     // The stand-in has none of the map's materials: --mirror applies to the map.
     let mirrors = match first {
@@ -476,6 +490,16 @@ mod tests {
         common: Common,
         #[command(flatten)]
         window: WindowOptions,
+    }
+
+    #[test]
+    fn an_os_error_is_said_without_the_crate_s_source_location() {
+        let winit = "os error at /root/.cargo/registry/src/index.crates.io-1/winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set.";
+        assert_eq!(
+            without_source_location(winit),
+            "neither WAYLAND_DISPLAY nor WAYLAND_SOCKET nor DISPLAY is set."
+        );
+        assert_eq!(without_source_location("no display"), "no display");
     }
 
     #[test]
