@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::triangulate::{Kind, triangulate};
+use super::triangulate::{Kind, MAX_CLIPPED_CORNERS, triangulate};
 use super::{Batch, Batched, Corners, MapFrame, MarkedSpawn, Vertex, batch_by_material};
 use crate::wording::{counted, were};
 
@@ -37,6 +37,8 @@ pub(super) struct FaceCounts {
     pub(super) concave: usize,
     /// Self-intersecting polygons, fanned.
     pub(super) fallback: usize,
+    /// Dropped: concave polygons of more corners than are ear-clipped.
+    pub(super) too_large: usize,
 }
 
 impl FaceCounts {
@@ -70,6 +72,12 @@ impl FaceCounts {
                     "self-intersecting polygons"
                 ),
                 were(self.fallback)
+            ));
+        }
+        if self.too_large > 0 {
+            warnings.push(format!(
+                "{shown}: dropped {} of more than {MAX_CLIPPED_CORNERS} corners (cutting one into triangles takes seconds to minutes): not drawn, not collided with",
+                counted(self.too_large, "concave polygon", "concave polygons"),
             ));
         }
     }
@@ -228,6 +236,7 @@ fn assemble_as<T: Clone + Send>(
     c.degenerate += more.degenerate;
     c.concave += more.concave;
     c.fallback += more.fallback;
+    c.too_large += more.too_large;
     // The last spawn marker marks the spawn.
     made.marked_spawn = after.marked_spawn.or(made.marked_spawn);
     made
@@ -296,6 +305,7 @@ fn assemble_run<T: Clone>(
                 Kind::Degenerate => counts.degenerate += 1,
                 Kind::Concave => counts.concave += 1,
                 Kind::Fallback => counts.fallback += 1,
+                Kind::TooLarge => counts.too_large += 1,
                 Kind::Convex => {}
             }
             for &[a, b, c] in &tris {

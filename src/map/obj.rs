@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
-use super::assemble::assemble;
+use super::assemble::{FaceCounts, assemble};
 use super::halves::{self, TWO_READERS_MIN_BYTES};
 use super::locate::{BadLine, LineCounter, bad_face_closed_at, explain, first_bad_line, not_obj};
 use super::mtl::{Libraries, LibraryState, Source, users_of};
@@ -21,6 +21,7 @@ use super::pieces::{FACES_PER_PIECE, ObjectCut};
 use super::progress::{Progress, Stage, Watched};
 use super::sniff::{HEAD_BYTES, material_library, sniff};
 use super::texture::{TextureCache, TextureOptions, convert_material};
+use super::triangulate::MAX_CLIPPED_CORNERS;
 use super::{Map, MapError, MapFrame, Material, UpAxis};
 use crate::files::{Digest, FileKind, folder_of, read_file, read_head};
 use crate::geometry::Aabb;
@@ -223,6 +224,33 @@ fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// Why a file of `faces` face corners, `short` of its faces under three corners, made no
+/// triangle (its faces counted in `counts`).
+fn why_empty(faces: usize, short: usize, counts: &FaceCounts) -> String {
+    let c = counts;
+    if faces == 0 && short > 0 {
+        format!(
+            "{} fewer than three corners ('f' needs three or more)",
+            match short {
+                1 => "its one face has".to_string(),
+                n => format!("its {n} faces have"),
+            }
+        )
+    } else if faces == 0 {
+        "the file has no faces, only points or lines or nothing".to_string()
+    } else if c.too_large > 0 {
+        format!(
+            "every face is dropped: {} not finite, {} without area, {} concave of more than {MAX_CLIPPED_CORNERS} corners",
+            c.non_finite, c.degenerate, c.too_large
+        )
+    } else {
+        format!(
+            "every face is degenerate: {} not finite, {} without area",
+            c.non_finite, c.degenerate
+        )
+    }
+}
+
 fn parse(
     shown: &str,
     text: &str,
@@ -278,23 +306,7 @@ fn parse(
                 ),
             });
         }
-        let reason = if faces == 0 && parsed.short_faces > 0 {
-            format!(
-                "{} fewer than three corners ('f' needs three or more)",
-                match parsed.short_faces {
-                    1 => "its one face has".to_string(),
-                    n => format!("its {n} faces have"),
-                }
-            )
-        } else if faces == 0 {
-            "the file has no faces, only points or lines or nothing".to_string()
-        } else {
-            let c = geometry.counts;
-            format!(
-                "every face is degenerate: {} not finite, {} without area",
-                c.non_finite, c.degenerate
-            )
-        };
+        let reason = why_empty(faces, parsed.short_faces, &geometry.counts);
         return Err(MapError::Empty {
             path: shown.to_string(),
             reason,

@@ -22,7 +22,15 @@ pub enum Kind {
     /// Self-intersecting: triangles that cover it as well as ear clipping can, whose area
     /// differs from the polygon's.
     Fallback,
+    /// Concave, with more than [`MAX_CLIPPED_CORNERS`]: left out, no triangles.
+    TooLarge,
 }
+
+/// Most corners of a concave polygon that is ear-clipped. Ear clipping a spiky star costs
+/// O(n^2) whatever the index (100,000 corners took 4 to 6 s, 600,000 over a minute: a
+/// fuzz run's finding); past this (about 2 s at worst) a concave polygon is left out, so
+/// that any file loads in time bounded by its size. A convex polygon of any size is fanned.
+pub const MAX_CLIPPED_CORNERS: usize = 65_536;
 
 /// A corner this many f32 roundings (of the polygon's largest coordinate) from the line
 /// through its neighbours counts as on it: a finely divided circle stored in f32 has
@@ -106,6 +114,9 @@ fn triangulate_distinct(points: &[Vec3], keep: &[usize], out: &mut Vec<[usize; 3
         return Kind::Fallback;
     }
 
+    if n > MAX_CLIPPED_CORNERS {
+        return Kind::TooLarge;
+    }
     let start = out.len();
     let mut indices: Vec<u32> = Vec::with_capacity(3 * n);
     earcut::Earcut::new().earcut(flat.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut indices);
@@ -261,13 +272,27 @@ mod tests {
         assert_eq!(out.len(), 100_000 - 2);
     }
 
+    /// A fuzz run's finding: a spiky star of 600,000 corners was ear-clipped for over a
+    /// minute. A concave polygon past [`MAX_CLIPPED_CORNERS`] is left out at once; a
+    /// convex one of any size is still fanned.
     #[test]
-    fn concave_100000_gon_is_cut_into_triangles_of_its_area() {
+    fn a_concave_polygon_past_the_most_corners_clipped_is_left_out() {
+        let n = MAX_CLIPPED_CORNERS + 2;
+        let star = circle(n, |i| if i % 2 == 0 { 1000.0 } else { 10.0 });
+        let mut out = vec![];
+        assert_eq!(triangulate(&star, &mut out), Kind::TooLarge);
+        assert!(out.is_empty());
+        assert_eq!(triangulate(&circle(n, |_| 1000.0), &mut out), Kind::Convex);
+        assert_eq!(out.len(), n - 2);
+    }
+
+    #[test]
+    fn concave_60000_gon_is_cut_into_triangles_of_its_area() {
         // A star: the radius alternates, so every other corner is reflex.
-        let c = circle(100_000, |i| if i % 2 == 0 { 1000.0 } else { 999.0 });
+        let c = circle(60_000, |i| if i % 2 == 0 { 1000.0 } else { 999.0 });
         let mut out = vec![];
         assert_eq!(triangulate(&c, &mut out), Kind::Concave);
-        assert_eq!(out.len(), 100_000 - 2);
+        assert_eq!(out.len(), 60_000 - 2);
         let flat = |p: Vec3| DVec2::new(f64::from(p.x), f64::from(p.z));
         let tri_area: f64 = out
             .iter()
