@@ -34,10 +34,10 @@ pub struct Common {
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
     pub spawn: Option<Vec3>,
     /// Heading in degrees (0 looks toward -Z, 90 toward -X).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = parse_degrees, allow_hyphen_values = true)]
     pub yaw: Option<f32>,
     /// Pitch in degrees, up positive.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, value_parser = parse_degrees, allow_hyphen_values = true)]
     pub pitch: Option<f32>,
     /// Walking speed in world units (metres) per second [default: 3; in the window without
     /// a script, the settings' walking speed].
@@ -100,6 +100,19 @@ fn parse_vec3(s: &str) -> Result<Vec3, String> {
         [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => Ok(Vec3::new(x, y, z)),
         [_, _, _] => Err("coordinates must be finite".into()),
         _ => Err(format!("expected X,Y,Z (three numbers), got '{s}'")),
+    }
+}
+
+/// Degrees as typed: a number past `f32`'s range is said to be too large, not "not
+/// finite" (a fuzz run's finding: `--yaw 1e300`).
+fn parse_degrees(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if v.is_infinite() && !s.to_ascii_lowercase().contains("inf") => {
+            Err("too large: degrees, such as 90 or -45".into())
+        }
+        Ok(_) => Err("must be a finite number of degrees".into()),
+        Err(_) => Err("not a number of degrees, such as 90 or -45".into()),
     }
 }
 

@@ -700,6 +700,17 @@ fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
         assert_eq!(out.status.code(), Some(1), "{flag} {value}: {err}");
         assert!(err.contains(said), "{flag} {value}: {err}");
     }
+    // A fuzz run's finding: 1e300 is finite, but past f32's range: said so as typed.
+    for (flag, value, said) in [
+        ("--yaw", "1e300", "'1e300' for '--yaw <YAW>': too large"),
+        ("--pitch", "nan", "must be a finite number of degrees"),
+        ("--yaw", "north", "not a number of degrees"),
+    ] {
+        let out = run(flag, value);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(said), "{flag} {value}: {err}");
+    }
     for (flag, value) in [("--yaw", "-36000"), ("--pitch", "90"), ("--pitch", "-90")] {
         let out = run(flag, value);
         assert_eq!(
