@@ -77,8 +77,6 @@ pub struct Advance {
     pub slid: bool,
     /// Steps taken this frame.
     pub steps: u32,
-    /// Distance the eye moved over them, metres.
-    pub moved: f32,
     /// Distance walked across over them (flown, all of it), metres: what the walk asked
     /// for, not a fall, a jump in place or a ride (see
     /// [`StepReport::moved_across`](crate::player::StepReport::moved_across)).
@@ -212,14 +210,15 @@ impl Simulation {
         self.write_trace(&row);
     }
 
-    /// The speed over a frame's steps, m/s (`None` for a frame with no step: the last is
-    /// shown); 0 while a script is paused (the HUD read 3.0 m/s standing still: a new
-    /// user's finding).
+    /// The speed walked (flown: all of it) over a frame's steps, m/s, what the set speed
+    /// asks for: not a fall, a jump in place or standing up (the eye's 0.6 m rise read
+    /// 18 m/s standing still: a new user's finding). `None` for a frame with no step (the
+    /// last is shown); 0 while a script is paused (it read 3.0 m/s).
     pub fn speed_of(&self, advance: &Advance) -> Option<f32> {
         if self.replay_speed() == Some(0) {
             return Some(0.0);
         }
-        (advance.steps > 0).then(|| advance.moved / (advance.steps as f32 * self.stepper.dt()))
+        (advance.steps > 0).then(|| advance.walked / (advance.steps as f32 * self.stepper.dt()))
     }
 
     /// Seconds simulated since the window opened (the steps taken times the step): what
@@ -308,7 +307,6 @@ impl Simulation {
             advance.pushed_out |= step.report.pushed_out;
             advance.refused = step.report.refused.or(advance.refused);
             advance.steps += 1;
-            advance.moved += step.report.moved;
             advance.walked += step.report.moved_across;
             self.write_trace(&step.row);
         }
@@ -390,7 +388,7 @@ mod tests {
         let mut sim = Simulation::new(session, controller, Some(script), None);
         let walked = Advance {
             steps: 2,
-            moved: 0.05,
+            walked: 0.05,
             ..Advance::default()
         };
         let speed = sim.speed_of(&walked).unwrap();

@@ -63,7 +63,7 @@ pub struct Overlay {
     /// The map's frame as the HUD says it: the flags that open the map in it (`--up z
     /// --scale 0.0254`) and the keys that correct it; a scene, which has none, says so.
     pub frame_line: String,
-    /// The speed the eye actually moved at over the last frame, m/s.
+    /// The speed walked (or flown) over the last frame, m/s.
     pub moving_at: f32,
     notice: Option<(String, Instant)>,
     /// The HUD's text, a buffer reused every frame.
