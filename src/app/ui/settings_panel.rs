@@ -202,6 +202,14 @@ fn slider<T: egui::emath::Numeric>(
 /// The panel's rows; true when Close was pressed. A change goes to this run's settings and
 /// the saved ones.
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
+    // Above the rows: in a window of 720 pixels the Close button is below the fold, and
+    // nothing on screen said how to close the panel (a new user's finding).
+    ui.label(
+        RichText::new("F2 or Esc closes.  Tab: the next setting; arrows change it.")
+            .size(12.0)
+            .color(Color32::LIGHT_GRAY),
+    );
+    ui.add_space(4.0);
     rows(ui, p);
     footer(ui, p)
 }
