@@ -157,7 +157,7 @@ impl FreeSpace {
     }
 
     /// Is `p` in a free cell of the space people are in: the sealed rooms of a sealed
-    /// level (see [`SEALED_SHARE`]), else any open space?
+    /// level (see [`FreeSpace::is_sealed`]), else any open space?
     pub fn is_playable_cell(&self, p: Vec3) -> bool {
         self.cell_of(self.frame.to_file(p)).is_some_and(|c| {
             let r = self.region[self.flat(c.x, c.y, c.z)];
@@ -165,9 +165,20 @@ impl FreeSpace {
         })
     }
 
-    /// Whether the map is a sealed level (see [`SEALED_SHARE`]).
+    /// Whether the map is a sealed level: its surfaces face its sealed rooms at least
+    /// [`SEALED_FACES`] as often as its outside (see `surfaces_face_rooms`).
     pub fn is_sealed(&self) -> bool {
         self.sealed
+    }
+
+    /// Is `p` outside a sealed level's rooms: in the free space around it (on its roof,
+    /// under it, beside its walls) or beyond the grid? `false` for a map that is no
+    /// sealed level (a town's streets are its outside) and for a point among surfaces.
+    pub fn is_outside_sealed(&self, p: Vec3) -> bool {
+        self.sealed
+            && self
+                .cell_of(self.frame.to_file(p))
+                .is_none_or(|c| self.region[self.flat(c.x, c.y, c.z)] == 1)
     }
 
     /// Is `p` in (or touching) a sealed pocket?

@@ -72,6 +72,9 @@ pub fn yaw_of(dir: Vec3) -> f32 {
     (-dir.x).atan2(-dir.z).to_degrees()
 }
 
+/// The warning for a spawn given outside a sealed level's rooms.
+const OUTSIDE_ROOMS: &str = "the spawn is outside the map's closed rooms (on its roof, under it or beside its walls): nothing there holds a walker in, and a walk there falls off the map";
+
 /// How far outside the map's bounds a given spawn may be before a warning, metres.
 const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
 
@@ -96,8 +99,12 @@ pub fn choose_spawn(
     if let Some(y) = yaw_deg {
         spawn.yaw_deg = y;
     }
-    // The survey's own spawn is never in a solid (it passes over sealed pockets).
+    // The survey's own spawn is never in a solid (it passes over sealed pockets). One
+    // given outside a sealed level's rooms (on the roof of a closed box, a little past a
+    // wall) was warned of as "the map is open", or not at all (a fuzz run's finding).
+    let outside_rooms = free.is_some_and(|f| f.is_outside_sealed(spawn.position));
     let warning = match given {
+        Some(_) if outside_rooms => Some(OUTSIDE_ROOMS.to_string()),
         Some(_) => start_warning(&map.frame, world, spawn.position, "the spawn"),
         None => outside_or_open(&map.frame, world, spawn.position, "the spawn"),
     };
@@ -528,6 +535,34 @@ mod tests {
         let m = load_obj_str("room.obj", obj, &[], &LoadOptions::default()).unwrap();
         let w = CollisionWorld::new(m.triangles());
         (m, w)
+    }
+
+    /// A fuzz run's finding: in a closed room (its faces turned in: a sealed level), a
+    /// spawn given on its roof was warned of not at all, and one a little past a wall as
+    /// "the map is open". Both are outside its rooms; one inside is no warning.
+    #[test]
+    fn a_spawn_given_outside_a_sealed_level_s_rooms_says_so() {
+        // The room's faces wound the other way round: normals into it.
+        let inward = room(10.0, 3.0).replace(
+            "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n",
+            "f 4 3 2 1\nf 6 7 8 5\nf 2 6 5 1\nf 3 7 6 2\nf 4 8 7 3\nf 1 5 8 4\n",
+        );
+        let (mut m, w) = world_of(&inward);
+        let free = FreeSpace::survey(&w).map(|f| f.framed(m.frame));
+        assert!(
+            free.as_ref().is_some_and(FreeSpace::is_sealed),
+            "a room is a sealed level"
+        );
+        for (at, outside) in [
+            (Vec3::new(5.0, 3.3, 5.0), true),
+            (Vec3::new(10.2, 1.6, 5.0), true),
+            (Vec3::new(5.0, 1.6, 5.0), false),
+        ] {
+            m.warnings.clear();
+            choose_spawn(&mut m, &w, free.as_ref(), Some(at), None);
+            let said = m.warnings.iter().any(|w| w == OUTSIDE_ROOMS);
+            assert_eq!(said, outside, "{at}: {:?}", m.warnings);
+        }
     }
 
     /// "indoors, walls in 0 of 16 directions, inf m clear" read as a contradiction (a new
