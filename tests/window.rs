@@ -1937,6 +1937,68 @@ fn f12_saves_a_screenshot_while_the_settings_panel_shows() {
     );
 }
 
+/// A new user's finding: a script ending crouched (`crouch on`, `wait`) was pictured by
+/// `--screenshot` standing: the keys' first step after it let go of the crouch before the
+/// picture (the HUD read "on ground", 1.60 m). The picture is the walk as the script left
+/// it: crouched, its HUD differs from the same script's stood up at its end.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_script_s_screenshot_shows_the_walk_as_the_script_left_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("script-end-shot");
+    let shot_of = |name: &str, script: &str| {
+        let path = dir.join(format!("{name}.txt"));
+        std::fs::write(&path, script).unwrap();
+        let shot = dir.join(format!("{name}.png"));
+        let child = spawn_in(
+            &x,
+            &[
+                "--script",
+                path.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+                // Twelve steps a frame: the script ends with steps of its frame left.
+                "--max-fps",
+                "10",
+            ],
+            &dir,
+        );
+        wait_for_exit(child, "the window did not close when the script was done");
+        shot
+    };
+    let crouched = shot_of("crouched", "crouch on\nwait 0.5\n");
+    let again = shot_of("crouched-again", "crouch on\nwait 0.5\n");
+    let stood = shot_of("stood", "crouch on\nwait 0.5\ncrouch off\nwait 0.5\n");
+    // The HUD's position and stance lines (the view eases a stand-up: the scene alone
+    // hardly shows it), below its first line, above its speed and frame rate.
+    let lines = |a: &Path, b: &Path| box_difference(a, b, (10, 30), (300, 62));
+    let (same, apart) = (lines(&crouched, &again), lines(&crouched, &stood));
+    assert!(same < 0.5, "one script, two pictures: {same}");
+    assert!(
+        apart > 2.0,
+        "the crouched end pictured standing: {apart} (same {same})"
+    );
+}
+
+/// The mean difference of two screenshots' channels over the box from `(x0, y0)` up to
+/// `(x1, y1)`.
+fn box_difference(a: &Path, b: &Path, (x0, y0): (u32, u32), (x1, y1): (u32, u32)) -> f32 {
+    let (a, b) = (
+        image::open(a).expect("a PNG").to_rgb8(),
+        image::open(b).expect("a PNG").to_rgb8(),
+    );
+    let (mut sum, mut n) = (0u64, 0u64);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let (p, q) = (a.get_pixel(x, y), b.get_pixel(x, y));
+            sum += (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>();
+            n += 3;
+        }
+    }
+    sum as f32 / n as f32
+}
+
 /// F2, then `presses` of the Left arrow on the panel's first control (the field of view,
 /// a degree a press; it has the keyboard focus as the panel opens), then F2 again to
 /// close it.

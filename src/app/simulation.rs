@@ -270,9 +270,12 @@ impl Simulation {
                     self.script = None;
                     self.close_trace();
                     advance.script_finished_at = Some(self.stepper.steps());
-                    keys.as_deref_mut()
-                        .map(HeldKeys::take_intent)
-                        .unwrap_or_default()
+                    // The frame ends with the script, its step left for the next: the
+                    // picture `--screenshot` takes now is the walk as the script left it
+                    // (the keys' first steps stood a crouched walker up before it: a new
+                    // user's finding).
+                    self.accumulator += dt;
+                    break;
                 }
                 None => keys
                     .as_deref_mut()
