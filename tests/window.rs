@@ -1937,6 +1937,24 @@ fn f12_saves_a_screenshot_while_the_settings_panel_shows() {
     );
 }
 
+/// A new user's finding: an Esc still held down as the window opened (a stuck key) quit
+/// it at once: winit tells a key held as the window gains focus as a press. That press
+/// is none; the window stays until it is told to go.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn an_esc_held_as_the_window_opens_does_not_quit_it() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("esc-held");
+    x.xdotool(&["keydown", "Escape"]);
+    let (mut child, _win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    sleep(Duration::from_millis(1500));
+    let running = child.try_wait().unwrap().is_none();
+    x.xdotool(&["keyup", "Escape"]);
+    sleep(Duration::from_millis(200));
+    let log = finish(&x, child);
+    assert!(running, "quit with the Esc held as it opened: {log}");
+}
+
 /// A new user's finding: a script ending crouched (`crouch on`, `wait`) was pictured by
 /// `--screenshot` standing: the keys' first step after it let go of the crouch before the
 /// picture (the HUD read "on ground", 1.60 m). The picture is the walk as the script left

@@ -528,7 +528,20 @@ impl ApplicationHandler for App {
                 self.keys.clear();
                 self.set_capture(false);
             }
-            WindowEvent::KeyboardInput { event, .. } => {
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
+                // An Esc held as the window gains focus is told as a press made up by
+                // winit: it is none (a stuck Esc quit the next launches at once: a new
+                // user's finding). Made-up releases are kept: they let go of held moves.
+                let made_up_esc = is_synthetic
+                    && event.state == ElementState::Pressed
+                    && event.physical_key == PhysicalKey::Code(KeyCode::Escape);
+                if made_up_esc {
+                    return;
+                }
                 if let PhysicalKey::Code(code) = event.physical_key {
                     self.on_key(
                         event_loop,
