@@ -62,7 +62,7 @@ impl App {
             Some(p) => match write_file(&p, bytes, &inputs, Replace::Yes) {
                 Ok(()) => Ok((p, None)),
                 Err(e) => {
-                    let e = format!("{}: {e}", p.display());
+                    let e = e.to_string();
                     match save_new(bytes, "txt") {
                         Ok(q) => Ok((q, Some(e))),
                         Err(also) => Err(format!("{e}; nor as a new file: {also}")),
