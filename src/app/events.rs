@@ -37,6 +37,14 @@ const WHEEL_ECHO: Duration = Duration::from_millis(3);
 
 /// Speed factor of one notch of the mouse wheel.
 const SPEED_PER_NOTCH: f32 = 1.15;
+
+/// The walking speed `notches` of the wheel make of `speed`: within
+/// [`WALKING_SPEED_RANGE`], or, from a `--speed` outside it, no farther out than it was (one
+/// notch took `--speed 500` to 100 at once: a review's finding).
+fn wheel_speed(speed: f32, notches: f32) -> f32 {
+    let (lo, hi) = (*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());
+    (speed * SPEED_PER_NOTCH.powf(notches)).clamp(lo.min(speed), hi.max(speed))
+}
 /// Pixels of a touchpad's scroll that count as one wheel notch.
 const PIXELS_PER_NOTCH: f32 = 40.0;
 
@@ -590,8 +598,7 @@ impl ApplicationHandler for App {
                     return;
                 }
                 let s = &mut self.sim.controller.settings;
-                s.speed = (s.speed * SPEED_PER_NOTCH.powf(notches))
-                    .clamp(*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());
+                s.speed = wheel_speed(s.speed, notches);
                 let line = format!("speed {}", s.speed);
                 self.sim.record_set(&line);
             }
@@ -666,6 +673,20 @@ impl Drawers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A review's finding: one notch of the wheel took `--speed 500` to 100 at once.
+    #[test]
+    fn the_wheel_moves_a_speed_outside_the_range_by_a_notch_not_into_it() {
+        let hi = *WALKING_SPEED_RANGE.end();
+        assert!((wheel_speed(500.0, -1.0) - 500.0 / SPEED_PER_NOTCH).abs() < 1e-3);
+        assert_eq!(wheel_speed(500.0, 1.0), 500.0, "no farther out");
+        assert_eq!(
+            wheel_speed(hi, 1.0),
+            hi,
+            "within the range, at most its end"
+        );
+        assert!((wheel_speed(3.0, 1.0) - 3.0 * SPEED_PER_NOTCH).abs() < 1e-6);
+    }
 
     #[test]
     /// A new user's finding: E looking at a door 2.5 m away said nothing, so a door
