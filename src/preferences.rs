@@ -267,6 +267,15 @@ impl Default for Preferences {
     }
 }
 
+/// Settings brought into range ([`Preferences::checked`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The settings, each in its range.
+    pub settings: Preferences,
+    /// What was out of range, each with what is used instead.
+    pub out_of_range: Vec<OutOfRange>,
+}
+
 /// A setting that was out of its range, and what is used instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutOfRange {
@@ -316,7 +325,7 @@ impl Preferences {
 
     /// These settings with every number brought into its range (the nearest end; not a
     /// number: the default), and a line for each that had to be.
-    pub fn checked(&self) -> (Preferences, Vec<OutOfRange>) {
+    pub fn checked(&self) -> Checked {
         let d = Preferences::default();
         let mut out = Vec::new();
         let mut fit = |key: &'static str, v: f32, range: &RangeInclusive<f32>, default: f32| {
@@ -397,7 +406,10 @@ impl Preferences {
         }
         checked.window_size = window_size;
         checked_keys(&mut checked, &mut out);
-        (checked, out)
+        Checked {
+            settings: checked,
+            out_of_range: out,
+        }
     }
 }
 
@@ -481,7 +493,10 @@ mod tests {
             key_back: "KeyW".into(),
             ..Preferences::default()
         };
-        let (c, out) = p.checked();
+        let Checked {
+            settings: c,
+            out_of_range: out,
+        } = p.checked();
         // The key the file asked for stays; the refused one's stand-in moves.
         assert_eq!(
             (c.key_forward.as_str(), c.key_back.as_str()),
@@ -500,7 +515,10 @@ mod tests {
             key_jump: "KeyD".into(),
             ..Preferences::default()
         };
-        let (c, out) = p.checked();
+        let Checked {
+            settings: c,
+            out_of_range: out,
+        } = p.checked();
         assert_eq!(c.key_jump, "Space", "jump back on its default");
         assert!(out.iter().any(|o| o.key == "key_jump"), "{out:?}");
         assert!(!out.iter().any(|o| o.key == "key_right"), "{out:?}");
@@ -510,7 +528,10 @@ mod tests {
             key_back: "KeyS".into(),
             ..Preferences::default()
         };
-        let (c, out) = p.checked();
+        let Checked {
+            settings: c,
+            out_of_range: out,
+        } = p.checked();
         assert_eq!(
             (c.key_forward.as_str(), c.key_back.as_str()),
             ("KeyS", "KeyW")
@@ -523,7 +544,10 @@ mod tests {
 
     #[test]
     fn defaults_are_within_their_ranges() {
-        let (checked, out) = Preferences::default().checked();
+        let Checked {
+            settings: checked,
+            out_of_range: out,
+        } = Preferences::default().checked();
         assert!(out.is_empty(), "{out:?}");
         assert_eq!(checked, Preferences::default());
     }
@@ -540,7 +564,10 @@ mod tests {
             boom_length: 10.0,
             ..Preferences::default()
         };
-        let (c, out) = p.checked();
+        let Checked {
+            settings: c,
+            out_of_range: out,
+        } = p.checked();
         assert_eq!(c.mouse_sensitivity, DEFAULT_SENSITIVITY);
         assert_eq!(c.fov, 110.0);
         assert_eq!(c.walking_speed, 0.1);
@@ -593,7 +620,10 @@ mod tests {
             key_jump: "Spacebar".into(),
             ..Preferences::default()
         };
-        let (c, out) = p.checked();
+        let Checked {
+            settings: c,
+            out_of_range: out,
+        } = p.checked();
         assert_eq!(c.key_forward, "KeyI", "a key name: kept");
         assert_eq!(c.key_jump, "Space");
         assert_eq!(out.len(), 1, "{out:?}");

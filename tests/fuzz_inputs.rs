@@ -497,7 +497,7 @@ fn mutated_settings_files_load_with_warnings_save_and_read_back_clean() {
             let mut store = loaded.store;
             let settings = store.settings().clone();
             assert_eq!(
-                settings.checked().1.len(),
+                settings.checked().out_of_range.len(),
                 0,
                 "out of range kept: {settings:?}"
             );

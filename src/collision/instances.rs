@@ -77,6 +77,19 @@ impl Sphere {
     }
 }
 
+/// Why a model was not placed ([`InstancedWorld::place`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaceError {
+    /// No model of this index was added.
+    #[error("there is no model {0} to place")]
+    NoModel(usize),
+    /// The transform or its inverse is not finite in 32-bit numbers.
+    #[error(
+        "the transform cannot be inverted in 32-bit numbers (a zero scale, or one so small that its inverse overflows)"
+    )]
+    NotInvertible,
+}
+
 /// Models and their placements.
 #[derive(Clone, Debug, Default)]
 pub struct InstancedWorld {
@@ -232,19 +245,22 @@ impl InstancedWorld {
         self.models.len() - 1
     }
 
-    /// Place `model` with `to_world`. Returns `None` when the transform is not invertible
-    /// (a zero scale) or not finite, or its inverse is not (a scale so small that its
-    /// inverse overflows). A model scaled by 0.001 (millimetres to metres) is placed: its
-    /// determinant, 1e-9, was under the `f32::EPSILON` this once asked for.
-    pub fn place(&mut self, model: usize, to_world: Affine3A) -> Option<()> {
+    /// Place `model` with `to_world`; the placement's index. Refused when there is no such
+    /// model, or the transform is not invertible (a zero scale) or not finite, or its
+    /// inverse is not (a scale so small that its inverse overflows). A model scaled by
+    /// 0.001 (millimetres to metres) is placed: its determinant, 1e-9, was under the
+    /// `f32::EPSILON` this once asked for.
+    pub fn place(&mut self, model: usize, to_world: Affine3A) -> Result<usize, PlaceError> {
         let triangle_base = self.instances.last().map_or(0, |i| {
             i.triangle_base + self.models[i.model].triangles().len() as u32
         });
-        let inst = Instance::new(self.models.get(model)?, model, to_world, triangle_base)?;
+        let of = self.models.get(model).ok_or(PlaceError::NoModel(model))?;
+        let inst =
+            Instance::new(of, model, to_world, triangle_base).ok_or(PlaceError::NotInvertible)?;
         self.instances.push(inst);
         self.top = OnceLock::new();
         self.revision = Revision::fresh();
-        Some(())
+        Ok(self.instances.len() - 1)
     }
 
     /// Mark placements as movers, each with the box it never leaves (its motion's hull):
@@ -714,12 +730,12 @@ mod tests {
     #[test]
     fn singular_placement_is_refused() {
         let mut w = InstancedWorld::new(vec![crate::collision::square_wall(1.0)]);
-        assert!(
-            w.place(0, Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0)))
-                .is_none()
+        assert_eq!(
+            w.place(0, Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0))),
+            Err(PlaceError::NotInvertible)
         );
-        assert!(w.place(3, Affine3A::IDENTITY).is_none());
-        assert!(w.place(0, Affine3A::IDENTITY).is_some());
+        assert_eq!(w.place(3, Affine3A::IDENTITY), Err(PlaceError::NoModel(3)));
+        assert_eq!(w.place(0, Affine3A::IDENTITY), Ok(0));
     }
 
     #[test]

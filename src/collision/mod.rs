@@ -26,7 +26,9 @@ mod world;
 
 pub use body::{Body, SKIN};
 pub use collider::{Collider, Contact, Probe};
-pub use instances::{Instance, InstancedWorld, Moved, MoverHull, PlacementPose, Selection, Which};
+pub use instances::{
+    Instance, InstancedWorld, Moved, MoverHull, PlaceError, PlacementPose, Selection, Which,
+};
 pub use placement::{Placement, place};
 pub use record::{Account, Recorder};
 pub use response::{

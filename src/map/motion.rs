@@ -195,8 +195,24 @@ pub struct MotionSpec {
     ease: Option<Spanned<String>>,
 }
 
-/// A refused motion: the byte offset in the scene of the field at fault, and why.
-pub type Refused = (usize, String);
+/// A refused motion: where in the scene, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The byte offset in the scene of the field at fault.
+    pub at: usize,
+    /// Why it is refused.
+    pub why: String,
+}
+
+impl Refused {
+    /// The field at byte `at` refused for `why`.
+    fn new(at: usize, why: impl Into<String>) -> Refused {
+        Refused {
+            at,
+            why: why.into(),
+        }
+    }
+}
 
 impl MotionSpec {
     /// The motion the table describes, or the field at fault and why: keys of seven
@@ -211,7 +227,7 @@ impl MotionSpec {
             "ease",
             &[("linear", Ease::Linear), ("smooth", Ease::Smooth)],
         )?;
-        check_pace(&keys, ease).map_err(|why| (at, why))?;
+        check_pace(&keys, ease).map_err(|why| Refused::new(at, why))?;
         let play = named(
             &self.play,
             "play",
@@ -222,9 +238,9 @@ impl MotionSpec {
             ],
         )?;
         if play == Play::Loop && !ends_where_it_starts(&keys) {
-            return Err((
+            return Err(Refused::new(
                 self.play.as_ref().map_or(at, |s| s.span().start),
-                "a looping motion must end where it starts (its last key's position and rotation its first's, a rotation by whole turns): else it jumps back through whatever is there".into(),
+                "a looping motion must end where it starts (its last key's position and rotation its first's, a rotation by whole turns): else it jumps back through whatever is there",
             ));
         }
         let radius_at = self.radius.as_ref().map_or(at, |r| r.span().start);
@@ -233,7 +249,7 @@ impl MotionSpec {
             .as_ref()
             .map_or(DEFAULT_NEAR_RADIUS, |r| *r.get_ref());
         if !(radius.is_finite() && radius > 0.0 && radius <= MAX_WORLD_EXTENT) {
-            return Err((
+            return Err(Refused::new(
                 radius_at,
                 format!(
                     "motion radius {radius}: want a positive number of metres, at most {MAX_WORLD_EXTENT}"
@@ -263,7 +279,7 @@ impl MotionSpec {
         let at = self.keys.span().start;
         let rows = self.keys.get_ref();
         if rows.is_empty() || rows.len() > MAX_KEYS {
-            return Err((
+            return Err(Refused::new(
                 at,
                 format!("motion keys: {} keys, want 1 to {MAX_KEYS}", rows.len()),
             ));
@@ -271,7 +287,7 @@ impl MotionSpec {
         let mut keys = Vec::with_capacity(rows.len());
         for (n, row) in rows.iter().enumerate() {
             let [t, x, y, z, rx, ry, rz] = row[..] else {
-                return Err((
+                return Err(Refused::new(
                     at,
                     format!(
                         "motion key {}: {} numbers, want 7 [t, x, y, z, rx, ry, rz]",
@@ -281,7 +297,7 @@ impl MotionSpec {
                 ));
             };
             if !row.iter().all(|v| v.is_finite()) || t < 0.0 {
-                return Err((
+                return Err(Refused::new(
                     at,
                     format!(
                         "motion key {}: {row:?} must be finite, its time 0 or more",
@@ -291,7 +307,7 @@ impl MotionSpec {
             }
             let position = Vec3::new(x, y, z);
             if position.abs().max_element() > MAX_WORLD_EXTENT {
-                return Err((
+                return Err(Refused::new(
                     at,
                     format!(
                         "motion key {}: position {:?} is beyond the {MAX_WORLD_EXTENT:e} m where positions are too coarse to walk",
@@ -325,7 +341,7 @@ fn named<T: Copy>(
         .map(|(_, v)| *v)
         .ok_or_else(|| {
             let names: Vec<String> = choices.iter().map(|(n, _)| format!("{n:?}")).collect();
-            (
+            Refused::new(
                 f.span().start,
                 format!("motion {what} {:?}: want {}", f.get_ref(), names.join(", ")),
             )
@@ -487,7 +503,7 @@ mod tests {
             ("keys = [[0, 1e30, 0, 0, 0, 0, 0]]", "too coarse"),
         ];
         for (text, want) in cases {
-            let e = spec(text).expect_err(text).1;
+            let e = spec(text).expect_err(text).why;
             assert!(e.contains(want), "{text}: {e}");
         }
         // NaN never gets in (TOML's nan).

@@ -517,7 +517,7 @@ fn place_models(
         // A mover stands at its first key until it starts (the keys are its poses).
         let motion = match &p.motion {
             Some(spec) => {
-                let m = spec.motion().map_err(|(at, why)| refused(at, why))?;
+                let m = spec.motion().map_err(|r| refused(r.at, r.why))?;
                 placed.to_world = m.matrix_at(0.0, placed.scale);
                 Some(m)
             }
@@ -553,7 +553,7 @@ fn place_models(
             .scale
             .as_ref()
             .map_or(p.file.span().start, |s| s.span().start);
-        if world.place(model, placed.to_world).is_none() {
+        if world.place(model, placed.to_world).is_err() {
             return Err(refused(
                 scale_at,
                 format!(

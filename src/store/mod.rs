@@ -181,7 +181,7 @@ impl Store {
 
     /// Keep `settings` (brought into their ranges) and save.
     pub fn set_settings(&mut self, settings: &Preferences) -> Result<(), String> {
-        self.settings = settings.checked().0;
+        self.settings = settings.checked().settings;
         self.save()
     }
 

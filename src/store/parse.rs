@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::line_at;
 use crate::map::UpAxis;
-use crate::preferences::{OutOfRange, Preferences, TextureFilter};
+use crate::preferences::{Checked, OutOfRange, Preferences, TextureFilter};
 use crate::quote::{escape, quote};
 use crate::wording::counted;
 
@@ -69,7 +69,10 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = &*without_unknown_filter(text, &mut unknown_filter);
     let mut warnings: Vec<String> = unknown_filter.into_iter().collect();
     let file = read_leniently(text, &mut warnings)?;
-    let (settings, out_of_range) = file.settings.checked();
+    let Checked {
+        settings,
+        out_of_range,
+    } = file.settings.checked();
     warnings.extend(settings_warnings(text, out_of_range));
     let maps = valid_maps(file.maps, &mut warnings);
     Ok(Parsed {
