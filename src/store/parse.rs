@@ -98,8 +98,7 @@ fn read_leniently(text: &str, warnings: &mut Vec<String>) -> Result<StoredFile, 
         let line = e.span().map(|s| line_at(&text, s.start));
         let setting = line.and_then(|l| {
             let (_, t) = settings_lines(&text).find(|&(at, _)| at == l)?;
-            let (key, _) = t.split_once('=')?;
-            Some((l, key.trim().trim_matches('"').to_string()))
+            Some((l, setting_key(t)?.to_string()))
         });
         let Some((l, key)) = setting else {
             return Err(match line {
@@ -194,8 +193,8 @@ fn setting_names(text: &str) -> Vec<String> {
             _ => Vec::new(),
         },
         Err(_) => settings_lines(text)
-            .filter_map(|(_, line)| line.split_once('=').map(|(k, _)| k))
-            .map(|k| k.trim().trim_matches('"').to_string())
+            .filter_map(|(_, line)| setting_key(line))
+            .map(str::to_string)
             .collect(),
     }
 }
@@ -221,11 +220,14 @@ fn settings_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// The line (from 1) on which `key` is set in the `[settings]` table of `text`.
 fn line_of_setting(text: &str, key: &str) -> Option<usize> {
     settings_lines(text)
-        .find(|(_, t)| {
-            t.split_once('=')
-                .is_some_and(|(k, _)| k.trim().trim_matches('"') == key)
-        })
+        .find(|&(_, t)| setting_key(t) == Some(key))
         .map(|(line, _)| line)
+}
+
+/// The key a `key = value` line of the settings sets (unquoted), if it is one.
+fn setting_key(line: &str) -> Option<&str> {
+    let (key, _) = line.split_once('=')?;
+    Some(key.trim().trim_matches('"'))
 }
 
 /// `s` (the table of map `key`) without a decal that is not finite nor a view in no
