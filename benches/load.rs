@@ -24,6 +24,7 @@ use walkthrough::collision::CollisionWorld;
 use walkthrough::cull::lod::simplify_clusters;
 use walkthrough::cull::solids::closed_solids;
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
+use walkthrough::map::header::Header;
 use walkthrough::map::progress::Progress;
 use walkthrough::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
 use walkthrough::session::{OpenOptions, Session, Watch};
@@ -101,7 +102,7 @@ fn load(c: &mut Criterion) {
         let free = FreeSpace::survey(&world);
         g.bench_function("frame_survey", |b| {
             b.iter(|| {
-                infer_frame(&world, free.as_ref(), Given::default())
+                infer_frame(&world, free.as_ref(), Given::default(), &Header::default())
                     .frame
                     .scale
             })

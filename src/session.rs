@@ -12,6 +12,7 @@ use crate::collision::placement::out_of_range;
 use crate::collision::{Collider, CollisionWorld, InstancedWorld, PlacementPose, WorldStats};
 use crate::files::Digest;
 use crate::geometry::Aabb;
+use crate::map::header::{HEADER_BYTES, Header};
 use crate::map::progress::{Progress, Stage};
 use crate::map::scene::{is_scene_path, load_scene};
 use crate::map::{MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureOptions, UpAxis};
@@ -189,9 +190,13 @@ impl Session {
             && (given.up.is_none()
                 || given.scale.is_none()
                 || (opts.spawn.is_none() && map.marked_spawn.is_none()));
+        let said = path
+            .filter(|_| needed)
+            .map_or_else(Header::default, header_of);
         let job = Job {
             needed,
             given,
+            said,
             headless: opts.headless,
             keep_in: keep_in.as_deref(),
             progress,
@@ -595,6 +600,13 @@ fn frame_reasons(
             _ => guess.up_reason.clone(),
         },
     }
+}
+
+/// What the OBJ file at `path` says of itself in its header (see [`Header`]), weighed
+/// in its survey: a file unreadable now says nothing (the map is already read).
+fn header_of(path: &Path) -> Header {
+    crate::files::read_head(path, crate::files::FileKind::Obj, HEADER_BYTES)
+        .map_or_else(|_| Header::default(), |head| Header::read(&head))
 }
 
 /// What is given of a map's frame: `opts`' up and scale, else the frame remembered for

@@ -240,3 +240,67 @@ fn town_of_closed_boxes_in_metres_keeps_metres() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Open generated level `name` written `z_up` in `metres` a unit, with `header` (comment
+/// lines) before its data.
+fn open_with_header(name: &str, z_up: bool, metres: f32, header: &str) -> Session {
+    let level = all()
+        .into_iter()
+        .find(|l| l.name == name)
+        .expect("a generated level");
+    let dir = std::env::temp_dir().join(format!("walkthrough-header-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}-{z_up}-{metres}.obj", name.replace(' ', "_")));
+    std::fs::write(
+        &path,
+        format!("{header}{}", write_obj(&level.tris, z_up, metres)),
+    )
+    .unwrap();
+    let s = Session::open(Some(&path), &OpenOptions::default()).expect("the level opens");
+    let _ = std::fs::remove_file(&path);
+    s
+}
+
+/// A gym written in inches reads as centimetres from its geometry alone (its rooms,
+/// steps and openings fit both); SketchUp's header stating inches decides it, and the
+/// reason says so.
+#[test]
+fn a_level_read_wrong_alone_is_read_right_by_the_units_its_header_states() {
+    let alone = open_with_header("gym", false, 0.0254, "");
+    assert_eq!(alone.map.frame.scale, 0.01, "{}", alone.scale_reason);
+    let said = open_with_header(
+        "gym",
+        false,
+        0.0254,
+        "# Alias OBJ Model File\n# Exported from SketchUp\n# File units = inches\n",
+    );
+    assert_eq!(said.map.frame.scale, 0.0254, "{}", said.scale_reason);
+    assert!(
+        said.scale_reason
+            .contains("the header says inches (line 3)"),
+        "{}",
+        said.scale_reason
+    );
+    assert_ne!(
+        said.scale_guess.expect("inferred").confidence,
+        Confidence::Low
+    );
+}
+
+/// A header can be wrong (a fork of an exporter wrote centimetres under "Units =
+/// meters"; a level re-exported on another axis keeps a tool's name): clear geometry
+/// overrules it, and the reason says the header was not followed.
+#[test]
+fn a_header_that_is_wrong_is_overruled_by_clear_geometry() {
+    let units = open_with_header("house", false, 1.0, "# File units = millimeters\n");
+    assert_eq!(units.map.frame.scale, 1.0, "{}", units.scale_reason);
+    assert!(
+        units
+            .scale_reason
+            .contains("the header says millimetres (line 1), but the geometry reads otherwise"),
+        "{}",
+        units.scale_reason
+    );
+    let axis = open_with_header("house", true, 1.0, "# Blender 4.2.0\n# www.blender.org\n");
+    assert_eq!(axis.map.frame.up, UpAxis::Z, "{}", axis.up_reason);
+}

@@ -150,30 +150,6 @@ impl App {
         }
     }
 
-    /// The walker walked `walked` metres across this frame: a fairly sure offer folds
-    /// away once it has gone far enough with it in view (see `Offer::walked`; the help
-    /// hides it).
-    pub(super) fn walk_past_offer(&mut self, walked: f32) {
-        if self.overlay.help {
-            return;
-        }
-        let Some(offer) = self.offer.as_mut() else {
-            return;
-        };
-        if !offer.walked(walked) {
-            return;
-        }
-        let (what, keys) = match (offer.up.is_some(), offer.scale.is_some()) {
-            (true, false) => ("up axis", "U still turns it"),
-            (false, true) => ("scale", "[ and ] still change it"),
-            _ => ("up axis and scale", "U, [ and ] still correct them"),
-        };
-        self.overlay.notify(format!(
-            "{what} kept as read for this visit (not remembered): {keys}"
-        ));
-        self.offer = None;
-    }
-
     /// A correction took effect: keep it for reloads, remember it for the file, show the
     /// marker and say what reproduces it.
     pub(super) fn corrected(&mut self, what: String) {

@@ -85,7 +85,6 @@ impl App {
         if let Some(refusal) = advance.refused {
             self.overlay.notify(refusal.to_string());
         }
-        self.walk_past_offer(advance.walked);
         if let Some(speed) = self.sim.speed_of(&advance) {
             self.overlay.moving_at = speed;
         }

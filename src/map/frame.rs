@@ -46,6 +46,11 @@ impl UpAxis {
         }
     }
 
+    /// Whether this is an axis pointing down the file's own (the file upside down).
+    pub fn is_flipped(self) -> bool {
+        matches!(self, UpAxis::NegY | UpAxis::NegZ | UpAxis::NegX)
+    }
+
     /// The same axis the other way: the file upside down.
     pub fn flipped(self) -> UpAxis {
         match self {

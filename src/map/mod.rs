@@ -30,6 +30,7 @@ pub(crate) use halves::TWO_READERS_MIN_BYTES;
 pub mod builtin;
 pub mod error;
 pub mod frame;
+pub mod header;
 mod locate;
 mod lookup;
 pub mod minimap;

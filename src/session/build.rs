@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::cache::Keeping;
 use crate::collision::CollisionWorld;
 use crate::cull::solids::closed_solids;
+use crate::map::header::Header;
 use crate::map::progress::{Progress, Stage};
 use crate::map::{Map, MapFrame, UpAxis};
 use crate::survey::{FrameGuess, FreeSpace, Given, MainPart, infer_frame, main_part};
@@ -33,6 +34,8 @@ pub(super) struct Job<'a> {
     pub(super) needed: bool,
     /// What the options give of the frame.
     pub(super) given: Given,
+    /// What the file's header says of itself.
+    pub(super) said: Header,
     /// Nothing will be drawn: no closed solids.
     pub(super) headless: bool,
     /// The folder of the cache of built maps to keep the map in.
@@ -86,7 +89,7 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
             });
             let t2 = Instant::now();
             let mut warnings = Vec::new();
-            let surveyed = survey_map(&mut warnings, world, job.needed, job.given);
+            let surveyed = survey_map(&mut warnings, world, job.needed, job.given, &job.said);
             let survey = t2.elapsed();
             if job.keep_in.is_some() {
                 job.progress.enter(Stage::Keeping);
@@ -175,6 +178,7 @@ fn survey_map(
     world: &CollisionWorld,
     needed: bool,
     given: Given,
+    said: &Header,
 ) -> Surveyed {
     // A few triangles far from the rest would stretch the survey's grid past its rooms.
     let part = if needed { main_part(world) } else { None };
@@ -196,7 +200,7 @@ fn survey_map(
     } else {
         None
     };
-    let guess = infer_frame(surveyed, free.as_ref(), given);
+    let guess = infer_frame(surveyed, free.as_ref(), given, said);
     Surveyed { guess, free, part }
 }
 
@@ -218,6 +222,7 @@ mod tests {
             let job = Job {
                 needed: true,
                 given: Given::default(),
+                said: Header::default(),
                 headless: true,
                 keep_in,
                 progress: &progress,
@@ -258,6 +263,7 @@ mod tests {
             &CollisionWorld::new(t),
             true,
             Given::default(),
+            &Header::default(),
         );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         let w = &warnings[0];

@@ -41,6 +41,7 @@ pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings, start_warn
 pub use up::AxisEvidence;
 
 use crate::collision::CollisionWorld;
+use crate::map::header::Header;
 use crate::map::{MapFrame, UpAxis};
 
 /// Floor samples each reading of the map is measured from ...
@@ -64,7 +65,12 @@ pub enum Confidence {
 }
 
 /// Margins (natural log) above which a guess is "fair", and "high".
-pub const CONFIDENCE_MARGINS: (f32, f32) = (1.0, 3.0);
+/// Calibrated on the thirteen real levels of `../shared/levels` (each also written in
+/// the other convention, mirrored and on its side) and the 300 generated ones: no half
+/// read with a margin over 3.5 was wrong (the widest wrong one, 3.02: a bridge written in
+/// inches read as centimetres), and the window asks only at 1.5 or less, where the
+/// evidence is split (one level read right in five is asked about; docs/survey.md).
+pub const CONFIDENCE_MARGINS: (f32, f32) = (1.5, 3.5);
 
 impl Confidence {
     /// The confidence a margin of `margin` (natural log) gives.
@@ -100,7 +106,8 @@ pub struct Inferred<T> {
     /// How much likelier the answer is than the next (natural log; what the confidence
     /// is read from).
     pub margin: f32,
-    /// The next most likely answer.
+    /// The next most likely answer, the one the window offers (for the scale, the next
+    /// that makes a world a person fits; the chosen one again when none does).
     pub next: T,
 }
 
@@ -171,6 +178,12 @@ pub const LEVEL_SHARE_FLOOR: f32 = 1e-3;
 /// The level share is given as a reason ("floors gather at few heights") when it is this
 /// many times the next axis's: a difference the score weighs as 0.3 or more.
 pub const LEVEL_SHARE_SAID: f32 = 1.5;
+/// How much likelier (natural log) the axis is that the tool a file's header names writes
+/// up (Blender's Y, IfcOpenShell's Z: see [`crate::map::header`]): a default the user
+/// may have changed on export, so it decides between axes the geometry barely tells
+/// apart, and clear geometry overrules it.
+pub const TOOL_AXIS_WEIGHT: f32 = 2.0;
+
 /// How well `e` speaks for its axis pointing up.
 fn up_score(e: &up::AxisEvidence) -> f32 {
     SKY_WEIGHT * e.sky
@@ -202,19 +215,29 @@ fn weigh(
     }
 }
 
+/// [`TOOL_AXIS_WEIGHT`] for `up` when the tool `said` names writes it up.
+fn tool_axis(said: &Header, up: UpAxis) -> f32 {
+    if said.tool.and_then(|t| t.up()) == Some(up) {
+        TOOL_AXIS_WEIGHT
+    } else {
+        0.0
+    }
+}
+
 /// The up axes of `world` weighed, the most likely first: `given` alone when it is given,
 /// else every candidate, the winner turned over when its sky is below it.
 fn weigh_ups(
     world: &CollisionWorld,
     free: Option<&FreeSpace>,
     given: Option<UpAxis>,
+    said: &Header,
 ) -> Vec<Weighed> {
     let surface = up::SurfaceCues::of(world);
     let mut weighed: Vec<Weighed> = match given {
         Some(up) => vec![weigh(world, free, up, 0.0, &surface)],
         None => CANDIDATE_UPS
             .iter()
-            .map(|&(up, prior)| weigh(world, free, up, prior, &surface))
+            .map(|&(up, prior)| weigh(world, free, up, prior + tool_axis(said, up), &surface))
             .collect(),
     };
     weighed.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -233,40 +256,26 @@ fn weigh_ups(
 }
 
 /// Infer what `given` leaves open of the frame of `world`, a map in the file's own
-/// coordinates, with `free` its free-space survey in the same coordinates.
+/// coordinates, with `free` its free-space survey in the same coordinates, and what the
+/// file's header `said` (the tool that wrote it, the units it states) weighed as
+/// evidence beside the geometry.
 ///
 /// Each candidate up axis is weighed by evidence walls cannot give alone (see [`up`]):
 /// the sky above, floors in few levels, the surface facing along it. Y, OBJ's
 /// convention, has a head start. Then the unit along the chosen axis, among the
 /// hypotheses the file's grid allows (see [`grid`], [`units`]).
-pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Given) -> FrameGuess {
+pub fn infer_frame(
+    world: &CollisionWorld,
+    free: Option<&FreeSpace>,
+    given: Given,
+    said: &Header,
+) -> FrameGuess {
     // The corners of at most GRID_TRIANGLES triangles, spread over the file.
     let tris = world.triangles();
     let stride = tris.len().div_ceil(GRID_TRIANGLES).max(1);
     let grid = grid::engine_grid(tris.iter().step_by(stride).flat_map(|t| t.vertices()));
-    let weighed = weigh_ups(world, free, given.up);
-    // Every cue, for `--verbose`.
-    let mut details: Vec<String> = weighed
-        .iter()
-        .map(|w| {
-            format!(
-                "survey: {} up: sky {:+.2}, levels {:.2}, level share {:.3}, facing {:.0}%: score {:.2}",
-                w.up,
-                w.evidence.sky,
-                w.evidence.layering,
-                w.evidence.level_share,
-                100.0 * w.evidence.facing,
-                w.score
-            )
-        })
-        .collect();
-    if let Some(g) = grid {
-        details.push(format!(
-            "survey: on a level editor's grid of {} file units ({:.0}% of coordinates)",
-            grid::EDITOR_GRID * g.import,
-            100.0 * g.share
-        ));
-    }
+    let weighed = weigh_ups(world, free, given.up, said);
+    let mut details = up_details(&weighed, grid);
     let best = &weighed[0];
     let (up_reason, up) = match given.up {
         Some(up) => (
@@ -278,7 +287,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
             let margin = best.score - next.score;
             let confidence = Confidence::of(margin);
             (
-                up_reason(best, next, confidence),
+                up_reason(best, next, confidence, said),
                 Some(Inferred {
                     chosen: best.up,
                     confidence,
@@ -293,7 +302,7 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     let (across, along) = measures::extents(world.bounds().size(), dir);
     let m = measures::measure(world, free, &runs, dir, across, along);
     // Ranked once, for the details and the answer (each ranking scores every unit).
-    let scored = scale::ranked(&m, grid);
+    let scored = scale::ranked(&m, grid, said);
     details.extend(scored.iter().map(|s| {
         format!(
             "survey: {} ({} per unit): score {:.2} ({})",
@@ -323,12 +332,17 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
             let confidence = Confidence::of(g.margin).min(most);
             (
                 g.scale,
-                format!("scale {}: {}", g.scale, g.reason),
+                format!(
+                    "scale {}: {}{}",
+                    g.scale,
+                    g.reason,
+                    header_on_scale(said, g.unit)
+                ),
                 Some(Inferred {
                     chosen: g.unit,
                     confidence,
                     margin: g.margin,
-                    next: g.next,
+                    next: g.offered,
                 }),
             )
         }
@@ -344,6 +358,33 @@ pub fn infer_frame(world: &CollisionWorld, free: Option<&FreeSpace>, given: Give
     }
 }
 
+/// Every up axis's cues, and the editor's grid when the file is on one, a line each
+/// (for `--verbose`).
+fn up_details(weighed: &[Weighed], grid: Option<grid::EngineGrid>) -> Vec<String> {
+    let mut details: Vec<String> = weighed
+        .iter()
+        .map(|w| {
+            format!(
+                "survey: {} up: sky {:+.2}, levels {:.2}, level share {:.3}, facing {:.0}%: score {:.2}",
+                w.up,
+                w.evidence.sky,
+                w.evidence.layering,
+                w.evidence.level_share,
+                100.0 * w.evidence.facing,
+                w.score
+            )
+        })
+        .collect();
+    if let Some(g) = grid {
+        details.push(format!(
+            "survey: on a level editor's grid of {} file units ({:.0}% of coordinates)",
+            grid::EDITOR_GRID * g.import,
+            100.0 * g.share
+        ));
+    }
+    details
+}
+
 /// The most the scale's confidence may be: the scale is read along the up axis (rooms'
 /// heights, steps, floors), so while the up axis is a guess (confidence low: the next
 /// axis nearly as likely) the scale is at most fair. A level turned on its side read its
@@ -355,26 +396,56 @@ fn scale_confidence_cap(up: Option<&Inferred<UpAxis>>) -> Confidence {
     }
 }
 
-/// Why `best` is up rather than `next`, in a sentence.
-fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence) -> String {
+/// What the file's header said of the scale, beside the unit `chosen`: "; the header
+/// says inches (line 3)" or "; the header says metres (line 3), but the geometry reads
+/// otherwise"; the tool it names, when its units were weighed.
+fn header_on_scale(said: &Header, chosen: units::Unit) -> String {
+    let agrees = |metres: f32| units::same_unit(chosen.metres, metres);
+    match (said.units, said.tool) {
+        (Some(s), _) if agrees(s.unit.metres) => {
+            format!("; the header says {} (line {})", s.unit.name, s.line)
+        }
+        (Some(s), _) => format!(
+            "; the header says {} (line {}), but the geometry reads otherwise",
+            s.unit.name, s.line
+        ),
+        (None, Some(t)) if !t.units().is_empty() => {
+            let written = if t.units().iter().any(|u| agrees(u.metres)) {
+                "its units"
+            } else {
+                "other units, but the geometry reads otherwise"
+            };
+            format!("; written by {}, which writes {written}", t.name())
+        }
+        _ => String::new(),
+    }
+}
+
+/// Why `best` is up rather than `next`, in a sentence (with the tool that `said` it
+/// writes that axis up, when it does).
+fn up_reason(best: &Weighed, next: &Weighed, confidence: Confidence, said: &Header) -> String {
     let (b, n) = (best.evidence, next.evidence);
-    let why = if best.up == UpAxis::Y && best.score - next.score < 1.0 {
+    let tool = said
+        .tool
+        .filter(|_| tool_axis(said, best.up) > 0.0)
+        .map(|t| format!("{} writes {} up", t.name(), best.up));
+    let why = if best.up == UpAxis::Y && best.score - next.score < 1.0 && tool.is_none() {
         "OBJ's convention; no strong evidence for another".to_string()
     } else {
-        let mut cues = Vec::new();
+        let mut cues: Vec<String> = tool.into_iter().collect();
         if b.sky - n.sky > 0.1 {
-            cues.push("the sky is above");
+            cues.push("the sky is above".into());
         }
         if b.layering - n.layering > 0.1 {
-            cues.push("floors lie in few levels");
+            cues.push("floors lie in few levels".into());
         } else if b.level_share > LEVEL_SHARE_SAID * n.level_share {
-            cues.push("floors gather at few heights");
+            cues.push("floors gather at few heights".into());
         }
         if b.facing - n.facing > 0.1 {
-            cues.push("most of the surface faces along it");
+            cues.push("most of the surface faces along it".into());
         }
         if cues.is_empty() {
-            cues.push("the cues together");
+            cues.push("the cues together".into());
         }
         cues.join(", ")
     };

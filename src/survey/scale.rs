@@ -29,8 +29,9 @@ use super::Confidence;
 use super::fit::fit;
 use super::grid::EngineGrid;
 use super::measures::{MIN_READINGS, Measures};
-use super::units::hypotheses;
 pub use super::units::{UNITS, Unit};
+use super::units::{heard, hypotheses};
+use crate::map::header::{Header, Tool};
 
 /// The storey height, metres, that a unit of the file's own makes of its typical storey.
 const OWN_STOREY: f32 = 2.8;
@@ -127,6 +128,10 @@ pub struct ScaleGuess {
     pub margin: f32,
     /// The next answer: the most likely unit that differs by more than [`SAME_ANSWER`].
     pub next: Unit,
+    /// The answer to offer instead: the most likely unit that differs by more than
+    /// [`SAME_ANSWER`] and makes a world a person fits (see [`a_person_fits`]); the
+    /// chosen unit when none does.
+    pub offered: Unit,
     /// A sentence for the user: the unit, the cues and how they agree.
     pub reason: String,
 }
@@ -328,10 +333,12 @@ fn plausible_metres(storeys: &[f32]) -> bool {
     median(storeys).is_some_and(|h| (METRES_STOREYS.0..=METRES_STOREYS.1).contains(&h))
 }
 
-/// Every unit a file on `grid` may be in scored, best first.
-pub fn ranked(m: &Measures, grid: Option<EngineGrid>) -> Vec<UnitScore> {
-    let game = grid.is_some();
-    let mut scored: Vec<UnitScore> = hypotheses(grid, m.doom_like())
+/// Every unit a file on `grid` may be in scored, best first, with what its header
+/// `said` weighed in (see [`heard`]). A level on an editor's grid, or written by a game's
+/// tool, is a game level.
+pub fn ranked(m: &Measures, grid: Option<EngineGrid>, said: &Header) -> Vec<UnitScore> {
+    let game = grid.is_some() || said.tool.is_some_and(Tool::writes_game_levels);
+    let mut scored: Vec<UnitScore> = heard(hypotheses(grid, m.doom_like()), said)
         .iter()
         .map(|&u| score(m, u, game))
         .collect();
@@ -417,6 +424,26 @@ pub fn describe(m: &Measures, s: &UnitScore) -> String {
     cues.join(", ")
 }
 
+/// The typical storey, metres, a person fits: over the walker's head, up to a nave's.
+const PERSON_STOREYS: (f32, f32) = (2.0, HALLS.1);
+/// The least share of the storeys the walker stands under for a person to fit.
+const PERSON_STANDS: f32 = 0.5;
+
+/// Whether the level measured by `m` at `metres` a unit is a world a person fits: its
+/// typical storey in [`PERSON_STOREYS`] and over the walker in most places (see
+/// [`fit`]); a level without storeys (open ground), its size in [`SIZE_RANGE`]. What the
+/// window offers instead of a reading must be such a world: the Cornell box offered in
+/// inches was 14 m high.
+pub fn a_person_fits(m: &Measures, metres: f32) -> bool {
+    match median(&m.storeys) {
+        Some(h) => {
+            (PERSON_STOREYS.0..=PERSON_STOREYS.1).contains(&(h * metres))
+                && fit(m, metres).stand.is_none_or(|s| s >= PERSON_STANDS)
+        }
+        None => (SIZE_RANGE.0..=SIZE_RANGE.1).contains(&(m.size * metres)),
+    }
+}
+
 /// Two scales within this factor of each other are one answer: the next most likely
 /// scale is the best one that differs by more.
 pub const SAME_ANSWER: f32 = 1.25;
@@ -430,12 +457,20 @@ pub fn infer_scale(m: &Measures, scored: &[UnitScore], most: Confidence) -> Scal
         !(1.0 / SAME_ANSWER..=SAME_ANSWER).contains(&r)
     };
     let next = scored.iter().find(other).copied().unwrap_or(scored[1]);
+    // What the window may offer instead: the likeliest other answer that makes a world a
+    // person fits, else none (the chosen one again).
+    let offered = scored
+        .iter()
+        .filter(other)
+        .find(|s| a_person_fits(m, s.unit.metres))
+        .map_or(best.unit, |s| s.unit);
     ScaleGuess {
         scale: best.unit.metres,
         unit: best.unit,
         total: best.total,
         margin: (best.total - best.kept) - (next.total - next.kept),
         next: next.unit,
+        offered,
         reason: format!(
             "{} ({}; confidence {}, next {})",
             best.unit.name,

@@ -16,6 +16,7 @@
 //! - Unreal units, a centimetre.
 
 use super::grid::{EngineGrid, IMPORT_SCALES};
+use crate::map::header::Header;
 
 /// A unit of length a file may use.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -231,6 +232,49 @@ pub fn hypotheses(grid: Option<EngineGrid>, doom_like: bool) -> Vec<Unit> {
     }
     out
 }
+
+/// How much likelier (natural log) a unit is when the file's header states it: SketchUp,
+/// TIG's exporter and Maya write the units their coordinates are in. Short of certain: a
+/// fork of an exporter wrote centimetres under "Units = meters", so the geometry can
+/// still overrule it.
+pub const STATED_WEIGHT: f32 = 4.0;
+/// How much likelier (natural log) the units of the tool a header names are (Doom
+/// Builder's Doom units, IfcOpenShell's metres, Cube 2's own): a tool's default, which a
+/// user may have changed, so weaker than units stated.
+pub const TOOL_WEIGHT: f32 = 3.0;
+
+/// The hypotheses `units` weighed by what the file's header says (see
+/// [`crate::map::header`]): the units it states and those of the tool it names are
+/// likelier, and join the hypotheses when they are not among them (Cube 2's units,
+/// whose 15-unit player makes a unit about 12 cm, are no common unit). A unit that joins
+/// enters with the prior of the likeliest hypothesis, shared among the tool's units.
+pub fn heard(mut units: Vec<Unit>, said: &Header) -> Vec<Unit> {
+    let top = units.iter().map(|u| u.prior).fold(0.0f32, f32::max);
+    let stated = said.units.map(|s| (s.unit, STATED_WEIGHT));
+    let tool = said
+        .tool
+        .into_iter()
+        .flat_map(|t| t.units().iter().map(|u| (*u, TOOL_WEIGHT)));
+    for (unit, weight) in stated.into_iter().chain(tool) {
+        let factor = unit.share * weight.exp();
+        match units.iter_mut().find(|u| same_unit(u.metres, unit.metres)) {
+            Some(u) => u.prior *= factor,
+            None => units.push(Unit {
+                name: unit.name,
+                metres: unit.metres,
+                prior: top * factor,
+                step: PERSON_STEP,
+                stair: (EDITOR_STAIR_UNITS * unit.metres, ENGINE_STAIR_SPREAD),
+            }),
+        }
+    }
+    units
+}
+
+/// A game's stairs in its own units when only its tool is known (Cube 2's cubes of 4
+/// and 8 units): a rise of this many units, spread as an editor's
+/// ([`ENGINE_STAIR_SPREAD`]).
+const EDITOR_STAIR_UNITS: f32 = 4.0;
 
 /// Significant digits a computed unit keeps (see [`short_decimal`]).
 pub const UNIT_DIGITS: i32 = 6;

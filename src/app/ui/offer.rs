@@ -1,7 +1,11 @@
-//! When the survey is unsure of a map's frame, the window says so in the view: what it
-//! chose, the next most likely answer and the one key that switches to it, with the
-//! 1.8 m person marker standing ahead for scale, until the user keeps it (Enter,
-//! remembered for the file like a correction) or corrects it (U, `[`, `]`).
+//! When the survey's evidence is split on a map's frame (confidence low), the window
+//! asks in the view: what it chose, the next most likely answer and the one key that
+//! switches to it, with the 1.8 m person marker standing ahead for scale, until the user
+//! keeps it (Enter, remembered for the file like a correction) or corrects it (U, `[`,
+//! `]`). A reading the survey is fairly or highly sure of opens without a question: the
+//! confidences are calibrated so that "fair" is seldom wrong and "high" never was on
+//! the real and generated levels (docs/survey.md), and asking on most maps told the
+//! user nothing.
 
 use walkthrough::map::UpAxis;
 use walkthrough::session::Session;
@@ -12,40 +16,30 @@ use walkthrough::names::Named;
 
 use crate::app::marker::MARKER_HEIGHT;
 
-/// What the window offers for a map whose frame the survey is not sure of.
+/// What the window offers for a map whose frame the survey's evidence is split on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Offer {
     /// The up axis chosen and the one offered, when the survey is unsure of it.
     pub up: Option<(UpAxis, UpAxis)>,
-    /// The unit chosen and the one offered, when the survey is unsure of it.
+    /// The unit chosen and the one offered, when the survey is unsure of it and the
+    /// offered one is a world a person fits (see [`walkthrough::survey::Inferred::next`]).
     pub scale: Option<(Unit, Unit)>,
     /// The notice, as shown.
     pub text: String,
-    /// No half of it is a low-confidence guess: it folds away once the walker has walked
-    /// [`WALKED_PAST`] with it showing (see [`Offer::walked`]).
-    fair: bool,
-    /// Metres walked across (or flown) while it showed.
-    walked: f32,
 }
 
-/// How far the walker goes with a fairly sure offer showing before it folds away: far
-/// enough to have seen the map stand upright at its size. Every real level's up axis is
-/// read with "fair" confidence at best (the survey cannot always tell upside down), and
-/// the question stood on the screen until answered (a new user's finding).
-pub const WALKED_PAST: f32 = 10.0;
-
 impl Offer {
-    /// The offer for `session`, when the survey inferred a half of its frame and is not
-    /// sure of it ("high" is sure: see [`Confidence`]).
+    /// The offer for `session`, when the survey inferred a half of its frame and its
+    /// evidence on it is split (confidence low) with another answer to offer.
     pub fn of(session: &Session) -> Option<Offer> {
-        let unsure = |c: Confidence| c != Confidence::High;
+        let split = |c: Confidence| c == Confidence::Low;
         let up = session
             .up_guess
-            .filter(|g| unsure(g.confidence))
+            .filter(|g| split(g.confidence) && g.next != g.chosen)
             .map(|g| (g.chosen, g.next, g.confidence));
         let scale = session
             .scale_guess
-            .filter(|g| unsure(g.confidence))
+            .filter(|g| split(g.confidence) && g.next.metres != g.chosen.metres)
             .map(|g| (g.chosen, g.next, g.confidence));
         if up.is_none() && scale.is_none() {
             return None;
@@ -56,11 +50,14 @@ impl Offer {
                 "Not sure this is upright ({confidence} confidence): up is {chosen}, maybe {next} - {}",
                 up_key(chosen, next)
             ));
-            // The other usual mistake, which the survey cannot always tell: a closed level
-            // written upside down (its floors and ceilings alike).
-            let down = chosen.flipped();
-            if down != next {
-                lines.push(format!("Upside down? {} (up {down})", up_key(chosen, down)));
+            // The survey turned the file over (its sky below): the way back is offered
+            // too, since a closed level's floors and ceilings alike can mislead it.
+            let back = chosen.flipped();
+            if chosen.is_flipped() && back != next {
+                lines.push(format!(
+                    "Written upside down? {} (up {back})",
+                    up_key(chosen, back)
+                ));
             }
         }
         if let Some((chosen, next, confidence)) = scale {
@@ -74,24 +71,11 @@ impl Offer {
         lines.push(format!(
             "The cyan frame ahead is {MARKER_HEIGHT} m tall. Enter keeps this (remembered for the file)"
         ));
-        let low = |half: Option<Confidence>| half == Some(Confidence::Low);
         Some(Offer {
             up: up.map(|(c, n, _)| (c, n)),
             scale: scale.map(|(c, n, _)| (c, n)),
             text: lines.join("\n"),
-            fair: !low(up.map(|u| u.2)) && !low(scale.map(|s| s.2)),
-            walked: 0.0,
         })
-    }
-
-    /// The walker walked `moved` metres across with the offer showing: true when it has now gone
-    /// [`WALKED_PAST`] and the offer is fairly sure (it then folds away, its reading kept
-    /// for this visit only). A low-confidence guess stays until it is answered.
-    pub fn walked(&mut self, moved: f32) -> bool {
-        if moved.is_finite() {
-            self.walked += moved.max(0.0);
-        }
-        self.fair && self.walked >= WALKED_PAST
     }
 
     /// The offered scale, if it lies `larger` (or smaller) than `current`: what Shift+]
@@ -156,25 +140,35 @@ mod tests {
         })
     }
 
-    /// The question stood on every real level's screen until answered (a new user's
-    /// finding): a fairly sure one folds away after a walk; a low one stays.
+    /// A fairly sure reading (every real level's up axis once) asked on every map, and
+    /// told the user nothing: only a split one asks.
     #[test]
-    fn a_fairly_sure_offer_folds_away_after_a_walk_and_a_low_one_stays() {
+    fn a_fairly_sure_frame_opens_without_a_question_and_a_split_one_asks() {
         let (metres, feet) = (UNITS[0], UNITS[4]);
-        let mut fair = Offer::of(&session(
+        let fair = session(
             guess(UpAxis::Y, UpAxis::Z, Confidence::Fair),
-            guess(metres, feet, Confidence::High),
-        ))
-        .expect("an offer");
-        assert!(!fair.walked(WALKED_PAST * 0.6));
-        assert!(!fair.walked(f32::NAN));
-        assert!(fair.walked(WALKED_PAST * 0.5));
-        let mut low = Offer::of(&session(
+            guess(metres, feet, Confidence::Fair),
+        );
+        assert_eq!(Offer::of(&fair), None);
+        let low = Offer::of(&session(
             guess(UpAxis::Y, UpAxis::Z, Confidence::Fair),
             guess(metres, feet, Confidence::Low),
         ))
         .expect("an offer");
-        assert!(!low.walked(WALKED_PAST * 100.0));
+        assert_eq!(low.up, None);
+        assert_eq!(low.scale, Some((metres, feet)));
+    }
+
+    /// A split scale with no other world a person fits (the survey offers the answer it
+    /// chose again) asks nothing of the scale.
+    #[test]
+    fn a_split_scale_with_nothing_to_offer_asks_nothing() {
+        let metres = UNITS[0];
+        let none = session(
+            guess(UpAxis::Y, UpAxis::Z, Confidence::High),
+            guess(metres, metres, Confidence::Low),
+        );
+        assert_eq!(Offer::of(&none), None);
     }
 
     #[test]
@@ -192,7 +186,7 @@ mod tests {
         let (metres, feet) = (UNITS[0], UNITS[4]);
         let o = Offer::of(&session(
             guess(UpAxis::Y, UpAxis::Z, Confidence::Low),
-            guess(feet, metres, Confidence::Fair),
+            guess(feet, metres, Confidence::Low),
         ))
         .expect("an offer");
         assert!(
@@ -200,16 +194,11 @@ mod tests {
             "{}",
             o.text
         );
-        // And the way over: the closed level written upside down, which the survey
-        // cannot tell from upright.
-        assert!(
-            o.text.contains("Upside down? U 3 times turns it (up -y)"),
-            "{}",
-            o.text
-        );
+        // Nothing pointed to the file being upside down: no line for it.
+        assert!(!o.text.contains("upside down"), "{}", o.text);
         assert!(
             o.text
-                .contains("Read as feet (fair confidence); maybe metres - Shift+] switches"),
+                .contains("Read as feet (low confidence); maybe metres - Shift+] switches"),
             "{}",
             o.text
         );
@@ -217,6 +206,19 @@ mod tests {
         // Shift+] goes to the offered metres; Shift+[ is not toward it.
         assert_eq!(o.scale_toward(feet.metres, true), Some(1.0));
         assert_eq!(o.scale_toward(feet.metres, false), None);
+        // The survey turned the file over (its sky below): the way back is named.
+        let turned = Offer::of(&session(
+            guess(UpAxis::NegY, UpAxis::Z, Confidence::Low),
+            None,
+        ))
+        .expect("an offer");
+        assert!(
+            turned
+                .text
+                .contains("Written upside down? U 3 times turns it (up y)"),
+            "{}",
+            turned.text
+        );
         // Z offered back to Y is Shift+U; -y is more than a press away.
         assert_eq!(up_key(UpAxis::Z, UpAxis::Y), "Shift+U turns it");
         assert_eq!(up_key(UpAxis::Y, UpAxis::Z), "U turns it");
