@@ -304,3 +304,30 @@ fn a_header_that_is_wrong_is_overruled_by_clear_geometry() {
     let axis = open_with_header("house", true, 1.0, "# Blender 4.2.0\n# www.blender.org\n");
     assert_eq!(axis.map.frame.up, UpAxis::Z, "{}", axis.up_reason);
 }
+
+/// Halls stay halls: a cathedral whose 42 m nave is its only storey reads in its own
+/// units, metres among them: its doors (2.1 m), risers (0.17 m) and seats (0.45 m)
+/// outweigh the height of its vault, which in feet would be a 13 m hall. Written Z-up,
+/// its tall walls split the up axis (as the generated cathedral's do): read wrong, it is
+/// asked about.
+#[test]
+fn a_cathedral_whose_nave_is_its_storey_reads_in_its_units() {
+    let level = common::buildings::great_cathedral();
+    let dir = std::env::temp_dir().join(format!("walkthrough-hall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let outcomes: Vec<Outcome> = [false, true]
+        .into_iter()
+        .flat_map(|z_up| UNITS.map(|unit| (z_up, unit)))
+        .map(|(z_up, unit)| survey(&dir, &level, z_up, unit))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    // Its scale is read along the axis read: once U turns it upright, it is surveyed
+    // again.
+    let asked = |o: &&Outcome| o.up_confidence == Confidence::Low;
+    let wrong: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !(o.passed() || o.z_up && asked(o)))
+        .map(|o| format!("{} {}: {}; {}", o.unit, o.z_up, o.up_reason, o.scale_reason))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

@@ -2792,6 +2792,59 @@ fn a_right_click_just_after_a_mouse_move_sticks_the_decal_where_the_view_now_aim
     }
 }
 
+/// The survey's question sat over the foot of the 1.8 m frame it asks the user to judge
+/// the scale by, in a short window: the frame now stands far enough ahead for its foot to
+/// show above the question, whole, at 640x360 and at 1280x720.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_question_never_covers_the_person_frame() {
+    /// Rows of floor between the frame's foot and the question, at least.
+    const FLOOR_BETWEEN: u32 = 3;
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("offer_frame");
+    let hall = ambiguous_hall(&dir);
+    let script = dir.join("wait.txt");
+    std::fs::write(&script, "wait 2\n").unwrap();
+    for size in ["640x360", "1280x720"] {
+        let _ = std::fs::remove_dir_all(dir.join("walkthrough-config"));
+        let shot = dir.join(format!("frame-{size}.png"));
+        let child = spawn_in(
+            &x,
+            &[
+                hall.to_str().unwrap(),
+                "--size",
+                size,
+                "--script",
+                script.to_str().unwrap(),
+                "--screenshot",
+                shot.to_str().unwrap(),
+                "--exit-when-done",
+            ],
+            &dir,
+        );
+        let log = wait_for_exit(child, "the window did not close when the script was done");
+        assert!(log.contains("Read as metres (low confidence)"), "{log}");
+        let img = image::open(&shot).expect("a PNG").to_rgb8();
+        let (w, h) = img.dimensions();
+        let cyan = |p: &image::Rgb<u8>| p.0[0] < 120 && p.0[1] > 200 && p.0[2] > 200;
+        let foot = (0..h)
+            .rev()
+            .find(|&y| (0..w).any(|x| cyan(img.get_pixel(x, y))))
+            .expect("the frame shows");
+        // The question's panel: the first dark row below the centre, beside the frame.
+        let dark = |p: &image::Rgb<u8>| p.0.iter().all(|&c| c < 90);
+        let top = (h / 2..h)
+            .find(|&y| (w / 2 + 40..w / 2 + 120).all(|x| dark(img.get_pixel(x, y))))
+            .expect("the question shows below the centre");
+        // Floor shows between them: a frame that goes on behind the panel is cut at its
+        // top edge, dimmed past cyan under it.
+        assert!(
+            foot + FLOOR_BETWEEN < top,
+            "{size}: the frame's foot at row {foot}, the question at {top}"
+        );
+    }
+}
+
 /// A reading the survey is fairly or highly sure of opens without a question: the
 /// dungeon (no header; its up axis fair, its scale high) walks without the box, and
 /// nothing is remembered for it.

@@ -14,7 +14,7 @@ use walkthrough::survey::units::{ENGINE_UNITS, Unit, same_unit, short_decimal};
 
 use super::App;
 use super::loading::{FIRST_LOADING, Purpose};
-use super::marker::{MARKER_HEIGHT, marker};
+use super::marker::{MARKER_HEIGHT, foot_clear_distance, marker};
 use super::render::DebugGeometry;
 
 /// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
@@ -172,17 +172,35 @@ impl App {
         ));
     }
 
-    /// Add the person marker to `geometry` while it is due.
-    pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant) {
-        if self.offer.is_none() && self.marker_until.is_none_or(|t| now >= t) {
+    /// Whether the person marker stands ahead at `now`: while the survey asks, and for
+    /// a while after a correction.
+    pub(super) fn marker_shows(&self, now: Instant) -> bool {
+        self.offer.is_some() || self.marker_until.is_some_and(|t| now < t)
+    }
+
+    /// Add the person marker to `geometry` while it is due (see [`App::marker_shows`]),
+    /// far enough ahead for its foot to show above the survey's question in a window
+    /// `aspect` wide for its height.
+    pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant, aspect: f32) {
+        if !self.marker_shows(now) {
             return;
         }
         let pose = self.sim.controller.pose;
+        let vertical = self
+            .gpu
+            .as_ref()
+            .map(|g| g.renderer.fov.vertical_rad(aspect));
+        let clear = self
+            .overlay
+            .offer_top
+            .zip(vertical)
+            .and_then(|(top, fov)| foot_clear_distance(top, fov));
         marker(
             geometry,
             &self.sim.session.world,
             pose.position,
             pose.forward_flat(),
+            clear.unwrap_or(0.0),
         );
     }
 }

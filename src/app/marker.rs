@@ -17,18 +17,42 @@ const MARKER_WIDTH: f32 = 0.5;
 /// question and the notices at the bottom of the window (at 2.5 m it reached the bottom
 /// edge, behind them).
 const MARKER_DISTANCE: f32 = 5.0;
+/// The farthest it stands to clear the survey's question, metres: beyond, it is too
+/// small to judge a door by.
+const MARKER_FARTHEST: f32 = 15.0;
+/// How much farther than exactly at the question's top its foot stands (a share of the
+/// distance), clear of the question's frame.
+const FOOT_CLEARANCE: f32 = 0.15;
 /// Its distance from a wall it would stand in, metres.
 const MARKER_WALL_GAP: f32 = 0.3;
 /// Its colour (cyan: no map is that colour for long).
 const MARKER_COLOR: [f32; 4] = [0.2, 1.0, 1.0, 1.0];
 
+/// How far ahead a foot on the floor [`EYE_HEIGHT`] under the eye must stand to show
+/// above a screen row `top` (a share of the window's height from its top) in a view
+/// `vertical` radians high, with [`FOOT_CLEARANCE`]; `None` when the row is above the
+/// horizon (no foot on the floor shows above it).
+pub(super) fn foot_clear_distance(top: f32, vertical: f32) -> Option<f32> {
+    let below = (2.0 * top - 1.0) * (0.5 * vertical).tan();
+    (below.is_finite() && below > 0.0).then(|| EYE_HEIGHT / below * (1.0 + FOOT_CLEARANCE))
+}
+
 /// A person-sized frame standing on the floor ahead of `eye` along `ahead` (flat, unit):
-/// its outline, [`MARKER_HEIGHT`] tall, with a tick every half metre.
-pub(super) fn marker(geometry: &mut DebugGeometry, world: &CollisionWorld, eye: Vec3, ahead: Vec3) {
+/// its outline, [`MARKER_HEIGHT`] tall, with a tick every half metre; [`MARKER_DISTANCE`]
+/// ahead, or `at_least` (up to [`MARKER_FARTHEST`]) for its foot to clear what the
+/// window shows below it, and short of a wall.
+pub(super) fn marker(
+    geometry: &mut DebugGeometry,
+    world: &CollisionWorld,
+    eye: Vec3,
+    ahead: Vec3,
+    at_least: f32,
+) {
     let ahead = ahead.normalize_or(Vec3::NEG_Z);
+    let distance = MARKER_DISTANCE.max(at_least.min(MARKER_FARTHEST));
     let reach = world
-        .ray_cast(eye, ahead, MARKER_DISTANCE + MARKER_WALL_GAP)
-        .map_or(MARKER_DISTANCE, |h| (h.distance - MARKER_WALL_GAP).max(0.0));
+        .ray_cast(eye, ahead, distance + MARKER_WALL_GAP)
+        .map_or(distance, |h| (h.distance - MARKER_WALL_GAP).max(0.0));
     let above = eye + ahead * reach;
     let floor = world
         .ray_cast(above, Vec3::NEG_Y, 2.0 * EYE_HEIGHT)
@@ -80,7 +104,13 @@ mod tests {
         ];
         let world = CollisionWorld::new(floor.into_iter().chain(wall));
         let mut g = DebugGeometry::default();
-        marker(&mut g, &world, Vec3::new(0.0, EYE_HEIGHT, 0.0), Vec3::NEG_Z);
+        marker(
+            &mut g,
+            &world,
+            Vec3::new(0.0, EYE_HEIGHT, 0.0),
+            Vec3::NEG_Z,
+            0.0,
+        );
         let ys: Vec<f32> = g.lines.iter().map(|v| v.position[1]).collect();
         let zs: Vec<f32> = g.lines.iter().map(|v| v.position[2]).collect();
         let (low, high) = (
@@ -101,7 +131,13 @@ mod tests {
         ]];
         let world = CollisionWorld::new(floor);
         let mut g = DebugGeometry::default();
-        marker(&mut g, &world, Vec3::new(0.0, EYE_HEIGHT, 0.0), Vec3::NEG_Z);
+        marker(
+            &mut g,
+            &world,
+            Vec3::new(0.0, EYE_HEIGHT, 0.0),
+            Vec3::NEG_Z,
+            0.0,
+        );
         let near = g
             .lines
             .iter()
@@ -112,5 +148,40 @@ mod tests {
         // default 100 degrees across sees 33 below it; the question box starts near 25).
         let foot = (EYE_HEIGHT / near).atan().to_degrees();
         assert!(foot < 20.0, "{foot} degrees down");
+    }
+
+    /// In a short window the survey's question reached up over the marker's foot: the
+    /// marker stands far enough ahead for its foot to show above the question's top.
+    #[test]
+    fn the_marker_stands_far_enough_for_its_foot_to_show_above_the_question() {
+        let floor = [[
+            Vec3::new(-50.0, 0.0, -50.0),
+            Vec3::new(0.0, 0.0, 50.0),
+            Vec3::new(50.0, 0.0, -50.0),
+        ]];
+        let world = CollisionWorld::new(floor);
+        // A view 60 degrees high; the question's top 65% down the window.
+        let (vertical, top) = (60f32.to_radians(), 0.65);
+        let at_least = foot_clear_distance(top, vertical).expect("below the horizon");
+        let mut g = DebugGeometry::default();
+        marker(
+            &mut g,
+            &world,
+            Vec3::new(0.0, EYE_HEIGHT, 0.0),
+            Vec3::NEG_Z,
+            at_least,
+        );
+        let near = g
+            .lines
+            .iter()
+            .map(|v| -v.position[2])
+            .fold(f32::MAX, f32::min);
+        assert!(near > MARKER_DISTANCE, "{near}");
+        // Where the foot shows, as a share of the window's height from its top.
+        let shown = 0.5 + 0.5 * (EYE_HEIGHT / near) / (0.5 * vertical).tan();
+        assert!(shown < top, "the foot at {shown}, the question at {top}");
+        // A question above the horizon, or none below it: no distance helps.
+        assert_eq!(foot_clear_distance(0.4, vertical), None);
+        assert_eq!(foot_clear_distance(0.5, vertical), None);
     }
 }

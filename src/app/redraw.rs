@@ -173,7 +173,11 @@ impl App {
         }
         // The marker is drawn into the same lines; the list is handed back after drawing.
         let mut overlay = std::mem::take(&mut self.debug.geometry);
-        self.draw_marker(&mut overlay, now);
+        self.draw_marker(
+            &mut overlay,
+            now,
+            size.width.max(1) as f32 / size.height.max(1) as f32,
+        );
         add_water(&mut overlay, &self.sim.session.water, &view);
         if let Some(gpu) = &mut self.gpu
             && !overlay.is_empty()
@@ -191,6 +195,7 @@ impl App {
     /// Draw the HUD, the minimap and the notices (egui).
     fn draw_hud(&mut self, blocked: bool, now: Instant) {
         let fallen = self.fallen_off();
+        let marker = self.marker_shows(now);
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
@@ -249,6 +254,7 @@ impl App {
                 step_up: self.debug.last_step_up,
             }),
             offer: self.offer.as_ref().map(|o| o.text.as_str()),
+            marker,
             render_scale: self.prefs.live.render_scale,
         };
         let overlay = &mut self.overlay;

@@ -786,6 +786,54 @@ pub fn stadium() -> Level {
 
 /// A cathedral cross: a nave 50 x 14 m and a transept 36 x 12 m, 22 m high, piers but
 /// no furniture (walls, floor and vaults only: a hard case).
+/// A great cathedral: one nave 60 x 20 m with its vault springing at 32 m and its
+/// crown at 42, doors of 2.1 m in its walls, 40 rows of pews (seats 0.45 m, backs 0.9 m),
+/// three steps of 0.17 m up to the choir and a sacristy of 4 m through a door. Nothing
+/// in it is a storey of a house: only doors, risers and seats say it is in metres (not
+/// in feet, where the nave would be a 13 m hall).
+pub fn great_cathedral() -> Level {
+    let mut b = Builder::default();
+    b.solid(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(61.0, 0.0, 21.0));
+    let doors = [door(8.0), door(20.0), door(35.0), door(50.0)];
+    b.wall((0.0, 0.0), (60.0, 0.0), 0.0, 32.0, 1.0, &doors, true);
+    b.wall((0.0, 20.0), (60.0, 20.0), 0.0, 32.0, 1.0, &doors, true);
+    b.wall((0.0, 0.0), (0.0, 20.0), 0.0, 42.0, 1.0, &[door(9.5)], true);
+    b.wall(
+        (60.0, 0.0),
+        (60.0, 20.0),
+        0.0,
+        42.0,
+        1.0,
+        &[door(4.0)],
+        true,
+    );
+    b.vault(0.0, 60.0, 0.0, 20.0, 32.0, 16);
+    for row in 0..20 {
+        let x = 6.0 + row as f32 * 1.6;
+        for z in [2.0, 11.0] {
+            b.block(x, 0.0, z, Vec3::new(0.5, 0.45, 7.0));
+            b.block(x + 0.45, 0.0, z, Vec3::new(0.08, 0.9, 7.0));
+        }
+    }
+    for k in 0..8 {
+        b.column(4.0 + k as f32 * 7.0, 1.5, 0.0, 32.0, 0.6, 8);
+        b.column(4.0 + k as f32 * 7.0, 18.5, 0.0, 32.0, 0.6, 8);
+    }
+    b.stairs(44.0, 0.0, 3.0, Vec3::X, 14.0, 3);
+    b.solid(Vec3::new(44.84, 0.0, 3.0), Vec3::new(56.0, 0.51, 17.0));
+    b.block(50.0, 0.51, 9.0, Vec3::new(2.0, 1.0, 2.0));
+    // The sacristy beyond the east wall: a room 6 x 5 x 4 m.
+    b.room(
+        Vec3::new(60.5, 0.0, 2.0),
+        Vec3::new(6.0, 4.0, 5.0),
+        0.3,
+        [&[], &[], &[], &[]],
+        true,
+        true,
+    );
+    level("great cathedral", b)
+}
+
 pub fn cathedral_cross() -> Level {
     let mut b = Builder::default();
     b.plane(0.0, 0.0, 50.0, 14.0, 0.0);

@@ -71,6 +71,10 @@ pub struct Overlay {
     /// What each message slot (offer, notice, hint, fallen) showed last frame, as a
     /// hash (0: nothing): a new message is laid out afresh at its own width.
     laid_out: [u64; 4],
+    /// Where the survey's question's top was laid out last frame, as a share of the
+    /// window's height from its top: the person marker stands far enough ahead for its
+    /// foot to show above it.
+    pub offer_top: Option<f32>,
 }
 
 impl Overlay {
@@ -186,6 +190,9 @@ pub struct HudState<'a> {
     pub render_scale: f32,
     /// The survey's question about the map's frame, while it asks.
     pub offer: Option<&'a str>,
+    /// The person marker stands ahead (with the question, or after a correction): the
+    /// "click to look" hint goes above the crosshair, clear of it.
+    pub marker: bool,
 }
 
 /// " (scale 0.50)" after the frame rate at a render scale under 1, nothing at 1 (written
@@ -221,6 +228,9 @@ const HIT_FLASH_SECS: f32 = 0.3;
 /// The survey's question's lowest place, points above the window's bottom: over a notice
 /// of one or two lines.
 const OFFER_ABOVE: f32 = 72.0;
+
+/// Points between the crosshair and the centre of the "click to look" hint.
+const HINT_OFFSET: f32 = 40.0;
 
 /// Points between the survey's question and a notice below it.
 const MESSAGE_GAP: f32 = 8.0;
@@ -319,6 +329,12 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         && matches!((laid_at("offer"), laid_at("hint")), (Some(a), Some(b)) if a.intersects(b));
     let hint = (!s.captured && !o.help && !s.settings_open && !crowded)
         .then_some("click in the window to look around");
+    // Below the crosshair, or above it while the marker stands there.
+    let hint_at = if s.marker { -HINT_OFFSET } else { HINT_OFFSET };
+    o.offer_top = s
+        .offer
+        .and(laid_at("offer"))
+        .map(|r| r.top() / ctx.content_rect().height().max(1.0));
     if o.help {
         // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
         // or less, and the HUD's lines showing through made both hard to read.
@@ -343,7 +359,7 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
             [0.0, offer_at],
         ),
         ("notice", o.notice(), Align2::CENTER_BOTTOM, [0.0, -12.0]),
-        ("hint", hint, Align2::CENTER_CENTER, [0.0, 40.0]),
+        ("hint", hint, Align2::CENTER_CENTER, [0.0, hint_at]),
         // Below the crosshair and its hint, clear of the HUD's box in a small window.
         (
             "fallen",
@@ -664,6 +680,7 @@ mod tests {
                 debug: None,
                 render_scale: 1.0,
                 offer: Some(offer),
+                marker: true,
             };
             for _ in 0..4 {
                 let input = egui::RawInput {
