@@ -428,19 +428,25 @@ pub fn describe(m: &Measures, s: &UnitScore) -> String {
 const PERSON_STOREYS: (f32, f32) = (2.0, HALLS.1);
 /// The least share of the storeys the walker stands under for a person to fit.
 const PERSON_STANDS: f32 = 0.5;
+/// The typical thing on a floor, metres, a person uses: from a low seat to a counter.
+const PERSON_THINGS: (f32, f32) = (0.3, 1.2);
 
 /// Whether the level measured by `m` at `metres` a unit is a world a person fits: its
-/// typical storey in [`PERSON_STOREYS`] and over the walker in most places (see
-/// [`fit`]); a level without storeys (open ground), its size in [`SIZE_RANGE`]. What the
-/// window offers instead of a reading must be such a world: the Cornell box offered in
-/// inches was 14 m high.
+/// typical storey in [`PERSON_STOREYS`] and over the walker in most places (see [`fit`]),
+/// and its typical thing on a floor, where it has enough, in [`PERSON_THINGS`]; a level
+/// without storeys (open ground), its size in [`SIZE_RANGE`]. What the window offers
+/// instead of a reading must be such a world: a conference room offered in inches had
+/// tables 2.7 m high.
 pub fn a_person_fits(m: &Measures, metres: f32) -> bool {
+    let things = median(&m.things)
+        .is_none_or(|t| (PERSON_THINGS.0..=PERSON_THINGS.1).contains(&(t * metres)));
     match median(&m.storeys) {
         Some(h) => {
-            (PERSON_STOREYS.0..=PERSON_STOREYS.1).contains(&(h * metres))
+            things
+                && (PERSON_STOREYS.0..=PERSON_STOREYS.1).contains(&(h * metres))
                 && fit(m, metres).stand.is_none_or(|s| s >= PERSON_STANDS)
         }
-        None => (SIZE_RANGE.0..=SIZE_RANGE.1).contains(&(m.size * metres)),
+        None => things && (SIZE_RANGE.0..=SIZE_RANGE.1).contains(&(m.size * metres)),
     }
 }
 
@@ -507,5 +513,29 @@ mod tests {
         // A step of 0.17 m speaks for metres, the longer flight more so.
         assert!(short.total > bare.total);
         assert!(long.total > short.total);
+    }
+
+    /// Only a world a person fits is offered instead of a reading: a furnished room is
+    /// not offered at a unit that makes its tables 2.3 m high, nor one that makes it too
+    /// low to stand in; a bare hall may be offered as a room and a room as a hall.
+    #[test]
+    fn an_answer_offered_instead_is_a_world_a_person_fits() {
+        let level = |storey: f32, things: Vec<f32>| Measures {
+            storeys: vec![storey; 20],
+            things,
+            size: 20.0 * storey,
+            ..Measures::default()
+        };
+        // A room 548.8 units high with seats at 90 units, read at 0.0051 m a unit (2.8 m,
+        // seats 0.46 m): inches make it 13.9 m with seats 2.3 m high.
+        let room = level(548.8, vec![90.0; 20]);
+        assert!(a_person_fits(&room, 0.0051));
+        assert!(!a_person_fits(&room, 0.0254));
+        assert!(!a_person_fits(&room, 0.001), "0.55 m high");
+        // A bare hall 9.84 units high: 3 m as feet, 9.84 m as metres; both fit.
+        let hall = level(9.84, Vec::new());
+        assert!(a_person_fits(&hall, 0.3048));
+        assert!(a_person_fits(&hall, 1.0));
+        assert!(!a_person_fits(&hall, 0.01));
     }
 }
