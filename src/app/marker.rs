@@ -122,8 +122,9 @@ mod tests {
         assert!(zs.iter().all(|&z| (z + 1.2).abs() < 1e-3), "{zs:?}");
     }
 
-    #[test]
-    fn on_an_open_floor_the_marker_stands_clear_of_the_bottom_messages() {
+    /// How far ahead of an eye over the origin, looking along -Z over an open floor, the
+    /// marker stands when asked to stand `at_least` that far.
+    fn distance_on_an_open_floor(at_least: f32) -> f32 {
         let floor = [[
             Vec3::new(-50.0, 0.0, -50.0),
             Vec3::new(0.0, 0.0, 50.0),
@@ -131,18 +132,17 @@ mod tests {
         ]];
         let world = CollisionWorld::new(floor);
         let mut g = DebugGeometry::default();
-        marker(
-            &mut g,
-            &world,
-            Vec3::new(0.0, EYE_HEIGHT, 0.0),
-            Vec3::NEG_Z,
-            0.0,
-        );
-        let near = g
-            .lines
+        let eye = Vec3::new(0.0, EYE_HEIGHT, 0.0);
+        marker(&mut g, &world, eye, Vec3::NEG_Z, at_least);
+        g.lines
             .iter()
             .map(|v| -v.position[2])
-            .fold(f32::MAX, f32::min);
+            .fold(f32::MAX, f32::min)
+    }
+
+    #[test]
+    fn on_an_open_floor_the_marker_stands_clear_of_the_bottom_messages() {
+        let near = distance_on_an_open_floor(0.0);
         assert!((near - MARKER_DISTANCE).abs() < 1e-3, "{near}");
         // Its foot within 20 degrees below the view's middle (a 16:9 window at the
         // default 100 degrees across sees 33 below it; the question box starts near 25).
@@ -154,28 +154,10 @@ mod tests {
     /// marker stands far enough ahead for its foot to show above the question's top.
     #[test]
     fn the_marker_stands_far_enough_for_its_foot_to_show_above_the_question() {
-        let floor = [[
-            Vec3::new(-50.0, 0.0, -50.0),
-            Vec3::new(0.0, 0.0, 50.0),
-            Vec3::new(50.0, 0.0, -50.0),
-        ]];
-        let world = CollisionWorld::new(floor);
         // A view 60 degrees high; the question's top 65% down the window.
         let (vertical, top) = (60f32.to_radians(), 0.65);
         let at_least = foot_clear_distance(top, vertical).expect("below the horizon");
-        let mut g = DebugGeometry::default();
-        marker(
-            &mut g,
-            &world,
-            Vec3::new(0.0, EYE_HEIGHT, 0.0),
-            Vec3::NEG_Z,
-            at_least,
-        );
-        let near = g
-            .lines
-            .iter()
-            .map(|v| -v.position[2])
-            .fold(f32::MAX, f32::min);
+        let near = distance_on_an_open_floor(at_least);
         assert!(near > MARKER_DISTANCE, "{near}");
         // Where the foot shows, as a share of the window's height from its top.
         let shown = 0.5 + 0.5 * (EYE_HEIGHT / near) / (0.5 * vertical).tan();
