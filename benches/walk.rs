@@ -13,7 +13,8 @@
 //! `walkthrough::walk::memo`); criterion times the whole script.
 //!
 //! Among movers (issue 40): the placement-limit scene with 100 crates moving around the
-//! walk, against the same scene still.
+//! walk, against the same scene still; and (issue 66) piles of 50 and 400 doors swinging
+//! into a walker against a wall.
 //!
 //! `cargo bench --bench walk`; conference needs ../shared (prints SKIPPED otherwise).
 
@@ -22,6 +23,7 @@ mod common;
 use std::time::Instant;
 
 use common::test_common::counted::Counted;
+use common::test_common::pile::{PILE_EYE, door_pile};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
 use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
@@ -169,6 +171,32 @@ fn moving_placements(c: &mut Criterion) {
         let mut world = crates();
         let mut movers = Movers::new(&specs, &mut world);
         g.bench_function(name, |b| b.iter(|| run(&mut movers.world(&mut world))));
+    }
+    g.finish();
+}
+
+/// Issue 66: a pile of 50 and of 400 doors stacked on one spot, swinging into the walker
+/// who stands against a wall (see `tests/common/pile.rs`): every door is blocked by the
+/// body again and again. A tick's work is bounded by what touches the body, so 400 cost
+/// at most 10 times what 50 do (8 is linear).
+fn stacked_movers(c: &mut Criterion) {
+    let mut g = c.benchmark_group("walk/stacked_movers");
+    g.throughput(Throughput::Elements(STEPS as u64));
+    g.sample_size(10);
+    for n in [50, 400] {
+        let (mut world, specs) = door_pile(n);
+        let mut movers = Movers::new(&specs, &mut world);
+        let start = Pose::new(PILE_EYE, 0.0, 0.0);
+        g.bench_function(n.to_string(), |b| {
+            b.iter(|| {
+                let mut ticking = movers.world(&mut world);
+                let mut ctl = Controller::new(start, ControllerSettings::default());
+                for _ in 0..STEPS {
+                    ctl.step_in(&mut ticking, &MoveIntent::default(), DEFAULT_DT as f32);
+                }
+                ctl.pose.position
+            })
+        });
     }
     g.finish();
 }
@@ -352,6 +380,7 @@ criterion_group!(
     conference,
     placements,
     moving_placements,
+    stacked_movers,
     generated_corner,
     conference_scripts
 );

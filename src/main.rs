@@ -171,7 +171,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     // sim draws nothing: its textures are only looked for, never decoded.
     open.textures.decode = false;
     open.headless = true;
-    let script = c
+    let mut script = c
         .script()?
         .ok_or("sim needs --script FILE (see README for the format)")?;
     let steps = sim::total_steps(&script.commands, args.dt as f32);
@@ -184,7 +184,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     }
     check_outputs_before_load(&args)?;
     let mut session = terminal::open_map(args.map.as_deref(), open, c.forget, c.verbose)?.session;
-    terminal::warn_starts(&session, Some(&script), c.script.as_deref());
+    terminal::warn_starts(&session, Some(&mut script), c.script.as_deref());
     terminal::warn_speeds(c.speed, Some(&script), c.script.as_deref());
     terminal::say_script_start(&script);
     let mut controller = Controller::new(session.start_pose(c.pitch), settings);

@@ -281,8 +281,26 @@ pub struct Checked {
 pub struct OutOfRange {
     /// The setting's name in the file.
     pub key: &'static str,
+    /// Its value as read (none when a default stood in for a refused one): the settings
+    /// file's reader quotes the value as the file writes it in its place.
+    pub value: Option<String>,
     /// Why, and what is used instead.
-    pub message: String,
+    pub why: String,
+}
+
+impl OutOfRange {
+    /// `key = value why`, the value as read.
+    pub fn message(&self) -> String {
+        self.said_with(self.value.as_deref())
+    }
+
+    /// `key = value why` with `value` as given (the file's text of it), or `key why`.
+    pub fn said_with(&self, value: Option<&str>) -> String {
+        match value {
+            Some(v) => format!("{} = {v} {}", self.key, self.why),
+            None => format!("{} {}", self.key, self.why),
+        }
+    }
 }
 
 impl Preferences {
@@ -337,8 +355,9 @@ impl Preferences {
             if fixed != v {
                 out.push(OutOfRange {
                     key,
-                    message: format!(
-                        "{key} = {v} is outside {} to {}: {fixed} is used",
+                    value: Some(v.to_string()),
+                    why: format!(
+                        "is outside {} to {}: {fixed} is used",
                         range.start(),
                         range.end()
                     ),
@@ -395,8 +414,9 @@ impl Preferences {
             let [w, h] = self.window_size;
             out.push(OutOfRange {
                 key: "window_size",
-                message: format!(
-                    "window_size = [{w}, {h}] has a side outside {} to {} pixels: [{}, {}] is used",
+                value: Some(format!("[{w}, {h}]")),
+                why: format!(
+                    "has a side outside {} to {} pixels: [{}, {}] is used",
                     WINDOW_SIDE_RANGE.start(),
                     WINDOW_SIDE_RANGE.end(),
                     window_size[0],
@@ -428,9 +448,9 @@ fn checked_keys(checked: &mut Preferences, out: &mut Vec<OutOfRange>) {
         if !KEY_NAMES.contains(&name.as_str()) {
             out.push(OutOfRange {
                 key,
-                message: format!(
-                    "{key} = {} is no key name (KeyW, Space, ShiftLeft... as README's Settings lists): {default} is used",
-                    crate::quote::quote(name)
+                value: Some(crate::quote::quote(name).to_string()),
+                why: format!(
+                    "is no key name (KeyW, Space, ShiftLeft... as README's Settings lists): {default} is used"
                 ),
             });
             *name = default.clone();
@@ -471,8 +491,19 @@ fn one_move_a_key(
             continue;
         };
         let (key, name, other) = (moves[moved].0, &keys[moved], moves[kept].0);
-        let message = format!("{key} = {name} is {other}'s key too: {free} is used");
-        out.push(OutOfRange { key, message });
+        // A refused key's default is no value of the file's: said as standing in.
+        let (value, why) = if refused[moved] {
+            (
+                None,
+                format!("(its default {name}) is {other}'s key too: {free} is used"),
+            )
+        } else {
+            (
+                Some(name.clone()),
+                format!("is {other}'s key too: {free} is used"),
+            )
+        };
+        out.push(OutOfRange { key, value, why });
         keys[moved] = free;
     }
     for ((_, m), k) in moves.iter_mut().zip(keys) {
@@ -505,8 +536,8 @@ mod tests {
         let line = out.last().expect("a line for the two");
         assert_eq!(line.key, "key_forward");
         assert_eq!(
-            line.message,
-            "key_forward = KeyW is key_back's key too: KeyS is used"
+            line.message(),
+            "key_forward (its default KeyW) is key_back's key too: KeyS is used"
         );
         // Neither refused: the later moves, to its default where free.
         let p = Preferences {
@@ -537,7 +568,7 @@ mod tests {
             ("KeyS", "KeyW")
         );
         assert_eq!(
-            out[0].message,
+            out[0].message(),
             "key_back = KeyS is key_forward's key too: KeyW is used"
         );
     }
@@ -589,7 +620,7 @@ mod tests {
         );
         assert!(
             out[1]
-                .message
+                .message()
                 .contains("fov = 300 is outside 60 to 110: 110 is used")
         );
     }
@@ -629,7 +660,7 @@ mod tests {
         assert_eq!(out.len(), 1, "{out:?}");
         assert_eq!(out[0].key, "key_jump");
         assert!(
-            out[0].message.contains("'Spacebar' is no key name"),
+            out[0].message().contains("'Spacebar' is no key name"),
             "{out:?}"
         );
         for (_, name) in Preferences::default().move_keys() {

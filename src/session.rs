@@ -19,7 +19,9 @@ use crate::map::{MAX_WORLD_EXTENT, Map, MapError, MapFrame, MovingMesh, TextureO
 use crate::movers::{Clock, Movement, Movers, Still, World};
 use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
-use crate::survey::{FrameGuess, Given, Inferred, SpawnChoice, choose_spawn, start_warning};
+use crate::survey::{
+    CheckedStart, FrameGuess, Given, Inferred, SpawnChoice, checked_start, choose_spawn,
+};
 use crate::wording::counted;
 
 mod build;
@@ -462,7 +464,13 @@ impl Session {
     /// line), as `--spawn` is warned about: outside the map, or where a walk leaves an open
     /// map. `None` when neither.
     pub fn start_warning(&self, eye: Vec3) -> Option<String> {
-        start_warning(&self.map.frame, &self.world, eye, "the start")
+        self.checked_start(eye).warning
+    }
+
+    /// A start at the eye `eye` (world coordinates; a script's `start` line) checked as
+    /// [`Session::start_warning`] does, and moved out of a closed solid it is inside.
+    pub fn checked_start(&self, eye: Vec3) -> CheckedStart {
+        checked_start(&self.map.frame, &self.world, eye, "the start")
     }
 
     /// Whether an eye at `eye` (world coordinates) is below the lowest point of the map:

@@ -240,8 +240,9 @@ fn inputs_of(map_files: &[PathBuf], script: Option<&PathBuf>) -> Vec<PathBuf> {
 
 /// Warn about each `start` line of the script at `path` that puts the eye outside the
 /// map, or where a walk leaves an open map, as `--spawn` is warned about (the file and
-/// line named).
-pub fn warn_starts(session: &Session, script: Option<&Script>, path: Option<&Path>) {
+/// line named); one that puts it inside a closed solid is moved out of it (see
+/// [`crate::survey::checked_start`]).
+pub fn warn_starts(session: &Session, script: Option<&mut Script>, path: Option<&Path>) {
     let Some(script) = script else { return };
     let name = path.map_or(String::from("script"), |p| p.display().to_string());
     if let Some(on) = &script.recorded_on
@@ -249,9 +250,12 @@ pub fn warn_starts(session: &Session, script: Option<&Script>, path: Option<&Pat
     {
         say(&format!("warning: {name}:{}: {w}", on.line));
     }
-    for s in script.starts() {
-        if let Some(w) = session.start_warning(s.pose.position) {
-            say(&format!("warning: {name}:{}: {w}", s.line));
+    for (c, line) in script.commands.iter_mut().zip(&script.lines) {
+        let Command::Start(pose) = c else { continue };
+        let checked = session.checked_start(pose.position);
+        pose.position = checked.eye;
+        if let Some(w) = checked.warning {
+            say(&format!("warning: {name}:{line}: {w}"));
         }
     }
 }

@@ -1033,3 +1033,165 @@ fn a_help_that_cannot_be_written_is_an_error() {
         assert!(!fine.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// A room 20 x 4 x 20 m with a closed 4 x 2 x 4 m crate in its middle (faces out of it),
+/// as OBJ text; `with_crate` false: the room alone, and the crate as a file of its own.
+fn room_and_crate(with_crate: bool) -> String {
+    let boxed = |lo: [f32; 3], hi: [f32; 3], out: bool, first: usize| {
+        let mut s = String::new();
+        for &z in &[lo[2], hi[2]] {
+            for &(x, y) in &[
+                (lo[0], lo[1]),
+                (hi[0], lo[1]),
+                (hi[0], hi[1]),
+                (lo[0], hi[1]),
+            ] {
+                s += &format!("v {x} {y} {z}\n");
+            }
+        }
+        for q in [
+            [0, 3, 2, 1],
+            [4, 5, 6, 7],
+            [0, 4, 7, 3],
+            [1, 2, 6, 5],
+            [0, 1, 5, 4],
+            [3, 7, 6, 2],
+        ] {
+            let mut q = q.map(|i| i + first);
+            if !out {
+                q.reverse();
+            }
+            s += &format!("f {} {} {} {}\n", q[0], q[1], q[2], q[3]);
+        }
+        s
+    };
+    let room = boxed([-10.0, 0.0, -10.0], [10.0, 4.0, 10.0], false, 1);
+    let crate_ = |first| boxed([-2.0, 0.0, -2.0], [2.0, 2.0, 2.0], true, first);
+    if with_crate {
+        room + &crate_(9)
+    } else {
+        tmp("crate.obj", &crate_(1));
+        room
+    }
+}
+
+/// The eyes of a trace's rows (x, y, z: its third to fifth columns), header skipped.
+fn trace_eyes(o: &Output) -> Vec<[f32; 3]> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let v: Vec<f32> = l
+                .split(',')
+                .skip(2)
+                .take(3)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            [v[0], v[1], v[2]]
+        })
+        .collect()
+}
+
+/// Is `eye` inside the box `lo`..`hi` (strictly)?
+fn inside_box(eye: [f32; 3], lo: [f32; 3], hi: [f32; 3]) -> bool {
+    (0..3).all(|i| lo[i] < eye[i] && eye[i] < hi[i])
+}
+
+/// A `start` line, `--spawn`, or either in a scene that places the crate (still, or as a
+/// one-key mover), with the eye inside a closed crate stood the walker on the crate's
+/// inner floor for the whole walk, silently or with a warning that it "cannot walk out".
+/// Each is moved to the nearest spot outside (over the crate's top, 0.45 m up), warned
+/// of once at its line or as the spawn, and no row past the first is inside the crate.
+#[test]
+fn a_start_inside_a_crate_is_moved_out_and_warned_of() {
+    let map = tmp("room-crate.obj", &room_and_crate(true));
+    tmp("room.obj", &room_and_crate(false));
+    let still = tmp(
+        "crate-still.toml",
+        "[[model]]\nfile = \"room.obj\"\n[[model]]\nfile = \"crate.obj\"\n",
+    );
+    let mover = tmp(
+        "crate-mover.toml",
+        "[[model]]\nfile = \"room.obj\"\n[[model]]\nfile = \"crate.obj\"\n[model.motion]\nkeys = [[0, 0, 0, 0, 0, 0, 0]]\n",
+    );
+    let start = tmp(
+        "crate-start.txt",
+        "start 0.2,1.6,0.1 0 0\nforward 1\nwait 1\n",
+    );
+    let walk = tmp("crate-walk.txt", "forward 1\nwait 1\n");
+    let (start, walk) = (start.to_str().unwrap(), walk.to_str().unwrap());
+    let moved = "looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out): it is moved 0.45 m to 0.200,2.050,0.100 (file coordinates), the nearest spot outside it";
+    for m in [&map, &still, &mover] {
+        let m = m.to_str().unwrap();
+        for (args, said) in [
+            (
+                vec!["sim", m, "--script", start],
+                format!("warning: {start}:1: the start {moved}"),
+            ),
+            (
+                vec!["sim", m, "--script", walk, "--spawn", "0.2,1.6,0.1"],
+                format!("warning: the spawn {moved}"),
+            ),
+        ] {
+            let o = walkthrough(&args);
+            let err = stderr(&o);
+            assert!(o.status.success(), "{err}");
+            assert_eq!(err.matches(&said).count(), 1, "{args:?}: {err}");
+            assert!(!err.contains("no room to walk here"), "{err}");
+            let eyes = trace_eyes(&o);
+            assert_eq!(eyes.len(), 241);
+            for (row, eye) in eyes.iter().enumerate().skip(1) {
+                assert!(
+                    !inside_box(*eye, [-2.0, 0.0, -2.0], [2.0, 2.0, 2.0]),
+                    "{args:?}: row {row} {eye:?} is inside the crate"
+                );
+            }
+            // Stood on the crate's top at the first tick.
+            assert!((eyes[1][1] - 3.601).abs() < 1e-3, "{:?}", eyes[1]);
+        }
+    }
+}
+
+/// A door whose first pose closes its box on the marked spawn (`play = "once"`) left the
+/// eye inside the door for the whole walk ("no room to walk here ... flying"): the spawn
+/// is moved out of the door's box at its first pose and said, and the door's motion then
+/// pushes the walker as it pushes any body in its way.
+#[test]
+fn a_door_closed_on_the_marked_spawn_moves_the_walker_out_and_says_so() {
+    let door = "v -0.05 0 -0.7\nv 0.05 0 -0.7\nv 0.05 2.2 -0.7\nv -0.05 2.2 -0.7\nv -0.05 0 0.7\nv 0.05 0 0.7\nv 0.05 2.2 0.7\nv -0.05 2.2 0.7\nf 1 4 3 2\nf 5 6 7 8\nf 1 5 8 4\nf 2 3 7 6\nf 1 2 6 5\nf 4 8 7 3\n";
+    tmp("door.obj", door);
+    tmp(
+        "ground-spawn.obj",
+        "v -20 0 -20\nv 20 0 -20\nv 20 0 20\nv -20 0 20\nf 1 4 3 2\no spawn\nv -1.01 1.6 5.99\nv -0.99 1.6 5.99\nv -1 1.6 6.02\nf 5 6 7\n",
+    );
+    let scene = tmp(
+        "door-on-spawn.toml",
+        "[[model]]\nfile = \"ground-spawn.obj\"\n[[model]]\nfile = \"door.obj\"\n[model.motion]\nkeys = [[0, -1, 0, 6.0, 0, 0, 0], [1.5, -1, 0, 6.5, 0, 0, 0]]\nplay = \"once\"\n",
+    );
+    let walk = tmp("door-walk.txt", "wait 2\n");
+    let o = walkthrough(&[
+        "sim",
+        scene.to_str().unwrap(),
+        "--script",
+        walk.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(
+        err.matches("warning: the spawn looks inside a closed solid")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("it is moved 0.10 m to "), "{err}");
+    assert!(!err.contains("no room to walk here"), "{err}");
+    let eyes = trace_eyes(&o);
+    for (row, eye) in eyes.iter().enumerate().skip(1) {
+        // The door's box at its pose at this row's time (it slides +z 0.5 m in 1.5 s).
+        let z = 6.0 + 0.5 * (row as f32 / 120.0 / 1.5).min(1.0);
+        assert!(
+            !inside_box(*eye, [-1.05, 0.0, z - 0.7], [-0.95, 2.2, z + 0.7]),
+            "row {row} {eye:?} is inside the door"
+        );
+    }
+}

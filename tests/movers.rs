@@ -498,3 +498,40 @@ fn the_use_key_meets_a_door_within_reach_and_says_when_it_meets_none() {
         UseTarget::NoneInMap
     );
 }
+
+/// A pile of movers wedging the body against a wall made a tick's work grow with the
+/// square of their number: each round sent one mover back and made every other's push
+/// again. Every mover the body is inside goes back in the same round: 40 piled doors
+/// take at most `MAX_PUSH_ROUNDS` rounds a tick (one a blocked door, before), many are
+/// sent back in one tick, and the body is never inside one.
+#[test]
+fn a_pile_of_movers_wedging_the_body_is_sent_back_in_a_few_rounds() {
+    use walkthrough::collision::{Body, InstancedWorld};
+    use walkthrough::movers::push::MAX_PUSH_ROUNDS;
+    use walkthrough::movers::{Movers, Rider};
+    let (mut placed, specs) = common::pile::door_pile(40);
+    let mut movers = Movers::new(&specs, &mut placed);
+    let body = Body::WALKER;
+    let eye = common::pile::PILE_EYE;
+    let mut rider = Rider::at(body, Vec3::new(eye.x, body.radii.y + 0.01, eye.z));
+    let (mut most_rounds, mut most_blocked) = (0, 0);
+    for tick in 0..480 {
+        let report = movers
+            .world(&mut placed)
+            .pass_report(1.0 / 240.0, &mut rider);
+        most_rounds = most_rounds.max(report.rounds);
+        most_blocked = most_blocked.max(report.blocked);
+        let world: &InstancedWorld = &placed;
+        assert!(
+            overlap(world, &body, rider.centre).is_none(),
+            "tick {tick}: the body at {} is inside a door",
+            rider.centre
+        );
+    }
+    // More doors sent back in one tick than rounds made: one round a door would not fit.
+    assert!(
+        most_blocked > MAX_PUSH_ROUNDS,
+        "at most {most_blocked} doors sent back in a tick"
+    );
+    assert!(most_rounds <= MAX_PUSH_ROUNDS, "{most_rounds} rounds");
+}

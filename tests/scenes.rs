@@ -456,6 +456,24 @@ fn scene_errors_name_the_line_at_fault() {
     }
 }
 
+/// A scene of 100,000 water boxes and one model was refused as "100001 models": each
+/// kind is counted as what it is.
+#[test]
+fn a_scene_of_too_many_water_boxes_counts_them_as_water() {
+    let d = box_dir("much-water");
+    let text = format!(
+        "[[model]]\nfile = \"box.obj\"\n{}",
+        "[[water]]\nbox = [0, 0, 0, 1, 1, 1]\n".repeat(100_000)
+    );
+    let e = open_scene(&d, &text).unwrap_err();
+    assert!(
+        e.ends_with(
+            "the scene holds 100001 tables (1 model, 100000 water boxes), over the limit of 100000"
+        ),
+        "{e}"
+    );
+}
+
 /// The reliability issue: a 64 MiB scene of 2.9 million minimal tables took 4.5 GiB and
 /// 9 s to refuse, parsed whole before its count was checked. The tables are counted first
 /// (headers and inline tables), so it is refused before parsing.

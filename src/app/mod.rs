@@ -210,7 +210,7 @@ fn without_source_location(message: &str) -> &str {
 /// any window opens, but for a big map loaded with the window open (see
 /// [`loads_in_the_window`]), whose error closes the window and is reported the same way.
 pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Result<(), String> {
-    let script = common.script()?;
+    let mut script = common.script()?;
     let open = common.open_options()?;
     let settings = common.settings()?;
     // A big map is loaded with the window open (its progress bar showing, Esc to give
@@ -228,7 +228,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     };
     // (Not against the built-in map standing in for one that loads in the window.)
     if first.is_none() {
-        warn_starts(&opened.session, script.as_ref(), common.script.as_deref());
+        warn_starts(&opened.session, script.as_mut(), common.script.as_deref());
     }
     warn_speeds(common.speed, script.as_ref(), common.script.as_deref());
     let pad_events = match &window.pad_events {

@@ -193,21 +193,25 @@ pub struct Moved {
 
 /// Which placements a query tests (see [`InstancedWorld::only`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Which {
+pub enum Which<'a> {
     /// Every placement.
     All,
     /// This placement alone.
     One(usize),
     /// Every placement but this one.
     AllBut(usize),
+    /// Every placement but these (ascending: looked up by bisection, so a pile of movers
+    /// left out costs each placement visited a few comparisons, not one per mover).
+    AllButThese(&'a [usize]),
 }
 
-impl Which {
+impl Which<'_> {
     fn admits(self, instance: usize) -> bool {
         match self {
             Which::All => true,
             Which::One(i) => i == instance,
             Which::AllBut(i) => i != instance,
+            Which::AllButThese(left_out) => left_out.binary_search(&instance).is_err(),
         }
     }
 }
@@ -216,7 +220,7 @@ impl Which {
 #[derive(Clone, Copy, Debug)]
 pub struct Selection<'a> {
     world: &'a InstancedWorld,
-    which: Which,
+    which: Which<'a>,
 }
 
 impl InstancedWorld {
@@ -335,7 +339,7 @@ impl InstancedWorld {
 
     /// The same world seen by queries that test only some placements: a rider carried
     /// by a mover is swept against everything but it, a push against it alone.
-    pub fn only(&self, which: Which) -> Selection<'_> {
+    pub fn only<'a>(&'a self, which: Which<'a>) -> Selection<'a> {
         Selection { world: self, which }
     }
 
@@ -355,7 +359,7 @@ impl InstancedWorld {
     /// sphere test comes before each placement's own tree.
     fn visit_near(
         &self,
-        which: Which,
+        which: Which<'_>,
         p0: Vec3,
         d: Vec3,
         reach: Vec3,
@@ -405,7 +409,7 @@ trait PlacementVisitor {
 /// The placements' BVH walked for a segment grown by a reach.
 struct NearPlacements<'a, V> {
     world: &'a InstancedWorld,
-    which: Which,
+    which: Which<'a>,
     order: &'a [u32],
     p0: Vec3,
     d: Vec3,

@@ -41,6 +41,7 @@ use crate::collision::{CollisionWorld, InstancedWorld};
 use crate::files::{FileKind, folder_of, line_at, read_file};
 use crate::geometry::Aabb;
 use crate::quote::{escape, quote};
+use crate::wording::counted;
 use bake::{Baked, bake};
 
 mod bake;
@@ -176,24 +177,61 @@ pub struct Mover {
     pub scale: Vec3,
 }
 
-/// How many placements `text` can hold at most, counted without parsing it: its
-/// `[[model]]` headers, and its inline tables (`{`), which an array of them could place.
-fn count_tables(text: &str) -> usize {
-    let headers = text
-        .lines()
-        .filter(|l| {
-            let l = l.trim_start();
-            l.starts_with("[[") && {
-                let name: String = l
-                    .chars()
-                    .take_while(|&c| c != ']')
-                    .filter(|c| !c.is_whitespace() && *c != '[')
-                    .collect();
-                name == "model" || name == "water"
-            }
-        })
-        .count();
-    headers + text.matches('{').count()
+/// The tables a scene's text can hold at most, counted without parsing it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Tables {
+    /// Placements: `[[model]]` headers and inline tables (`{`), which an array of them
+    /// could place.
+    models: usize,
+    /// `[[water]]` headers.
+    water: usize,
+}
+
+impl Tables {
+    fn total(&self) -> usize {
+        self.models + self.water
+    }
+
+    /// Why a scene of these tables is refused, each kind counted as what it is (a scene
+    /// of water boxes was refused as that many models).
+    fn over_the_limit(&self) -> String {
+        if self.water == 0 {
+            return format!(
+                "the scene places {} models, over the limit of {MAX_PLACEMENTS}",
+                self.models
+            );
+        }
+        format!(
+            "the scene holds {} tables ({}, {}), over the limit of {MAX_PLACEMENTS}",
+            self.total(),
+            counted(self.models, "model", "models"),
+            counted(self.water, "water box", "water boxes")
+        )
+    }
+}
+
+/// The tables `text` can hold at most (see [`Tables`]).
+fn count_tables(text: &str) -> Tables {
+    let mut tables = Tables {
+        models: text.matches('{').count(),
+        water: 0,
+    };
+    for l in text.lines().map(str::trim_start) {
+        if !l.starts_with("[[") {
+            continue;
+        }
+        let name: String = l
+            .chars()
+            .take_while(|&c| c != ']')
+            .filter(|c| !c.is_whitespace() && *c != '[')
+            .collect();
+        match name.as_str() {
+            "model" => tables.models += 1,
+            "water" => tables.water += 1,
+            _ => {}
+        }
+    }
+    tables
 }
 
 /// How many values `text` can hold at most, counted without parsing it: each follows a
@@ -362,10 +400,10 @@ fn refuse_before_parsing(shown: &str, text: &str) -> Result<(), MapError> {
     // A parsed table costs hundreds of bytes, so a 64 MiB scene of millions of minimal
     // tables took gigabytes to refuse.
     let tables = count_tables(text);
-    if tables > MAX_PLACEMENTS {
+    if tables.total() > MAX_PLACEMENTS {
         return Err(MapError::TooBig {
             path: shown.into(),
-            reason: format!("the scene places {tables} models, over the limit of {MAX_PLACEMENTS}"),
+            reason: tables.over_the_limit(),
         });
     }
     let values = count_values(text);

@@ -15,11 +15,20 @@
 //!   against the mover at `M1`, and where it first touches is where the mover's surface
 //!   leaves it: it is swept there from `c` against everything else, sliding.
 //!
-//! Then nothing may be inside the body. A mover whose triangles are (the body was wedged
-//! against a wall or a ceiling and could not give way) is **blocked**: it goes back to
-//! `M0` for this tick (see `MoverState::block`) and the body's carries and pushes are
-//! made again without it. Every round blocks one mover more, so a tick ends after at most
-//! one round per mover; the poses left are ones the body fits between.
+//! The carries and pushes of the movers that touch the body are chained (each from where
+//! the one before left it, against that mover alone), and the body is swept once from
+//! where the tick found it to where they left it, sliding, against everything but the
+//! movers that moved it: one sweep through the world a round, however many movers are
+//! piled on the body (one sweep each, through all the others, made a pile of N movers
+//! cost N^2 a round).
+//!
+//! Then nothing may be inside the body. Every mover whose triangles are (the body was
+//! wedged against a wall or a ceiling and could not give way) is **blocked**: it goes
+//! back to `M0` for this tick (see `MoverState::block`) and the body's carries and pushes
+//! are made again without them. After [`MAX_PUSH_ROUNDS`] rounds every mover still
+//! touching the body goes back and the body stays where the tick found it (Quake III's
+//! rule: a pusher that cannot move what it touches goes back), so a tick costs a few
+//! rounds, not one per mover; the poses left are ones the body fits between.
 
 use glam::{Affine3A, Vec3};
 
@@ -48,6 +57,12 @@ pub const AWAKE_DISTANCE: f32 = 6.5;
 /// Slack added to the body's reach when choosing the movers that may touch it, metres.
 const REACH_SLACK: f32 = 0.05;
 
+/// Most rounds of carries and pushes a tick makes (see the module's notes): each blocks
+/// every mover the body is inside at its end; the last sends back every mover that still
+/// touches the body. A wedged body blocks its pushers in the first round, and a second
+/// finds them gone; a third is for a push that sent the body into another mover.
+pub const MAX_PUSH_ROUNDS: usize = 3;
+
 /// What one tick did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PassReport {
@@ -60,6 +75,9 @@ pub struct PassReport {
     pub carried: bool,
     /// The body was pushed.
     pub pushed: bool,
+    /// Rounds of carries and pushes made (see [`MAX_PUSH_ROUNDS`]); 0 when no awake
+    /// mover moved.
+    pub rounds: usize,
 }
 
 /// A mover that moved this tick: where it was and where it is.
@@ -82,8 +100,9 @@ enum Round {
         carried: bool,
         pushed: bool,
     },
-    /// This mover (index into the round's motions) cannot move with the body in its way.
-    Blocked(usize),
+    /// These movers (indices into the round's motions, ascending) cannot move with the
+    /// body in their way.
+    Blocked(Vec<usize>),
 }
 
 /// Let `dt` seconds pass in `placed` for `movers`, carrying and pushing `rider`.
@@ -143,8 +162,9 @@ pub fn pass(
     if motions.is_empty() {
         return report;
     }
-    loop {
-        match round(placed, &motions, rider) {
+    for n in 1.. {
+        report.rounds = n;
+        match round(placed, &motions, rider, n >= MAX_PUSH_ROUNDS) {
             Round::Clear {
                 centre,
                 turned_deg,
@@ -157,18 +177,27 @@ pub fn pass(
                 report.pushed = pushed;
                 return report;
             }
-            Round::Blocked(k) => {
-                let m = motions.swap_remove(k);
-                movers.list[m.mover].block(m.clock);
-                placed.move_placements(&[PlacementPose {
-                    instance: m.instance,
-                    to_world: m.before,
-                }]);
-                report.moved -= 1;
-                report.blocked += 1;
+            Round::Blocked(ks) => {
+                // From the last: a swap_remove moves only a later motion into its place.
+                let back: Vec<PlacementPose> = ks
+                    .iter()
+                    .rev()
+                    .map(|&k| {
+                        let m = motions.swap_remove(k);
+                        movers.list[m.mover].block(m.clock);
+                        PlacementPose {
+                            instance: m.instance,
+                            to_world: m.before,
+                        }
+                    })
+                    .collect();
+                placed.move_placements(&back);
+                report.moved = report.moved.saturating_sub(back.len());
+                report.blocked += back.len();
             }
         }
     }
+    report
 }
 
 /// Start the movers the rider's coming near or use key starts (and those that start with
@@ -245,51 +274,68 @@ pub fn use_target(placed: &InstancedWorld, movers: &Movers, eye: Vec3, look: Vec
 }
 
 /// The carries and pushes of every mover in `motions`, from the rider's centre at the
-/// tick's start.
-fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider) -> Round {
+/// tick's start (see the module's notes). With `give_way`, every mover that touches the
+/// body is blocked at once.
+fn round(placed: &InstancedWorld, motions: &[Moving], rider: &Rider, give_way: bool) -> Round {
     let body = rider.body;
     let slide = MoveRules::new(body, Response::Slide);
     let probe = slide.probe;
     let riding = rider.standing_on.and_then(|t| placed.instance_of(t));
-    let mut c = rider.centre;
+    let start = rider.centre;
+    let mut to = start;
     let (mut turned_deg, mut carried, mut pushed) = (0.0, false, false);
-    let mut touched = false;
+    // The motions near the body, and the placements of those that moved it.
+    let (mut touching, mut movers) = (Vec::new(), Vec::new());
     let reach = body.reach() + Vec3::splat(REACH_SLACK);
     for (k, m) in motions.iter().enumerate() {
-        let near = |b: &Aabb| b.distance_squared_to(c) <= reach.length_squared();
+        let near = |b: &Aabb| b.distance_squared_to(to) <= reach.length_squared();
         let inst = &placed.instances()[m.instance];
         if riding != Some(m.instance) && !near(&inst.bounds) && !near(&inst_before(m, inst)) {
             continue; // too far to touch the body, before or after its move
         }
-        touched = true;
+        touching.push(k);
         let moved_by = m.after * m.before.inverse();
-        let on_it = moved_by.transform_point3(c);
-        let others = placed.only(Which::AllBut(m.instance));
+        let on_it = moved_by.transform_point3(to);
+        let alone = placed.only(Which::One(m.instance));
         if riding == Some(m.instance) {
-            let on_it = lifted_out(&placed.only(Which::One(m.instance)), &probe, on_it);
-            c = resolve_move(&others, &slide, c, on_it - c).end;
+            to = lifted_out(&alone, &probe, on_it);
             turned_deg += turn_about_vertical(&moved_by);
             carried = true;
-        } else if let Some(hit) =
-            placed
-                .only(Which::One(m.instance))
-                .sweep(&probe, on_it, c - on_it)
-        {
-            let left_at = on_it + (c - on_it) * hit.t as f32;
-            c = resolve_move(&others, &slide, c, left_at - c).end;
+            movers.push(m.instance);
+        } else if let Some(hit) = alone.sweep(&probe, on_it, to - on_it) {
+            to = on_it + (to - on_it) * hit.t as f32;
             pushed = true;
-        }
-        if overlap(&placed.only(Which::One(m.instance)), &body, c).is_some() {
-            return Round::Blocked(k);
+            movers.push(m.instance);
         }
     }
-    // A later push may have sent the body into an earlier mover.
-    if touched
+    if give_way && !touching.is_empty() {
+        return Round::Blocked(touching);
+    }
+    let c = match movers.as_slice() {
+        [] => start,
+        [one] => resolve_move(&placed.only(Which::AllBut(*one)), &slide, start, to - start).end,
+        _ => {
+            movers.sort_unstable();
+            let others = placed.only(Which::AllButThese(&movers));
+            resolve_move(&others, &slide, start, to - start).end
+        }
+    };
+    let mut blocked: Vec<usize> = touching
+        .iter()
+        .copied()
+        .filter(|&k| overlap(&placed.only(Which::One(motions[k].instance)), &body, c).is_some())
+        .collect();
+    // A push may have sent the body into a mover that did not touch it before.
+    if blocked.is_empty()
+        && !touching.is_empty()
         && let Some(inside) = overlap(placed, &body, c)
         && let Some(at) = placed.instance_of(inside.triangle)
         && let Some(k) = motions.iter().position(|m| m.instance == at)
     {
-        return Round::Blocked(k);
+        blocked.push(k);
+    }
+    if !blocked.is_empty() {
+        return Round::Blocked(blocked);
     }
     Round::Clear {
         centre: c,

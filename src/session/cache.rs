@@ -513,9 +513,10 @@ pub fn load(
     };
     let want = header(digest);
     let mut head = vec![0u8; want.len()];
-    // Cut short, or not this cache's magic, or another content's key under this
-    // content's name: damaged. The same magic with another format or code is a file of
-    // another build of the program, passed over in silence.
+    // Cut short, or not this cache's magic: damaged. The same magic with another format
+    // or code is a file of another build of the program, passed over in silence. A whole
+    // header with another content's key is another map's cache under this one's name
+    // (copied or renamed), not damage.
     let damaged = || Some(Err(format!("{}: its header is damaged", path.display())));
     if r.exact(&mut head).is_err() || head[..MAGIC.len()] != MAGIC {
         return damaged();
@@ -524,7 +525,10 @@ pub fn load(
         return None;
     }
     if head != want {
-        return damaged();
+        return Some(Err(format!(
+            "{}: is another map's cache (its key names other content)",
+            path.display()
+        )));
     }
     // Used recently: trimmed last.
     let _ = File::options()
@@ -883,15 +887,34 @@ mod tests {
         let head = header(&digest).len();
         let mut magic = good.clone();
         magic[3] ^= 0x20;
-        let mut key = good.clone();
-        key[head - 3] ^= 1;
-        for bytes in [&[][..], &good[..10], &good[..head - 1], &magic, &key] {
+        for bytes in [&[][..], &good[..10], &good[..head - 1], &magic] {
             std::fs::write(&path, bytes).unwrap();
             let e = load(&dir, &digest, true, &Progress::default())
                 .unwrap()
                 .unwrap_err();
             assert!(e.contains("header is damaged"), "{e}");
         }
+    }
+
+    /// Another map's cache file under this map's name (copied or renamed) was called
+    /// damaged: it is said to be another map's, and built again as a damaged one is.
+    #[test]
+    fn another_maps_cache_under_this_maps_name_is_said_to_be_another_maps() {
+        let (dir, digest, path, good) = kept_terrain("another-map");
+        let head = header(&digest).len();
+        let mut key = good.clone();
+        key[head - 3] ^= 1;
+        std::fs::write(&path, &key).unwrap();
+        let e = load(&dir, &digest, true, &Progress::default())
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "{}: is another map's cache (its key names other content)",
+                path.display()
+            )
+        );
     }
 
     /// A fuzz run's finding: a FIFO at a kept map's name held `sim` waiting for a writer

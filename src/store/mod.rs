@@ -491,6 +491,7 @@ pub fn recall_by_key(
 mod tests {
     //! The store's tests: settings and maps kept, read back, warned about.
 
+    use super::parse::UNKNOWN_SETTINGS_NAMED;
     use super::*;
     use crate::map::UpAxis;
     use crate::preferences::TextureFilter;
@@ -926,6 +927,86 @@ mod tests {
         assert_eq!(loaded.warnings.len(), 2, "{w}");
         assert_eq!(loaded.store.settings().fov, 75.0);
         assert!(loaded.store.settings().invert_y);
+    }
+
+    /// Ten thousand names that are no setting were ten thousand warnings (3.5 MB, each
+    /// repeating the list of settings): one warning counts them, names the first few and
+    /// stands at the first's line.
+    #[test]
+    fn many_unknown_settings_are_one_warning_with_a_count_and_the_first_names() {
+        let mut text = String::from("[settings]\nfov = 75\n");
+        for i in 0..10_000 {
+            text.push_str(&format!("unknown_{i} = {i}\n"));
+        }
+        let dir = written("many-unknown", &text);
+        let loaded = Store::load(Some(&dir));
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", &loaded.warnings[..3]);
+        let w = &loaded.warnings[0];
+        assert!(
+            w.contains(
+                "line 3: [settings] has 10000 names that are no setting: 'unknown_0', 'unknown_1', 'unknown_10' and 9997 more (ignored; the settings are mouse_sensitivity,"
+            ),
+            "{w}"
+        );
+        assert!(w.len() < 1000, "{w}");
+        assert_eq!(loaded.store.settings().fov, 75.0);
+        // A few are still one warning each, at their lines.
+        let dir = written("few-unknown", "[settings]\na = 1\nb = 2\nc = 3\n");
+        let w = Store::load(Some(&dir)).warnings;
+        assert_eq!(w.len(), UNKNOWN_SETTINGS_NAMED, "{w:?}");
+        assert!(
+            w[2].contains("line 4: [settings] has no setting 'c'"),
+            "{w:?}"
+        );
+    }
+
+    /// `window_size = [5, 5, 5]` was quoted as `window_size = [5, 5]` (what was read of
+    /// it), and `fov = 3e2` as `fov = 300`: a value is quoted as the file writes it.
+    #[test]
+    fn a_value_out_of_range_is_quoted_as_the_file_writes_it() {
+        let dir = written(
+            "as-written",
+            "[settings]\nwindow_size = [5, 5, 5]\nfov = 3e2 # wide\nkey_jump = \"Spacebar\"\n",
+        );
+        let w = Store::load(Some(&dir)).warnings;
+        assert_eq!(
+            w[..2],
+            [
+                format!(
+                    "{}: line 2: window_size = [5, 5, 5] has a side outside 64 to 16384 pixels: [64, 64] is used",
+                    dir.join(STORE_FILE).display()
+                ),
+                format!(
+                    "{}: line 3: fov = 3e2 is outside 60 to 110: 110 is used",
+                    dir.join(STORE_FILE).display()
+                ),
+            ]
+        );
+        assert!(
+            w[2].contains("line 4: key_jump = \"Spacebar\" is no key name"),
+            "{w:?}"
+        );
+    }
+
+    /// The warnings came grouped by kind (a texture filter, then values of the wrong
+    /// type, then values out of range, then unknown names): they come in the file's line
+    /// order, the maps' (which name no line) after them.
+    #[test]
+    fn warnings_come_in_the_files_line_order() {
+        let dir = written(
+            "line-order",
+            "[settings]\nmystery = 1\nfov = 300\nvsync = 3\ntexture_filter = \"fancy\"\n\n[maps.k]\nup = \"q\"\nscale = 1.0\n",
+        );
+        let w = Store::load(Some(&dir)).warnings;
+        let lines: Vec<&str> = w
+            .iter()
+            .map(|w| w.split(": ").nth(1).unwrap_or(""))
+            .collect();
+        assert_eq!(
+            lines,
+            ["line 2", "line 3", "line 4", "line 5", "[maps.k] skipped"],
+            "{w:?}"
+        );
     }
 
     /// A name from the file in a warning is escaped: it reaches the terminal as text.

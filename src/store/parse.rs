@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{Checked, OutOfRange, Preferences, TextureFilter};
-use crate::quote::{escape, quote};
+use crate::quote::{cut_message, escape, quote};
 use crate::wording::counted;
 
 /// One map's memory (its correction, its views) as the TOML file holds it.
@@ -67,18 +67,20 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut unknown_filter = None;
     let text = &*without_unknown_filter(text, &mut unknown_filter);
-    let mut warnings: Vec<String> = unknown_filter.into_iter().collect();
+    let mut warnings: Vec<Said> = unknown_filter.into_iter().collect();
     let file = read_leniently(text, &mut warnings)?;
     let Checked {
         settings,
         out_of_range,
     } = file.settings.checked();
     warnings.extend(settings_warnings(text, out_of_range));
-    let maps = valid_maps(file.maps, &mut warnings);
+    let mut skipped = Vec::new();
+    let maps = valid_maps(file.maps, &mut skipped);
+    warnings.extend(skipped.into_iter().map(|s| Said::at(None, s)));
     Ok(Parsed {
         settings,
         maps,
-        warnings,
+        warnings: in_line_order(warnings),
     })
 }
 
@@ -87,7 +89,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
 /// number) is said into `warnings` and blanked, and the file read again, its default used:
 /// one such value lost every setting and every map's memory (a fuzz run's finding). Any
 /// other error is the file's, naming its line.
-fn read_leniently(text: &str, warnings: &mut Vec<String>) -> Result<StoredFile, String> {
+fn read_leniently(text: &str, warnings: &mut Vec<Said>) -> Result<StoredFile, String> {
     let mut text = Cow::Borrowed(text);
     // Each try blanks a line of its own: no more tries than the settings' lines.
     for _ in 0..=settings_lines(&text).count() {
@@ -106,10 +108,13 @@ fn read_leniently(text: &str, warnings: &mut Vec<String>) -> Result<StoredFile, 
                 None => escape(e.message()).into_owned(),
             });
         };
-        warnings.push(format!(
-            "line {l}: {}: {}; the default is used",
-            escape(&key),
-            escape(e.message())
+        warnings.push(Said::at(
+            Some(l),
+            format!(
+                "{}: {}; the default is used",
+                escape(&key),
+                escape(e.message())
+            ),
         ));
         text = Cow::Owned(blank_line(&text, l));
     }
@@ -130,7 +135,7 @@ fn blank_line(text: &str, line: usize) -> String {
 /// `text` with its `texture_filter` line blanked when the value names no filter, and the
 /// warning that says so (with the line) in `warning`: one unknown word costs that setting
 /// (the default is used), not the whole file, as a number out of range does.
-fn without_unknown_filter<'a>(text: &'a str, warning: &mut Option<String>) -> Cow<'a, str> {
+fn without_unknown_filter<'a>(text: &'a str, warning: &mut Option<Said>) -> Cow<'a, str> {
     const KEY: &str = "texture_filter";
     let Ok(table) = toml::from_str::<toml::Table>(text) else {
         return Cow::Borrowed(text);
@@ -150,36 +155,111 @@ fn without_unknown_filter<'a>(text: &'a str, warning: &mut Option<String>) -> Co
     let Some(line) = line_of_setting(text, KEY) else {
         return Cow::Borrowed(text);
     };
-    *warning = Some(format!(
-        "line {line}: {KEY}: {why}: {} is used",
-        TextureFilter::default()
+    *warning = Some(Said::at(
+        Some(line),
+        format!("{KEY}: {why}: {} is used", TextureFilter::default()),
     ));
     Cow::Owned(blank_line(text, line))
 }
 
-/// A line for each setting out of its range (`out_of_range`) and each name that is no setting, each with
-/// the line of the file it is on.
-fn settings_warnings(text: &str, out_of_range: Vec<OutOfRange>) -> Vec<String> {
-    let at = |key: &str| match line_of_setting(text, key) {
-        Some(l) => format!("line {l}: "),
-        None => String::new(),
-    };
-    let mut out: Vec<String> = out_of_range
+/// Most unknown settings warned of one by one; past it, one warning counts them and names
+/// the first this many (ten thousand unknown names were ten thousand lines, each repeating
+/// the list of settings).
+pub(super) const UNKNOWN_SETTINGS_NAMED: usize = 3;
+
+/// A warning about a line of the file (`None`: about no one line, said after those that
+/// are), so that the warnings can be said in the file's order.
+struct Said {
+    line: Option<usize>,
+    text: String,
+}
+
+impl Said {
+    fn at(line: Option<usize>, text: String) -> Said {
+        Said { line, text }
+    }
+
+    /// `line N: text`, or the text alone.
+    fn shown(self) -> String {
+        match self.line {
+            Some(l) => format!("line {l}: {}", self.text),
+            None => self.text,
+        }
+    }
+}
+
+/// `said` in the file's order (stable: a line's warnings in the order they were found).
+fn in_line_order(mut said: Vec<Said>) -> Vec<String> {
+    said.sort_by_key(|s| s.line.unwrap_or(usize::MAX));
+    said.into_iter().map(Said::shown).collect()
+}
+
+/// A warning for each setting out of its range (`out_of_range`, its value quoted as the
+/// file writes it) and for the names that are no setting (one each up to
+/// [`UNKNOWN_SETTINGS_NAMED`], else one for them all), each at its line.
+fn settings_warnings(text: &str, out_of_range: Vec<OutOfRange>) -> Vec<Said> {
+    let lines = setting_lines(text);
+    let at = |key: &str| lines.get(key).copied();
+    let written = written_values(text);
+    let mut out: Vec<Said> = out_of_range
         .into_iter()
-        .map(|o| format!("{}{}", at(o.key), o.message))
+        .map(|o| {
+            let value = match (&o.value, written.get(o.key)) {
+                (Some(_), Some(w)) => Some(cut_message(&escape(w)).into_owned()),
+                (v, _) => v.clone(),
+            };
+            Said::at(at(o.key), o.said_with(value.as_deref()))
+        })
         .collect();
-    for key in setting_names(text)
+    let unknown: Vec<String> = setting_names(text)
         .into_iter()
         .filter(|k| !Preferences::KEYS.contains(&k.as_str()))
-    {
-        out.push(format!(
-            "{}[settings] has no setting {} (ignored; the settings are {})",
-            at(&key),
-            quote(&key),
-            Preferences::KEYS.join(", ")
+        .collect();
+    let known = Preferences::KEYS.join(", ");
+    if unknown.len() <= UNKNOWN_SETTINGS_NAMED {
+        out.extend(unknown.iter().map(|key| {
+            let text = format!(
+                "[settings] has no setting {} (ignored; the settings are {known})",
+                quote(key)
+            );
+            Said::at(at(key), text)
+        }));
+    } else {
+        let first: Vec<String> = unknown[..UNKNOWN_SETTINGS_NAMED]
+            .iter()
+            .map(|k| quote(k).to_string())
+            .collect();
+        let line = unknown.iter().filter_map(|k| at(k)).min();
+        out.push(Said::at(
+            line,
+            format!(
+                "[settings] has {} names that are no setting: {} and {} more (ignored; the settings are {known})",
+                unknown.len(),
+                first.join(", "),
+                unknown.len() - UNKNOWN_SETTINGS_NAMED
+            ),
         ));
     }
     out
+}
+
+/// Each setting's value as the file writes it (`[5, 5, 5]`, `1e3`), by name: a warning
+/// quotes what the user wrote, not what was read of it (`window_size = [5, 5, 5]` was
+/// quoted as `[5, 5]`). Empty when the file does not parse as plain TOML.
+fn written_values(text: &str) -> BTreeMap<String, String> {
+    #[derive(Deserialize)]
+    struct Spans {
+        #[serde(default)]
+        settings: BTreeMap<String, toml::Spanned<toml::Value>>,
+    }
+    let Ok(spans) = toml::from_str::<Spans>(text) else {
+        return BTreeMap::new();
+    };
+    spans
+        .settings
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, text.get(v.span())?.to_string())))
+        .collect()
 }
 
 /// The names set in the `[settings]` table of `text`. The file parsed as the store's shape,
@@ -222,6 +302,18 @@ fn line_of_setting(text: &str, key: &str) -> Option<usize> {
     settings_lines(text)
         .find(|&(_, t)| setting_key(t) == Some(key))
         .map(|(line, _)| line)
+}
+
+/// The line (from 1) each key is first set on in the `[settings]` table of `text`: one
+/// pass for all of them (a line looked up per name was quadratic in the names).
+fn setting_lines(text: &str) -> std::collections::HashMap<&str, usize> {
+    let mut lines = std::collections::HashMap::new();
+    for (line, t) in settings_lines(text) {
+        if let Some(key) = setting_key(t) {
+            lines.entry(key).or_insert(line);
+        }
+    }
+    lines
 }
 
 /// The key a `key = value` line of the settings sets (unquoted), if it is one.

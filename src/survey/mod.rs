@@ -37,7 +37,10 @@ pub mod up;
 pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
-pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings, start_warning};
+pub use spawn::{
+    CheckedStart, SpawnChoice, checked_start, choose_spawn, find_spawn, open_headings,
+    start_warning,
+};
 pub use up::AxisEvidence;
 
 use crate::collision::CollisionWorld;

@@ -105,8 +105,14 @@ pub fn choose_spawn(
     let outside_rooms = free.is_some_and(|f| f.is_outside_sealed(spawn.position));
     let warning = match given {
         Some(_) if outside_rooms => Some(OUTSIDE_ROOMS.to_string()),
-        Some(_) => start_warning(&map.frame, world, spawn.position, "the spawn"),
-        None => outside_or_open(&map.frame, world, spawn.position, "the spawn"),
+        // A spawn given or marked may be inside a solid (a block, a placed model, a mover
+        // at its first pose): moved out, and said.
+        _ if given.is_some() || map.marked_spawn.is_some() => {
+            let checked = checked_start(&map.frame, world, spawn.position, "the spawn");
+            spawn.position = checked.eye;
+            checked.warning
+        }
+        _ => outside_or_open(&map.frame, world, spawn.position, "the spawn"),
     };
     map.warnings.extend(warning);
     spawn
@@ -124,12 +130,96 @@ pub fn start_warning(
     eye: Vec3,
     what: &str,
 ) -> Option<String> {
-    if inside_a_solid(world, eye) {
-        return Some(format!(
-            "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out); whoever starts there sees the solid's inside and cannot walk out"
-        ));
+    checked_start(frame, world, eye, what).warning
+}
+
+/// A start checked: where the eye starts (moved out of a closed solid it was inside), and
+/// the warning that says what was wrong, if anything.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedStart {
+    /// The eye, world coordinates: as given, or the nearest spot outside the closed
+    /// solid it was inside (see [`out_of_solid`]).
+    pub eye: Vec3,
+    /// What was wrong with the eye as given, and where it was moved.
+    pub warning: Option<String>,
+}
+
+/// The start at the eye `eye` checked as [`start_warning`] does, and moved out of the
+/// closed solid it is inside to the nearest spot outside it (Quake III's `G_MoverPush`
+/// never leaves a body inside a pusher; a start inside a block is no better): the walker
+/// is never placed inside a solid, and the warning says where it went instead.
+pub fn checked_start(
+    frame: &MapFrame,
+    world: &CollisionWorld,
+    eye: Vec3,
+    what: &str,
+) -> CheckedStart {
+    if !inside_a_solid(world, eye) {
+        return CheckedStart {
+            eye,
+            warning: outside_or_open(frame, world, eye, what),
+        };
     }
-    outside_or_open(frame, world, eye, what)
+    let inside = format!(
+        "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out)"
+    );
+    match out_of_solid(world, eye) {
+        Some(out) => {
+            let p = frame.to_file(out);
+            CheckedStart {
+                eye: out,
+                warning: Some(format!(
+                    "{inside}: it is moved {:.2} m to {:.3},{:.3},{:.3} (file coordinates), the nearest spot outside it",
+                    out.distance(eye),
+                    p.x,
+                    p.y,
+                    p.z
+                )),
+            }
+        }
+        None => CheckedStart {
+            eye,
+            warning: Some(format!(
+                "{inside}; no way out of it was found: whoever starts there sees the solid's inside and cannot walk out"
+            )),
+        },
+    }
+}
+
+/// How far past the face it leaves by an eye moved out of a closed solid is put, metres:
+/// past the placement's anchor probe and the flying eye's skin, so the placement that
+/// follows starts in free space, and near enough to be the nearest spot outside.
+pub const SOLID_EXIT_MARGIN: f32 = 2.0 * crate::collision::SKIN;
+
+/// Most faces a ray from a start inside a solid is followed through to find free space
+/// (a block inside a block, a wall's two sides): past them, that way is given up.
+const SOLID_EXIT_FACES: usize = 4;
+
+/// The nearest spot outside the closed solid the eye `eye` is inside: along each ray of
+/// [`inside_a_solid`], past the faces it meets from behind until the spot past one is
+/// inside no solid (and in the map's box); the nearest such spot. `None` when none is.
+pub fn out_of_solid(world: &CollisionWorld, eye: Vec3) -> Option<Vec3> {
+    let reach = world.bounds().size().length().max(1.0) * 2.0;
+    let mut best: Option<Vec3> = None;
+    for d in headings(OPEN_CHECK_HEADINGS).chain([Vec3::Y, Vec3::NEG_Y]) {
+        let mut from = eye;
+        for _ in 0..SOLID_EXIT_FACES {
+            let Some(hit) = world.ray_cast(from, d, reach) else {
+                break;
+            };
+            let spot = from + d * (hit.distance + SOLID_EXIT_MARGIN);
+            if best.is_some_and(|b| b.distance(eye) <= spot.distance(eye)) {
+                break;
+            }
+            let free = world.bounds().contains(spot) && !inside_a_solid(world, spot);
+            if free && back_at(world, from, d, hit.distance, hit.triangle) {
+                best = Some(spot);
+                break;
+            }
+            from = spot;
+        }
+    }
+    best
 }
 
 /// [`start_warning`] but for the solid: outside the map, or on an open map's way out.
@@ -627,9 +717,23 @@ mod tests {
         assert_eq!(warn(Vec3::new(5.0, 1.6, 5.0)), None);
         let found = choose_spawn(&mut m, &w, None, None, None);
         assert!(m.warnings.is_empty(), "{:?} at {found:?}", m.warnings);
-        // Given on the command line, in the block: said.
-        choose_spawn(&mut m, &w, None, Some(Vec3::new(1.0, 1.5, 5.0)), None);
+        // Given on the command line, in the block: said, and moved out of it to the
+        // nearest spot outside, over its top (0.5 m up; its sides are 1 m off).
+        let moved = choose_spawn(&mut m, &w, None, Some(Vec3::new(1.0, 1.5, 5.0)), None);
         assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert_eq!(
+            moved.position,
+            Vec3::new(1.0, 2.0 + SOLID_EXIT_MARGIN, 5.0),
+            "{:?}",
+            m.warnings
+        );
+        assert!(
+            m.warnings[0].ends_with(
+                ": it is moved 0.55 m to 1.000,2.050,5.000 (file coordinates), the nearest spot outside it"
+            ),
+            "{:?}",
+            m.warnings
+        );
         // A room wound the other way round (every face out of it, as `room` has them)
         // sees only backs from inside; its winding is not trusted.
         let (m, w) = world_of(&room(10.0, 3.0));

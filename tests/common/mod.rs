@@ -5,6 +5,7 @@ pub mod buildings;
 pub mod city;
 pub mod corner;
 pub mod counted;
+pub mod pile;
 
 use glam::Vec3;
 use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
