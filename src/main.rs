@@ -340,6 +340,11 @@ fn usage_error(e: clap::Error) -> ExitCode {
             .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
         return match printed {
             Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+            // A reader that has read enough (`--help | head -1`) closes the pipe: what
+            // it wanted was written, as a shell tool ends quietly when its reader goes.
+            Err(why) if why.kind() == std::io::ErrorKind::BrokenPipe => {
+                ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+            }
             Err(why) => {
                 tell!("walkthrough: error: cannot write the help: {why}");
                 ExitCode::FAILURE
