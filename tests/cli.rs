@@ -1129,3 +1129,55 @@ fn sim_says_nothing_of_textures_it_never_loads() {
         m.warnings
     );
 }
+
+/// A closed room 10 m long (x from -5 to 5), 3 m high and 4 m wide, faces turned in.
+fn ten_metre_room() -> PathBuf {
+    tmp(
+        "room10.obj",
+        "v -5 0 -2\nv 5 0 -2\nv 5 0 2\nv -5 0 2\nv -5 3 -2\nv 5 3 -2\nv 5 3 2\nv -5 3 2\n\
+         f 4 3 2 1\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n",
+    )
+}
+
+#[test]
+fn measure_twice_across_a_ten_metre_room_prints_ten_metres() {
+    let room = ten_metre_room();
+    // From the middle: one mark on the west wall, one on the east (yaw 90 looks to -X).
+    let script = tmp(
+        "measure.txt",
+        "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nwait 0.1\n",
+    );
+    let o = walkthrough(&[
+        "sim",
+        room.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("measure:"))
+        .collect();
+    assert_eq!(said, ["measure: 10.000 m"]);
+    // Scaled (2 m a unit), the file's units are said too; a third mark waits for a fourth.
+    let script = tmp(
+        "measure3.txt",
+        "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nmeasure\nwait 0.1\n",
+    );
+    let o = walkthrough(&[
+        "sim",
+        room.to_str().unwrap(),
+        "--scale",
+        "2",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("measure:"))
+        .collect();
+    assert_eq!(said, ["measure: 20.000 m (10.000 file units)"]);
+}

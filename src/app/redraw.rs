@@ -102,6 +102,7 @@ impl App {
             match effect {
                 ScriptEffect::View(kind) => self.set_view(kind),
                 ScriptEffect::Decal(eye) => self.stick_decal(&eye),
+                ScriptEffect::Measure(eye) => self.mark_point(&eye),
             }
         }
     }
@@ -174,6 +175,7 @@ impl App {
         // The marker is drawn into the same lines; the list is handed back after drawing.
         let mut overlay = std::mem::take(&mut self.debug.geometry);
         self.draw_marker(&mut overlay, now);
+        self.draw_marks(&mut overlay);
         add_water(&mut overlay, &self.sim.session.water, &view);
         if let Some(gpu) = &mut self.gpu
             && !overlay.is_empty()

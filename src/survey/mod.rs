@@ -37,7 +37,9 @@ pub mod up;
 pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
-pub use spawn::{SpawnChoice, choose_spawn, find_spawn, open_headings, start_warning};
+pub use spawn::{
+    NoFloor, SpawnChoice, choose_spawn, find_spawn, floor_in_view, open_headings, start_warning,
+};
 pub use up::AxisEvidence;
 
 use crate::collision::CollisionWorld;
