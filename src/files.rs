@@ -87,6 +87,16 @@ pub enum ReadError {
         /// The system's reason.
         source: io::Error,
     },
+    /// A map or scene that is not there: the names near it in its folder are suggested.
+    #[error("{path}: cannot read the file: {source}{}", Suggestions(.suggestions))]
+    Missing {
+        /// The file.
+        path: String,
+        /// The system's reason (not found).
+        source: io::Error,
+        /// Maps and scenes in its folder with names near its own, nearest first.
+        suggestions: Suggested,
+    },
     /// A directory was given where a file was expected.
     #[error("{path}: is a directory, not {}{}", .kind.article_name(), Suggestions(.suggestions))]
     IsDirectory {
@@ -259,9 +269,20 @@ fn check_file_limited(
     limit: u64,
 ) -> Result<std::fs::Metadata, ReadError> {
     let shown = || shown_path(path);
-    let meta = std::fs::metadata(path).map_err(|source| ReadError::Io {
-        path: shown(),
-        source,
+    let meta = std::fs::metadata(path).map_err(|source| {
+        let map = matches!(kind, FileKind::Obj | FileKind::Scene);
+        if map && source.kind() == io::ErrorKind::NotFound {
+            ReadError::Missing {
+                path: shown(),
+                source,
+                suggestions: near_maps(path),
+            }
+        } else {
+            ReadError::Io {
+                path: shown(),
+                source,
+            }
+        }
     })?;
     if meta.is_dir() {
         return Err(ReadError::IsDirectory {
@@ -369,26 +390,79 @@ pub fn folder_entries(dir: &Path, most: usize) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
-/// The `.obj` and `.toml` files in `dir` (or else in its direct subdirectories), sorted:
-/// the first [`MAX_SUGGESTIONS`], and how many more.
-fn suggest_maps(dir: &Path) -> Suggested {
-    let is_map = |p: &Path| {
-        p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("obj") || e.eq_ignore_ascii_case("toml"))
-            && p.is_file()
-    };
-    let entries = |d: &Path| folder_entries(d, MAX_ENTRIES_SCANNED);
-    let top = entries(dir);
-    let mut found: Vec<PathBuf> = top.iter().filter(|p| is_map(p)).cloned().collect();
-    if found.is_empty() {
-        for sub in top.iter().filter(|p| p.is_dir()) {
-            found.extend(entries(sub).into_iter().filter(|p| is_map(p)));
-        }
-    }
-    found.sort();
+/// Whether `p` is a file that could be meant as a map: a scene (`.toml`), or a `.obj`
+/// whose first bytes read as an OBJ (see `map::sniff`: an image renamed `.obj` is none).
+fn is_map_file(p: &Path) -> bool {
+    let ext = |want: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(want));
+    p.is_file() && (ext("toml") || (ext("obj") && crate::map::looks_like_obj(p)))
+}
+
+/// The first [`MAX_SUGGESTIONS`] of `found`, in its order, and how many more.
+fn suggested(mut found: Vec<PathBuf>) -> Suggested {
     let more = found.len().saturating_sub(MAX_SUGGESTIONS);
     found.truncate(MAX_SUGGESTIONS);
     Suggested { maps: found, more }
+}
+
+/// The maps in `dir` (or else in its direct subdirectories), sorted: the first
+/// [`MAX_SUGGESTIONS`], and how many more.
+fn suggest_maps(dir: &Path) -> Suggested {
+    let entries = |d: &Path| folder_entries(d, MAX_ENTRIES_SCANNED);
+    let top = entries(dir);
+    let mut found: Vec<PathBuf> = top.iter().filter(|p| is_map_file(p)).cloned().collect();
+    if found.is_empty() {
+        for sub in top.iter().filter(|p| p.is_dir()) {
+            found.extend(entries(sub).into_iter().filter(|p| is_map_file(p)));
+        }
+    }
+    found.sort();
+    suggested(found)
+}
+
+/// Most edits (insert, delete, replace a character) between a mistyped map's name and a
+/// name suggested for it, per character of the typed name: a third (`defualt.obj` is two
+/// edits from `default.obj`; `room.obj` is not suggested for `hall.obj`, four of eight).
+const NEAR_NAME_EDITS_PER_CHAR: f64 = 1.0 / 3.0;
+
+/// The maps in the folder of the missing `path` whose names are near its name (by
+/// [`edit_distance`], ignoring case), nearest first, then by name.
+fn near_maps(path: &Path) -> Suggested {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().to_lowercase()) else {
+        return Suggested::default();
+    };
+    let most = (name.chars().count() as f64 * NEAR_NAME_EDITS_PER_CHAR).floor() as usize;
+    let mut near: Vec<(usize, PathBuf)> = folder_entries(folder_of(path), MAX_ENTRIES_SCANNED)
+        .into_iter()
+        .filter_map(|p| {
+            let other = p.file_name()?.to_string_lossy().to_lowercase();
+            let edits = edit_distance(&name, &other);
+            (edits <= most.max(1) && is_map_file(&p)).then_some((edits, p))
+        })
+        .collect();
+    near.sort();
+    // Shown as the user typed the folder (`assets/default.obj`, not `./assets/...`).
+    let shown = |p: PathBuf| match (path.parent(), p.file_name()) {
+        (Some(parent), Some(file)) => parent.join(file),
+        _ => p,
+    };
+    suggested(near.into_iter().map(|(_, p)| shown(p)).collect())
+}
+
+/// Levenshtein's distance between `a` and `b`: the fewest characters inserted, deleted
+/// or replaced to turn one into the other (one row of the table at a time).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// [`Read::read`] for a reader that is its own [`BufRead`]: what its buffer holds, through
@@ -458,6 +532,55 @@ mod tests {
             e.to_string(),
             "/dev/zero: is not a regular file (a pipe, device or socket); give an MTL file saved on disk"
         );
+    }
+
+    #[test]
+    fn edit_distance_counts_inserts_deletes_and_replacements() {
+        assert_eq!(edit_distance("default.obj", "default.obj"), 0);
+        assert_eq!(edit_distance("defualt.obj", "default.obj"), 2);
+        assert_eq!(edit_distance("scene.tml", "scene.toml"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn a_missing_map_suggests_the_near_names_in_its_folder() {
+        let dir = scratch("near-names");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("default.obj"), "v 0 0 0\n").unwrap();
+        std::fs::write(dir.join("defaults.obj"), "v 0 0 0\n").unwrap();
+        std::fs::write(dir.join("hall.obj"), "v 0 0 0\n").unwrap();
+        // Near by name, but an image: not suggested.
+        std::fs::write(dir.join("Default.obj"), b"\x89PNG\r\n\x1a\n").unwrap();
+        let e = read_file(&dir.join("defualt.obj"), FileKind::Obj).unwrap_err();
+        let want = format!(
+            "{}: cannot read the file: No such file or directory (os error 2) (did you mean {} or {}?)",
+            dir.join("defualt.obj").display(),
+            dir.join("default.obj").display(),
+            dir.join("defaults.obj").display()
+        );
+        assert_eq!(e.to_string(), want);
+        // Nothing near: no suggestion; an MTL's missing file is said as before.
+        let e = read_file(&dir.join("room.obj"), FileKind::Obj).unwrap_err();
+        assert!(e.to_string().ends_with("(os error 2)"), "{e}");
+        let e = read_file(&dir.join("defualt.obj"), FileKind::Material).unwrap_err();
+        assert!(matches!(e, ReadError::Io { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_folder_suggests_no_image_renamed_obj() {
+        let dir = scratch("renamed-image");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a-picture.obj"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+        std::fs::write(dir.join("b-materials.obj"), "newmtl brick\nKd 1 0 0\n").unwrap();
+        std::fs::write(dir.join("c-room.obj"), "v 0 0 0\n").unwrap();
+        let e = read_file(&dir, FileKind::Obj).unwrap_err();
+        let want = format!(
+            "{}: is a directory, not an OBJ file (did you mean {}?)",
+            dir.display(),
+            dir.join("c-room.obj").display()
+        );
+        assert_eq!(e.to_string(), want);
     }
 
     #[test]

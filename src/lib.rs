@@ -19,6 +19,7 @@
 //! - [`cull`]: what the renderer draws of a map, in which order: clusters, levels of
 //!   detail, frustum and occlusion culling, closed solids' back faces (pure geometry; the
 //!   GL side is the binary's).
+//! - [`measure`]: what the crosshair is on, and the distance between two marked points.
 //! - [`mirrors`]: the map's mirror surfaces by plane and the water's surfaces, and the
 //!   reflection about each.
 //! - [`survey`]: a level's frame from evidence: up axis, units, spawn, sealed pockets.
@@ -73,6 +74,7 @@ pub mod decals;
 pub mod files;
 pub mod geometry;
 pub mod map;
+pub mod measure;
 pub mod mirrors;
 pub mod movers;
 pub mod names;

@@ -16,6 +16,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use walkthrough::decals::Decals;
 use walkthrough::decals::csv::write_decals;
+use walkthrough::measure::{AIM_REACH, Marks};
 use walkthrough::output::PartialFile;
 use walkthrough::player::{Controller, Pose};
 use walkthrough::quote::escape_lines;
@@ -127,6 +128,23 @@ fn write_decal_file(
         .map_err(|e| format!("{shown}: cannot write the decals: {e}"))
 }
 
+/// Mark the points under the crosshairs of a script's `measure` lines, `eyes`, on
+/// `session`'s map, and say each pair's distance (`measure: 10.000 m`).
+fn say_measures(session: &Session, eyes: &[Pose]) {
+    let mut marks = Marks::default();
+    let frame = session.map.frame;
+    for eye in eyes {
+        match walkthrough::measure::aim(&session.world, eye, AIM_REACH) {
+            Some(at) => {
+                if let Some(m) = marks.mark(at.point, &frame) {
+                    tell!("{}", m.line(&frame));
+                }
+            }
+            None => tell!("measure: nothing under the crosshair to mark"),
+        }
+    }
+}
+
 /// `sim`'s outputs, checked before the map is read: two at one file are refused, and so
 /// is one that cannot be written (a new user waited through conference's load to hear
 /// that the trace's folder was missing). They are checked again against the map's own
@@ -207,6 +225,8 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     // The eyes of the script's `decal` lines, in order: stuck on the map after the run
     // (the walk holds the session meanwhile; decals stick to the map at rest).
     let mut decal_eyes = Vec::new();
+    // The eyes of its `measure` lines, in order, measured on the map at rest likewise.
+    let mut measure_eyes = Vec::new();
     let started = Instant::now();
     let frame = session.map.frame;
     let run = sim::run_in(
@@ -228,10 +248,10 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
             }
             trace.row(&step.row)
         },
-        |effect| {
-            if let ScriptEffect::Decal(eye) = effect {
-                decal_eyes.push(eye);
-            }
+        |effect| match effect {
+            ScriptEffect::Decal(eye) => decal_eyes.push(eye),
+            ScriptEffect::Measure(eye) => measure_eyes.push(eye),
+            ScriptEffect::View(_) => {}
         },
     );
     // Interrupted or not, the rows written so far reach the file whole.
@@ -243,6 +263,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     if let (Some(f), Some(p)) = (decals_out, &args.decals_out) {
         write_decal_file(&session, &decal_eyes, f, p)?;
     }
+    say_measures(&session, &measure_eyes);
     let taken = match run {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(format!(
@@ -340,6 +361,11 @@ fn usage_error(e: clap::Error) -> ExitCode {
             .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
         return match printed {
             Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+            // A reader that has read enough (`--help | head -1`) closes the pipe: what
+            // it wanted was written, as a shell tool ends quietly when its reader goes.
+            Err(why) if why.kind() == std::io::ErrorKind::BrokenPipe => {
+                ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+            }
             Err(why) => {
                 tell!("walkthrough: error: cannot write the help: {why}");
                 ExitCode::FAILURE

@@ -1195,3 +1195,151 @@ fn a_door_closed_on_the_marked_spawn_moves_the_walker_out_and_says_so() {
         );
     }
 }
+
+/// A reader that has read enough closes the pipe (`walkthrough --help | head -1`): the
+/// help ends quietly with success, as shell tools do.
+#[cfg(unix)]
+#[test]
+fn help_into_a_closed_pipe_exits_quietly() {
+    for args in [&["--help"][..], &["sim", "--help"], &["--version"]] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        // Closed before the program starts: its every write meets a closed pipe.
+        drop(reader);
+        let o = Command::new(env!("CARGO_BIN_EXE_walkthrough"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("binary runs");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+}
+
+#[test]
+fn a_mistyped_map_gets_the_near_name() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-near-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.obj"),
+        dir.join("default.obj"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("scene.toml"), "").unwrap();
+    let typed = dir.join("defualt.obj");
+    let o = walkthrough(&[typed.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let want = format!(
+        "walkthrough: error: {}: cannot read the file: No such file or directory (os error 2) (did you mean {}?)",
+        typed.display(),
+        dir.join("default.obj").display()
+    );
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    // A scene's name, mistyped, the same.
+    let o = walkthrough(&[dir.join("scene.tml").to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains(&format!(
+            "(did you mean {}?)",
+            dir.join("scene.toml").display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `sim` draws nothing: the textures it never loads are not warned of.
+#[test]
+fn sim_says_nothing_of_textures_it_never_loads() {
+    let dir = std::env::temp_dir().join(format!("walkthrough-cli-tex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj: String =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/default.obj"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("mtllib") && !l.starts_with("usemtl"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+    std::fs::write(
+        dir.join("level.obj"),
+        format!("mtllib level.mtl\nusemtl brick\n{obj}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("level.mtl"),
+        "newmtl brick\nKd 1 0 0\nmap_Kd gone.png\n",
+    )
+    .unwrap();
+    let script = tmp("still.txt", "wait 0.1\n");
+    let o = walkthrough(&[
+        "sim",
+        dir.join("level.obj").to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("texture"), "{}", stderr(&o));
+    // The window, which draws them, says it (the load it shares, decoding on).
+    let m = walkthrough::map::load_obj_file(
+        &dir.join("level.obj"),
+        &walkthrough::map::LoadOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| w.starts_with("texture gone.png not found")),
+        "{:?}",
+        m.warnings
+    );
+}
+
+/// A closed room 10 m long (x from -5 to 5), 3 m high and 4 m wide, faces turned in.
+fn ten_metre_room() -> PathBuf {
+    tmp(
+        "room10.obj",
+        "v -5 0 -2\nv 5 0 -2\nv 5 0 2\nv -5 0 2\nv -5 3 -2\nv 5 3 -2\nv 5 3 2\nv -5 3 2\n\
+         f 4 3 2 1\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n",
+    )
+}
+
+#[test]
+fn measure_twice_across_a_ten_metre_room_prints_ten_metres() {
+    let room = ten_metre_room();
+    // From the middle: one mark on the west wall, one on the east (yaw 90 looks to -X).
+    let script = tmp(
+        "measure.txt",
+        "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nwait 0.1\n",
+    );
+    let o = walkthrough(&[
+        "sim",
+        room.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("measure:"))
+        .collect();
+    assert_eq!(said, ["measure: 10.000 m"]);
+    // Scaled (2 m a unit), the file's units are said too; a third mark waits for a fourth.
+    let script = tmp(
+        "measure3.txt",
+        "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nmeasure\nwait 0.1\n",
+    );
+    let o = walkthrough(&[
+        "sim",
+        room.to_str().unwrap(),
+        "--scale",
+        "2",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("measure:"))
+        .collect();
+    assert_eq!(said, ["measure: 20.000 m (10.000 file units)"]);
+}

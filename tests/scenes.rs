@@ -934,3 +934,36 @@ fn a_walker_standing_in_a_still_scene_reuses_its_ticks() {
     assert_eq!(counted.sweeps.get(), before);
     assert!(walker.walk.on_ground());
 }
+
+/// The example of a mirror (`assets/mirror-scene`) opens, and its glass is one mirror
+/// standing ahead of the spawn, facing it, within sight (the frame is no mirror).
+#[test]
+fn the_mirror_example_opens_with_one_mirror_facing_the_spawn() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mirror-scene/scene.toml");
+    let s = Session::open(Some(&path), &OpenOptions::default()).unwrap();
+    let mirrors = walkthrough::mirrors::find_mirrors(&s.map);
+    assert_eq!(mirrors.len(), 1, "{mirrors:?}");
+    let glass = &mirrors[0];
+    // The glass quad: two triangles, in the plane z = 3.061, 1.8 x 2.2 m.
+    assert_eq!(glass.triangles.len(), 2);
+    assert!(
+        (glass.normal.z.abs() - 1.0).abs() < 1e-6,
+        "{:?}",
+        glass.normal
+    );
+    let size = glass.bounds.max - glass.bounds.min;
+    assert!(
+        (size.x - 1.8).abs() < 1e-4 && (size.y - 2.2).abs() < 1e-4,
+        "{size:?}"
+    );
+    assert!(
+        (glass.bounds.min.z - 3.061).abs() < 1e-4,
+        "{:?}",
+        glass.bounds
+    );
+    // The spawn looks along -Z (yaw 0) from in front of it.
+    let eye = s.start_pose(None);
+    assert!(eye.position.z > 3.061 + 2.0, "{eye:?}");
+    assert!(eye.yaw_deg.abs() < 1e-3, "{eye:?}");
+}

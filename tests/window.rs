@@ -4199,3 +4199,96 @@ fn the_maps_drawn_triangles_are_let_go_once_uploaded_and_it_still_rescales_and_w
     assert!(log.contains("a rescale finds its mirrors (1)"), "{log}");
     assert!(!log.contains("drawn triangles let go"), "{log}");
 }
+
+/// The number after `prefix` on the first line of `log` that has it.
+fn number_after(log: &str, prefix: &str) -> Option<f32> {
+    let rest = log
+        .lines()
+        .find_map(|l| l.split_once(prefix).map(|(_, r)| r))?;
+    rest.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// In a room 10 m long: I says what the crosshair is on (the floor, 1.6 / sin 30 = 3.2 m
+/// down the view); L marks it; T stands the walker on it (recorded: `sim` replays the
+/// recording to the window's trace byte for byte); L again, from there, marks the floor
+/// as far on and says the distance between the marks.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn l_measures_between_two_marks_i_says_what_is_aimed_at_and_t_teleports_recorded() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("measure");
+    let room = dir.join("room10.obj");
+    std::fs::write(
+        &room,
+        "v -5 0 -2\nv 5 0 -2\nv 5 0 2\nv -5 0 2\nv -5 3 -2\nv 5 3 -2\nv 5 3 2\nv -5 3 2\n\
+         f 4 3 2 1\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n",
+    )
+    .unwrap();
+    let (rec, trace) = (dir.join("rec.txt"), dir.join("trace.csv"));
+    let (child, _win) = launch(
+        &x,
+        &[
+            room.to_str().unwrap(),
+            "--spawn",
+            "2,1.6,0",
+            "--yaw",
+            "90",
+            "--pitch",
+            "-30",
+            "--record",
+            rec.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--exit-after",
+            "40",
+        ],
+    );
+    for key in ["i", "l", "t", "l"] {
+        x.xdotool(&["key", key]);
+        sleep(Duration::from_millis(600));
+    }
+    let log = finish(&x, child);
+    let seen = number_after(&log, "on: room10.obj, material none, ").expect(&log);
+    assert!((seen - 3.2).abs() < 0.01, "{log}");
+    // The floor 1.6 / tan 30 = 2.771 m ahead (toward -X) of x = 2.
+    let ahead = 2.0 - 1.6 / 30f32.to_radians().tan();
+    let rows = read_trace(&trace);
+    let last = rows.last().unwrap();
+    assert!(
+        (last.x - ahead).abs() < 0.01 && last.z.abs() < 0.01,
+        "{log}"
+    );
+    assert!((last.y - 1.6).abs() < 0.01 && last.ground, "{log}");
+    // From there the view meets the floor another 2.771 m on: the second mark.
+    let want = 1.6 / 30f32.to_radians().tan();
+    let said: f32 = log
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("measure: ")?
+                .strip_suffix(" m")?
+                .parse()
+                .ok()
+        })
+        .expect(&log);
+    assert!(
+        (said - want).abs() < 0.01,
+        "said {said}, want {want}\n{log}"
+    );
+    assert!(log.contains("teleported to "), "{log}");
+    let (replay, window) = (
+        sim_trace_on(Some(&room), &rec),
+        std::fs::read_to_string(&trace).unwrap(),
+    );
+    assert!(
+        replay
+            .lines()
+            .any(|l| l.contains(&format!("{:.6}", last.x)))
+    );
+    assert!(
+        replay == window,
+        "sim's replay of the recorded teleport differs"
+    );
+}

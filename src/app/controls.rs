@@ -84,6 +84,18 @@ pub const CONTROLS: &[Control] = &[
         does: "stick a decal where the crosshair points (target, arrow, splat in turn; up to 256, the oldest replaced); Shift: take the one there away; kept for the map file",
     },
     Control {
+        keys: "L",
+        does: "measure: mark the point under the crosshair; a second mark says the distance (metres, and the file's units) and draws a line between the marks",
+    },
+    Control {
+        keys: "I",
+        does: "say what the crosshair is on: the file, the material, the distance and the point",
+    },
+    Control {
+        keys: "T",
+        does: "teleport: stand on the floor the crosshair points at (placed as a spawn; recorded)",
+    },
+    Control {
         keys: "N",
         does: "minimap: the map from above, you, your view and your trail of the last minute",
     },
@@ -175,6 +187,12 @@ pub enum Action {
     },
     /// Keep the frame the survey chose, when it asks.
     Keep,
+    /// Mark the point under the crosshair (a second mark measures).
+    Measure,
+    /// Say what the crosshair is on.
+    Inspect,
+    /// Stand on the floor the crosshair points at.
+    Teleport,
     /// Change the scale a step (to the next unit with Shift).
     Scale {
         /// `]`: larger.
@@ -204,6 +222,9 @@ impl Action {
             KeyCode::F11 => Action::Fullscreen,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::KeyR => Action::Reload,
+            KeyCode::KeyL => Action::Measure,
+            KeyCode::KeyI => Action::Inspect,
+            KeyCode::KeyT => Action::Teleport,
             KeyCode::KeyU => Action::NextUp { backwards: shift },
             KeyCode::Enter | KeyCode::NumpadEnter => Action::Keep,
             KeyCode::BracketLeft => Action::Scale {

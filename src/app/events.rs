@@ -213,6 +213,12 @@ impl App {
             Action::NextUp { backwards } => self.turn_up(backwards),
             Action::Scale { larger, to_unit } => self.step_scale(larger, to_unit),
             Action::Keep => self.keep_frame(),
+            Action::Measure => {
+                let eye = self.aim_now();
+                self.mark_point(&eye);
+            }
+            Action::Inspect => self.inspect_crosshair(),
+            Action::Teleport => self.teleport(),
         }
     }
 

@@ -376,6 +376,7 @@ impl App {
                     self.sim.controller.place(pose);
                 }
                 self.load_decals();
+                self.marks = walkthrough::measure::Marks::default();
                 self.find_mirrors();
                 // Before the upload, as for a map opened before the window: a software
                 // renderer's copy of the clusters would otherwise be made beside the map's

@@ -39,6 +39,7 @@ mod gamepad;
 mod keys;
 mod loading;
 mod marker;
+mod measuring;
 mod mirrors;
 mod mouse_look;
 mod options;
@@ -84,6 +85,7 @@ use ui::offer::Offer;
 use ui::settings_panel::SettingsState;
 use walkthrough::decals::Decals;
 use walkthrough::map::minimap::top_down;
+use walkthrough::measure::Marks;
 use walkthrough::mirrors::Mirror;
 use walkthrough::player::Pose;
 
@@ -374,6 +376,7 @@ impl App {
             prefs,
             config,
             decals: Decals::default(),
+            marks: Marks::default(),
             drawn_from: Pose::default(),
             drawn_look: Pose::default(),
             mirrors: Vec::new(),
@@ -468,6 +471,8 @@ struct App {
     prefs: SettingsState,
     /// The decals stuck on the map (the right mouse button, a script's `decal`).
     decals: Decals,
+    /// The points marked to measure (L) and the last pair measured.
+    marks: Marks,
     /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
     /// third-person camera).
     drawn_from: Pose,

@@ -102,6 +102,7 @@ impl App {
             match effect {
                 ScriptEffect::View(kind) => self.set_view(kind),
                 ScriptEffect::Decal(eye) => self.stick_decal(&eye),
+                ScriptEffect::Measure(eye) => self.mark_point(&eye),
             }
         }
     }
@@ -178,6 +179,7 @@ impl App {
             now,
             size.width.max(1) as f32 / size.height.max(1) as f32,
         );
+        self.draw_marks(&mut overlay);
         add_water(&mut overlay, &self.sim.session.water, &view);
         if let Some(gpu) = &mut self.gpu
             && !overlay.is_empty()

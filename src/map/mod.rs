@@ -41,6 +41,7 @@ mod pieces;
 pub mod progress;
 pub mod scene;
 mod sniff;
+pub(crate) use sniff::looks_like_obj;
 mod texture;
 pub mod triangulate;
 

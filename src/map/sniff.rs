@@ -117,6 +117,15 @@ pub(super) fn sniff(head: &[u8]) -> Option<Format> {
         .map(|s| s.format)
 }
 
+/// Whether the file at `path` reads as an OBJ by its first bytes: none of the formats
+/// above and no material library (a folder's suggestions name only such files; an image
+/// renamed `.obj` is no map to suggest). A file that cannot be read is none.
+pub(crate) fn looks_like_obj(path: &std::path::Path) -> bool {
+    crate::files::read_head(path, crate::files::FileKind::Obj, HEAD_BYTES).is_ok_and(|head| {
+        sniff(&head).is_none() && !material_library(&String::from_utf8_lossy(&head))
+    })
+}
+
 /// Statements of an OBJ file (Wavefront's specification, geometry and grouping, with
 /// the free-form ones): the first of these or `newmtl` tells the two kinds of file apart.
 const OBJ_STATEMENTS: [&str; 18] = [

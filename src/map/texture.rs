@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::lookup::Folders;
 use super::{Material, TextureImage};
-use crate::files::{FileKind, check_file, read_file};
+use crate::files::{FileKind, read_file};
 use crate::quote::{escape, shown_path};
 
 /// Widest or tallest texture decoded, pixels (OpenGL 4.5 guarantees 16384).
@@ -150,9 +150,16 @@ impl TextureCache {
     /// One warning for every texture not found (a level exported without its textures
     /// misses dozens: one line, not one each), and one detail line per file for
     /// `--verbose`.
+    /// Without decoding (`sim`) the missing are details only: what is never drawn is no
+    /// concern of a run that draws nothing.
     pub(super) fn report_missing(&self, warnings: &mut Vec<String>, details: &mut Vec<String>) {
         let Some(first) = self.missing.first() else {
             return;
+        };
+        let warnings = if self.options.decode {
+            warnings
+        } else {
+            &mut *details
         };
         let folder = first
             .parent()
@@ -168,8 +175,10 @@ impl TextureCache {
             })
             .collect();
         let shown = names[..names.len().min(MISSING_NAMED)].join(", ");
-        warnings.push(match names.len() {
-            1 => format!("texture {shown} not found in {folder}; its material is drawn in its plain colour"),
+        let said = match names.len() {
+            1 => format!(
+                "texture {shown} not found in {folder}; its material is drawn in its plain colour"
+            ),
             n if n <= MISSING_NAMED => format!(
                 "{n} textures not found in {folder} ({shown}); their materials are drawn in plain colours"
             ),
@@ -177,7 +186,8 @@ impl TextureCache {
                 "{n} textures not found in {folder} ({shown} and {} more; --verbose lists them); their materials are drawn in plain colours",
                 n - MISSING_NAMED
             ),
-        });
+        };
+        warnings.push(said);
         details.extend(
             self.missing
                 .iter()
@@ -300,9 +310,8 @@ fn load_texture(
         return None;
     }
     if !cache.options.decode {
-        if let Err(e) = check_file(&path, FileKind::Texture) {
-            warnings.push(format!("texture {e}; using the plain colour"));
-        }
+        // Looked for (an input the run's outputs must not overwrite), never read: nothing
+        // to warn of.
         cache.files.insert(path, None);
         return None;
     }
@@ -539,9 +548,10 @@ mod tests {
         }
     }
 
-    /// `sim` draws nothing: its textures are looked for, never decoded.
+    /// `sim` draws nothing: its textures are looked for, never decoded, and the missing
+    /// are no warning (only a detail for `--verbose`).
     #[test]
-    fn without_decoding_textures_are_only_looked_for() {
+    fn without_decoding_textures_are_only_looked_for_and_the_missing_not_warned_of() {
         let d = three_textures("nodecode");
         std::fs::remove_file(d.join("t1.png")).unwrap();
         let m = load(
@@ -552,11 +562,13 @@ mod tests {
             },
         );
         assert_eq!(sizes(&m), vec![None; 3]);
-        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert_eq!(m.warnings, Vec::<String>::new());
         assert!(
-            m.warnings[0].starts_with("texture t1.png not found"),
+            m.details
+                .iter()
+                .any(|d| d.starts_with("texture t1.png not found")),
             "{:?}",
-            m.warnings
+            m.details
         );
         assert!(m.inputs.iter().any(|p| p.ends_with("t0.png")));
     }

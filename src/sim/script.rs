@@ -71,6 +71,8 @@ pub enum Command {
     View(ViewKind),
     /// Stick a decal where the crosshair points (a [`ScriptEffect`]).
     Decal,
+    /// Mark the point under the crosshair; a second mark measures (a [`ScriptEffect`]).
+    Measure,
 }
 
 /// What a script asks of whoever shows the walk, not of the walk: the window applies it,
@@ -82,6 +84,8 @@ pub enum ScriptEffect {
     View(ViewKind),
     /// Stick a decal where the crosshair of this eye points (the drawn eye at that step).
     Decal(Pose),
+    /// Mark the point under the crosshair of this eye (see [`crate::measure`]).
+    Measure(Pose),
 }
 
 /// The movement keys a `keys` line may hold, as they move: forward, back, left, right, up
@@ -269,8 +273,9 @@ fn parse_line(line: &str) -> Result<Command, String> {
         "crouch" => Command::Crouch(on_off(need("on or off")?)?),
         "speed" => speed_setting(&verb, number("metres a second")?)?,
         "run-factor" => speed_setting(&verb, number("a factor")?)?,
-        "jump" | "decal" => match arg {
+        "jump" | "decal" | "measure" => match arg {
             None if verb == "jump" => Command::Jump,
+            None if verb == "measure" => Command::Measure,
             None => Command::Decal,
             Some(extra) => return Err(format!("unexpected {} after {v}", quote(extra))),
         },
@@ -280,7 +285,7 @@ fn parse_line(line: &str) -> Result<Command, String> {
         },
         _ => {
             return Err(format!(
-                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, use, crouch, speed, run-factor, start, response, mode, method, view or decal)"
+                "unknown command {v} (expected forward, back, left, right, up, down, keys, wait, turn, look, run, jump, use, crouch, speed, run-factor, start, response, mode, method, view, decal or measure)"
             ));
         }
     })
@@ -490,6 +495,7 @@ impl ScriptPlayer {
                 Command::Start(p) => c.place(p),
                 Command::View(v) => self.effects.push(ScriptEffect::View(v)),
                 Command::Decal => self.effects.push(ScriptEffect::Decal(c.view_pose())),
+                Command::Measure => self.effects.push(ScriptEffect::Measure(c.view_pose())),
             }
         }
     }

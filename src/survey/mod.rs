@@ -38,8 +38,8 @@ pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
 pub use spawn::{
-    CheckedStart, SpawnChoice, checked_start, choose_spawn, find_spawn, open_headings,
-    start_warning,
+    CheckedStart, NoFloor, SpawnChoice, checked_start, choose_spawn, find_spawn, floor_in_view,
+    open_headings, start_warning,
 };
 pub use up::AxisEvidence;
 

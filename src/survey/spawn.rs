@@ -11,6 +11,8 @@ use crate::collision::placement::place;
 use crate::collision::{Body, CollisionWorld, Probe};
 use crate::geometry::{Aabb, InsideMethod};
 use crate::map::{Map, MapFrame};
+use crate::measure::{AIM_REACH, aim};
+use crate::player::Pose;
 use crate::tolerance::CONTACT_GAP;
 
 /// Floor samples the spawn is chosen among (spread by area over every floor: a map whose
@@ -314,16 +316,90 @@ pub fn find_spawn(map: &Map, world: &CollisionWorld, free: Option<&FreeSpace>) -
 /// something (on a slope it rests a little higher than over the point under it; a spot
 /// that lifts it onto a chair's seat is no spawn).
 fn standing_eye(world: &CollisionWorld, free: Option<&FreeSpace>, run: &Run) -> Option<Vec3> {
-    // The eye at eye height and the contact gap over the floor: the body at rest.
-    let eye = run.point + Vec3::Y * (EYE_HEIGHT + CONTACT_GAP);
-    if free.is_some_and(|f| f.is_pocket(eye)) || run.height.is_some_and(|h| h < EYE_HEIGHT + 0.1) {
+    let eye = resting_eye(run.point);
+    if free.is_some_and(|f| f.is_pocket(eye))
+        || run.height.is_some_and(|h| h < EYE_HEIGHT + HEAD_ROOM)
+    {
         return None;
     }
+    stand_on(world, run.point)
+}
+
+/// Room over a standing walker's eye a spot needs, metres.
+const HEAD_ROOM: f32 = 0.1;
+
+/// The eye at eye height and the contact gap over the floor point `floor`: the body at
+/// rest.
+fn resting_eye(floor: Vec3) -> Vec3 {
+    floor + Vec3::Y * (EYE_HEIGHT + CONTACT_GAP)
+}
+
+/// The eye of the standing body placed at rest over the floor point `floor` (by the one
+/// placement rule, anchored at its eye), or `None` where it does not fit or rests lifted
+/// onto something (on a slope it rests a little higher than over the point under it; a
+/// spot that lifts it onto a chair's seat is no place to stand).
+fn stand_on(world: &CollisionWorld, floor: Vec3) -> Option<Vec3> {
+    let eye = resting_eye(floor);
     let body = Body::WALKER;
     let probe = Probe::new(body, InsideMethod::default());
     let rest = place(world, &probe, eye, body.centre_of(eye))?;
     let eye = body.eye_of(rest.centre);
-    ((eye.y - run.point.y - EYE_HEIGHT).abs() <= SPAWN_MAX_LIFT).then_some(eye)
+    ((eye.y - floor.y - EYE_HEIGHT).abs() <= SPAWN_MAX_LIFT).then_some(eye)
+}
+
+/// Why the crosshair points at no place to stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoFloor {
+    /// The view meets nothing.
+    Nothing,
+    /// It meets a surface too steep to stand on (a wall, a ceiling).
+    NotAFloor,
+    /// The floor met has no room for a standing walker over it, or is inside a solid.
+    NoRoom,
+}
+
+impl std::fmt::Display for NoFloor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoFloor::Nothing => "nothing under the crosshair",
+            NoFloor::NotAFloor => "the crosshair is not on a floor (too steep to stand on)",
+            NoFloor::NoRoom => "no room to stand there",
+        })
+    }
+}
+
+/// Where the walker looking from `eye` stands on the floor its crosshair points at (a
+/// teleport): the floor the view ray meets first, so never one behind a wall; there the
+/// body is placed at rest by the spawn's rule ([`stand_on`]), never inside a solid.
+/// `walkable_min_up` is the walk's steepest standing ground (its normal's up component).
+pub fn floor_in_view(
+    world: &CollisionWorld,
+    eye: &Pose,
+    walkable_min_up: f32,
+) -> Result<Vec3, NoFloor> {
+    let at = aim(world, eye, AIM_REACH).ok_or(NoFloor::Nothing)?;
+    let normal = world
+        .triangles()
+        .get(at.triangle as usize)
+        .map_or(Vec3::ZERO, |t| t.plane.normal);
+    // The side seen is the side stood on.
+    let up = if normal.dot(eye.forward()) > 0.0 {
+        -normal.y
+    } else {
+        normal.y
+    };
+    if up < walkable_min_up {
+        return Err(NoFloor::NotAFloor);
+    }
+    let head = world.ray_cast(
+        at.point + Vec3::Y * CONTACT_GAP,
+        Vec3::Y,
+        EYE_HEIGHT + HEAD_ROOM,
+    );
+    if head.is_some() || inside_a_solid(world, resting_eye(at.point)) {
+        return Err(NoFloor::NoRoom);
+    }
+    stand_on(world, at.point).ok_or(NoFloor::NoRoom)
 }
 
 /// Whether a step of [`SPAWN_EDGE_REACH`] from the eye at `eye` (standing on a floor at
@@ -625,6 +701,49 @@ mod tests {
         let m = load_obj_str("room.obj", obj, &[], &LoadOptions::default()).unwrap();
         let w = CollisionWorld::new(m.triangles());
         (m, w)
+    }
+
+    /// A teleport stands the walker on the floor the crosshair meets, at rest; a wall, and
+    /// a block's top with no head room over it, are no place to stand.
+    #[test]
+    fn a_teleport_stands_on_the_floor_in_view_and_never_on_a_wall_or_without_room() {
+        // The room with a block 1.6 m high in it (x 2.5 to 4, z 4 to 6).
+        let block = "v 2.5 0 4\nv 4 0 4\nv 4 0 6\nv 2.5 0 6\nv 2.5 1.6 4\nv 4 1.6 4\nv 4 1.6 6\nv 2.5 1.6 6\nf 9 10 11 12\nf 13 16 15 14\nf 9 13 14 10\nf 10 14 15 11\nf 11 15 16 12\nf 12 16 13 9\n";
+        let (_, w) = world_of(&(room(10.0, 3.0) + block));
+        let min_up = crate::walk::WalkSettings::default().walkable_min_up;
+        let pose = |x: f32, y: f32, z: f32, yaw_deg: f32, pitch_deg: f32| Pose {
+            position: Vec3::new(x, y, z),
+            yaw_deg,
+            pitch_deg,
+        };
+        // 30 degrees down toward -Z from 1.6 m: the floor 1.6 / tan 30 = 2.771 m ahead.
+        let eye = floor_in_view(&w, &pose(5.0, 1.6, 8.0, 0.0, -30.0), min_up).unwrap();
+        let ahead = 8.0 - 1.6 / 30f32.to_radians().tan();
+        assert!(
+            (eye.x - 5.0).abs() < 1e-3 && (eye.z - ahead).abs() < 1e-3,
+            "{eye}"
+        );
+        assert!((eye.y - EYE_HEIGHT).abs() <= SPAWN_MAX_LIFT, "{eye}");
+        // Level: the far wall.
+        assert_eq!(
+            floor_in_view(&w, &pose(5.0, 1.6, 8.0, 0.0, 0.0), min_up),
+            Err(NoFloor::NotAFloor)
+        );
+        // Down onto the block's top (toward -X from a flying eye): 1.4 m under the
+        // ceiling, no room to stand.
+        assert_eq!(
+            floor_in_view(&w, &pose(5.0, 2.5, 5.0, 90.0, -35.0), min_up),
+            Err(NoFloor::NoRoom)
+        );
+        // Up into the ceiling: not a floor; out of a hole in nothing: nothing.
+        assert_eq!(
+            floor_in_view(&w, &pose(5.0, 1.6, 5.0, 0.0, 80.0), min_up),
+            Err(NoFloor::NotAFloor)
+        );
+        assert_eq!(
+            floor_in_view(&w, &pose(5.0, 20.0, 5.0, 0.0, 80.0), min_up),
+            Err(NoFloor::Nothing)
+        );
     }
 
     /// A fuzz run's finding: in a closed room (its faces turned in: a sealed level), a
