@@ -286,3 +286,128 @@ proptest! {
         }
     }
 }
+
+/// A mover of a random scene: a box (`size`, standing on its origin) whose first key is
+/// at `at`, on and around the spawn, and whose second is `moved` from it, turned `turn`
+/// degrees about the vertical, `period` seconds later; `play` picks once or ping-pong (a
+/// loop must end where it starts).
+#[derive(Clone, Debug)]
+struct PiledMover {
+    size: Vec3,
+    at: Vec3,
+    moved: Vec3,
+    turn: f32,
+    period: f32,
+    play: usize,
+}
+
+fn piled_movers() -> impl Strategy<Value = Vec<PiledMover>> {
+    let v = |lo: Vec3, hi: Vec3| {
+        (lo.x..hi.x, lo.y..hi.y, lo.z..hi.z).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    };
+    let one = (
+        v(Vec3::new(0.1, 0.2, 0.1), Vec3::new(2.0, 2.5, 2.0)),
+        v(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.0, 1.0)),
+        v(Vec3::new(-1.0, -0.5, -1.0), Vec3::new(1.0, 0.5, 1.0)),
+        0.0f32..90.0,
+        0.3f32..3.0,
+        0usize..2,
+    )
+        .prop_map(|(size, at, moved, turn, period, play)| PiledMover {
+            size,
+            at,
+            moved,
+            turn,
+            period,
+            play,
+        });
+    prop::collection::vec(one, 1..8)
+}
+
+/// Slack inside a solid's faces before an eye counts as inside it, metres: the `f32` of a
+/// pose's matrix and its inverse.
+const INSIDE_SLACK: f32 = 1e-4;
+
+/// A scene of a ground and `movers`, written into a folder of its own (case `case`).
+fn piled_scene(case: usize, movers: &[PiledMover]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("walkthrough-piled-{}-{case}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = |tris: Vec<[Vec3; 3]>| -> String {
+        let mut s = String::new();
+        for t in &tris {
+            for p in t {
+                s += &format!("v {} {} {}\n", p.x, p.y, p.z);
+            }
+        }
+        (0..tris.len()).fold(s, |s, i| {
+            s + &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3)
+        })
+    };
+    std::fs::write(dir.join("ground.obj"), obj(common::floor(20.0))).unwrap();
+    let mut scene = String::from("[[model]]\nfile = \"ground.obj\"\n");
+    let play = ["once", "ping-pong"];
+    for (k, m) in movers.iter().enumerate() {
+        let half = Vec3::new(m.size.x / 2.0, 0.0, m.size.z / 2.0);
+        let lo = -half;
+        let hi = half + Vec3::Y * m.size.y;
+        // Wound out of the box, as OBJ's solids are (`cube` winds a room's, inward).
+        let solid = cube(lo, hi)
+            .into_iter()
+            .map(|[a, b, c]| [a, c, b])
+            .collect();
+        std::fs::write(dir.join(format!("box{k}.obj")), obj(solid)).unwrap();
+        let to = m.at + m.moved;
+        scene += &format!(
+            "[[model]]\nfile = \"box{k}.obj\"\n[model.motion]\nkeys = [[0, {}, {}, {}, 0, 0, 0], [{}, {}, {}, {}, 0, {}, 0]]\nplay = \"{}\"\n",
+            m.at.x, m.at.y, m.at.z, m.period, to.x, to.y, to.z, m.turn, play[m.play]
+        );
+    }
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, scene).unwrap();
+    path
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Movers piled on and around the spawn (a box closed on the spawn at its first pose,
+    /// boxes swinging through it): the spawn is moved out of any it is inside, and after
+    /// the first tick the eye is never inside a box at its pose, walking or standing.
+    #[test]
+    fn the_eye_is_never_inside_a_mover_piled_on_the_spawn(
+        movers in piled_movers(),
+        turn in -180.0f32..180.0,
+    ) {
+        use walkthrough::session::{OpenOptions, Session};
+        static CASE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let case = CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = piled_scene(case, &movers);
+        let open = OpenOptions {
+            spawn: Some(Vec3::new(0.0, 1.6, 0.0)),
+            ..OpenOptions::default()
+        };
+        let mut session = Session::open(Some(&path), &open).expect("the scene opens");
+        let mut c = Controller::new(session.start_pose(None), ControllerSettings::default());
+        let dt = 1.0 / 120.0;
+        for step in 1..=480 {
+            let intent = MoveIntent {
+                forward: if step < 360 { 1.0 } else { 0.0 },
+                ..MoveIntent::default()
+            };
+            if step == 240 {
+                c.pose.yaw_deg += turn;
+            }
+            c.step_in(&mut session.ticking(), &intent, dt);
+            let eye = c.pose.position;
+            let placed = session.placed.as_ref().expect("a scene's placements");
+            for (k, inst) in placed.instances().iter().enumerate().skip(1) {
+                let b = placed.models()[inst.model].bounds();
+                let p = inst.to_world.inverse().transform_point3(eye);
+                let inside = (p - b.min).min_element() > INSIDE_SLACK
+                    && (b.max - p).min_element() > INSIDE_SLACK;
+                prop_assert!(!inside, "step {step}: the eye {eye} is inside box {k} ({p} in its space)");
+            }
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}

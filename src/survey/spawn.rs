@@ -7,8 +7,8 @@ use glam::Vec3;
 use super::pockets::FreeSpace;
 use super::samples::{Run, floor_runs};
 use crate::collision::body::EYE_HEIGHT;
-use crate::collision::placement::place;
-use crate::collision::{Body, CollisionWorld, Probe};
+use crate::collision::placement::{free_anchor, place};
+use crate::collision::{Body, Collider, CollisionWorld, Probe};
 use crate::geometry::{Aabb, InsideMethod};
 use crate::map::{Map, MapFrame};
 use crate::measure::{AIM_REACH, aim};
@@ -156,16 +156,24 @@ pub fn checked_start(
     eye: Vec3,
     what: &str,
 ) -> CheckedStart {
-    if !inside_a_solid(world, eye) {
-        return CheckedStart {
-            eye,
-            warning: outside_or_open(frame, world, eye, what),
-        };
-    }
+    let inside = |p: Vec3| inside_a_solid(world, p) || inside_overlapping_solids(world, p);
+    // An eye on a face is placed from the side of it the placement takes (see
+    // `free_anchor`): an enclosed side, which a closed solid's inside is.
+    let anchor = free_anchor(world, &Probe::new(Body::FLYER, Default::default()), eye);
+    let from = match (inside(eye), anchor != eye && inside(anchor)) {
+        (true, _) => eye,
+        (false, true) => anchor,
+        (false, false) => {
+            return CheckedStart {
+                eye,
+                warning: outside_or_open(frame, world, eye, what),
+            };
+        }
+    };
     let inside = format!(
         "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out)"
     );
-    match out_of_solid(world, eye) {
+    match out_of_solid(world, from) {
         Some(out) => {
             let p = frame.to_file(out);
             CheckedStart {
@@ -199,7 +207,8 @@ const SOLID_EXIT_FACES: usize = 4;
 
 /// The nearest spot outside the closed solid the eye `eye` is inside: along each ray of
 /// [`inside_a_solid`], past the faces it meets from behind until the spot past one is
-/// inside no solid (and in the map's box); the nearest such spot. `None` when none is.
+/// clear of every solid (see [`clear_of_solids`]), of every face by the flying eye's skin
+/// and in the map's box; the nearest such spot. `None` when none is.
 pub fn out_of_solid(world: &CollisionWorld, eye: Vec3) -> Option<Vec3> {
     let reach = world.bounds().size().length().max(1.0) * 2.0;
     let mut best: Option<Vec3> = None;
@@ -213,7 +222,11 @@ pub fn out_of_solid(world: &CollisionWorld, eye: Vec3) -> Option<Vec3> {
             if best.is_some_and(|b| b.distance(eye) <= spot.distance(eye)) {
                 break;
             }
-            let free = world.bounds().contains(spot) && !inside_a_solid(world, spot);
+            // Clear of every face by the flying eye's skin too: a spot past one face but
+            // within the skin of another is on both sides of it to a placement.
+            let free = world.bounds().contains(spot)
+                && world.nearest_overlap(&Body::FLYER, spot).is_none()
+                && clear_of_solids(world, spot);
             if free && back_at(world, from, d, hit.distance, hit.triangle) {
                 best = Some(spot);
                 break;
@@ -591,6 +604,56 @@ fn fronts_seen(world: &CollisionWorld, eye: Vec3) -> Option<usize> {
         fronts += usize::from(!back_at(world, eye, d, hit.distance, hit.triangle));
     }
     Some(fronts)
+}
+
+/// Most faces [`solid_depths`] follows a ray through: past them, the ray's count stops.
+const DEPTH_FACES: usize = 8;
+
+/// How many closed solids `eye` is inside, as each ray of [`inside_a_solid`] tells: the
+/// most that the faces it meets from behind (leaving a solid) outnumber those it meets
+/// from the front (entering one) along it (up to [`DEPTH_FACES`] faces; the most, not
+/// the last count: a floor that is no solid's face, met from above past a block's
+/// bottom, would cancel the block). Unlike the first face alone, this sees through
+/// solids that overlap: inside a block that a second block cuts into, the rays toward
+/// the second meet its front first.
+fn solid_depths(world: &CollisionWorld, eye: Vec3) -> impl Iterator<Item = i32> + '_ {
+    let reach = world.bounds().size().length().max(1.0) * 2.0;
+    headings(OPEN_CHECK_HEADINGS)
+        .chain([Vec3::Y, Vec3::NEG_Y])
+        .map(move |d| {
+            let (mut from, mut depth, mut deepest) = (eye, 0, 0);
+            for _ in 0..DEPTH_FACES {
+                let Some(hit) = world.ray_cast(from, d, reach) else {
+                    break;
+                };
+                depth += if back_at(world, from, d, hit.distance, hit.triangle) {
+                    1
+                } else {
+                    -1
+                };
+                deepest = deepest.max(depth);
+                from += d * (hit.distance + COPLANAR * hit.distance.max(1.0));
+            }
+            deepest
+        })
+}
+
+/// Is `eye` inside a closed solid by [`solid_depths`]: all but [`SOLID_FRONTS`] of the
+/// rays leave more solids than they enter (and the map's faces point out of its solids,
+/// see [`wound_outward`]). A start's second look, for solids that overlap.
+fn inside_overlapping_solids(world: &CollisionWorld, eye: Vec3) -> bool {
+    let rays = OPEN_CHECK_HEADINGS + 2;
+    world.bounds().contains(eye)
+        && solid_depths(world, eye).filter(|&n| n > 0).count() + SOLID_FRONTS >= rays
+        && wound_outward(world)
+}
+
+/// Is `spot` clear of every closed solid as [`solid_depths`] tells: at most
+/// [`SOLID_FRONTS`] of its rays leave more solids than they enter. Stricter than not
+/// being inside one by its first faces: between a block and a block inside it, the inner
+/// one's fronts are seen round half the horizon, and the spot is no more free than inside.
+fn clear_of_solids(world: &CollisionWorld, spot: Vec3) -> bool {
+    solid_depths(world, spot).filter(|&n| n > 0).count() <= SOLID_FRONTS
 }
 
 /// Are `world`'s faces wound as OBJ has them, out of its solids and into its rooms? Asked
