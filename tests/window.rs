@@ -4239,3 +4239,48 @@ fn l_measures_between_two_marks_i_says_what_is_aimed_at_and_t_teleports_recorded
         "sim's replay of the recorded teleport differs"
     );
 }
+
+/// Clock ticks a second (`getconf CLK_TCK`: 100 on Linux).
+const TICKS_PER_SECOND: u64 = 100;
+
+/// The CPU time process `pid` has used, in clock ticks (user and system, /proc).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Past the command's name in parentheses: state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Minimised, the window draws nothing and its loop waits: under a tenth of a core over
+/// two seconds (drawing, it takes most of one under llvmpipe); given back, it draws again
+/// (F12 saves a frame).
+#[test]
+#[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
+fn a_minimised_window_draws_nothing_and_idles() {
+    let (x, _one) = Xvfb::start();
+    let _wm = WindowManager::start(&x);
+    let dir = out_dir("minimised");
+    let (child, win) = launch_in(&x, &["--size", "640x360", "--exit-after", "40"], &dir);
+    let pid = child.id();
+    x.xdotool(&["windowminimize", "--sync", &win]);
+    sleep(Duration::from_millis(500));
+    let before = cpu_ticks(pid);
+    sleep(Duration::from_secs(2));
+    let used = cpu_ticks(pid) - before;
+    assert!(
+        used * 10 < 2 * TICKS_PER_SECOND,
+        "minimised, it used {used} ticks in 2 s"
+    );
+    x.xdotool(&["windowmap", "--sync", &win]);
+    x.xdotool(&["windowfocus", "--sync", &win]);
+    sleep(Duration::from_millis(500));
+    let shot = f12(&x, &dir, 1);
+    assert!(shot.exists());
+    let log = finish(&x, child);
+    assert!(!log.contains("panicked"), "{log}");
+}

@@ -7,7 +7,7 @@ use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{
     DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
 };
-use winit::event_loop::ActiveEventLoop;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
@@ -34,6 +34,9 @@ pub const ESC_AGAIN: Duration = Duration::from_secs(3);
 /// Two equal wheel lines closer than this are one notch told twice (see
 /// [`App::wheel_echo`]).
 const WHEEL_ECHO: Duration = Duration::from_millis(3);
+/// How often a hidden window's loop wakes (to see a load end, a Ctrl-C, the time to
+/// quit): ten times a second costs nothing measurable, and nothing is drawn.
+const HIDDEN_WAKE: Duration = Duration::from_millis(100);
 
 /// Speed factor of one notch of the mouse wheel.
 const SPEED_PER_NOTCH: f32 = 1.15;
@@ -538,6 +541,7 @@ impl ApplicationHandler for App {
                 self.window_resized(size);
             }
             WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key(),
+            WindowEvent::Occluded(hidden) => self.occluded = hidden,
             WindowEvent::Focused(false) => {
                 self.keys.clear();
                 self.set_capture(false);
@@ -641,8 +645,18 @@ impl ApplicationHandler for App {
         if self.quitting && self.error.is_some() {
             return self.exit(event_loop);
         }
-        if let Some(gpu) = &self.gpu {
-            gpu.ctx.window.request_redraw();
+        let Some(gpu) = &self.gpu else { return };
+        // Minimised or hidden, nothing is drawn and the loop waits instead of spinning:
+        // it wakes a few times a second for a load's end and a Ctrl-C.
+        let w = &gpu.ctx.window;
+        if self.occluded || w.is_minimized() == Some(true) {
+            if self.exit_after_passed() {
+                return self.exit(event_loop);
+            }
+            event_loop.set_control_flow(ControlFlow::wait_duration(HIDDEN_WAKE));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            w.request_redraw();
         }
     }
 
