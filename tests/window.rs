@@ -4284,3 +4284,48 @@ fn a_minimised_window_draws_nothing_and_idles() {
     let log = finish(&x, child);
     assert!(!log.contains("panicked"), "{log}");
 }
+
+/// F1 and F2 never stack: the later replaces the earlier, and Esc closes either. Each
+/// picture is compared with the one of that overlay alone (the help and the panel each
+/// cover the middle of the window, so either under the other would show).
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn f1_and_f2_replace_each_other_and_esc_closes_either() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("help-settings");
+    let args = ["--spawn", "0,1.6,4", "--yaw", "0", "--exit-after", "60"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let key = |k: &str| {
+        x.xdotool(&["key", k]);
+        sleep(Duration::from_millis(400));
+    };
+    let plain = f12(&x, &dir, 1);
+    key("F2");
+    let panel = f12(&x, &dir, 2);
+    key("F2");
+    key("F1");
+    let help = f12(&x, &dir, 3);
+    key("F2");
+    let panel_over_help = f12(&x, &dir, 4);
+    key("F1");
+    let help_over_panel = f12(&x, &dir, 5);
+    key("Escape");
+    let help_closed = f12(&x, &dir, 6);
+    key("F2");
+    key("Escape");
+    let panel_closed = f12(&x, &dir, 7);
+    let log = finish(&x, child);
+    // The measure tells the three apart.
+    for (a, b) in [(&plain, &panel), (&plain, &help), (&panel, &help)] {
+        assert!(middle_difference(a, b) > 5.0, "{a:?} {b:?}\n{log}");
+    }
+    for (got, want, what) in [
+        (&panel_over_help, &panel, "F2 over the help"),
+        (&help_over_panel, &help, "F1 over the panel"),
+        (&help_closed, &plain, "Esc on the help"),
+        (&panel_closed, &plain, "Esc on the panel"),
+    ] {
+        let d = middle_difference(got, want);
+        assert!(d < 1.0, "{what}: {d}\n{log}");
+    }
+}

@@ -129,16 +129,8 @@ impl App {
                 }
                 return;
             }
-            // The keyboard is the panel's while it shows: F2 or Esc closes it; F12 still
-            // saves a screenshot and F11 still turns fullscreen (a screenshot of the
-            // panel was silently not taken).
             if down && !repeat {
-                match key {
-                    KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
-                    KeyCode::F12 => self.f12_pending = true,
-                    KeyCode::F11 => self.toggle_fullscreen(),
-                    _ => {}
-                }
+                self.panel_key(key);
             }
             return;
         }
@@ -162,6 +154,11 @@ impl App {
         if action == Action::Escape && self.cancel_loading() {
             return;
         }
+        if action == Action::Escape {
+            // Esc closes the help too (the settings panel has its own Esc, above), and
+            // goes on to free the mouse or arm the quit as ever.
+            self.overlay.help = false;
+        }
         match action {
             Action::Escape if self.captured => {
                 self.set_capture(false);
@@ -184,7 +181,11 @@ impl App {
             }
             Action::NextResponse | Action::NextMode | Action::NextMethod => self.switch(action),
             Action::Help => self.overlay.press_help(),
-            Action::Settings => self.toggle_settings(),
+            Action::Settings => {
+                // The later replaces the earlier: the panel opens in the help's place.
+                self.overlay.help = false;
+                self.toggle_settings();
+            }
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
             Action::NextView => self.next_view(),
@@ -264,6 +265,23 @@ impl App {
         self.free_camera
             .as_ref()
             .map_or(self.sim.controller.pose, |c| c.pose)
+    }
+
+    /// A key pressed while the settings panel shows: the keyboard is the panel's. F2 or
+    /// Esc closes it; F1 shows the help in its place (they never stack); F12 still saves
+    /// a screenshot and F11 still turns fullscreen (a screenshot of the panel was
+    /// silently not taken).
+    fn panel_key(&mut self, key: KeyCode) {
+        match key {
+            KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
+            KeyCode::F1 => {
+                self.toggle_settings();
+                self.overlay.press_help();
+            }
+            KeyCode::F12 => self.f12_pending = true,
+            KeyCode::F11 => self.toggle_fullscreen(),
+            _ => {}
+        }
     }
 
     /// The crosshair's ray now: the view last drawn, turned by what the look has turned
