@@ -4292,3 +4292,93 @@ fn l_measures_between_two_marks_i_says_what_is_aimed_at_and_t_teleports_recorded
         "sim's replay of the recorded teleport differs"
     );
 }
+
+/// Clock ticks a second (`getconf CLK_TCK`: 100 on Linux).
+const TICKS_PER_SECOND: u64 = 100;
+
+/// The CPU time process `pid` has used, in clock ticks (user and system, /proc).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Past the command's name in parentheses: state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Minimised, the window draws nothing and its loop waits: under a tenth of a core over
+/// two seconds (drawing, it takes most of one under llvmpipe); given back, it draws again
+/// (F12 saves a frame).
+#[test]
+#[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
+fn a_minimised_window_draws_nothing_and_idles() {
+    let (x, _one) = Xvfb::start();
+    let _wm = WindowManager::start(&x);
+    let dir = out_dir("minimised");
+    let (child, win) = launch_in(&x, &["--size", "640x360", "--exit-after", "40"], &dir);
+    let pid = child.id();
+    x.xdotool(&["windowminimize", "--sync", &win]);
+    sleep(Duration::from_millis(500));
+    let before = cpu_ticks(pid);
+    sleep(Duration::from_secs(2));
+    let used = cpu_ticks(pid) - before;
+    assert!(
+        used * 10 < 2 * TICKS_PER_SECOND,
+        "minimised, it used {used} ticks in 2 s"
+    );
+    x.xdotool(&["windowmap", "--sync", &win]);
+    x.xdotool(&["windowfocus", "--sync", &win]);
+    sleep(Duration::from_millis(500));
+    let shot = f12(&x, &dir, 1);
+    assert!(shot.exists());
+    let log = finish(&x, child);
+    assert!(!log.contains("panicked"), "{log}");
+}
+
+/// F1 and F2 never stack: the later replaces the earlier, and Esc closes either. Each
+/// picture is compared with the one of that overlay alone (the help and the panel each
+/// cover the middle of the window, so either under the other would show).
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn f1_and_f2_replace_each_other_and_esc_closes_either() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("help-settings");
+    let args = ["--spawn", "0,1.6,4", "--yaw", "0", "--exit-after", "60"];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    let key = |k: &str| {
+        x.xdotool(&["key", k]);
+        sleep(Duration::from_millis(400));
+    };
+    let plain = f12(&x, &dir, 1);
+    key("F2");
+    let panel = f12(&x, &dir, 2);
+    key("F2");
+    key("F1");
+    let help = f12(&x, &dir, 3);
+    key("F2");
+    let panel_over_help = f12(&x, &dir, 4);
+    key("F1");
+    let help_over_panel = f12(&x, &dir, 5);
+    key("Escape");
+    let help_closed = f12(&x, &dir, 6);
+    key("F2");
+    key("Escape");
+    let panel_closed = f12(&x, &dir, 7);
+    let log = finish(&x, child);
+    // The measure tells the three apart.
+    for (a, b) in [(&plain, &panel), (&plain, &help), (&panel, &help)] {
+        assert!(middle_difference(a, b) > 5.0, "{a:?} {b:?}\n{log}");
+    }
+    for (got, want, what) in [
+        (&panel_over_help, &panel, "F2 over the help"),
+        (&help_over_panel, &help, "F1 over the panel"),
+        (&help_closed, &plain, "Esc on the help"),
+        (&panel_closed, &plain, "Esc on the panel"),
+    ] {
+        let d = middle_difference(got, want);
+        assert!(d < 1.0, "{what}: {d}\n{log}");
+    }
+}

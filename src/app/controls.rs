@@ -141,7 +141,7 @@ pub const CONTROLS: &[Control] = &[
     },
     Control {
         keys: "Esc",
-        does: "cancel a map loading (the map walked stays); else free the mouse; Esc twice quits",
+        does: "cancel a map loading (the map walked stays); else close the help (F1 and F2 replace each other) and free the mouse; Esc twice quits",
     },
 ];
 

@@ -7,7 +7,7 @@ use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{
     DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
 };
-use winit::event_loop::ActiveEventLoop;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
@@ -34,6 +34,9 @@ pub const ESC_AGAIN: Duration = Duration::from_secs(3);
 /// Two equal wheel lines closer than this are one notch told twice (see
 /// [`App::wheel_echo`]).
 const WHEEL_ECHO: Duration = Duration::from_millis(3);
+/// How often a hidden window's loop wakes (to see a load end, a Ctrl-C, the time to
+/// quit): ten times a second costs nothing measurable, and nothing is drawn.
+const HIDDEN_WAKE: Duration = Duration::from_millis(100);
 
 /// Speed factor of one notch of the mouse wheel.
 const SPEED_PER_NOTCH: f32 = 1.15;
@@ -126,16 +129,8 @@ impl App {
                 }
                 return;
             }
-            // The keyboard is the panel's while it shows: F2 or Esc closes it; F12 still
-            // saves a screenshot and F11 still turns fullscreen (a screenshot of the
-            // panel was silently not taken).
             if down && !repeat {
-                match key {
-                    KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
-                    KeyCode::F12 => self.f12_pending = true,
-                    KeyCode::F11 => self.toggle_fullscreen(),
-                    _ => {}
-                }
+                self.panel_key(key);
             }
             return;
         }
@@ -159,6 +154,11 @@ impl App {
         if action == Action::Escape && self.cancel_loading() {
             return;
         }
+        if action == Action::Escape {
+            // Esc closes the help too (the settings panel has its own Esc, above), and
+            // goes on to free the mouse or arm the quit as ever.
+            self.overlay.help = false;
+        }
         match action {
             Action::Escape if self.captured => {
                 self.set_capture(false);
@@ -181,7 +181,11 @@ impl App {
             }
             Action::NextResponse | Action::NextMode | Action::NextMethod => self.switch(action),
             Action::Help => self.overlay.press_help(),
-            Action::Settings => self.toggle_settings(),
+            Action::Settings => {
+                // The later replaces the earlier: the panel opens in the help's place.
+                self.overlay.help = false;
+                self.toggle_settings();
+            }
             Action::DebugView => self.debug.on = !self.debug.on,
             Action::Minimap => self.minimap.on = !self.minimap.on,
             Action::NextView => self.next_view(),
@@ -261,6 +265,23 @@ impl App {
         self.free_camera
             .as_ref()
             .map_or(self.sim.controller.pose, |c| c.pose)
+    }
+
+    /// A key pressed while the settings panel shows: the keyboard is the panel's. F2 or
+    /// Esc closes it; F1 shows the help in its place (they never stack); F12 still saves
+    /// a screenshot and F11 still turns fullscreen (a screenshot of the panel was
+    /// silently not taken).
+    fn panel_key(&mut self, key: KeyCode) {
+        match key {
+            KeyCode::F2 | KeyCode::Escape => self.toggle_settings(),
+            KeyCode::F1 => {
+                self.toggle_settings();
+                self.overlay.press_help();
+            }
+            KeyCode::F12 => self.f12_pending = true,
+            KeyCode::F11 => self.toggle_fullscreen(),
+            _ => {}
+        }
     }
 
     /// The crosshair's ray now: the view last drawn, turned by what the look has turned
@@ -538,6 +559,7 @@ impl ApplicationHandler for App {
                 self.window_resized(size);
             }
             WindowEvent::ModifiersChanged(m) => self.ctrl = m.state().control_key(),
+            WindowEvent::Occluded(hidden) => self.occluded = hidden,
             WindowEvent::Focused(false) => {
                 self.keys.clear();
                 self.set_capture(false);
@@ -641,8 +663,18 @@ impl ApplicationHandler for App {
         if self.quitting && self.error.is_some() {
             return self.exit(event_loop);
         }
-        if let Some(gpu) = &self.gpu {
-            gpu.ctx.window.request_redraw();
+        let Some(gpu) = &self.gpu else { return };
+        // Minimised or hidden, nothing is drawn and the loop waits instead of spinning:
+        // it wakes a few times a second for a load's end and a Ctrl-C.
+        let w = &gpu.ctx.window;
+        if self.occluded || w.is_minimized() == Some(true) {
+            if self.exit_after_passed() {
+                return self.exit(event_loop);
+            }
+            event_loop.set_control_flow(ControlFlow::wait_duration(HIDDEN_WAKE));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            w.request_redraw();
         }
     }
 

@@ -376,6 +376,7 @@ impl App {
             prefs,
             config,
             decals: Decals::default(),
+            occluded: false,
             marks: Marks::default(),
             drawn_from: Pose::default(),
             drawn_look: Pose::default(),
@@ -471,6 +472,8 @@ struct App {
     prefs: SettingsState,
     /// The decals stuck on the map (the right mouse button, a script's `decal`).
     decals: Decals,
+    /// The window is hidden (minimised, or covered whole): nothing is drawn.
+    occluded: bool,
     /// The points marked to measure (L) and the last pair measured.
     marks: Marks,
     /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the

@@ -358,12 +358,16 @@ impl App {
                 event_loop.exit();
             }
         }
-        if let Some(limit) = self.config.window.exit_after()
-            && !self.first_loading()
-            && self.started.elapsed().as_secs_f32() >= limit
-        {
+        if self.exit_after_passed() {
             self.exit(event_loop);
         }
+    }
+
+    /// `--exit-after`'s time has passed since the map came in.
+    pub(super) fn exit_after_passed(&self) -> bool {
+        self.config.window.exit_after().is_some_and(|limit| {
+            !self.first_loading() && self.started.elapsed().as_secs_f32() >= limit
+        })
     }
 
     /// The script ran out (and its trace ended with it): the screenshot is taken, and with

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::lookup::Folders;
 use super::{Material, TextureImage};
-use crate::files::{FileKind, read_file};
+use crate::files::{FileKind, check_file, read_file};
 use crate::quote::{escape, shown_path};
 
 /// Widest or tallest texture decoded, pixels (OpenGL 4.5 guarantees 16384).
@@ -310,8 +310,11 @@ fn load_texture(
         return None;
     }
     if !cache.options.decode {
-        // Looked for (an input the run's outputs must not overwrite), never read: nothing
-        // to warn of.
+        // Looked for (an input the run's outputs must not overwrite), never read; one
+        // that could not be (a pipe, a device) is still said.
+        if let Err(e) = check_file(&path, FileKind::Texture) {
+            warnings.push(format!("texture {e}; using the plain colour"));
+        }
         cache.files.insert(path, None);
         return None;
     }

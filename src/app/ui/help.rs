@@ -30,6 +30,8 @@ const TOP_GAP: f32 = 8.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct HelpFit {
     font_size: f32,
+    /// The keys' column, as wide on every page (the panel keeps its width page to page).
+    keys_width: f32,
     does_width: f32,
 }
 
@@ -44,10 +46,11 @@ fn help_fit(width: f32, height: f32) -> HelpFit {
         .clamp(MIN_POINTS, FULL_POINTS);
     // A monospace character is about 0.6 of the size wide; the keys' column is 25
     // characters at most, then the grid's spacing and the panel's margins.
-    let keys_and_margins = 25.0 * 0.6 * font_size + 60.0;
+    let keys_width = 25.0 * 0.6 * font_size;
     HelpFit {
         font_size,
-        does_width: (width - keys_and_margins).max(120.0),
+        keys_width,
+        does_width: (width - keys_width - 60.0).max(120.0),
     }
 }
 
@@ -111,6 +114,7 @@ pub fn draw(ctx: &egui::Context, panel: egui::Frame, page: usize) -> usize {
                     // Rows as high as their text, not as a button: a small window's rows
                     // shrink with the text.
                     .min_row_height(fit.font_size)
+                    .min_col_width(fit.keys_width)
                     .show(ui, |ui| {
                         for i in shown.clone() {
                             let keys = RichText::new(CONTROLS[i].keys).font(font.clone());
