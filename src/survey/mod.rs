@@ -38,8 +38,8 @@ pub use extent::{MainPart, main_part};
 pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
 pub use spawn::{
-    CheckedStart, SpawnChoice, checked_start, choose_spawn, find_spawn, open_headings,
-    start_warning,
+    CheckedStart, SpawnChoice, checked_start, choose_spawn, find_spawn, moved_out_of_solid,
+    open_headings, start_warning,
 };
 pub use up::AxisEvidence;
 

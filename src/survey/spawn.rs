@@ -145,15 +145,30 @@ pub struct CheckedStart {
 }
 
 /// The start at the eye `eye` checked as [`start_warning`] does, and moved out of the
-/// closed solid it is inside to the nearest spot outside it (Quake III's `G_MoverPush`
-/// never leaves a body inside a pusher; a start inside a block is no better): the walker
-/// is never placed inside a solid, and the warning says where it went instead.
+/// closed solid it is inside to the nearest spot outside it (see [`moved_out_of_solid`]).
 pub fn checked_start(
     frame: &MapFrame,
     world: &CollisionWorld,
     eye: Vec3,
     what: &str,
 ) -> CheckedStart {
+    moved_out_of_solid(frame, world, eye, what).unwrap_or_else(|| CheckedStart {
+        eye,
+        warning: outside_or_open(frame, world, eye, what),
+    })
+}
+
+/// The eye `eye` moved out of the closed solid it is inside to the nearest spot outside
+/// it, with the warning that says where (Quake III's `G_MoverPush` never leaves a body
+/// inside a pusher; a start, a saved view or a reload inside a block is no better): the
+/// walker is never placed inside a solid. `None` when the eye is inside none. `what` names
+/// the eye in the warning ("the spawn", "view 3").
+pub fn moved_out_of_solid(
+    frame: &MapFrame,
+    world: &CollisionWorld,
+    eye: Vec3,
+    what: &str,
+) -> Option<CheckedStart> {
     let inside = |p: Vec3| inside_a_solid(world, p) || inside_overlapping_solids(world, p);
     // An eye on a face is placed from the side of it the placement takes (see
     // `free_anchor`): an enclosed side, which a closed solid's inside is.
@@ -161,17 +176,12 @@ pub fn checked_start(
     let from = match (inside(eye), anchor != eye && inside(anchor)) {
         (true, _) => eye,
         (false, true) => anchor,
-        (false, false) => {
-            return CheckedStart {
-                eye,
-                warning: outside_or_open(frame, world, eye, what),
-            };
-        }
+        (false, false) => return None,
     };
     let inside = format!(
         "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out)"
     );
-    match out_of_solid(world, from) {
+    Some(match out_of_solid(world, from) {
         Some(out) => {
             let p = frame.to_file(out);
             CheckedStart {
@@ -191,7 +201,7 @@ pub fn checked_start(
                 "{inside}; no way out of it was found: whoever starts there sees the solid's inside and cannot walk out"
             )),
         },
-    }
+    })
 }
 
 /// How far past the face it leaves by an eye moved out of a closed solid is put, metres:
