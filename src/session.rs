@@ -21,6 +21,7 @@ use crate::player::{Controller, Mode, Pose};
 use crate::survey::units::Unit;
 use crate::survey::{
     CheckedStart, FrameGuess, Given, Inferred, SpawnChoice, checked_start, choose_spawn,
+    moved_out_of_solid,
 };
 use crate::wording::counted;
 
@@ -471,6 +472,14 @@ impl Session {
     /// [`Session::start_warning`] does, and moved out of a closed solid it is inside.
     pub fn checked_start(&self, eye: Vec3) -> CheckedStart {
         checked_start(&self.map.frame, &self.world, eye, "the start")
+    }
+
+    /// The eye `eye` (world coordinates) moved out of the closed solid it is inside, with
+    /// the warning that names it as `what` ("view 3"): a saved view, a reload in place or
+    /// a switch of mode checked as a start is (see [`moved_out_of_solid`]). `None` when it
+    /// is inside none.
+    pub fn moved_out_of_solid(&self, eye: Vec3, what: &str) -> Option<CheckedStart> {
+        moved_out_of_solid(&self.map.frame, &self.world, eye, what)
     }
 
     /// Whether an eye at `eye` (world coordinates) is below the lowest point of the map:

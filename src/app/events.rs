@@ -248,8 +248,10 @@ impl App {
             }
             Action::NextMode => {
                 let mode = s.mode.next();
-                self.sim.controller.set_mode(mode);
-                format!("mode {mode}")
+                if let Some(moved) = self.sim.switch_mode(mode) {
+                    self.overlay.notify(moved);
+                }
+                return;
             }
             Action::NextMethod => {
                 s.method = s.method.next();

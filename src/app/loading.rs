@@ -370,7 +370,8 @@ impl App {
                 self.content_key = key;
                 self.minimap.replace(minimap);
                 self.stop_recording("the map changed: ");
-                self.sim
+                let moved = self
+                    .sim
                     .replace_session(session, purpose == Purpose::Reload);
                 if let Some(pose) = first_pose {
                     self.sim.controller.place(pose);
@@ -414,7 +415,11 @@ impl App {
                 if purpose == Purpose::Turn {
                     self.corrected(format!("up axis {}", session.map.frame.up));
                 } else {
-                    let msg = format!("loaded {}", self.overlay.map_label);
+                    let loaded = format!("loaded {}", self.overlay.map_label);
+                    let msg = match moved {
+                        Some(w) => format!("{loaded}; {w}"),
+                        None => loaded,
+                    };
                     let note = warnings_note(&self.sim.session.map.warnings);
                     self.overlay.notify_with(msg, note);
                 }

@@ -6,7 +6,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use walkthrough::output::PartialFile;
-use walkthrough::player::{Controller, Refusal};
+use walkthrough::player::{Controller, Mode, Pose, Refusal};
 use walkthrough::session::Session;
 use walkthrough::sim::DEFAULT_DT;
 use walkthrough::sim::{
@@ -344,16 +344,57 @@ impl Simulation {
     }
 
     /// Walk `session` instead; `keep_pose` keeps the player where it is if that is still
-    /// within [`KEPT_POSE_MARGIN`] of the new map's box (a reload).
-    pub fn replace_session(&mut self, session: Session, keep_pose: bool) {
+    /// within [`KEPT_POSE_MARGIN`] of the new map's box (a reload), and out of its closed
+    /// solids (see [`Simulation::out_of_solid`]: a block added where the eye was). The
+    /// warning when the kept eye was moved out of one.
+    pub fn replace_session(&mut self, session: Session, keep_pose: bool) -> Option<String> {
         let old = self.controller.pose;
-        let mut pose = session.start_pose(None);
         let near = session.world.bounds().inflated(KEPT_POSE_MARGIN);
-        if keep_pose && near.contains(old.position) {
-            pose = old;
-        }
+        let kept = keep_pose && near.contains(old.position);
+        let pose = if kept { old } else { session.start_pose(None) };
         self.controller.place(pose);
         self.session = session;
+        kept.then(|| self.out_of_solid("the view kept by the reload"))
+            .flatten()
+    }
+
+    /// Put the eye at `pose` (a saved view), moved out of a closed solid it is inside,
+    /// and record it as a `start` line where it ends. The warning when it was moved, its
+    /// eye named `what` ("view 3").
+    pub fn go_to(&mut self, pose: Pose, what: &str) -> Option<String> {
+        self.controller.place(pose);
+        let moved = self.out_of_solid(what);
+        let at = self.controller.pose;
+        self.record_place(&at);
+        moved
+    }
+
+    /// Walk or fly from here (a key's or a pad's press, recorded as the line `mode ...`):
+    /// the eye moved out of a closed solid it is inside, recorded as a `start` line after
+    /// the mode's. The warning when it was moved.
+    pub fn switch_mode(&mut self, mode: Mode) -> Option<String> {
+        self.controller.set_mode(mode);
+        self.record_set(&format!("mode {mode}"));
+        let moved = self.out_of_solid(&format!("the eye at the switch to {mode}"))?;
+        let at = self.controller.pose;
+        self.record_place(&at);
+        Some(moved)
+    }
+
+    /// Move the eye out of the closed solid it is inside to the nearest spot outside it,
+    /// by the one rule every start obeys ([`Session::moved_out_of_solid`]); the warning
+    /// that says where, its eye named `what`. Nothing changes (`None`) when it is inside
+    /// none.
+    fn out_of_solid(&mut self, what: &str) -> Option<String> {
+        let pose = self.controller.pose;
+        let moved = self.session.moved_out_of_solid(pose.position, what)?;
+        if moved.eye != pose.position {
+            self.controller.place(Pose {
+                position: moved.eye,
+                ..pose
+            });
+        }
+        moved.warning
     }
 
     fn write_trace(&mut self, row: &TraceRow) {
@@ -377,9 +418,131 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
+    use walkthrough::names::Named;
     use walkthrough::player::ControllerSettings;
     use walkthrough::session::OpenOptions;
     use walkthrough::sim::parse_script;
+
+    /// Faces of a box of corners `base + 1` to `base + 8` (corner `i`: bit 1 its x, bit 2
+    /// its y, bit 4 its z at the box's high side), counter-clockwise from outside.
+    const OUTWARD: [[usize; 4]; 6] = [
+        [1, 3, 4, 2],
+        [5, 6, 8, 7],
+        [1, 2, 6, 5],
+        [3, 7, 8, 4],
+        [1, 5, 7, 3],
+        [2, 4, 8, 6],
+    ];
+
+    /// A 20 x 4 x 20 m room (its faces into it), and in its middle a closed 4 x 2 x 4 m
+    /// crate standing on its floor (its faces out of it) if `with_crate`: written to a
+    /// file of its own, opened.
+    fn room(with_crate: bool) -> Session {
+        let mut obj = String::new();
+        let mut boxed = |lo: Vec3, hi: Vec3, inward: bool| {
+            let base = obj.matches("v ").count();
+            for i in 0..8 {
+                let c = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
+                let (x, y, z) = (c(1, lo.x, hi.x), c(2, lo.y, hi.y), c(4, lo.z, hi.z));
+                obj += &format!("v {x} {y} {z}\n");
+            }
+            for mut f in OUTWARD {
+                if inward {
+                    f.reverse();
+                }
+                let [a, b, c, d] = f.map(|k| k + base);
+                obj += &format!("f {a} {b} {c} {d}\n");
+            }
+        };
+        boxed(
+            Vec3::new(-10.0, 0.0, -10.0),
+            Vec3::new(10.0, 4.0, 10.0),
+            true,
+        );
+        if with_crate {
+            boxed(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.0, 2.0), false);
+        }
+        static ROOMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = ROOMS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "walkthrough-solid-views-{}-{n}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("room.obj");
+        std::fs::write(&path, obj).unwrap();
+        let opts = OpenOptions {
+            headless: true,
+            no_map_cache: true,
+            ..OpenOptions::default()
+        };
+        let session = Session::open(Some(&path), &opts).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        session
+    }
+
+    /// The eye inside the crate (0.2, 1.6, 0.1): the nearest spot outside is over its top,
+    /// the margin past it.
+    const IN_THE_CRATE: Vec3 = Vec3::new(0.2, 1.6, 0.1);
+    const OVER_THE_CRATE: Vec3 = Vec3::new(0.2, 2.05, 0.1);
+
+    fn walking(session: Session, at: Vec3) -> Simulation {
+        let controller = Controller::new(Pose::new(at, 30.0, 5.0), ControllerSettings::default());
+        Simulation::new(session, controller, None, None)
+    }
+
+    fn assert_moved_over_the_crate(sim: &Simulation, said: Option<String>, what: &str) {
+        let p = sim.controller.pose;
+        assert!(p.position.distance(OVER_THE_CRATE) < 1e-4, "{p:?}");
+        assert_eq!((p.yaw_deg, p.pitch_deg), (30.0, 5.0), "the look is kept");
+        assert_eq!(
+            said.as_deref(),
+            Some(format!("{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out): it is moved 0.45 m to 0.200,2.050,0.100 (file coordinates), the nearest spot outside it").as_str())
+        );
+    }
+
+    /// A saved view inside a closed crate (one added to the map since it was kept) is
+    /// taken to the nearest spot outside it and said; one beside it is taken as kept.
+    #[test]
+    fn a_saved_view_inside_a_solid_is_moved_out_and_said() {
+        let mut sim = walking(room(true), Vec3::new(5.0, 1.6, 5.0));
+        let said = sim.go_to(Pose::new(IN_THE_CRATE, 30.0, 5.0), "view 3");
+        assert_moved_over_the_crate(&sim, said, "view 3");
+        let beside = Vec3::new(-5.0, 1.6, 5.0);
+        assert_eq!(sim.go_to(Pose::new(beside, 30.0, 5.0), "view 4"), None);
+        assert_eq!(sim.controller.pose.position, beside);
+    }
+
+    /// R reloads the map keeping the pose: a crate now closed round the eye moves it out
+    /// of the crate and says so; the same reload with the eye beside it keeps it there.
+    #[test]
+    fn a_reload_that_closes_a_solid_round_the_eye_moves_it_out() {
+        let mut sim = walking(room(false), IN_THE_CRATE);
+        let said = sim.replace_session(room(true), true);
+        assert_moved_over_the_crate(&sim, said, "the view kept by the reload");
+        let beside = Vec3::new(-5.0, 1.6, 5.0);
+        let mut sim = walking(room(false), beside);
+        assert_eq!(sim.replace_session(room(true), true), None);
+        assert_eq!(sim.controller.pose.position, beside);
+    }
+
+    /// A switch of mode where the eye is inside a closed solid moves it out and says so
+    /// (walk to fly, and fly to walk); out of every solid it changes only the mode.
+    #[test]
+    fn a_switch_of_mode_inside_a_solid_moves_the_eye_out() {
+        for mode in [Mode::Fly, Mode::Walk] {
+            let mut sim = walking(room(true), IN_THE_CRATE);
+            sim.controller.set_mode(mode.next());
+            let said = sim.switch_mode(mode);
+            assert_eq!(sim.controller.settings.mode, mode);
+            assert_moved_over_the_crate(&sim, said, &format!("the eye at the switch to {mode}"));
+            let beside = Vec3::new(-5.0, 1.6, 5.0);
+            let mut sim = walking(room(true), beside);
+            assert_eq!(sim.switch_mode(mode), None);
+            assert_eq!(sim.controller.pose.position, beside);
+        }
+    }
 
     /// A new user's finding: with a script paused, the HUD read "speed 3.0 m/s", the speed
     /// of the last frame that stepped. Paused, it is 0; playing, the frame's own.

@@ -71,7 +71,8 @@ impl App {
     /// `slot`: go back to the view kept there. The walker is placed afresh, by the one
     /// placement rule (see [`walkthrough::collision::placement`]): where its body does not
     /// fit, the next step moves it to the nearest free spot on the eye's side of every
-    /// surface.
+    /// surface; a view inside a closed solid (a block added to the map since) is first
+    /// moved out of it, as a start is, and the notice says where.
     pub(super) fn go_to_view(&mut self, slot: u8) {
         let view = self.views_key().and_then(|k| self.store.view(&k, slot));
         let Some(v) = view else {
@@ -86,12 +87,12 @@ impl App {
                 .overlay
                 .notify(format!("view {slot} is not taken: it is at {why}"));
         }
-        self.sim
-            .controller
-            .place(Pose::new(position, v.yaw_deg, v.pitch_deg));
-        let pose = self.sim.controller.pose;
-        self.sim.record_place(&pose);
-        self.overlay.notify(format!("view {slot}"));
+        let what = format!("view {slot}");
+        let moved = self
+            .sim
+            .go_to(Pose::new(position, v.yaw_deg, v.pitch_deg), &what);
+        // The move's warning names the view itself.
+        self.overlay.notify(moved.unwrap_or(what));
         self.view_placed = true;
     }
 }

@@ -39,7 +39,7 @@ pub use pockets::{FreeSpace, Space};
 pub use scale::ScaleGuess;
 pub use spawn::{
     CheckedStart, NoFloor, SpawnChoice, checked_start, choose_spawn, find_spawn, floor_in_view,
-    open_headings, start_warning,
+    moved_out_of_solid, open_headings, start_warning,
 };
 pub use up::AxisEvidence;
 

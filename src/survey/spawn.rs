@@ -147,15 +147,30 @@ pub struct CheckedStart {
 }
 
 /// The start at the eye `eye` checked as [`start_warning`] does, and moved out of the
-/// closed solid it is inside to the nearest spot outside it (Quake III's `G_MoverPush`
-/// never leaves a body inside a pusher; a start inside a block is no better): the walker
-/// is never placed inside a solid, and the warning says where it went instead.
+/// closed solid it is inside to the nearest spot outside it (see [`moved_out_of_solid`]).
 pub fn checked_start(
     frame: &MapFrame,
     world: &CollisionWorld,
     eye: Vec3,
     what: &str,
 ) -> CheckedStart {
+    moved_out_of_solid(frame, world, eye, what).unwrap_or_else(|| CheckedStart {
+        eye,
+        warning: outside_or_open(frame, world, eye, what),
+    })
+}
+
+/// The eye `eye` moved out of the closed solid it is inside to the nearest spot outside
+/// it, with the warning that says where (Quake III's `G_MoverPush` never leaves a body
+/// inside a pusher; a start, a saved view or a reload inside a block is no better): the
+/// walker is never placed inside a solid. `None` when the eye is inside none. `what` names
+/// the eye in the warning ("the spawn", "view 3").
+pub fn moved_out_of_solid(
+    frame: &MapFrame,
+    world: &CollisionWorld,
+    eye: Vec3,
+    what: &str,
+) -> Option<CheckedStart> {
     let inside = |p: Vec3| inside_a_solid(world, p) || inside_overlapping_solids(world, p);
     // An eye on a face is placed from the side of it the placement takes (see
     // `free_anchor`): an enclosed side, which a closed solid's inside is.
@@ -163,17 +178,12 @@ pub fn checked_start(
     let from = match (inside(eye), anchor != eye && inside(anchor)) {
         (true, _) => eye,
         (false, true) => anchor,
-        (false, false) => {
-            return CheckedStart {
-                eye,
-                warning: outside_or_open(frame, world, eye, what),
-            };
-        }
+        (false, false) => return None,
     };
     let inside = format!(
         "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out)"
     );
-    match out_of_solid(world, from) {
+    Some(match out_of_solid(world, from) {
         Some(out) => {
             let p = frame.to_file(out);
             CheckedStart {
@@ -193,7 +203,7 @@ pub fn checked_start(
                 "{inside}; no way out of it was found: whoever starts there sees the solid's inside and cannot walk out"
             )),
         },
-    }
+    })
 }
 
 /// How far past the face it leaves by an eye moved out of a closed solid is put, metres:
@@ -681,9 +691,29 @@ fn wound_outward(world: &CollisionWorld) -> bool {
                 let floor = top - h.distance;
                 let level =
                     world.triangles()[h.triangle as usize].plane.normal.y.abs() >= LEVEL_FACE;
-                if level && let Some(f) = fronts_seen(world, Vec3::new(x, floor + EYE_HEIGHT, z)) {
-                    enclosed += 1;
-                    solid += usize::from(f <= SOLID_FRONTS);
+                let eye = Vec3::new(x, floor + EYE_HEIGHT, z);
+                if level && let Some(f) = fronts_seen(world, eye) {
+                    let looks_solid = f <= SOLID_FRONTS;
+                    // A floor whose front faces up, as OBJ winds a floor, under an eye that
+                    // sees backs all round is a floor under a solid set on it or floating
+                    // over it (a crate, a mover at its first pose): the eye stands in no
+                    // room, and says nothing of how the map is wound. (A room wound
+                    // inside out is seen from behind underfoot too.)
+                    let on_a_floor_wound_up = || {
+                        let down = Vec3::new(x, top, z);
+                        met_from(
+                            world,
+                            down,
+                            Vec3::NEG_Y,
+                            h.distance,
+                            h.triangle,
+                            Side::Front,
+                        )
+                    };
+                    if !(looks_solid && on_a_floor_wound_up()) {
+                        enclosed += 1;
+                        solid += usize::from(looks_solid);
+                    }
                 }
                 top = floor - step;
             }
@@ -700,20 +730,42 @@ const WINDING_FLOORS: usize = 8;
 /// or a ceiling.
 const LEVEL_FACE: f32 = 0.7;
 
+/// Which side of a face a ray meets it from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Against its normal: the side OBJ winds counter-clockwise, a solid's outside.
+    Front,
+    /// Along its normal: a solid's inside.
+    Back,
+}
+
 /// Does the ray from `eye` along `d` meet a face from behind at `distance`, where it met
+/// triangle `first`? (See [`met_from`].)
+fn back_at(world: &CollisionWorld, eye: Vec3, d: Vec3, distance: f32, first: u32) -> bool {
+    met_from(world, eye, d, distance, first, Side::Back)
+}
+
+/// Does the ray from `eye` along `d` meet a face from `side` at `distance`, where it met
 /// triangle `first`? A block against a wall shares the wall's plane: either face may be
 /// the one the ray cast names, so any face the ray meets there counts (within
 /// [`COPLANAR`] of the distance).
-fn back_at(world: &CollisionWorld, eye: Vec3, d: Vec3, distance: f32, first: u32) -> bool {
+fn met_from(
+    world: &CollisionWorld,
+    eye: Vec3,
+    d: Vec3,
+    distance: f32,
+    first: u32,
+    side: Side,
+) -> bool {
     let tris = world.triangles();
-    let back = |i: u32| tris[i as usize].plane.normal.dot(d) > 0.0;
-    if back(first) {
+    let on_side = |i: u32| (tris[i as usize].plane.normal.dot(d) > 0.0) == (side == Side::Back);
+    if on_side(first) {
         return true;
     }
     let tie = COPLANAR * distance.max(1.0);
     let near = Aabb::from_points([eye + d * distance]).inflated(tie);
     world.triangles_in_box(&near).into_iter().any(|i| {
-        back(i)
+        on_side(i)
             && InsideMethod::MollerTrumbore
                 .ray_hits(&tris[i as usize], eye, d)
                 .is_some_and(|t| (t - distance).abs() <= tie)
@@ -923,6 +975,42 @@ mod tests {
             start_warning(&m.frame, &w, Vec3::new(5.0, 1.6, 5.0), "the spawn"),
             None
         );
+    }
+
+    /// A box floating 0.71 to 1.79 m over a bare 20 m floor with the spawn inside it, 3 cm
+    /// from its side (the property test's shrunk case, a mover at its first pose): the
+    /// map's winding is told by its floor, not by eyes over it that land in the box, so
+    /// the spawn is said to be inside and moved out past the near side.
+    #[test]
+    fn a_spawn_inside_a_floating_box_is_moved_out() {
+        let (lo, hi) = (Vec3::new(-0.03, 0.71, -1.69), Vec3::new(1.72, 1.79, 0.07));
+        let mut obj = String::from("v -10 0 -10\nv -10 0 10\nv 10 0 10\nv 10 0 -10\nf 1 2 3 4\n");
+        for i in 0..8 {
+            let c = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
+            obj += &format!(
+                "v {} {} {}\n",
+                c(1, lo.x, hi.x),
+                c(2, lo.y, hi.y),
+                c(4, lo.z, hi.z)
+            );
+        }
+        // Corners 5 to 12 (bit 1: x, 2: y, 4: z), each side counter-clockwise seen from
+        // outside the box.
+        obj += "f 5 7 8 6\nf 9 10 12 11\nf 5 6 10 9\nf 7 11 12 8\nf 5 9 11 7\nf 6 8 12 10\n";
+        let (mut m, w) = world_of(&obj);
+        let spawn = Vec3::new(0.0, 1.6, 0.0);
+        let moved = choose_spawn(&mut m, &w, None, Some(spawn), None);
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].starts_with("the spawn looks inside a closed solid"),
+            "{:?}",
+            m.warnings
+        );
+        let out = Vec3::new(lo.x - SOLID_EXIT_MARGIN, 1.6, 0.0);
+        assert!(moved.position.distance(out) < 1e-5, "{moved:?}");
+        // Beside the box, on the open floor: nothing to move.
+        let beside = checked_start(&m.frame, &w, Vec3::new(-3.0, 1.6, 0.0), "the spawn");
+        assert_eq!(beside.eye, Vec3::new(-3.0, 1.6, 0.0));
     }
 
     #[test]
