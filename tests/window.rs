@@ -1507,6 +1507,44 @@ fn a_window_resized_by_hand_opens_at_that_size_next_time() {
     finish(&x, child);
 }
 
+/// Issue 69: Ctrl+O lists the map's folder; the keys choose the other map there and it
+/// loads (as a dropped file does); the next run lists it first among the recent maps.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_the_recent() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("browse");
+    let maps = dir.join("maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    std::fs::copy(assets.join("default.mtl"), maps.join("default.mtl")).unwrap();
+    for name in ["first.obj", "second.obj"] {
+        std::fs::copy(assets.join("default.obj"), maps.join(name)).unwrap();
+    }
+    let (child, win) = launch_in(&x, &["maps/first.obj", "--exit-after", "60"], &dir);
+    // The folder's rows: first.obj (chosen), second.obj; below the recent first.obj.
+    x.xdotool(&["key", "ctrl+o"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Down"]);
+    x.xdotool(&["key", "Return"]);
+    wait_for_title(&x, &win, "second", 60);
+    let log = finish(&x, child);
+    assert!(log.contains("loaded second"), "{log}");
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    let listed = |name: &str| saved.find(&format!("{name}.obj\"")).unwrap_or(usize::MAX);
+    assert!(listed("second") < listed("first"), "{saved}");
+    // The next run, the built-in map: the recent second.obj, first.obj, then maps/ (chosen).
+    let (child, win) = launch_in(&x, &["--exit-after", "60"], &dir);
+    x.xdotool(&["key", "ctrl+o"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Up"]);
+    x.xdotool(&["key", "Up"]);
+    x.xdotool(&["key", "Return"]);
+    wait_for_title(&x, &win, "second", 60);
+    let log = finish(&x, child);
+    assert!(log.contains("loaded second"), "{log}");
+}
+
 /// A new user's finding: a window size typed into the panel (99999) was saved, and every
 /// later run opened 16384 pixels wide, the panel off the screen. A saved size larger than
 /// the screen opens within it, and says so.

@@ -112,7 +112,9 @@ fn use_notice(target: UseTarget) -> Option<String> {
 }
 
 impl App {
-    fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+    /// A key taken by the settings panel or the file browser, while one shows (the
+    /// keyboard is theirs); returns whether it was.
+    fn key_for_overlay(&mut self, key: KeyCode, down: bool, repeat: bool) -> bool {
         if self.prefs.open {
             // F12 saves a screenshot even while a move waits for its key (it was refused
             // as that key, and no screenshot taken: a new user's finding).
@@ -127,11 +129,24 @@ impl App {
                 if key != KeyCode::Escape {
                     self.bind_key(m, key);
                 }
-                return;
+                return true;
             }
             if down && !repeat {
                 self.panel_key(key);
             }
+            return true;
+        }
+        if self.browser.is_some() {
+            if down {
+                self.browser_key(key, repeat);
+            }
+            return true;
+        }
+        false
+    }
+
+    fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+        if self.key_for_overlay(key, down, repeat) {
             return;
         }
         if down && !repeat && self.keys.uses(key) {
@@ -139,6 +154,9 @@ impl App {
         }
         if self.keys.set(key, down) || !down || repeat {
             return;
+        }
+        if self.ctrl && key == KeyCode::KeyO {
+            return self.open_browser();
         }
         if let Some(slot) = view_slot(key) {
             return if self.ctrl {
@@ -591,7 +609,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } if !self.captured && !self.prefs.open => {
+            } if !self.captured && !self.prefs.open && self.browser.is_none() => {
                 self.set_capture(true);
                 if self.captured {
                     self.overlay
@@ -602,7 +620,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Right,
                 ..
-            } if !self.prefs.open && !self.overlay.help => {
+            } if !self.prefs.open && !self.overlay.help && self.browser.is_none() => {
                 // The crosshair is the view's middle whether or not the mouse is captured
                 // (a right click on a free mouse did nothing: a new user's finding); the
                 // help hides it, and then nothing is stuck.
@@ -613,7 +631,7 @@ impl ApplicationHandler for App {
                     self.stick_decal(&eye);
                 }
             }
-            WindowEvent::MouseWheel { delta, .. } if !self.prefs.open => {
+            WindowEvent::MouseWheel { delta, .. } if !self.prefs.open && self.browser.is_none() => {
                 if self.wheel_echo(delta) {
                     return;
                 }
