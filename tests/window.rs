@@ -44,22 +44,35 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Xvfb {
     fn start() -> (Xvfb, std::sync::MutexGuard<'static, ()>) {
+        Xvfb::start_on("1280x800")
+    }
+
+    /// [`Xvfb::start`] with a screen of `size` (`WIDTHxHEIGHT`).
+    fn start_on(size: &str) -> (Xvfb, std::sync::MutexGuard<'static, ()>) {
         let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         // A display number just given up can still be refused for a moment: a server
         // that does not answer is dropped and the next number tried.
         for n in (90..1000).filter(|&n| display_is_free(n)).take(10) {
-            if let Some(x) = Xvfb::try_start(n) {
+            if let Some(x) = Xvfb::try_start(n, size) {
                 return (x, guard);
             }
         }
         panic!("Xvfb did not start on any free display (apt-get install -y xvfb)");
     }
 
-    /// Start Xvfb on `:n` and wait until it answers (xdotool can ask it its size).
-    fn try_start(n: u32) -> Option<Xvfb> {
+    /// Start Xvfb on `:n` with a screen of `size` and wait until it answers (xdotool can
+    /// ask it its size).
+    fn try_start(n: u32, size: &str) -> Option<Xvfb> {
         let display = format!(":{n}");
         let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .args([
+                &display,
+                "-screen",
+                "0",
+                &format!("{size}x24"),
+                "-nolisten",
+                "tcp",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -1566,10 +1579,48 @@ fn a_saved_window_size_past_the_screen_opens_within_it() {
     assert!(w <= 1280 && h == 720, "opened {w}x{h}\n{log}");
     assert!(
         log.contains(
-            "the saved window size 16384x720 is larger than the screen: opened at 1280x720"
+            "the saved window size 16384x720 is larger than the screen: opened at 1264x720"
         ),
         "{log}"
     );
+}
+
+/// The window's top-left corner on the screen, from xdotool.
+fn window_position(x: &Xvfb, win: &str) -> (i32, i32) {
+    let out = x.xdotool(&["getwindowgeometry", win]);
+    let at = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Position: "))
+        .and_then(|p| p.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no position in {out}"));
+    let (px, py) = at.split_once(',').unwrap();
+    (px.parse().unwrap(), py.parse().unwrap())
+}
+
+/// Issue 69: a window saved at 6000x4000 opened 1024x768 at y=40 on a 1024x768 screen, its
+/// bottom off the screen. Under a window manager (a title bar), it opens wholly on it.
+#[test]
+#[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
+fn a_saved_6000x4000_window_opens_wholly_on_a_1024x768_screen() {
+    let (x, _one) = Xvfb::start_on("1024x768");
+    let _wm = WindowManager::start(&x);
+    let dir = out_dir("saved-6000x4000");
+    let config = dir.join("walkthrough-config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("settings.toml"),
+        "[settings]\nwindow_size = [6000, 4000]\n",
+    )
+    .unwrap();
+    let (child, win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    let (w, h) = window_size(&x, &win);
+    let (left, top) = window_position(&x, &win);
+    let log = finish(&x, child);
+    assert!(
+        left >= 0 && top > 0 && left + w as i32 <= 1024 && top + h as i32 <= 768,
+        "opened {w}x{h} at {left},{top} on 1024x768\n{log}"
+    );
+    assert!(log.contains("opened at 1008x688"), "{log}");
 }
 
 #[test]
