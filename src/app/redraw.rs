@@ -234,7 +234,7 @@ impl App {
                 .into(),
             speed: s.speed,
             captured: self.captured,
-            settings_open: self.prefs.open,
+            settings_open: self.prefs.open || self.browser.is_some(),
             stance: &stance,
             fallen,
             loading: loading

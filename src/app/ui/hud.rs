@@ -168,7 +168,7 @@ pub struct HudState<'a> {
     pub speed: f32,
     /// The cursor is captured for mouse look.
     pub captured: bool,
-    /// The settings panel shows (the centre is its own).
+    /// The settings panel or the file browser shows (the centre is its own).
     pub settings_open: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
