@@ -9,6 +9,8 @@
 //!
 //! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests, a triangle's
 //!   closest point, positions as keys.
+//! - [`browse`]: choosing a map from inside the window: a folder's maps and folders,
+//!   the recent maps.
 //! - [`collision`]: the body (an ellipsoid), the [`collision::CollisionWorld`] (triangles +
 //!   BVH), the swept-body test, and the stop / slide responses.
 //! - [`decals`]: squares of a texture stuck on the map, clipped to the triangles under them.
@@ -68,6 +70,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod browse;
 pub mod collision;
 pub mod cull;
 pub mod decals;

@@ -44,22 +44,35 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Xvfb {
     fn start() -> (Xvfb, std::sync::MutexGuard<'static, ()>) {
+        Xvfb::start_on("1280x800")
+    }
+
+    /// [`Xvfb::start`] with a screen of `size` (`WIDTHxHEIGHT`).
+    fn start_on(size: &str) -> (Xvfb, std::sync::MutexGuard<'static, ()>) {
         let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         // A display number just given up can still be refused for a moment: a server
         // that does not answer is dropped and the next number tried.
         for n in (90..1000).filter(|&n| display_is_free(n)).take(10) {
-            if let Some(x) = Xvfb::try_start(n) {
+            if let Some(x) = Xvfb::try_start(n, size) {
                 return (x, guard);
             }
         }
         panic!("Xvfb did not start on any free display (apt-get install -y xvfb)");
     }
 
-    /// Start Xvfb on `:n` and wait until it answers (xdotool can ask it its size).
-    fn try_start(n: u32) -> Option<Xvfb> {
+    /// Start Xvfb on `:n` with a screen of `size` and wait until it answers (xdotool can
+    /// ask it its size).
+    fn try_start(n: u32, size: &str) -> Option<Xvfb> {
         let display = format!(":{n}");
         let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .args([
+                &display,
+                "-screen",
+                "0",
+                &format!("{size}x24"),
+                "-nolisten",
+                "tcp",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -1507,6 +1520,44 @@ fn a_window_resized_by_hand_opens_at_that_size_next_time() {
     finish(&x, child);
 }
 
+/// Issue 69: Ctrl+O lists the map's folder; the keys choose the other map there and it
+/// loads (as a dropped file does); the next run lists it first among the recent maps.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_the_recent() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("browse");
+    let maps = dir.join("maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    std::fs::copy(assets.join("default.mtl"), maps.join("default.mtl")).unwrap();
+    for name in ["first.obj", "second.obj"] {
+        std::fs::copy(assets.join("default.obj"), maps.join(name)).unwrap();
+    }
+    let (child, win) = launch_in(&x, &["maps/first.obj", "--exit-after", "60"], &dir);
+    // The folder's rows: first.obj (chosen), second.obj; below the recent first.obj.
+    x.xdotool(&["key", "ctrl+o"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Down"]);
+    x.xdotool(&["key", "Return"]);
+    wait_for_title(&x, &win, "second", 60);
+    let log = finish(&x, child);
+    assert!(log.contains("loaded second"), "{log}");
+    let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml")).unwrap();
+    let listed = |name: &str| saved.find(&format!("{name}.obj\"")).unwrap_or(usize::MAX);
+    assert!(listed("second") < listed("first"), "{saved}");
+    // The next run, the built-in map: the recent second.obj, first.obj, then maps/ (chosen).
+    let (child, win) = launch_in(&x, &["--exit-after", "60"], &dir);
+    x.xdotool(&["key", "ctrl+o"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Up"]);
+    x.xdotool(&["key", "Up"]);
+    x.xdotool(&["key", "Return"]);
+    wait_for_title(&x, &win, "second", 60);
+    let log = finish(&x, child);
+    assert!(log.contains("loaded second"), "{log}");
+}
+
 /// A new user's finding: a window size typed into the panel (99999) was saved, and every
 /// later run opened 16384 pixels wide, the panel off the screen. A saved size larger than
 /// the screen opens within it, and says so.
@@ -1528,10 +1579,48 @@ fn a_saved_window_size_past_the_screen_opens_within_it() {
     assert!(w <= 1280 && h == 720, "opened {w}x{h}\n{log}");
     assert!(
         log.contains(
-            "the saved window size 16384x720 is larger than the screen: opened at 1280x720"
+            "the saved window size 16384x720 is larger than the screen: opened at 1264x720"
         ),
         "{log}"
     );
+}
+
+/// The window's top-left corner on the screen, from xdotool.
+fn window_position(x: &Xvfb, win: &str) -> (i32, i32) {
+    let out = x.xdotool(&["getwindowgeometry", win]);
+    let at = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Position: "))
+        .and_then(|p| p.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no position in {out}"));
+    let (px, py) = at.split_once(',').unwrap();
+    (px.parse().unwrap(), py.parse().unwrap())
+}
+
+/// Issue 69: a window saved at 6000x4000 opened 1024x768 at y=40 on a 1024x768 screen, its
+/// bottom off the screen. Under a window manager (a title bar), it opens wholly on it.
+#[test]
+#[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
+fn a_saved_6000x4000_window_opens_wholly_on_a_1024x768_screen() {
+    let (x, _one) = Xvfb::start_on("1024x768");
+    let _wm = WindowManager::start(&x);
+    let dir = out_dir("saved-6000x4000");
+    let config = dir.join("walkthrough-config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("settings.toml"),
+        "[settings]\nwindow_size = [6000, 4000]\n",
+    )
+    .unwrap();
+    let (child, win) = launch_in(&x, &["--exit-after", "30"], &dir);
+    let (w, h) = window_size(&x, &win);
+    let (left, top) = window_position(&x, &win);
+    let log = finish(&x, child);
+    assert!(
+        left >= 0 && top > 0 && left + w as i32 <= 1024 && top + h as i32 <= 768,
+        "opened {w}x{h} at {left},{top} on 1024x768\n{log}"
+    );
+    assert!(log.contains("opened at 1008x688"), "{log}");
 }
 
 #[test]

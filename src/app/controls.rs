@@ -112,6 +112,10 @@ pub const CONTROLS: &[Control] = &[
         does: "open that .obj or scene .toml",
     },
     Control {
+        keys: "Ctrl+O",
+        does: "open a map: the recent maps, then the map's folder (arrows, Enter or a click opens, Backspace: the parent folder, Esc closes)",
+    },
+    Control {
         keys: "F1",
         does: "show these controls (a page at a time in a small window) / hide them",
     },

@@ -9,7 +9,7 @@ use winit::event::{
 };
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, PhysicalKey};
-use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
+use winit::window::{CursorGrabMode, Fullscreen, Window, WindowAttributes, WindowId};
 
 use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough::movers::push::{USE_REACH, UseTarget};
@@ -21,7 +21,7 @@ use super::controls::Action;
 use super::free_camera::FreeCamera;
 use super::loading::{FIRST_LOADING, Purpose};
 use super::mouse_look::{CursorLook, LookSource};
-use super::preferences::within_screen;
+use super::preferences::{ScreenRect, opening_on};
 use super::render::{
     Culling, DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface,
     probe_software,
@@ -112,7 +112,9 @@ fn use_notice(target: UseTarget) -> Option<String> {
 }
 
 impl App {
-    fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+    /// A key taken by the settings panel or the file browser, while one shows (the
+    /// keyboard is theirs); returns whether it was.
+    fn key_for_overlay(&mut self, key: KeyCode, down: bool, repeat: bool) -> bool {
         if self.prefs.open {
             // F12 saves a screenshot even while a move waits for its key (it was refused
             // as that key, and no screenshot taken: a new user's finding).
@@ -127,11 +129,24 @@ impl App {
                 if key != KeyCode::Escape {
                     self.bind_key(m, key);
                 }
-                return;
+                return true;
             }
             if down && !repeat {
                 self.panel_key(key);
             }
+            return true;
+        }
+        if self.browser.is_some() {
+            if down {
+                self.browser_key(key, repeat);
+            }
+            return true;
+        }
+        false
+    }
+
+    fn on_key(&mut self, event_loop: &ActiveEventLoop, key: KeyCode, down: bool, repeat: bool) {
+        if self.key_for_overlay(key, down, repeat) {
             return;
         }
         if down && !repeat && self.keys.uses(key) {
@@ -139,6 +154,9 @@ impl App {
         }
         if self.keys.set(key, down) || !down || repeat {
             return;
+        }
+        if self.ctrl && key == KeyCode::KeyO {
+            return self.open_browser();
         }
         if let Some(slot) = view_slot(key) {
             return if self.ctrl {
@@ -399,26 +417,51 @@ impl App {
     }
 
     /// A saved window size larger than the screen (saved before the panel kept sizes
-    /// within it, or written by hand) opens within the screen; `--size` is taken as
-    /// given (and warned of: see `warn_past_screen`).
-    fn fit_saved_size(&mut self, event_loop: &ActiveEventLoop) {
+    /// within it, or written by hand) opens wholly on the screen (see [`opening_on`]);
+    /// `--size` is taken as given (and warned of: see `warn_past_screen`). Returns where
+    /// the window is placed, if it is.
+    fn fit_saved_size(&mut self, event_loop: &ActiveEventLoop) -> Option<[i32; 2]> {
         // Fullscreen too: F11 gives the window back at this size.
         if self.config.window.size.is_some() {
-            return;
+            return None;
         }
         // X11 without a primary output (Xvfb) names none: then the first screen.
         let screen = event_loop
             .primary_monitor()
             .or_else(|| event_loop.available_monitors().next())
-            .map(|m| [m.size().width, m.size().height]);
+            .map(|m| ScreenRect {
+                origin: [m.position().x, m.position().y],
+                size: [m.size().width, m.size().height],
+            });
         let saved = self.prefs.live.window_size;
-        let fit = within_screen(saved, screen);
-        if fit != saved {
+        let fit = opening_on(saved, screen);
+        if fit.size != saved {
             self.overlay.notify(format!(
                 "the saved window size {}x{} is larger than the screen: opened at {}x{}",
-                saved[0], saved[1], fit[0], fit[1]
+                saved[0], saved[1], fit.size[0], fit.size[1]
             ));
-            self.prefs.live.window_size = fit;
+            self.prefs.live.window_size = fit.size;
+        }
+        fit.position
+    }
+
+    /// The window to open: titled with the map, at the saved size (or `--size`), within
+    /// the screen (see [`App::fit_saved_size`]), fullscreen if asked.
+    fn window_attributes(&mut self, event_loop: &ActiveEventLoop) -> WindowAttributes {
+        let placed = self.fit_saved_size(event_loop);
+        let [w, h] = self.prefs.live.window_size;
+        let attrs = Window::default_attributes()
+            .with_title(format!("walkthrough - {}", self.sim.session.map.name))
+            .with_inner_size(PhysicalSize::new(w, h))
+            .with_fullscreen(
+                self.config
+                    .window
+                    .fullscreen
+                    .then_some(Fullscreen::Borderless(None)),
+            );
+        match placed {
+            Some([x, y]) => attrs.with_position(PhysicalPosition::new(x, y)),
+            None => attrs,
         }
     }
 
@@ -451,17 +494,7 @@ impl ApplicationHandler for App {
             use winit::platform::x11::ActiveEventLoopExtX11;
             self.x11 = event_loop.is_x11();
         }
-        self.fit_saved_size(event_loop);
-        let [w, h] = self.prefs.live.window_size;
-        let attrs = Window::default_attributes()
-            .with_title(format!("walkthrough - {}", self.sim.session.map.name))
-            .with_inner_size(PhysicalSize::new(w, h))
-            .with_fullscreen(
-                self.config
-                    .window
-                    .fullscreen
-                    .then_some(Fullscreen::Borderless(None)),
-            );
+        let attrs = self.window_attributes(event_loop);
         let vsync = self.prefs.live.vsync && self.config.window.bench_frames.is_none();
         let msaa = self
             .config
@@ -593,7 +626,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Left,
                 ..
-            } if !self.captured && !self.prefs.open => {
+            } if !self.captured && !self.prefs.open && self.browser.is_none() => {
                 self.set_capture(true);
                 if self.captured {
                     self.overlay
@@ -604,7 +637,7 @@ impl ApplicationHandler for App {
                 state: ElementState::Pressed,
                 button: MouseButton::Right,
                 ..
-            } if !self.prefs.open && !self.overlay.help => {
+            } if !self.prefs.open && !self.overlay.help && self.browser.is_none() => {
                 // The crosshair is the view's middle whether or not the mouse is captured
                 // (a right click on a free mouse did nothing: a new user's finding); the
                 // help hides it, and then nothing is stuck.
@@ -615,7 +648,7 @@ impl ApplicationHandler for App {
                     self.stick_decal(&eye);
                 }
             }
-            WindowEvent::MouseWheel { delta, .. } if !self.prefs.open => {
+            WindowEvent::MouseWheel { delta, .. } if !self.prefs.open && self.browser.is_none() => {
                 if self.wheel_echo(delta) {
                     return;
                 }

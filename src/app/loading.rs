@@ -367,6 +367,9 @@ impl App {
                     session.start_pose(None).position
                 };
                 self.config.map = session.map.source.clone();
+                if matches!(purpose, Purpose::Open | Purpose::First { .. }) {
+                    self.note_recent();
+                }
                 self.content_key = key;
                 self.minimap.replace(minimap);
                 self.stop_recording("the map changed: ");

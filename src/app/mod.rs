@@ -28,6 +28,7 @@
 
 mod bench;
 mod bindings;
+mod browsing;
 pub mod controls;
 mod correction;
 mod debug_view;
@@ -272,6 +273,8 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
         app.config.map = None;
         let forget = app.config.common.forget;
         app.load_with(Some(path), app.config.open, Purpose::First { forget });
+    } else {
+        app.note_recent();
     }
     event_loop
         .run_app(&mut app)
@@ -381,6 +384,7 @@ impl App {
             drawn_from: Pose::default(),
             drawn_look: Pose::default(),
             mirrors: Vec::new(),
+            browser: None,
         };
         app.load_decals();
         app.find_mirrors();
@@ -484,6 +488,8 @@ struct App {
     drawn_look: Pose,
     /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
     mirrors: Vec<Mirror>,
+    /// The Ctrl+O file browser, while it shows.
+    browser: Option<walkthrough::browse::Browser>,
 }
 
 #[cfg(test)]

@@ -28,6 +28,56 @@ pub(super) fn within_screen(asked: [u32; 2], screen: Option<[u32; 2]>) -> [u32; 
     }
 }
 
+/// Pixels of a screen a window's frame and the desktop take around the window: side
+/// borders (across), a title bar and a panel (down). winit tells no work area, so a saved
+/// size past the screen opens this much smaller than it, wholly in sight (a saved
+/// 1024x768 on a 1024x768 screen opened at y=40, its bottom off the screen).
+pub(super) const FRAME_ROOM: [u32; 2] = [16, 80];
+
+/// A monitor's place on the desktop and its size, pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ScreenRect {
+    /// Its top-left corner.
+    pub(super) origin: [i32; 2],
+    /// Its width and height.
+    pub(super) size: [u32; 2],
+}
+
+/// Where and how large a window opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Opening {
+    /// Its inner size.
+    pub(super) size: [u32; 2],
+    /// Its outer top-left, when the window is placed (else the window manager places it).
+    pub(super) position: Option<[i32; 2]>,
+}
+
+/// How a window of the saved size `saved` opens on `screen`: as saved when it fits the
+/// screen less [`FRAME_ROOM`]; else shrunk to fit (by [`within_screen`]) and centred on the
+/// screen, so that it opens wholly on it.
+pub(super) fn opening_on(saved: [u32; 2], screen: Option<ScreenRect>) -> Opening {
+    let Some(ScreenRect { origin, size }) = screen.filter(|s| s.size[0] > 0 && s.size[1] > 0)
+    else {
+        return Opening {
+            size: saved,
+            position: None,
+        };
+    };
+    let room = [0, 1].map(|i| size[i].saturating_sub(FRAME_ROOM[i]).max(1));
+    let fit = within_screen(saved, Some(room));
+    if fit == saved {
+        return Opening {
+            size: saved,
+            position: None,
+        };
+    }
+    let centred = [0, 1].map(|i| origin[i] + i32::try_from((size[i] - fit[i]) / 2).unwrap_or(0));
+    Opening {
+        size: fit,
+        position: Some(centred),
+    }
+}
+
 impl App {
     /// F2: show or hide the panel. Showing it frees the mouse and lets go of held keys (the
     /// keyboard is the panel's until it closes); hiding it saves what changed, and gives
@@ -210,5 +260,31 @@ mod tests {
         // No screen known (or one reported as 0 x 0): as asked.
         assert_eq!(within_screen([5000, 5000], None), [5000, 5000]);
         assert_eq!(within_screen([5000, 5000], Some([0, 0])), [5000, 5000]);
+    }
+
+    #[test]
+    fn a_saved_window_past_the_screen_opens_smaller_than_it_by_the_frame_s_room_and_centred() {
+        let screen = Some(ScreenRect {
+            origin: [1920, 0],
+            size: [1024, 768],
+        });
+        assert_eq!(
+            opening_on([6000, 4000], screen),
+            Opening {
+                size: [1008, 688],
+                position: Some([1928, 40]),
+            }
+        );
+        // As large as the screen: its frame would not fit either.
+        assert_eq!(opening_on([1024, 768], screen).size, [1008, 688]);
+        // One that fits is left where the window manager puts it.
+        assert_eq!(
+            opening_on([800, 600], screen),
+            Opening {
+                size: [800, 600],
+                position: None,
+            }
+        );
+        assert_eq!(opening_on([6000, 4000], None).size, [6000, 4000]);
     }
 }

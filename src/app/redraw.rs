@@ -18,6 +18,7 @@ use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
 use super::render::{DecalView, Fog};
 use super::simulation::Advance;
+use super::ui::browser;
 use super::ui::hud::{self, HudState};
 use super::ui::settings_panel::{self, PanelAnswer};
 use super::water_draw::{UNDERWATER_FOG, add_water};
@@ -233,7 +234,7 @@ impl App {
                 .into(),
             speed: s.speed,
             captured: self.captured,
-            settings_open: self.prefs.open,
+            settings_open: self.prefs.open || self.browser.is_some(),
             stance: &stance,
             fallen,
             loading: loading
@@ -268,6 +269,8 @@ impl App {
         let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
         let fov_across = prefs.fov().horizontal_deg(aspect);
         let mut answer = PanelAnswer::default();
+        let browsing = &self.browser;
+        let mut clicked = None;
         gpu.egui.run(&gpu.ctx.window, |ui| {
             // Under the help's table the minimap drew over it: it waits while the help shows.
             if !overlay.help {
@@ -275,6 +278,9 @@ impl App {
             }
             hud::draw(ui, overlay, &state);
             answer = settings_panel::panel(prefs, ui.ctx());
+            if let Some(b) = browsing {
+                clicked = browser::draw(b, ui.ctx());
+            }
         });
         gpu.egui.paint(&gpu.ctx.window);
         if let Some(before) = answer.changed {
@@ -282,6 +288,9 @@ impl App {
         }
         if answer.close {
             self.toggle_settings();
+        }
+        if let Some(row) = clicked {
+            self.browser_clicked(row);
         }
         self.save_settings(false);
     }

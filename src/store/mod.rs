@@ -23,6 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use glam::Vec3;
 
+use crate::browse;
 use crate::decals::Placement;
 use crate::files::{Digest, FileKind, create_folder, read_file};
 use crate::map::MapFrame;
@@ -103,6 +104,8 @@ pub struct Store {
     path: Option<PathBuf>,
     settings: Preferences,
     maps: BTreeMap<String, Stored>,
+    /// The maps opened lately, newest first (see [`crate::browse::with_recent`]).
+    recent: Vec<String>,
     /// The file on disk could not be parsed: move it aside before the first write.
     unreadable: bool,
 }
@@ -150,6 +153,7 @@ impl Store {
             Ok(bytes) => match parse(&bytes) {
                 Ok(parsed) => {
                     c.settings = parsed.settings;
+                    c.recent = parsed.recent;
                     c.maps = parsed.maps;
                     // Earlier versions recorded the built-in map as a file of its name in the
                     // working folder: named as what it is when the file is next saved.
@@ -182,6 +186,18 @@ impl Store {
     /// Keep `settings` (brought into their ranges) and save.
     pub fn set_settings(&mut self, settings: &Preferences) -> Result<(), String> {
         self.settings = settings.checked().settings;
+        self.save()
+    }
+
+    /// The maps opened lately that are still there, newest first.
+    pub fn recent_maps(&self) -> Vec<PathBuf> {
+        browse::present(&self.recent)
+    }
+
+    /// Put the map at `file` (made absolute) first in the recent list, and save.
+    pub fn note_opened(&mut self, file: &Path) -> Result<(), String> {
+        let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+        self.recent = browse::with_recent(&self.recent, &file.display().to_string());
         self.save()
     }
 
@@ -380,6 +396,7 @@ impl Store {
             self.unreadable = false;
         }
         let file = StoredFile {
+            recent: self.recent.clone(),
             settings: self.settings.clone(),
             maps: self.maps.clone(),
         };
@@ -766,6 +783,28 @@ mod tests {
         assert!(again.warnings.is_empty(), "{:?}", again.warnings);
         assert_eq!(again.store.settings(), &mine);
         assert_eq!(again.store.recall(&key), Some(frame(UpAxis::Z, 0.01)));
+    }
+
+    #[test]
+    fn the_recent_maps_are_read_back_newest_first_beside_the_settings_and_a_missing_one_is_not_offered()
+     {
+        let dir = scratch("recent");
+        let (a, b) = (dir.join("a.obj"), dir.join("b.toml"));
+        std::fs::write(&a, "v 0 0 0\n").unwrap();
+        std::fs::write(&b, "").unwrap();
+        let mut c = Store::load(Some(&dir)).store;
+        let mine = Preferences {
+            fov: 75.0,
+            ..Preferences::default()
+        };
+        c.set_settings(&mine).unwrap();
+        c.note_opened(&a).unwrap();
+        c.note_opened(&b).unwrap();
+        c.note_opened(&dir.join("gone.obj")).unwrap();
+        let again = Store::load(Some(&dir));
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+        assert_eq!(again.store.recent_maps(), [b, a]);
+        assert_eq!(again.store.settings(), &mine);
     }
 
     #[test]

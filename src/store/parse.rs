@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::browse::MOST_RECENT;
 use crate::files::line_at;
 use crate::map::UpAxis;
 use crate::preferences::{Checked, OutOfRange, Preferences, TextureFilter};
@@ -44,6 +45,10 @@ pub(super) struct Stored {
 /// The TOML file: the settings, and one table per map named by its content key.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct StoredFile {
+    /// The maps opened lately, newest first (Ctrl+O lists them), absolute paths. First:
+    /// TOML writes a table's plain values before its tables.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) recent: Vec<String>,
     #[serde(default)]
     pub(super) settings: Preferences,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -53,6 +58,7 @@ pub(super) struct StoredFile {
 /// A store file read: its settings (in range) and maps, and a line for each thing set right
 /// or skipped.
 pub(super) struct Parsed {
+    pub(super) recent: Vec<String>,
     pub(super) settings: Preferences,
     pub(super) maps: BTreeMap<String, Stored>,
     pub(super) warnings: Vec<String>,
@@ -78,6 +84,8 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let maps = valid_maps(file.maps, &mut skipped);
     warnings.extend(skipped.into_iter().map(|s| Said::at(None, s)));
     Ok(Parsed {
+        // A hand-made list longer than the window keeps is cut to it.
+        recent: file.recent.into_iter().take(MOST_RECENT).collect(),
         settings,
         maps,
         warnings: in_line_order(warnings),

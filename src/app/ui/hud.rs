@@ -96,9 +96,10 @@ impl Overlay {
         self.units = units_label(frame.scale);
         // The keys refuse to correct a scene: the HUD does not offer them there.
         self.frame_line = if scene {
-            "a scene: each [[model]] sets its up axis and scale in its file".into()
+            "a scene: each [[model]] sets its frame".into()
         } else {
-            format!("{}  (U, [ ] correct it)", frame.flags())
+            // Two lines: on one they wrapped in a small window.
+            format!("{}\n(U, [ ] correct it)", frame.flags())
         };
     }
 
@@ -167,7 +168,7 @@ pub struct HudState<'a> {
     pub speed: f32,
     /// The cursor is captured for mouse look.
     pub captured: bool,
-    /// The settings panel shows (the centre is its own).
+    /// The settings panel or the file browser shows (the centre is its own).
     pub settings_open: bool,
     /// On ground, crouched, jumping, falling or flying.
     pub stance: &'a str,
@@ -336,9 +337,10 @@ pub fn draw(ui: &mut egui::Ui, o: &mut Overlay, s: &HudState) {
         .and(laid_at("offer"))
         .map(|r| r.top() / ctx.content_rect().height().max(1.0));
     if o.help {
-        // Nearly opaque: the table is drawn over the HUD's box in a window of 720 pixels
-        // or less, and the HUD's lines showing through made both hard to read.
-        let panel = panel.fill(Color32::from_black_alpha(250));
+        // Opaque: the table is drawn over the HUD's box in a window of 720 pixels or
+        // less, and the HUD's lines showing through (even at 250 of 255) made both hard
+        // to read.
+        let panel = panel.fill(Color32::BLACK);
         o.help_pages = super::help::draw(&ctx, panel, o.help_page);
     } else if !s.settings_open {
         crosshair(&ctx);
@@ -487,23 +489,30 @@ fn status_box(
 fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
     text.clear();
     let [x, y, z] = s.position;
+    // A unit's note ("(1 unit = 2.54 cm)") on a line of its own: after the position it
+    // wrapped in a small window.
+    let (unit, unit_note) = match o.units.split_once(' ') {
+        Some((unit, note)) => (unit, Some(note)),
+        None => (o.units.as_str(), None),
+    };
     let _ = write!(
         text,
-        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}",
+        "{}  |  {}  |  {}{}{}\npos {x:.2} {y:.2} {z:.2} {unit}{}\n{}\nspeed {:.1} m/s (set {:.1})   {:.0} fps{}\n{}\n{}",
         s.response.to_string().to_uppercase(),
         s.mode,
         s.method,
+        // On a line of its own: after the modes it wrapped in a small window.
         if s.detached {
-            "  |  detached camera (Shift+V returns)"
+            "\ndetached camera (Shift+V returns)"
         } else if s.scripted {
             match s.replay_speed {
-                0 => "  |  script paused (P resumes)",
-                1 => "  |  script",
-                2 => "  |  script 2x",
-                _ => "  |  script 4x",
+                0 => "\nscript paused (P resumes)",
+                1 => "\nscript",
+                2 => "\nscript 2x",
+                _ => "\nscript 4x",
             }
         } else if s.recording.is_some() {
-            "  |  REC "
+            "\nREC "
         } else {
             ""
         },
@@ -511,7 +520,7 @@ fn write_status(text: &mut String, o: &Overlay, s: &HudState) {
             (false, Some(name)) => name,
             _ => "",
         },
-        o.units,
+        unit_note.map_or(String::new(), |n| format!("\n  {n}")),
         s.stance,
         o.moving_at,
         s.speed,
@@ -698,6 +707,59 @@ mod tests {
                 question.bottom() <= notice.top(),
                 "{size:?}: the question {question:?} runs into the notice {notice:?}"
             );
+        }
+    }
+
+    /// A new user's finding: at 640x360 "REC (F5 stops and saves)" after the modes, and
+    /// a scene's line, wrapped. Each of the HUD's lines, recording in a scene or in a
+    /// map (a frame of inches), fits the box's width at 640 points, measured in its font.
+    #[test]
+    fn no_hud_line_wraps_in_a_640_point_window_recording_in_a_scene_or_a_map() {
+        let fit = hud_fit(640.0);
+        let ctx = egui::Context::default();
+        // The fonts are there once a frame has run.
+        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let inches = MapFrame {
+            scale: 0.0254,
+            up: walkthrough::map::UpAxis::Z,
+        };
+        for (frame, scene) in [(MapFrame::default(), true), (inches, false)] {
+            let o = Overlay::new("scene.toml (204 tris)".into(), frame, scene);
+            let state = HudState {
+                response: Response::Slide,
+                mode: Mode::Walk,
+                method: InsideMethod::MollerTrumbore,
+                position: [-10.25, 1.6, 6.03],
+                speed: 3.0,
+                captured: true,
+                settings_open: false,
+                stance: "on ground",
+                fallen: false,
+                loading: None,
+                scripted: false,
+                replay_speed: 1,
+                recording: Some("(F5 stops and saves)"),
+                detached: false,
+                debug: None,
+                render_scale: 1.0,
+                offer: None,
+                marker: false,
+            };
+            let mut text = String::new();
+            write_status(&mut text, &o, &state);
+            assert!(text.contains("REC (F5 stops and saves)"), "{text}");
+            for line in text.lines() {
+                let width = ctx.fonts_mut(|f| {
+                    f.layout_no_wrap(
+                        line.into(),
+                        egui::FontId::monospace(fit.points),
+                        Color32::WHITE,
+                    )
+                    .size()
+                    .x
+                });
+                assert!(width <= fit.width, "{line:?}: {width} > {}", fit.width);
+            }
         }
     }
 
