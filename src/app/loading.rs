@@ -311,6 +311,34 @@ impl App {
         }
     }
 
+    /// Upload the loaded map's `mesh` to the GPU for a walk starting at `eye`, name the
+    /// window for it and say how long drawing it took to prepare (`drawing`, while
+    /// loading) and the whole wait since the load began (`since`).
+    fn upload_loaded(
+        &mut self,
+        mesh: ClusteredMesh,
+        eye: glam::Vec3,
+        drawing: Duration,
+        since: Instant,
+    ) {
+        let Some(gpu) = &mut self.gpu else { return };
+        let map = &self.sim.session.map;
+        gpu.ctx
+            .window
+            .set_title(&format!("walkthrough - {}", map.name));
+        let upload = Instant::now();
+        let clusters = mesh.clusters.len();
+        gpu.renderer.upload(map, mesh, eye);
+        // The load line counts the map's open; what the window adds is said here, with
+        // the whole wait.
+        tell!(
+            "prepared for drawing in {:.0} ms (its minimap and {clusters} clusters, made while loading), uploaded to the GPU in {:.0} ms: in the window {:.1} s after the load began",
+            drawing.as_secs_f64() * 1e3,
+            upload.elapsed().as_secs_f64() * 1e3,
+            since.elapsed().as_secs_f64()
+        );
+    }
+
     /// Take the loaded map, if the worker is done and the window's renderer is there to
     /// take its clusters (a load can end before the window is made).
     pub(super) fn poll_loading(&mut self) {
@@ -386,23 +414,7 @@ impl App {
                 // renderer's copy of the clusters would otherwise be made beside the map's
                 // own triangles (0.96 GB at ten million).
                 self.release_drawn_map();
-                if let Some(gpu) = &mut self.gpu {
-                    let map = &self.sim.session.map;
-                    gpu.ctx
-                        .window
-                        .set_title(&format!("walkthrough - {}", map.name));
-                    let upload = Instant::now();
-                    let clusters = mesh.clusters.len();
-                    gpu.renderer.upload(map, mesh, eye);
-                    // The load line counts the map's open; what the window adds is said
-                    // here, with the whole wait.
-                    tell!(
-                        "prepared for drawing in {:.0} ms (its minimap and {clusters} clusters, made while loading), uploaded to the GPU in {:.0} ms: in the window {:.1} s after the load began",
-                        drawing.as_secs_f64() * 1e3,
-                        upload.elapsed().as_secs_f64() * 1e3,
-                        since.elapsed().as_secs_f64()
-                    );
-                }
+                self.upload_loaded(mesh, eye, drawing, since);
                 let session = &self.sim.session;
                 self.overlay
                     .show_map(session.label(), session.map.frame, session.is_scene());
