@@ -694,13 +694,15 @@ fn wound_outward(world: &CollisionWorld) -> bool {
                 let eye = Vec3::new(x, floor + EYE_HEIGHT, z);
                 if level && let Some(f) = fronts_seen(world, eye) {
                     let looks_solid = f <= SOLID_FRONTS;
-                    // A floor whose front faces up, as OBJ winds a floor, under an eye that
-                    // sees backs all round is a floor under a solid set on it or floating
-                    // over it (a crate, a mover at its first pose): the eye stands in no
-                    // room, and says nothing of how the map is wound. (A room wound
-                    // inside out is seen from behind underfoot too.)
-                    let on_a_floor_wound_up = || {
+                    // An eye that sees backs all round says nothing of how the map is
+                    // wound when it stands in a solid set on or over a floor (a crate, a
+                    // mover at its first pose), not in a room: over a floor whose front
+                    // faces up, as OBJ winds a floor, or over the solid's own bottom with
+                    // more of the map below it. (A room wound inside out is seen from
+                    // behind underfoot, with nothing below it on its lowest storey.)
+                    let in_a_solid_on_a_floor = || {
                         let down = Vec3::new(x, top, z);
+                        let below = Vec3::new(x, floor - step, z);
                         met_from(
                             world,
                             down,
@@ -708,9 +710,11 @@ fn wound_outward(world: &CollisionWorld) -> bool {
                             h.distance,
                             h.triangle,
                             Side::Front,
-                        )
+                        ) || world
+                            .ray_cast(below, Vec3::NEG_Y, floor - b.min.y + 1.0)
+                            .is_some()
                     };
-                    if !(looks_solid && on_a_floor_wound_up()) {
+                    if !(looks_solid && in_a_solid_on_a_floor()) {
                         enclosed += 1;
                         solid += usize::from(looks_solid);
                     }
@@ -977,6 +981,33 @@ mod tests {
         );
     }
 
+    /// A bare 20 m floor (its front up) and closed boxes from `lo` to `hi` over it, their
+    /// faces wound out of them.
+    fn floor_and_boxes(boxes: &[(Vec3, Vec3)]) -> String {
+        let mut obj = String::from("v -10 0 -10\nv -10 0 10\nv 10 0 10\nv 10 0 -10\nf 1 2 3 4\n");
+        for (k, (lo, hi)) in boxes.iter().enumerate() {
+            for i in 0..8 {
+                let c = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
+                let (x, y, z) = (c(1, lo.x, hi.x), c(2, lo.y, hi.y), c(4, lo.z, hi.z));
+                obj += &format!("v {x} {y} {z}\n");
+            }
+            // Corners base + 1 to base + 8 (bit 1: x, 2: y, 4: z), each side
+            // counter-clockwise seen from outside the box.
+            for f in [
+                [1, 3, 4, 2],
+                [5, 6, 8, 7],
+                [1, 2, 6, 5],
+                [3, 7, 8, 4],
+                [1, 5, 7, 3],
+                [2, 4, 8, 6],
+            ] {
+                let [a, b, c, d] = f.map(|n| n + 4 + 8 * k);
+                obj += &format!("f {a} {b} {c} {d}\n");
+            }
+        }
+        obj
+    }
+
     /// A box floating 0.71 to 1.79 m over a bare 20 m floor with the spawn inside it, 3 cm
     /// from its side (the property test's shrunk case, a mover at its first pose): the
     /// map's winding is told by its floor, not by eyes over it that land in the box, so
@@ -984,20 +1015,7 @@ mod tests {
     #[test]
     fn a_spawn_inside_a_floating_box_is_moved_out() {
         let (lo, hi) = (Vec3::new(-0.03, 0.71, -1.69), Vec3::new(1.72, 1.79, 0.07));
-        let mut obj = String::from("v -10 0 -10\nv -10 0 10\nv 10 0 10\nv 10 0 -10\nf 1 2 3 4\n");
-        for i in 0..8 {
-            let c = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
-            obj += &format!(
-                "v {} {} {}\n",
-                c(1, lo.x, hi.x),
-                c(2, lo.y, hi.y),
-                c(4, lo.z, hi.z)
-            );
-        }
-        // Corners 5 to 12 (bit 1: x, 2: y, 4: z), each side counter-clockwise seen from
-        // outside the box.
-        obj += "f 5 7 8 6\nf 9 10 12 11\nf 5 6 10 9\nf 7 11 12 8\nf 5 9 11 7\nf 6 8 12 10\n";
-        let (mut m, w) = world_of(&obj);
+        let (mut m, w) = world_of(&floor_and_boxes(&[(lo, hi)]));
         let spawn = Vec3::new(0.0, 1.6, 0.0);
         let moved = choose_spawn(&mut m, &w, None, Some(spawn), None);
         assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
@@ -1011,6 +1029,26 @@ mod tests {
         // Beside the box, on the open floor: nothing to move.
         let beside = checked_start(&m.frame, &w, Vec3::new(-3.0, 1.6, 0.0), "the spawn");
         assert_eq!(beside.eye, Vec3::new(-3.0, 1.6, 0.0));
+    }
+
+    /// The property test's second shrunk case: the spawn 1 cm over a 10 cm post's top,
+    /// beside a 1.9 m box floating over the floor (the eyes over the box's bottom, seen
+    /// from inside it, are in the box, not in a room). The placement takes an eye that
+    /// near a face to its enclosed side, the post's inside, so the spawn is moved out of
+    /// the post, over its top.
+    #[test]
+    fn a_spawn_on_a_posts_top_beside_a_floating_box_is_moved_out_of_the_post() {
+        let post = (Vec3::new(-0.05, 0.0, -0.05), Vec3::new(0.05, 1.59, 0.05));
+        let floating = (Vec3::new(-0.09, 0.8, -1.88), Vec3::new(1.8, 2.74, -0.09));
+        let (mut m, w) = world_of(&floor_and_boxes(&[floating, post]));
+        let moved = choose_spawn(&mut m, &w, None, Some(Vec3::new(0.0, 1.6, 0.0)), None);
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        let out = Vec3::new(0.0, 1.59 + SOLID_EXIT_MARGIN, 0.0);
+        assert!(
+            moved.position.distance(out) < 1e-4,
+            "{moved:?} {:?}",
+            m.warnings
+        );
     }
 
     #[test]
