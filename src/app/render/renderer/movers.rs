@@ -53,6 +53,27 @@ impl MoverDraw {
     }
 }
 
+impl MoverDraw {
+    /// No mover was placed this frame.
+    pub(super) fn placed_is_empty(&self) -> bool {
+        self.placed.is_empty()
+    }
+
+    /// Draw every placed mover's triangles with the program bound (the shadow map's
+    /// depth only), then the map's array is for the caller to bind again.
+    pub(super) fn draw_depth(&self, gl: &glow::Context) {
+        let Some((vao, _)) = self.objects.filter(|_| !self.placed.is_empty()) else {
+            return;
+        };
+        // SAFETY: context current; the array is owned here and its buffer holds the
+        // placed vertices.
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.draw_arrays(glow::TRIANGLES, 0, self.placed.len() as i32);
+        }
+    }
+}
+
 impl Renderer {
     /// Where each mover is this frame, in the map's `moving` order (its placement's
     /// current model-to-world matrix).
@@ -127,7 +148,7 @@ impl Renderer {
                 None => Variant::Plain,
                 Some(_) => Variant::Textured,
             };
-            let p = &self.programs[variant.index()];
+            let p = &self.programs[variant.program_index(frame.lit.is_some())];
             if bound != Some(variant) {
                 p.bind(gl, frame);
                 bound = Some(variant);
