@@ -45,9 +45,12 @@ const float NORMAL_OFFSET_TEXELS = 1.5;
 // filtering (Reeves, Salesin and Cook, "Rendering Antialiased Shadows with Depth Maps",
 // SIGGRAPH 1987) of four bilinear comparisons a texel apart (each already a 2x2 PCF in
 // the sampler: Bunnell and Pellacini, GPU Gems ch. 11, 2004), a soft edge about 3 texels
-// wide. Outside the map (its border is far), lit.
+// wide. Outside the map, lit: a depth of 0 passes every comparison (clamping to the
+// edge, and this test, cost a software rasterizer less than a border colour).
 float sunlit(vec3 world, vec3 n) {
     vec3 p = (u_shadow_matrix * vec4(world + n * NORMAL_OFFSET_TEXELS * u_shadow_texel.y, 1.0)).xyz;
+    vec2 off_map = abs(p.xy - 0.5);
+    p.z = max(off_map.x, off_map.y) > 0.5 ? 0.0 : p.z;
     float t = u_shadow_texel.x;
     float s = texture(u_shadow, vec3(p.xy + vec2(-t, -t), p.z))
         + texture(u_shadow, vec3(p.xy + vec2(t, -t), p.z))

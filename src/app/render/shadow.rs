@@ -162,7 +162,7 @@ pub struct ShadowMap {
 
 impl ShadowMap {
     /// Make the map: a [`SHADOW_MAP_SIZE`]-square depth texture compared on sampling
-    /// (a `sampler2DShadow`), whose border is the farthest depth (lit).
+    /// (a `sampler2DShadow`), bilinear (each lookup a 2x2 PCF).
     pub fn new(gl: Arc<glow::Context>) -> Result<ShadowMap, String> {
         let program = gl::program(
             &gl,
@@ -186,11 +186,12 @@ impl ShadowMap {
             let param = |p, v: u32| gl.tex_parameter_i32(glow::TEXTURE_2D, p, v as i32);
             param(glow::TEXTURE_MIN_FILTER, glow::LINEAR);
             param(glow::TEXTURE_MAG_FILTER, glow::LINEAR);
-            param(glow::TEXTURE_WRAP_S, glow::CLAMP_TO_BORDER);
-            param(glow::TEXTURE_WRAP_T, glow::CLAMP_TO_BORDER);
+            // Clamped to the edge: the shader lights what lies off the map (measured on
+            // llvmpipe, a border colour costs more).
+            param(glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE);
+            param(glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE);
             param(glow::TEXTURE_COMPARE_MODE, glow::COMPARE_REF_TO_TEXTURE);
             param(glow::TEXTURE_COMPARE_FUNC, glow::LEQUAL);
-            gl.tex_parameter_f32_slice(glow::TEXTURE_2D, glow::TEXTURE_BORDER_COLOR, &[1.0; 4]);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
             gl.framebuffer_texture_2d(
