@@ -1,7 +1,8 @@
 #version 330 core
 // Compiled three times (the renderer adds the #define lines): plain colour; TEXTURED; and
 // TEXTURED with ALPHA_TEST (cut-outs); each again with LIT (the `lighting` setting: a
-// sky, sky and ground light, a sun with shadows). A branch on a uniform would cost a
+// sky, sky and ground light, a sun with shadows), and with LIT and IN_SHADE (a cluster
+// wholly in the sun's shade: no shadow lookup). A branch on a uniform would cost a
 // software rasterizer both sides: it shades a block of pixels at once, with masks.
 in vec3 v_from_eye;
 in vec3 v_normal;
@@ -28,15 +29,17 @@ const float FLAT_NORMAL_SQUARED = 1e-12;
 const float LEAST_NORMAL_SQUARED = 1e-30;
 
 #ifdef LIT
+uniform vec3 u_sky_zenith;        // the sky's light from straight up
+uniform vec3 u_ground;            // the ground's light from straight down
+uniform vec3 u_sky_axis;          // where the sky is brightest: up, leaning to the sun
+uniform vec3 u_fog_zenith;        // the fog looking straight up (the sky's gradient)
+#endif
+#if defined(LIT) && !defined(IN_SHADE)
 uniform sampler2DShadow u_shadow; // the sun's depth (texture unit 1), compared
 uniform mat4 u_shadow_matrix;     // world to the shadow map's [0, 1] coordinates
 uniform vec2 u_shadow_texel;      // one shadow texel: (its size in texture coordinates,
                                   // its size in metres)
 uniform vec3 u_eye_world;         // the eye (the world position is eye + v_from_eye)
-uniform vec3 u_sky_zenith;        // the sky's light from straight up
-uniform vec3 u_ground;            // the ground's light from straight down
-uniform vec3 u_sky_axis;          // where the sky is brightest: up, leaning to the sun
-uniform vec3 u_fog_zenith;        // the fog looking straight up (the sky's gradient)
 // A receiver is tested this many shadow texels out along its normal (normal offset
 // shadows, Holbein 2011): a slope's own depth never shadows it (acne).
 const float NORMAL_OFFSET_TEXELS = 1.5;
@@ -103,9 +106,14 @@ void main() {
     // far the normal leans to the sky; the sky's axis leans to the sun, so walls facing
     // different ways differ even in shade.
     vec3 hemisphere = mix(u_ground, u_sky_zenith, dot(n, u_sky_axis) * 0.5 + 0.5);
+#ifdef IN_SHADE
+    // The whole cluster is in the sun's shade (found on the CPU from the shadow map).
+    diffuse = 0.0;
+#else
     if (diffuse > 0.0) {
         diffuse *= sunlit(u_eye_world + v_from_eye, n);
     }
+#endif
     vec3 lit = base.rgb * (u_lighting.x * hemisphere + u_lighting.y * diffuse + headlight);
     // The fog fades to the sky behind it: the sky's gradient in the view's direction.
     vec3 fog_color = mix(u_fog_color, u_fog_zenith, sqrt(max(v_from_eye.y / eye_distance, 0.0)));

@@ -42,8 +42,8 @@ pub const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
 /// the hemisphere's colours (sky above, ground below), the sun is shadowed, and the
 /// headlight is halved (shadows are meant to show).
 pub const LINEAR_LIT: Lighting = Lighting {
-    ambient: 0.55,
-    sun: 0.85,
+    ambient: 0.75,
+    sun: 0.75,
     headlight: 0.06,
 };
 
@@ -92,9 +92,10 @@ impl Variant {
         self as usize
     }
 
-    /// Its program's place in the renderer's list: the flat variants, then the lit ones.
-    pub fn program_index(self, lit: bool) -> usize {
-        self.index() + usize::from(lit) * Variant::ALL.len()
+    /// Its program's place in the renderer's list: the variants in each [`Shading`], in
+    /// [`Shading::ALL`]'s order.
+    pub fn program_index(self, shading: Shading) -> usize {
+        self.index() + shading as usize * Variant::ALL.len()
     }
 
     /// The `#define` lines the fragment shader is compiled with.
@@ -103,6 +104,32 @@ impl Variant {
             Variant::Plain => "",
             Variant::Textured => "#define TEXTURED\n",
             Variant::Cutout => "#define TEXTURED\n#define ALPHA_TEST\n",
+        }
+    }
+}
+
+/// The light a scene program is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shading {
+    /// The flat light (the `lighting` setting off).
+    Flat,
+    /// The lit light: sky, ground, and the sun through the shadow map.
+    Lit,
+    /// The lit light for a cluster wholly in the sun's shade: no shadow lookup (see
+    /// [`super::shadow::ShadeGrid`]).
+    InShade,
+}
+
+impl Shading {
+    /// Every shading, in the order [`Variant::program_index`] numbers them.
+    pub const ALL: [Shading; 3] = [Shading::Flat, Shading::Lit, Shading::InShade];
+
+    /// The `#define` lines the fragment shader is compiled with.
+    fn defines(self) -> &'static str {
+        match self {
+            Shading::Flat => "",
+            Shading::Lit => "#define LIT\n",
+            Shading::InShade => "#define LIT\n#define IN_SHADE\n",
         }
     }
 }
@@ -160,14 +187,17 @@ pub struct Program {
 }
 
 impl Program {
-    /// Compile the scene's shaders as `variant` (its `#define` lines after the version),
-    /// `lit` with the `lighting` setting's light.
-    pub fn new(gl: &glow::Context, variant: Variant, lit: bool) -> Result<Program, String> {
+    /// Compile the scene's shaders as `variant` in `shading` (their `#define` lines after
+    /// the version).
+    pub fn new(gl: &glow::Context, variant: Variant, shading: Shading) -> Result<Program, String> {
         let (version, rest) = FRAGMENT_SHADER
             .split_once('\n')
             .ok_or("shaders/scene.frag has no #version line")?;
-        let lit_define = if lit { "#define LIT\n" } else { "" };
-        let fragment = format!("{version}\n{}{lit_define}{rest}", variant.defines());
+        let defines = shading.defines();
+        let fragment = format!("{version}\n{}{defines}{rest}", variant.defines());
+        let lit = shading != Shading::Flat;
+        // The shadow's uniforms are used only where the shadow is looked up.
+        let sunlit = shading == Shading::Lit;
         let program = gl::program(
             gl,
             ("shaders/scene.vert", VERTEX_SHADER),
@@ -188,10 +218,10 @@ impl Program {
             lighting: u("u_lighting"),
             srgb_out: u("u_srgb_out"),
             clip_plane: u("u_clip_plane"),
-            shadow: lit.then(|| u("u_shadow")).flatten(),
-            shadow_matrix: lit.then(|| u("u_shadow_matrix")).flatten(),
-            shadow_texel: lit.then(|| u("u_shadow_texel")).flatten(),
-            eye_world: lit.then(|| u("u_eye_world")).flatten(),
+            shadow: sunlit.then(|| u("u_shadow")).flatten(),
+            shadow_matrix: sunlit.then(|| u("u_shadow_matrix")).flatten(),
+            shadow_texel: sunlit.then(|| u("u_shadow_texel")).flatten(),
+            eye_world: sunlit.then(|| u("u_eye_world")).flatten(),
             sky_zenith: lit.then(|| u("u_sky_zenith")).flatten(),
             ground: lit.then(|| u("u_ground")).flatten(),
             sky_axis: lit.then(|| u("u_sky_axis")).flatten(),

@@ -29,7 +29,7 @@ use walkthrough::preferences::TextureFilter;
 use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
 use super::levels::LevelsJob;
-use super::program::{Program, Variant};
+use super::program::{Program, Shading, Variant};
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling};
 use lighting::Light;
@@ -71,7 +71,8 @@ fn samples(gl: &glow::Context) -> i32 {
 /// GL objects of one map. Owns them and deletes them on drop.
 pub struct Renderer {
     gl: Arc<glow::Context>,
-    /// The scene's program in each [`Variant`], in [`Variant::ALL`]'s order.
+    /// The scene's program in each [`Variant`] and [`Shading`] (see
+    /// [`Variant::program_index`]).
     programs: Vec<Program>,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
@@ -143,10 +144,10 @@ impl Renderer {
                 unsafe { gl.delete_program(p.program) };
             }
         };
-        let mut programs = Vec::with_capacity(2 * Variant::ALL.len());
-        for lit in [false, true] {
+        let mut programs = Vec::with_capacity(Shading::ALL.len() * Variant::ALL.len());
+        for shading in Shading::ALL {
             for v in Variant::ALL {
-                programs.push(Program::new(&gl, v, lit).inspect_err(|_| delete(&programs))?);
+                programs.push(Program::new(&gl, v, shading).inspect_err(|_| delete(&programs))?);
             }
         }
         // SAFETY: context current; the array is owned by the renderer (or deleted below).

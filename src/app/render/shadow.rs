@@ -66,6 +66,13 @@ impl ShadowFit {
         [1.0 / size, 2.0 * self.reach / size]
     }
 
+    /// The map's depth (0 to 1) a metre along the sun spans.
+    pub fn depth_per_metre(&self) -> f32 {
+        // An orthographic projection's depth row: z_ndc = a z + b, and depth = z_ndc / 2
+        // + 1/2.
+        self.view_proj.row(2).truncate().length() * 0.5
+    }
+
     /// World to the map's texture coordinates and depth, each 0 to 1.
     pub fn texture_matrix(&self) -> Mat4 {
         Mat4::from_translation(Vec3::splat(0.5))
@@ -145,6 +152,81 @@ pub fn fit(eye: Vec3, sun: Vec3, bounds: &Aabb) -> ShadowFit {
         cell,
         sun,
         reach,
+    }
+}
+
+/// Texels a side of a cell of [`ShadeGrid`]: 2048 / 32 = a 64 x 64 grid (16 KiB), so a
+/// cluster's footprint is a few cells to test.
+pub const SHADE_CELL: usize = 32;
+
+/// Texels around a box's footprint also tested: the receivers' normal offset (1.5
+/// texels) and the filter's taps (a texel, each 2x2) reach this far past it.
+const SHADE_FOOTPRINT_MARGIN: f32 = 4.0;
+
+/// The shadow map read back as the farthest depth of each [`SHADE_CELL`]-square cell:
+/// enough to say of a box that every point of it is in the sun's shade (every depth of its
+/// footprint nearer the sun than the box's nearest point). The scene shader need not look
+/// the shadow map up for such a cluster: on llvmpipe that lookup is most of the lit
+/// light's cost (docs/lighting.md), and a closed level is wholly in shade.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShadeGrid {
+    /// Cells a side.
+    side: usize,
+    /// Each cell's farthest depth (0 near the sun, 1 far), bottom row first.
+    farthest: Vec<f32>,
+}
+
+impl ShadeGrid {
+    /// The grid of a `size`-square depth map (`depth`: 32-bit fixed point, `u32::MAX`
+    /// far, bottom row first).
+    pub fn new(depth: &[u32], size: usize) -> ShadeGrid {
+        let side = size.div_ceil(SHADE_CELL);
+        let mut farthest = vec![0u32; side * side];
+        for (y, row) in depth.chunks_exact(size).enumerate() {
+            let cells = &mut farthest[(y / SHADE_CELL) * side..][..side];
+            for (x, &d) in row.iter().enumerate() {
+                let c = &mut cells[x / SHADE_CELL];
+                *c = (*c).max(d);
+            }
+        }
+        ShadeGrid {
+            side,
+            farthest: farthest
+                .into_iter()
+                .map(|d| (f64::from(d) / f64::from(u32::MAX)) as f32)
+                .collect(),
+        }
+    }
+
+    /// Every point of the box from `min` to `max` is in shade in the map `fit` drew
+    /// (false where any of it lies off the map, or nothing was read back).
+    pub fn in_shade(&self, fit: &ShadowFit, min: Vec3, max: Vec3) -> bool {
+        if self.side == 0 {
+            return false;
+        }
+        let m = fit.texture_matrix();
+        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+        for i in 0..8 {
+            let corner = Vec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            );
+            let p = m.project_point3(corner);
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let margin = SHADE_FOOTPRINT_MARGIN / SHADOW_MAP_SIZE as f32;
+        let (lo_xy, hi_xy) = (lo.truncate() - margin, hi.truncate() + margin);
+        if lo_xy.min_element() < 0.0 || hi_xy.max_element() > 1.0 {
+            return false;
+        }
+        let cells = self.side as f32;
+        let cell = |t: f32| ((t * cells) as usize).min(self.side - 1);
+        let (x0, x1, y0, y1) = (cell(lo_xy.x), cell(hi_xy.x), cell(lo_xy.y), cell(hi_xy.y));
+        // The receivers' normal offset may bring a point this much nearer the sun.
+        let nearest = lo.z - SHADE_FOOTPRINT_MARGIN * fit.texel()[1] * fit.depth_per_metre();
+        (y0..=y1).all(|y| (x0..=x1).all(|x| self.farthest[y * self.side + x] < nearest))
     }
 }
 
@@ -248,14 +330,24 @@ impl ShadowMap {
         self.drawn = Some(*fit);
     }
 
-    /// Done drawing into the map: the window's framebuffer bound again.
-    pub fn end(&self) {
+    /// Done drawing into the map: read back as a [`ShadeGrid`] (`read`; else an empty
+    /// one, which knows nothing in shade), and the window's framebuffer bound again.
+    pub fn end(&self, read: bool) -> ShadeGrid {
         let gl = &self.gl;
+        let size = SHADOW_MAP_SIZE as usize;
+        let grid = if read {
+            let mut depth = vec![0u32; size * size];
+            gl::read_depth(gl, SHADOW_MAP_SIZE, SHADOW_MAP_SIZE, &mut depth);
+            ShadeGrid::new(&depth, size)
+        } else {
+            ShadeGrid::default()
+        };
         // SAFETY: context current; plain state.
         unsafe {
             gl.disable(glow::POLYGON_OFFSET_FILL);
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
         }
+        grid
     }
 }
 
@@ -323,6 +415,41 @@ mod tests {
         for p in [Vec3::new(12.0, 0.0, -12.0), Vec3::new(-12.0, 3.0, 12.0)] {
             assert!(inside(&c, p + Vec3::new(9.0, 0.0, 0.0)), "{p}");
         }
+    }
+
+    #[test]
+    fn a_box_under_a_roof_is_in_shade_and_one_beside_it_is_not() {
+        let level = room(5.0);
+        let sun = -Vec3::Y;
+        let f = fit(Vec3::ZERO, sun, &level);
+        // The map as a roof at 3 m drew it over the room's middle (|x|, |z| < 3 m), and
+        // the floor at 0 elsewhere.
+        let size = 256;
+        let depth_of = |y: f32| {
+            let d = f.texture_matrix().project_point3(Vec3::new(0.0, y, 0.0)).z;
+            (f64::from(d) * f64::from(u32::MAX)) as u32
+        };
+        let (roof, floor) = (depth_of(3.0), depth_of(0.0));
+        let mut depth = vec![floor; size * size];
+        for y in 0..size {
+            for x in 0..size {
+                let world = |t: usize| (t as f32 + 0.5) / size as f32 * 2.0 * f.reach - f.reach;
+                if world(x).abs() < 3.0 && world(y).abs() < 3.0 {
+                    depth[y * size + x] = roof;
+                }
+            }
+        }
+        let grid = ShadeGrid::new(&depth, size);
+        let under = grid.in_shade(&f, Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.0, 1.0));
+        assert!(under);
+        // Reaching out from under the roof: some of it in the sun.
+        let out = grid.in_shade(&f, Vec3::new(2.0, 0.0, -1.0), Vec3::new(4.5, 1.0, 1.0));
+        assert!(!out);
+        // The roof itself is not in its own shade.
+        let top = grid.in_shade(&f, Vec3::new(-1.0, 2.9, -1.0), Vec3::new(1.0, 3.0, 1.0));
+        assert!(!top);
+        // Nothing read back: nothing known.
+        assert!(!ShadeGrid::default().in_shade(&f, Vec3::ZERO, Vec3::ONE));
     }
 
     #[test]

@@ -307,10 +307,10 @@ fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
                 .changed()
             });
             window_size_row(ui, live, saved);
-            lighting_rows(ui, live, saved);
             view_rows(ui, live, saved);
             move_rows(ui, live, &mut p.binding, &mut p.binding_done);
             pad_rows(ui, live, saved);
+            lighting_rows(ui, live, saved);
         });
 }
 

@@ -14,14 +14,15 @@ use crate::app::render::counters::DrawStats;
 use crate::app::render::culling::Culling;
 use crate::app::render::gl;
 use crate::app::render::program::{
-    DISPLAY_LIGHTING, DISPLAY_LIT, FrameUniforms, LINEAR_LIGHTING, LINEAR_LIT, Variant,
+    DISPLAY_LIGHTING, DISPLAY_LIT, FrameUniforms, LINEAR_LIGHTING, LINEAR_LIT, Shading, Variant,
 };
 
 /// What is bound while a frame's draws are submitted: the program, the material, and
 /// whether back faces are culled.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Bound {
-    program: Option<Variant>,
+    /// The program's place in the renderer's list.
+    program: Option<usize>,
     material: Option<usize>,
     /// Back faces are culled (`begin_frame` leaves them drawn).
     cull_back_faces: bool,
@@ -168,6 +169,7 @@ impl Renderer {
                     && c.hides_back_faces(view.eye, view.near_reach),
                 first: c.first,
                 count: c.count,
+                cluster: i,
             }
         }));
         // SAFETY: context current; the VAO (bound by `begin_frame`) and the
@@ -253,11 +255,17 @@ impl Renderer {
                 (Some(_), false) => Variant::Textured,
                 (Some(_), true) => Variant::Cutout,
             };
-            let p = &self.programs[variant.program_index(frame.lit.is_some())];
+            let shading = match frame.lit {
+                None => Shading::Flat,
+                Some(_) if self.in_shade(d.cluster) => Shading::InShade,
+                Some(_) => Shading::Lit,
+            };
+            let index = variant.program_index(shading);
+            let p = &self.programs[index];
             let gl = &self.gl;
-            if bound.program != Some(variant) {
+            if bound.program != Some(index) {
                 p.bind(gl, frame);
-                bound.program = Some(variant);
+                bound.program = Some(index);
                 bound.material = None;
             }
             self.counters.before_draw(gl, d.cutout);

@@ -6,9 +6,10 @@ use glam::{Mat4, Vec3};
 use glow::HasContext;
 
 use super::super::program::{LitUniforms, SUN_DIRECTION};
-use super::super::shadow::{self, ShadowMap};
+use super::super::shadow::{self, ShadeGrid, ShadowFit, ShadowMap};
 use super::super::sky::Sky;
 use super::{CLEAR_COLOR, Fog, Renderer};
+use walkthrough::cull::Cluster;
 
 /// The sky straight up, as displayed (the horizon's is [`CLEAR_COLOR`]): a clear day's
 /// deeper blue.
@@ -17,7 +18,7 @@ pub const SKY_ZENITH: [f32; 3] = [0.36, 0.54, 0.82];
 /// The light from the sky (the hemisphere light's upper colour), as displayed: a pale,
 /// slightly blue white (a sky's light is bluer than the sun's, but a grey wall should
 /// stay grey).
-pub const SKY_LIGHT: [f32; 3] = [0.86, 0.88, 0.91];
+pub const SKY_LIGHT: [f32; 3] = [0.88, 0.89, 0.91];
 
 /// The light bounced from the ground (the hemisphere light's lower colour), as
 /// displayed: a warm dark grey, so ceilings and undersides are dimmer than floors.
@@ -34,6 +35,11 @@ pub(super) struct Light {
     sun: Vec3,
     shadow: ShadowMap,
     sky: Sky,
+    /// The shadow map's farthest depths, read back when it was last drawn.
+    grid: ShadeGrid,
+    /// Each of the mesh's clusters (levels of detail too) is wholly in the sun's shade
+    /// (drawn without the shadow lookup).
+    in_shade: Vec<bool>,
 }
 
 impl Renderer {
@@ -56,7 +62,15 @@ impl Renderer {
         let made = ShadowMap::new(self.gl.clone())
             .and_then(|shadow| Ok((shadow, Sky::new(self.gl.clone())?)));
         match made {
-            Ok((shadow, sky)) => self.light = Some(Light { sun, shadow, sky }),
+            Ok((shadow, sky)) => {
+                self.light = Some(Light {
+                    sun,
+                    shadow,
+                    sky,
+                    grid: ShadeGrid::default(),
+                    in_shade: Vec::new(),
+                });
+            }
             Err(e) => tell!("warning: lighting off: {e}"),
         }
     }
@@ -84,6 +98,10 @@ impl Renderer {
         let fit = shadow::fit(eye, l.sun, &self.bounds);
         let movers = !self.movers.placed_is_empty();
         if l.shadow.drawn == Some(fit) && !movers {
+            // Levels of detail added since: their shade too.
+            if l.in_shade.len() != self.mesh.clusters.len() {
+                mark_shade(l, &fit, &self.mesh.clusters);
+            }
             return;
         }
         l.shadow.begin(&fit);
@@ -106,7 +124,17 @@ impl Renderer {
             }
         }
         self.movers.draw_depth(gl);
-        l.shadow.end();
+        // Movers in the map would make the read back's shade stale a frame later.
+        l.grid = l.shadow.end(!movers);
+        mark_shade(l, &fit, &self.mesh.clusters);
+    }
+
+    /// Cluster `cluster` is wholly in the sun's shade (see [`ShadeGrid`]).
+    pub(super) fn in_shade(&self, cluster: u32) -> bool {
+        self.light
+            .as_ref()
+            .and_then(|l| l.in_shade.get(cluster as usize).copied())
+            .unwrap_or(false)
     }
 
     /// The lit variants' uniforms this frame (`None` with the flat light).
@@ -146,6 +174,16 @@ impl Renderer {
             self.shading(SKY_ZENITH),
         );
     }
+}
+
+/// Mark each of `clusters` wholly in shade or not, by `l`'s grid of the map `fit` drew.
+fn mark_shade(l: &mut Light, fit: &ShadowFit, clusters: &[Cluster]) {
+    l.in_shade.clear();
+    l.in_shade.extend(
+        clusters
+            .iter()
+            .map(|c| l.grid.in_shade(fit, c.bounds.min, c.bounds.max)),
+    );
 }
 
 /// Whether the box from `min` to `max` overlaps the orthographic view `view_proj`'s

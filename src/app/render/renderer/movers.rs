@@ -13,7 +13,7 @@ use walkthrough::map::{MovingMesh, Vertex};
 
 use super::super::counters::DrawStats;
 use super::super::gl::{self, check_gl};
-use super::super::program::{FrameUniforms, Variant};
+use super::super::program::{FrameUniforms, Shading, Variant};
 use super::Renderer;
 
 /// The movers' meshes and the buffer they are placed into each frame.
@@ -148,7 +148,13 @@ impl Renderer {
                 None => Variant::Plain,
                 Some(_) => Variant::Textured,
             };
-            let p = &self.programs[variant.program_index(frame.lit.is_some())];
+            // Movers move: their shade is not known ahead.
+            let shading = if frame.lit.is_some() {
+                Shading::Lit
+            } else {
+                Shading::Flat
+            };
+            let p = &self.programs[variant.program_index(shading)];
             if bound != Some(variant) {
                 p.bind(gl, frame);
                 bound = Some(variant);
