@@ -155,9 +155,11 @@ pub fn fit(eye: Vec3, sun: Vec3, bounds: &Aabb) -> ShadowFit {
     }
 }
 
-/// Texels a side of a cell of [`ShadeGrid`]: 2048 / 32 = a 64 x 64 grid (16 KiB), so a
-/// cluster's footprint is a few cells to test.
-pub const SHADE_CELL: usize = 32;
+/// Texels a side of a cell of [`ShadeGrid`]: 2048 / 8 = a 256 x 256 grid (256 KiB). A
+/// cell holds its farthest depth, so a cell over a roof's edge holds the open ground's
+/// beyond it: finer cells find more of a closed level's clusters in shade, for a few
+/// thousand cells a cluster to test once a draw.
+pub const SHADE_CELL: usize = 8;
 
 /// Texels around a box's footprint also tested: the receivers' normal offset (1.5
 /// texels) and the filter's taps (a texel, each 2x2) reach this far past it.
