@@ -1,7 +1,9 @@
 #version 330 core
 // Compiled three times (the renderer adds the #define lines): plain colour; TEXTURED; and
-// TEXTURED with ALPHA_TEST (cut-outs). A branch on a uniform would cost a software
-// rasterizer both sides: it shades a block of pixels at once, with masks.
+// TEXTURED with ALPHA_TEST (cut-outs); each again with LIT (the `lighting` setting: a
+// sky, sky and ground light, a sun with shadows), and with LIT and IN_SHADE (a cluster
+// wholly in the sun's shade: no shadow lookup). A branch on a uniform would cost a
+// software rasterizer both sides: it shades a block of pixels at once, with masks.
 in vec3 v_from_eye;
 in vec3 v_normal;
 in vec2 v_uv;
@@ -25,6 +27,41 @@ const float FLAT_NORMAL_SQUARED = 1e-12;
 // The least squared length a normal is divided by: a face seen exactly edge-on has no
 // plane across its pixel, and gets no normal rather than NaN.
 const float LEAST_NORMAL_SQUARED = 1e-30;
+
+#ifdef LIT
+uniform vec3 u_sky_zenith;        // the sky's light from straight up
+uniform vec3 u_ground;            // the ground's light from straight down
+uniform vec3 u_sky_axis;          // where the sky is brightest: up, leaning to the sun
+uniform vec3 u_fog_zenith;        // the fog looking straight up (the sky's gradient)
+#endif
+#if defined(LIT) && !defined(IN_SHADE)
+uniform sampler2DShadow u_shadow; // the sun's depth (texture unit 1), compared
+uniform mat4 u_shadow_matrix;     // world to the shadow map's [0, 1] coordinates
+uniform vec2 u_shadow_texel;      // one shadow texel: (its size in texture coordinates,
+                                  // its size in metres)
+uniform vec3 u_eye_world;         // the eye (the world position is eye + v_from_eye)
+// A receiver is tested this many shadow texels out along its normal (normal offset
+// shadows, Holbein 2011): a slope's own depth never shadows it (acne).
+const float NORMAL_OFFSET_TEXELS = 1.5;
+
+// The share of sunlight at `world` (normal `n`, facing the eye): percentage-closer
+// filtering (Reeves, Salesin and Cook, "Rendering Antialiased Shadows with Depth Maps",
+// SIGGRAPH 1987) of four bilinear comparisons a texel apart (each already a 2x2 PCF in
+// the sampler: Bunnell and Pellacini, GPU Gems ch. 11, 2004), a soft edge about 3 texels
+// wide. Outside the map, lit: a depth of 0 passes every comparison (clamping to the
+// edge, and this test, cost a software rasterizer less than a border colour).
+float sunlit(vec3 world, vec3 n) {
+    vec3 p = (u_shadow_matrix * vec4(world + n * NORMAL_OFFSET_TEXELS * u_shadow_texel.y, 1.0)).xyz;
+    vec2 off_map = abs(p.xy - 0.5);
+    p.z = max(off_map.x, off_map.y) > 0.5 ? 0.0 : p.z;
+    float t = u_shadow_texel.x;
+    float s = texture(u_shadow, vec3(p.xy + vec2(-t, -t), p.z))
+        + texture(u_shadow, vec3(p.xy + vec2(t, -t), p.z))
+        + texture(u_shadow, vec3(p.xy + vec2(-t, t), p.z))
+        + texture(u_shadow, vec3(p.xy + vec2(t, t), p.z));
+    return s * 0.25;
+}
+#endif
 
 out vec4 frag_color;
 
@@ -62,9 +99,29 @@ void main() {
     float diffuse = max(dot(n, -u_light_dir), 0.0);
     // A little extra light on vertical faces facing the eye keeps walls readable up close.
     float headlight = u_lighting.z * facing / eye_distance;
-    vec3 lit = base.rgb * (u_lighting.x + u_lighting.y * diffuse + headlight);
     float fog = clamp(eye_distance / u_fog_far, 0.0, 1.0);
-    vec3 color = mix(lit, u_fog_color, fog * fog);
+#ifdef LIT
+    // Hemisphere light (Akenine-Moller et al., Real-Time Rendering, "hemisphere
+    // lighting"): the sky's colour from above, the ground's from below, blended by how
+    // far the normal leans to the sky; the sky's axis leans to the sun, so walls facing
+    // different ways differ even in shade.
+    vec3 hemisphere = mix(u_ground, u_sky_zenith, dot(n, u_sky_axis) * 0.5 + 0.5);
+#ifdef IN_SHADE
+    // The whole cluster is in the sun's shade (found on the CPU from the shadow map).
+    diffuse = 0.0;
+#else
+    if (diffuse > 0.0) {
+        diffuse *= sunlit(u_eye_world + v_from_eye, n);
+    }
+#endif
+    vec3 lit = base.rgb * (u_lighting.x * hemisphere + u_lighting.y * diffuse + headlight);
+    // The fog fades to the sky behind it: the sky's gradient in the view's direction.
+    vec3 fog_color = mix(u_fog_color, u_fog_zenith, sqrt(max(v_from_eye.y / eye_distance, 0.0)));
+#else
+    vec3 lit = base.rgb * (u_lighting.x + u_lighting.y * diffuse + headlight);
+    vec3 fog_color = u_fog_color;
+#endif
+    vec3 color = mix(lit, fog_color, fog * fog);
     // Interleaved gradient noise (Jimenez, "Next Generation Post Processing in Call of
     // Duty: Advanced Warfare", SIGGRAPH 2014): a fixed pattern over the screen, uniform
     // in [0, 1), no texture. One 8-bit step in linear light is about 2 sqrt(c) / 255 where

@@ -37,6 +37,22 @@ pub const RENDER_SCALE_RANGE: RangeInclusive<f32> = 0.25..=1.0;
 pub const PAD_LOOK_SPEED_RANGE: RangeInclusive<f32> = 10.0..=720.0;
 /// Its default: a half turn a second (console games use 120 to 200).
 pub const DEFAULT_PAD_LOOK_SPEED: f32 = 180.0;
+/// The sun's height above the horizon, degrees (the settings' `sun_elevation`): from
+/// low light through windows to noon.
+pub const SUN_ELEVATION_RANGE: RangeInclusive<f32> = 5.0..=90.0;
+/// The sun's default height: a mid-morning sun, whose shadows fall about as long as the
+/// things casting them are tall (tan 50 deg = 1.19), so a box on the floor shows a shadow
+/// beside it and a wall leaves a band at its foot, and interiors lit through openings
+/// still get light on their floors.
+pub const DEFAULT_SUN_ELEVATION: f32 = 50.0;
+/// The sun's bearing, degrees clockwise from -Z (the direction yaw 0 looks) seen from
+/// above (the settings' `sun_azimuth`).
+pub const SUN_AZIMUTH_RANGE: RangeInclusive<f32> = 0.0..=360.0;
+/// The sun's default bearing: off every axis (a level's walls mostly are on one), so the
+/// walls facing each of the four ways each get a different share of sunlight; the
+/// bearing the flat light of before had its sun on (behind the default view, to the
+/// right, so shadows fall ahead of the spawn's view).
+pub const DEFAULT_SUN_AZIMUTH: f32 = 127.0;
 
 /// The physical keys a move can be bound to, by the names the settings file writes
 /// (winit's `KeyCode` names: a key's place on a US keyboard, so `KeyW` is the key left
@@ -238,6 +254,16 @@ pub struct Preferences {
     /// The third-person boom's length, metres (within [`BOOM_LENGTH_RANGE`]; Ctrl + the
     /// mouse wheel changes it).
     pub boom_length: f32,
+    /// Light that shows shape: a sky, light from the sky above and the ground below, a sun
+    /// that casts shadows. Off (the default, while the lit frame costs a software
+    /// renderer 1.9x to 2.7x the flat one: docs/lighting.md): the flat light (an ambient
+    /// term, a sun without shadows, a headlight).
+    pub lighting: bool,
+    /// The sun's height above the horizon, degrees (within [`SUN_ELEVATION_RANGE`]).
+    pub sun_elevation: f32,
+    /// The sun's bearing, degrees clockwise from -Z seen from above (within
+    /// [`SUN_AZIMUTH_RANGE`]).
+    pub sun_azimuth: f32,
 }
 
 impl Default for Preferences {
@@ -263,6 +289,9 @@ impl Default for Preferences {
             pad_invert_y: false,
             third_person: false,
             boom_length: BoomSettings::default().length,
+            lighting: false,
+            sun_elevation: DEFAULT_SUN_ELEVATION,
+            sun_azimuth: DEFAULT_SUN_AZIMUTH,
         }
     }
 }
@@ -304,8 +333,25 @@ impl OutOfRange {
 }
 
 impl Preferences {
+    /// With the `lighting` setting on, the direction sunlight travels; off, `None`.
+    pub fn sun(&self) -> Option<glam::Vec3> {
+        self.lighting.then(|| self.sun_direction())
+    }
+
+    /// The unit direction sunlight travels (Y up), from the sun's elevation and azimuth.
+    pub fn sun_direction(&self) -> glam::Vec3 {
+        let (e, a) = (
+            self.sun_elevation.to_radians(),
+            self.sun_azimuth.to_radians(),
+        );
+        // Towards the sun: up by the elevation; across, clockwise from -Z seen from
+        // above (-Z, then +X at 90 degrees).
+        let to_sun = glam::Vec3::new(e.cos() * a.sin(), e.sin(), -e.cos() * a.cos());
+        -to_sun.normalize()
+    }
+
     /// The names a `[settings]` table may hold.
-    pub const KEYS: [&'static str; 20] = [
+    pub const KEYS: [&'static str; 23] = [
         "mouse_sensitivity",
         "invert_y",
         "fov",
@@ -326,6 +372,9 @@ impl Preferences {
         "pad_invert_y",
         "third_person",
         "boom_length",
+        "lighting",
+        "sun_elevation",
+        "sun_azimuth",
     ];
 
     /// The moves' keys, with their names in the file: (name, this key, the default).
@@ -404,6 +453,18 @@ impl Preferences {
                 &mut checked.boom_length,
                 &BOOM_LENGTH_RANGE,
                 d.boom_length,
+            ),
+            (
+                "sun_elevation",
+                &mut checked.sun_elevation,
+                &SUN_ELEVATION_RANGE,
+                d.sun_elevation,
+            ),
+            (
+                "sun_azimuth",
+                &mut checked.sun_azimuth,
+                &SUN_AZIMUTH_RANGE,
+                d.sun_azimuth,
             ),
         ] {
             *value = fit(key, *value, range, default);
@@ -669,6 +730,27 @@ mod tests {
         assert_eq!(key_label("KeyW"), "W");
         assert_eq!(key_label("Digit1"), "1");
         assert_eq!(key_label("ShiftLeft"), "ShiftLeft");
+    }
+
+    #[test]
+    fn the_sun_comes_down_from_its_bearing_at_its_elevation() {
+        let p = |sun_elevation, sun_azimuth| Preferences {
+            sun_elevation,
+            sun_azimuth,
+            ..Preferences::default()
+        };
+        let near = |a: glam::Vec3, b: glam::Vec3| (a - b).length() < 1e-5;
+        assert!(near(p(90.0, 0.0).sun_direction(), -glam::Vec3::Y));
+        // Low in the east (+X): its light travels west and a little down.
+        let d = p(30.0, 90.0).sun_direction();
+        assert!(near(d, glam::Vec3::new(-0.866_025, -0.5, 0.0)), "{d}");
+        // From the north (-Z) at 45 degrees: towards +Z, down.
+        let d = p(45.0, 0.0).sun_direction();
+        assert!(near(d, glam::Vec3::new(0.0, -1.0, 1.0).normalize()), "{d}");
+        // The default lights from behind the default view (yaw 0 looks to -Z) and to its
+        // right: shadows fall ahead and to the left.
+        let d = Preferences::default().sun_direction();
+        assert!(d.y < -0.7 && d.z < 0.0 && d.x < 0.0, "{d}");
     }
 
     #[test]

@@ -4471,3 +4471,115 @@ fn f1_and_f2_replace_each_other_and_esc_closes_either() {
         assert!(d < 1.0, "{what}: {d}\n{log}");
     }
 }
+
+/// An open-topped grey room (10 x 3 x 10 m, walls wound inward), and with `cube` a red
+/// 1 m cube on its floor, 3 m ahead of the centre: the OBJ and its materials in `dir`.
+fn open_grey_room(dir: &Path, cube: bool) -> PathBuf {
+    std::fs::write(
+        dir.join("room.mtl"),
+        "newmtl grey\nKd 0.7 0.7 0.7\nnewmtl red\nKd 0.8 0.1 0.1\n",
+    )
+    .unwrap();
+    let mut obj = String::from("mtllib room.mtl\n");
+    let mut faces = String::new();
+    let mut add_box = |lo: [f32; 3], hi: [f32; 3], material: &str, room: bool| {
+        let base = obj.lines().filter(|l| l.starts_with("v ")).count() + 1;
+        for i in 0..8 {
+            let c = |axis: usize, bit: usize| if i & bit == 0 { lo[axis] } else { hi[axis] };
+            obj += &format!("v {} {} {}\n", c(0, 4), c(1, 2), c(2, 1));
+        }
+        // Corner (x, y, z) is vertex base + 4x + 2y + z; each face wound outward.
+        let quads = [
+            [0, 1, 3, 2],
+            [4, 6, 7, 5],
+            [0, 4, 5, 1],
+            [2, 3, 7, 6],
+            [0, 2, 6, 4],
+            [1, 5, 7, 3],
+        ];
+        faces += &format!("usemtl {material}\n");
+        for (n, q) in quads.iter().enumerate() {
+            // The room: seen from inside, and no ceiling (the sun comes in).
+            if room && n == 3 {
+                continue;
+            }
+            let mut q = q.map(|k| k + base);
+            if room {
+                q.reverse();
+            }
+            faces += &format!("f {} {} {} {}\n", q[0], q[1], q[2], q[3]);
+        }
+    };
+    add_box([-5.0, 0.0, -5.0], [5.0, 3.0, 5.0], "grey", true);
+    if cube {
+        add_box([-0.5, 0.0, -3.5], [0.5, 1.0, -2.5], "red", false);
+    }
+    let path = dir.join(if cube { "cube.obj" } else { "room.obj" });
+    std::fs::write(&path, obj + &faces).unwrap();
+    path
+}
+
+/// The share of the pixels below the HUD (the lower 55% of the picture) that are grey in
+/// `with` (not the red cube itself: its channels differ by more than a few steps) and
+/// darker by over 15% than in `without` (the sum of their channels).
+fn darkened_share(with: &Path, without: &Path) -> f64 {
+    let (a, b) = (
+        image::open(with).expect("a PNG").to_rgb8(),
+        image::open(without).expect("a PNG").to_rgb8(),
+    );
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (w, h) = a.dimensions();
+    let (mut darker, mut n) = (0u32, 0u32);
+    for y in h * 45 / 100..h {
+        for x in 0..w {
+            let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
+            n += 1;
+            let grey = p.iter().max().unwrap() - p.iter().min().unwrap() <= 12;
+            let sum = |c: [u8; 3]| c.iter().map(|&v| f64::from(v)).sum::<f64>();
+            if grey && sum(p) < 0.85 * sum(q) {
+                darker += 1;
+            }
+        }
+    }
+    f64::from(darker) / f64::from(n)
+}
+
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_cube_on_the_floor_casts_a_shadow_with_lighting_on_and_none_with_it_off() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("cube-shadow");
+    let still = dir.join("still.txt");
+    // 3 m from the cube, looking at it across the default sun's light (which travels
+    // along -0.8 x, -0.6 z across the floor): its shadow falls to the cube's left, in
+    // view.
+    std::fs::write(&still, "start -1.8,1.6,-0.6 -37 -25\nwait 0.3\n").unwrap();
+    let shot = |map: &Path, lighting: &str| {
+        let name = map.file_stem().unwrap().to_str().unwrap();
+        let shot = dir.join(format!("{name}-{lighting}.png"));
+        let args = [
+            map.to_str().unwrap(),
+            "--size",
+            "640x400",
+            "--lighting",
+            lighting,
+            "--script",
+            still.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--exit-when-done",
+        ];
+        wait_for_exit(spawn_in(&x, &args, &dir), "the window did not close");
+        shot
+    };
+    let (room, cube) = (open_grey_room(&dir, false), open_grey_room(&dir, true));
+    let lit = darkened_share(&shot(&cube, "on"), &shot(&room, "on"));
+    assert!(lit >= 0.01, "lighting on: {:.2}% darkened", lit * 100.0);
+    let flat = darkened_share(&shot(&cube, "off"), &shot(&room, "off"));
+    assert_eq!(flat, 0.0, "lighting off: {:.2}% darkened", flat * 100.0);
+    eprintln!(
+        "the cube darkens {:.2}% of the view lit, {:.2}% flat",
+        lit * 100.0,
+        flat * 100.0
+    );
+}

@@ -539,8 +539,7 @@ impl ApplicationHandler for App {
             upload.elapsed().as_secs_f64() * 1e3,
             renderer.clusters()
         );
-        renderer.set_texture_filter(self.prefs.live.texture_filter);
-        renderer.set_render_scale(self.prefs.live.render_scale);
+        renderer.set_preferences(&self.prefs.live);
         renderer.count_fragments(self.config.window.bench_frames.is_some());
         let wanted = self
             .config

@@ -114,6 +114,11 @@ pub struct WindowOptions {
     /// switches; the walk and its trace are the same).
     #[arg(long)]
     pub third_person: bool,
+    /// Light that shows shape (a sky, sky and ground light, a sun casting shadows), `on`
+    /// or `off` (the flat light of before), for this run [default: the settings' (on
+    /// unless changed)].
+    #[arg(long, value_parser = parse_on_off, value_name = "on|off")]
+    pub lighting: Option<bool>,
     /// Draw the material NAME as a mirror (repeatable; a scene says `mirror = [...]` on
     /// its [[model]]).
     #[arg(long, value_name = "NAME")]
@@ -200,6 +205,7 @@ impl WindowOptions {
             "--third-person",
             f,
         );
+        set(&mut live.lighting, self.lighting, "--lighting", f);
         RunPreferences { live, flags }
     }
 }
@@ -210,6 +216,14 @@ pub const EXIT_AFTER_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1_000_000.0;
 
 fn parse_exit_after(s: &str) -> Result<f32, String> {
     number_in(s, &EXIT_AFTER_RANGE, "the time to quit after (seconds)")
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("'{s}': on or off")),
+    }
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {

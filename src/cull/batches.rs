@@ -32,6 +32,9 @@ pub struct Draw {
     pub first: u32,
     /// Number of indices.
     pub count: u32,
+    /// The cluster its triangles are of (an index into the mesh's clusters): what the
+    /// renderer knows of a cluster as a whole (wholly in the sun's shade) applies.
+    pub cluster: u32,
 }
 
 /// A meshlet picked for a pass.
@@ -135,6 +138,7 @@ impl Batches {
                     cull_back_faces,
                     first,
                     count,
+                    cluster: p.cluster,
                 }),
             }
             last = Some((p.rank, cull_back_faces));

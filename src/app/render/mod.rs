@@ -10,7 +10,10 @@
 //!   frustum alone on a GPU: measured).
 //! - `levels`: the map's levels of detail, made on a thread of their own and handed over
 //!   in batches, the farthest clusters' first (or read from the cache).
-//! - `program`: the scene's shaders (plain, textured, cut-out), uniforms and light.
+//! - `program`: the scene's shaders (plain, textured, cut-out; each flat or lit),
+//!   uniforms and light.
+//! - `shadow`: the sun's shadow map (the `lighting` setting): its fit and GL objects.
+//! - `sky`: the sky's gradient behind the scene (the `lighting` setting).
 //! - `texture`: uploads with mipmaps, the filter, anisotropy.
 //! - `render_scale`: the scene drawn offscreen with fewer pixels, stretched over the window.
 //! - `counters`: what a frame drew, and its fragments counted (`--bench-frames`).
@@ -38,6 +41,8 @@ mod mirror_draw;
 mod program;
 mod render_scale;
 mod renderer;
+mod shadow;
+mod sky;
 mod texture;
 mod water_surface;
 

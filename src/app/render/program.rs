@@ -34,8 +34,43 @@ pub const DISPLAY_LIGHTING: Lighting = Lighting {
     headlight: 0.15,
 };
 
-/// The direction sunlight travels (down, and a little slanted so walls differ).
+/// The direction sunlight travels (down, and a little slanted so walls differ) with the
+/// `lighting` setting off.
 pub const SUN_DIRECTION: Vec3 = Vec3::new(-0.4, -1.0, -0.3);
+
+/// The light with the `lighting` setting on, in linear space: the ambient factor scales
+/// the hemisphere's colours (sky above, ground below), the sun is shadowed, and the
+/// headlight is halved (shadows are meant to show).
+pub const LINEAR_LIT: Lighting = Lighting {
+    ambient: 0.75,
+    sun: 0.75,
+    headlight: 0.06,
+};
+
+/// [`LINEAR_LIT`] where colours go to the screen as they are.
+pub const DISPLAY_LIT: Lighting = Lighting {
+    ambient: 0.6,
+    sun: 0.5,
+    headlight: 0.08,
+};
+
+/// What the lit variants are drawn with, besides every variant's uniforms.
+#[derive(Clone, Copy, Debug)]
+pub struct LitUniforms {
+    /// The sun's depth map (bound to texture unit 1).
+    pub shadow: glow::Texture,
+    /// World to the shadow map's [0, 1] coordinates and depth.
+    pub shadow_matrix: Mat4,
+    /// One shadow texel: its size in texture coordinates, and in metres.
+    pub shadow_texel: [f32; 2],
+    /// The sky's light from straight up, and the ground's from below (shading space).
+    pub sky_zenith: [f32; 3],
+    pub ground: [f32; 3],
+    /// Where the sky's light comes from most: up, leaning to the sun (unit).
+    pub sky_axis: Vec3,
+    /// The fog's colour looking straight up (at the horizon: [`FrameUniforms::fog`]).
+    pub fog_zenith: [f32; 3],
+}
 
 /// The scene program's variants: what a material needs of the fragment shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,12 +92,44 @@ impl Variant {
         self as usize
     }
 
+    /// Its program's place in the renderer's list: the variants in each [`Shading`], in
+    /// [`Shading::ALL`]'s order.
+    pub fn program_index(self, shading: Shading) -> usize {
+        self.index() + shading as usize * Variant::ALL.len()
+    }
+
     /// The `#define` lines the fragment shader is compiled with.
     fn defines(self) -> &'static str {
         match self {
             Variant::Plain => "",
             Variant::Textured => "#define TEXTURED\n",
             Variant::Cutout => "#define TEXTURED\n#define ALPHA_TEST\n",
+        }
+    }
+}
+
+/// The light a scene program is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shading {
+    /// The flat light (the `lighting` setting off).
+    Flat,
+    /// The lit light: sky, ground, and the sun through the shadow map.
+    Lit,
+    /// The lit light for a cluster wholly in the sun's shade: no shadow lookup (see
+    /// [`super::shadow::ShadeGrid`]).
+    InShade,
+}
+
+impl Shading {
+    /// Every shading, in the order [`Variant::program_index`] numbers them.
+    pub const ALL: [Shading; 3] = [Shading::Flat, Shading::Lit, Shading::InShade];
+
+    /// The `#define` lines the fragment shader is compiled with.
+    fn defines(self) -> &'static str {
+        match self {
+            Shading::Flat => "",
+            Shading::Lit => "#define LIT\n",
+            Shading::InShade => "#define LIT\n#define IN_SHADE\n",
         }
     }
 }
@@ -82,6 +149,10 @@ pub struct FrameUniforms {
     /// What is kept: `dot(clip_plane, p) >= 0` (a mirror's reflection; `Vec4::W` keeps
     /// all).
     pub clip_plane: Vec4,
+    /// The unit direction sunlight travels.
+    pub sun: Vec3,
+    /// With the `lighting` setting on: the sky and the sun's shadows (the lit variants).
+    pub lit: Option<LitUniforms>,
 }
 
 /// One program's uniforms.
@@ -96,6 +167,15 @@ pub struct Uniforms {
     lighting: Option<glow::UniformLocation>,
     srgb_out: Option<glow::UniformLocation>,
     clip_plane: Option<glow::UniformLocation>,
+    /// The lit variants' own (all `None` in the others).
+    shadow: Option<glow::UniformLocation>,
+    shadow_matrix: Option<glow::UniformLocation>,
+    shadow_texel: Option<glow::UniformLocation>,
+    eye_world: Option<glow::UniformLocation>,
+    sky_zenith: Option<glow::UniformLocation>,
+    ground: Option<glow::UniformLocation>,
+    sky_axis: Option<glow::UniformLocation>,
+    fog_zenith: Option<glow::UniformLocation>,
 }
 
 /// A program of the scene's shaders, of one [`Variant`]: only the cut-out one may
@@ -107,12 +187,17 @@ pub struct Program {
 }
 
 impl Program {
-    /// Compile the scene's shaders as `variant` (its `#define` lines after the version).
-    pub fn new(gl: &glow::Context, variant: Variant) -> Result<Program, String> {
+    /// Compile the scene's shaders as `variant` in `shading` (their `#define` lines after
+    /// the version).
+    pub fn new(gl: &glow::Context, variant: Variant, shading: Shading) -> Result<Program, String> {
         let (version, rest) = FRAGMENT_SHADER
             .split_once('\n')
             .ok_or("shaders/scene.frag has no #version line")?;
-        let fragment = format!("{version}\n{}{rest}", variant.defines());
+        let defines = shading.defines();
+        let fragment = format!("{version}\n{}{defines}{rest}", variant.defines());
+        let lit = shading != Shading::Flat;
+        // The shadow's uniforms are used only where the shadow is looked up.
+        let sunlit = shading == Shading::Lit;
         let program = gl::program(
             gl,
             ("shaders/scene.vert", VERTEX_SHADER),
@@ -133,13 +218,21 @@ impl Program {
             lighting: u("u_lighting"),
             srgb_out: u("u_srgb_out"),
             clip_plane: u("u_clip_plane"),
+            shadow: sunlit.then(|| u("u_shadow")).flatten(),
+            shadow_matrix: sunlit.then(|| u("u_shadow_matrix")).flatten(),
+            shadow_texel: sunlit.then(|| u("u_shadow_texel")).flatten(),
+            eye_world: sunlit.then(|| u("u_eye_world")).flatten(),
+            sky_zenith: lit.then(|| u("u_sky_zenith")).flatten(),
+            ground: lit.then(|| u("u_ground")).flatten(),
+            sky_axis: lit.then(|| u("u_sky_axis")).flatten(),
+            fog_zenith: lit.then(|| u("u_fog_zenith")).flatten(),
         };
         Ok(Program { program, uniforms })
     }
 
     /// Use it, with the frame's uniforms.
     pub fn bind(&self, gl: &glow::Context, f: &FrameUniforms) {
-        let (u, sun) = (&self.uniforms, SUN_DIRECTION.normalize());
+        let (u, sun) = (&self.uniforms, f.sun);
         let (eye, fog, light) = (f.eye, f.fog, f.light);
         // SAFETY: context current; the program is owned by the renderer and alive.
         unsafe {
@@ -160,6 +253,35 @@ impl Program {
             gl.uniform_1_i32(u.texture.as_ref(), 0);
             let c = f.clip_plane;
             gl.uniform_4_f32(u.clip_plane.as_ref(), c.x, c.y, c.z, c.w);
+        }
+        if let Some(l) = &f.lit {
+            self.bind_lit(gl, f.eye, l);
+        }
+    }
+
+    /// The lit variant's own uniforms, and the shadow map on texture unit 1.
+    fn bind_lit(&self, gl: &glow::Context, eye: Vec3, l: &LitUniforms) {
+        let u = &self.uniforms;
+        let v3 = |loc: &Option<glow::UniformLocation>, c: [f32; 3]| {
+            // SAFETY: context current; the program is in use (bound by `bind`).
+            unsafe { gl.uniform_3_f32(loc.as_ref(), c[0], c[1], c[2]) };
+        };
+        v3(&u.eye_world, eye.to_array());
+        v3(&u.sky_zenith, l.sky_zenith);
+        v3(&u.ground, l.ground);
+        v3(&u.sky_axis, l.sky_axis.to_array());
+        v3(&u.fog_zenith, l.fog_zenith);
+        // SAFETY: context current; the program is in use and the texture is owned by the
+        // renderer's shadow map; texture unit 0 is made active again for the materials.
+        unsafe {
+            let m = l.shadow_matrix.to_cols_array();
+            gl.uniform_matrix_4_f32_slice(u.shadow_matrix.as_ref(), false, &m);
+            let [a, b] = l.shadow_texel;
+            gl.uniform_2_f32(u.shadow_texel.as_ref(), a, b);
+            gl.uniform_1_i32(u.shadow.as_ref(), 1);
+            gl.active_texture(glow::TEXTURE1);
+            gl.bind_texture(glow::TEXTURE_2D, Some(l.shadow));
+            gl.active_texture(glow::TEXTURE0);
         }
     }
 }

@@ -11,6 +11,7 @@
 #![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
 
 mod draw;
+mod lighting;
 mod movers;
 mod reflect;
 mod upload;
@@ -28,12 +29,13 @@ use walkthrough::preferences::TextureFilter;
 use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
 use super::levels::LevelsJob;
-use super::program::{Program, Variant};
+use super::program::{Program, Shading, Variant};
 use super::render_scale::RenderScale;
 use super::texture::{Sampling, max_anisotropy, set_sampling};
+use lighting::Light;
 use movers::MoverDraw;
 
-/// Sky / fog colour.
+/// Sky / fog colour (with the `lighting` setting on, the sky's at the horizon).
 pub const CLEAR_COLOR: [f32; 3] = [0.62, 0.70, 0.78];
 
 /// The fog a frame is drawn in: the sky's at the map's far plane, or another (under
@@ -69,7 +71,8 @@ fn samples(gl: &glow::Context) -> i32 {
 /// GL objects of one map. Owns them and deletes them on drop.
 pub struct Renderer {
     gl: Arc<glow::Context>,
-    /// The scene's program in each [`Variant`], in [`Variant::ALL`]'s order.
+    /// The scene's program in each [`Variant`] and [`Shading`] (see
+    /// [`Variant::program_index`]).
     programs: Vec<Program>,
     vao: glow::VertexArray,
     vbo: glow::Buffer,
@@ -115,6 +118,10 @@ pub struct Renderer {
     movers: MoverDraw,
     /// The fog frames are drawn in (set each frame by [`Renderer::set_fog`]).
     fog: Fog,
+    /// The `lighting` setting's sun, shadow map and sky (`None`: the flat light).
+    light: Option<Light>,
+    /// The map's bounds (the shadow map is fitted to them).
+    bounds: walkthrough::geometry::Aabb,
 }
 
 impl Renderer {
@@ -137,9 +144,11 @@ impl Renderer {
                 unsafe { gl.delete_program(p.program) };
             }
         };
-        let mut programs = Vec::with_capacity(Variant::ALL.len());
-        for v in Variant::ALL {
-            programs.push(Program::new(&gl, v).inspect_err(|_| delete(&programs))?);
+        let mut programs = Vec::with_capacity(Shading::ALL.len() * Variant::ALL.len());
+        for shading in Shading::ALL {
+            for v in Variant::ALL {
+                programs.push(Program::new(&gl, v, shading).inspect_err(|_| delete(&programs))?);
+            }
         }
         // SAFETY: context current; the array is owned by the renderer (or deleted below).
         let vao = unsafe { gl.create_vertex_array() }.inspect_err(|_| delete(&programs))?;
@@ -182,6 +191,8 @@ impl Renderer {
             render_scale: RenderScale::new(samples(&gl), srgb),
             movers: MoverDraw::default(),
             fog: Fog::SKY,
+            light: None,
+            bounds: map.bounds,
         };
         r.upload(map, mesh, eye);
         Ok(r)
@@ -198,6 +209,8 @@ impl Renderer {
         self.mesh_changed();
         self.upload_materials(map);
         self.far = far_plane(map);
+        self.bounds = map.bounds;
+        self.shadow_changed();
         self.movers.meshes = map.moving.clone();
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
@@ -211,6 +224,16 @@ impl Renderer {
         self.levels.scaled(factor);
         self.mesh_changed();
         self.far = far_plane(map);
+        self.bounds = map.bounds;
+        self.shadow_changed();
+    }
+
+    /// Draw as the settings `p` say: their texture filter, render scale and lighting
+    /// (changed live).
+    pub fn set_preferences(&mut self, p: &walkthrough::preferences::Preferences) {
+        self.set_texture_filter(p.texture_filter);
+        self.set_render_scale(p.render_scale);
+        self.set_lighting(p.sun());
     }
 
     /// Sample the map's textures with `filter` (the settings' texture filter, changed
@@ -314,6 +337,8 @@ impl Drop for Renderer {
             self.counters.delete(&self.gl);
             self.render_scale.delete(&self.gl);
             self.movers.delete(&self.gl);
+            // The light's objects delete themselves (their own Drop), now.
+            self.light = None;
             self.gl.delete_buffer(self.vbo);
             self.gl.delete_buffer(self.ebo);
             self.gl.delete_buffer(self.stream);

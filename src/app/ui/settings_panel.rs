@@ -16,7 +16,8 @@ use crate::app::bindings::Move;
 use walkthrough::player::{BOOM_LENGTH_RANGE, FOV_RANGE_DEG, FieldOfView};
 use walkthrough::preferences::{
     PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
-    TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE, key_label,
+    SUN_AZIMUTH_RANGE, SUN_ELEVATION_RANGE, TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
+    key_label,
 };
 
 /// The height the panel leaves free in the window (its title, the margins), points.
@@ -309,6 +310,7 @@ fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
             view_rows(ui, live, saved);
             move_rows(ui, live, &mut p.binding, &mut p.binding_done);
             pad_rows(ui, live, saved);
+            lighting_rows(ui, live, saved);
         });
 }
 
@@ -323,6 +325,32 @@ fn window_size_row(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Prefer
                 .update_while_editing(false);
             ui.add(d.suffix(" px")).changed() | changed
         })
+    });
+}
+
+/// The light's rows: lighting on or off, and the sun's height and bearing.
+fn lighting_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
+    let (l, s) = (&mut live.lighting, &mut saved.lighting);
+    row(ui, "Lighting", l, s, |ui, v| ui.checkbox(v, "").changed());
+    let (l, s) = (&mut live.sun_elevation, &mut saved.sun_elevation);
+    row(ui, "Sun elevation", l, s, |ui, v| {
+        slider(
+            ui,
+            v,
+            |v| egui::Slider::new(v, SUN_ELEVATION_RANGE).step_by(1.0),
+            |v| format!("{v:.0}°"),
+        )
+        .changed()
+    });
+    let (l, s) = (&mut live.sun_azimuth, &mut saved.sun_azimuth);
+    row(ui, "Sun bearing", l, s, |ui, v| {
+        slider(
+            ui,
+            v,
+            |v| egui::Slider::new(v, SUN_AZIMUTH_RANGE).step_by(1.0),
+            |v| format!("{v:.0}° from -Z"),
+        )
+        .changed()
     });
 }
 

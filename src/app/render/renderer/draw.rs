@@ -13,13 +13,16 @@ use super::Renderer;
 use crate::app::render::counters::DrawStats;
 use crate::app::render::culling::Culling;
 use crate::app::render::gl;
-use crate::app::render::program::{DISPLAY_LIGHTING, FrameUniforms, LINEAR_LIGHTING, Variant};
+use crate::app::render::program::{
+    DISPLAY_LIGHTING, DISPLAY_LIT, FrameUniforms, LINEAR_LIGHTING, LINEAR_LIT, Shading, Variant,
+};
 
 /// What is bound while a frame's draws are submitted: the program, the material, and
 /// whether back faces are culled.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Bound {
-    program: Option<Variant>,
+    /// The program's place in the renderer's list.
+    program: Option<usize>,
     material: Option<usize>,
     /// Back faces are culled (`begin_frame` leaves them drawn).
     cull_back_faces: bool,
@@ -32,6 +35,9 @@ impl Renderer {
     /// At a render scale under 1 the scene is drawn smaller, offscreen, and stays bound
     /// until [`Renderer::present`].
     pub fn draw(&mut self, pose: &Pose, width: u32, height: u32) {
+        // The movers placed first: they cast shadows too.
+        self.place_movers();
+        self.draw_shadow(pose.position);
         let [width, height] = self.render_scale.bind(&self.gl, [width, height]);
         let proj = self.projection(width, height);
         let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
@@ -60,8 +66,8 @@ impl Renderer {
             }
             None => self.draw_in_view(&view, &frame, &mut bound, &mut stats),
         }
-        self.place_movers();
         self.draw_movers(&frame, &mut stats);
+        self.draw_sky(view.view_proj);
         self.end_frame(&mut stats);
         self.stats = stats;
     }
@@ -75,18 +81,22 @@ impl Renderer {
         clip_plane: Vec4,
     ) -> FrameUniforms {
         let fog = self.fog();
+        let lit = self.lit_uniforms();
         FrameUniforms {
             view_proj,
             eye,
             far: fog.distance.unwrap_or(self.far),
             fog: self.shading(fog.color),
-            light: if self.srgb {
-                LINEAR_LIGHTING
-            } else {
-                DISPLAY_LIGHTING
+            light: match (self.srgb, lit.is_some()) {
+                (true, false) => LINEAR_LIGHTING,
+                (false, false) => DISPLAY_LIGHTING,
+                (true, true) => LINEAR_LIT,
+                (false, true) => DISPLAY_LIT,
             },
             srgb: self.srgb,
             clip_plane,
+            sun: self.sun(),
+            lit,
         }
     }
 
@@ -159,6 +169,7 @@ impl Renderer {
                     && c.hides_back_faces(view.eye, view.near_reach),
                 first: c.first,
                 count: c.count,
+                cluster: i,
             }
         }));
         // SAFETY: context current; the VAO (bound by `begin_frame`) and the
@@ -244,11 +255,17 @@ impl Renderer {
                 (Some(_), false) => Variant::Textured,
                 (Some(_), true) => Variant::Cutout,
             };
-            let p = &self.programs[variant.index()];
+            let shading = match frame.lit {
+                None => Shading::Flat,
+                Some(_) if self.in_shade(d.cluster) => Shading::InShade,
+                Some(_) => Shading::Lit,
+            };
+            let index = variant.program_index(shading);
+            let p = &self.programs[index];
             let gl = &self.gl;
-            if bound.program != Some(variant) {
+            if bound.program != Some(index) {
                 p.bind(gl, frame);
-                bound.program = Some(variant);
+                bound.program = Some(index);
                 bound.material = None;
             }
             self.counters.before_draw(gl, d.cutout);

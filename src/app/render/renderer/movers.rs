@@ -13,7 +13,7 @@ use walkthrough::map::{MovingMesh, Vertex};
 
 use super::super::counters::DrawStats;
 use super::super::gl::{self, check_gl};
-use super::super::program::{FrameUniforms, Variant};
+use super::super::program::{FrameUniforms, Shading, Variant};
 use super::Renderer;
 
 /// The movers' meshes and the buffer they are placed into each frame.
@@ -49,6 +49,27 @@ impl MoverDraw {
                 gl.delete_buffer(vbo);
                 gl.delete_vertex_array(vao);
             }
+        }
+    }
+}
+
+impl MoverDraw {
+    /// No mover was placed this frame.
+    pub(super) fn placed_is_empty(&self) -> bool {
+        self.placed.is_empty()
+    }
+
+    /// Draw every placed mover's triangles with the program bound (the shadow map's
+    /// depth only), then the map's array is for the caller to bind again.
+    pub(super) fn draw_depth(&self, gl: &glow::Context) {
+        let Some((vao, _)) = self.objects.filter(|_| !self.placed.is_empty()) else {
+            return;
+        };
+        // SAFETY: context current; the array is owned here and its buffer holds the
+        // placed vertices.
+        unsafe {
+            gl.bind_vertex_array(Some(vao));
+            gl.draw_arrays(glow::TRIANGLES, 0, self.placed.len() as i32);
         }
     }
 }
@@ -127,7 +148,13 @@ impl Renderer {
                 None => Variant::Plain,
                 Some(_) => Variant::Textured,
             };
-            let p = &self.programs[variant.index()];
+            // Movers move: their shade is not known ahead.
+            let shading = if frame.lit.is_some() {
+                Shading::Lit
+            } else {
+                Shading::Flat
+            };
+            let p = &self.programs[variant.program_index(shading)];
             if bound != Some(variant) {
                 p.bind(gl, frame);
                 bound = Some(variant);

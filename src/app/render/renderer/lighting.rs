@@ -1,0 +1,230 @@
+//! The `lighting` setting in the renderer: its sun, the shadow map drawn from it before
+//! the scene, the sky and ground light, and the sky drawn behind the scene.
+#![allow(unsafe_code)] // every OpenGL call is unsafe; unsafe code lives only in the GL files
+
+use glam::{Mat4, Vec3};
+use glow::HasContext;
+
+use super::super::program::{LitUniforms, SUN_DIRECTION};
+use super::super::shadow::{self, ShadeGrid, ShadowFit, ShadowMap};
+use super::super::sky::Sky;
+use super::{CLEAR_COLOR, Fog, Renderer};
+use walkthrough::cull::Cluster;
+
+/// The sky straight up, as displayed (the horizon's is [`CLEAR_COLOR`]): a clear day's
+/// deeper blue.
+pub const SKY_ZENITH: [f32; 3] = [0.36, 0.54, 0.82];
+
+/// The light from the sky (the hemisphere light's upper colour), as displayed: a pale,
+/// slightly blue white (a sky's light is bluer than the sun's, but a grey wall should
+/// stay grey).
+pub const SKY_LIGHT: [f32; 3] = [0.88, 0.89, 0.91];
+
+/// The light bounced from the ground (the hemisphere light's lower colour), as
+/// displayed: a warm dark grey, so ceilings and undersides are dimmer than floors.
+pub const GROUND_LIGHT: [f32; 3] = [0.50, 0.46, 0.42];
+
+/// How far the sky's brightest point leans from the zenith towards the sun (the
+/// horizontal part of the axis, against 1 up): walls facing the sun's side get more sky
+/// light than those facing away, even in shade.
+pub const SKY_TOWARDS_SUN: f32 = 0.35;
+
+/// The `lighting` setting's state: the sun and the GL objects it is drawn with.
+pub(super) struct Light {
+    /// The unit direction sunlight travels.
+    sun: Vec3,
+    shadow: ShadowMap,
+    sky: Sky,
+    /// The shadow map's farthest depths, read back when it was last drawn.
+    grid: ShadeGrid,
+    /// Each of the mesh's clusters (levels of detail too) is wholly in the sun's shade
+    /// (drawn without the shadow lookup).
+    in_shade: Vec<bool>,
+}
+
+impl Renderer {
+    /// Light the scene with a sky, sky and ground light and a sun along `sun` (a
+    /// direction, made unit) casting shadows; `None`: the flat light (an ambient term, a
+    /// sun without shadows, a headlight). Where the shadow map or the sky cannot be made,
+    /// a warning, and the flat light.
+    pub fn set_lighting(&mut self, sun: Option<Vec3>) {
+        let Some(sun) = sun.and_then(|s| s.try_normalize()) else {
+            self.light = None;
+            return;
+        };
+        if let Some(l) = &mut self.light {
+            if l.sun != sun {
+                l.sun = sun;
+                l.shadow.drawn = None;
+            }
+            return;
+        }
+        let made = ShadowMap::new(self.gl.clone())
+            .and_then(|shadow| Ok((shadow, Sky::new(self.gl.clone())?)));
+        match made {
+            Ok((shadow, sky)) => {
+                self.light = Some(Light {
+                    sun,
+                    shadow,
+                    sky,
+                    grid: ShadeGrid::default(),
+                    in_shade: Vec::new(),
+                });
+            }
+            Err(e) => tell!("warning: lighting off: {e}"),
+        }
+    }
+
+    /// The shadow map is to be drawn again (the map or its scale changed).
+    pub(super) fn shadow_changed(&mut self) {
+        if let Some(l) = &mut self.light {
+            l.shadow.drawn = None;
+        }
+    }
+
+    /// The direction sunlight travels this frame.
+    pub(super) fn sun(&self) -> Vec3 {
+        self.light
+            .as_ref()
+            .map_or(SUN_DIRECTION.normalize(), |l| l.sun)
+    }
+
+    /// Draw the sun's shadow map for a view from `eye`, where it changed: the fit moved
+    /// (see [`shadow::fit`]), or movers move. The casters are every cluster of the map
+    /// the sun's view overlaps (at full detail) and the movers where they were placed
+    /// this frame; cut-outs cast as solids.
+    pub(super) fn draw_shadow(&mut self, eye: Vec3) {
+        let Some(l) = &mut self.light else { return };
+        let fit = shadow::fit(eye, l.sun, &self.bounds);
+        let movers = !self.movers.placed_is_empty();
+        if l.shadow.drawn == Some(fit) && !movers {
+            // Levels of detail added since: their shade too.
+            if l.in_shade.len() != self.mesh.clusters.len() {
+                mark_shade(l, &fit, &self.mesh.clusters);
+            }
+            return;
+        }
+        l.shadow.begin(&fit);
+        let gl = &self.gl;
+        // SAFETY: context current; the array and buffer are owned by self, and every
+        // cluster's index range lies within the map's index buffer.
+        unsafe {
+            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.ebo));
+            for c in &self.mesh.clusters[..self.mesh.originals()] {
+                if !in_view(&fit.view_proj, c.bounds.min, c.bounds.max) {
+                    continue;
+                }
+                gl.draw_elements(
+                    glow::TRIANGLES,
+                    c.count as i32,
+                    glow::UNSIGNED_INT,
+                    4 * c.first as i32,
+                );
+            }
+        }
+        self.movers.draw_depth(gl);
+        // Movers in the map would make the read back's shade stale a frame later.
+        l.grid = l.shadow.end(!movers);
+        mark_shade(l, &fit, &self.mesh.clusters);
+    }
+
+    /// Cluster `cluster` is wholly in the sun's shade (see [`ShadeGrid`]).
+    pub(super) fn in_shade(&self, cluster: u32) -> bool {
+        self.light
+            .as_ref()
+            .and_then(|l| l.in_shade.get(cluster as usize).copied())
+            .unwrap_or(false)
+    }
+
+    /// The lit variants' uniforms this frame (`None` with the flat light).
+    pub(super) fn lit_uniforms(&self) -> Option<LitUniforms> {
+        let l = self.light.as_ref()?;
+        let fit = l.shadow.drawn?;
+        let across = Vec3::new(-l.sun.x, 0.0, -l.sun.z);
+        let fog_zenith = if self.fog == Fog::SKY {
+            SKY_ZENITH
+        } else {
+            self.fog.color
+        };
+        Some(LitUniforms {
+            shadow: l.shadow.depth,
+            shadow_matrix: fit.texture_matrix(),
+            shadow_texel: fit.texel(),
+            sky_zenith: self.shading(SKY_LIGHT),
+            ground: self.shading(GROUND_LIGHT),
+            sky_axis: (Vec3::Y + across.normalize_or_zero() * SKY_TOWARDS_SUN).normalize(),
+            fog_zenith: self.shading(fog_zenith),
+        })
+    }
+
+    /// Draw the sky behind the frame just drawn through `view_proj` (lit, in the sky's
+    /// fog only: under water the water's colour is the background).
+    pub(super) fn draw_sky(&self, view_proj: Mat4) {
+        let Some(l) = &self.light else { return };
+        if self.fog != Fog::SKY {
+            return;
+        }
+        // SAFETY: context current; the map's array (owned by self) serves as the bound
+        // array the sky's triangle needs.
+        unsafe { self.gl.bind_vertex_array(Some(self.vao)) };
+        l.sky.draw(
+            view_proj,
+            self.shading(CLEAR_COLOR),
+            self.shading(SKY_ZENITH),
+        );
+    }
+}
+
+/// Mark each of `clusters` wholly in shade or not, by `l`'s grid of the map `fit` drew.
+fn mark_shade(l: &mut Light, fit: &ShadowFit, clusters: &[Cluster]) {
+    l.in_shade.clear();
+    l.in_shade.extend(
+        clusters
+            .iter()
+            .map(|c| l.grid.in_shade(fit, c.bounds.min, c.bounds.max)),
+    );
+}
+
+/// Whether the box from `min` to `max` overlaps the orthographic view `view_proj`'s
+/// volume (its corners' bounds in clip space against the unit cube's).
+fn in_view(view_proj: &Mat4, min: Vec3, max: Vec3) -> bool {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for i in 0..8 {
+        let corner = Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        );
+        let c = view_proj.project_point3(corner);
+        lo = lo.min(c);
+        hi = hi.max(c);
+    }
+    lo.cmple(Vec3::ONE).all() && hi.cmpge(Vec3::NEG_ONE).all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_is_in_the_suns_view_when_any_of_it_is() {
+        let m = Mat4::orthographic_rh_gl(-1.0, 1.0, -1.0, 1.0, -1.0, 1.0);
+        assert!(in_view(&m, Vec3::splat(-0.5), Vec3::splat(0.5)));
+        assert!(in_view(
+            &m,
+            Vec3::new(0.9, 0.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.5)
+        ));
+        assert!(!in_view(
+            &m,
+            Vec3::new(1.1, 0.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.5)
+        ));
+        assert!(!in_view(
+            &m,
+            Vec3::new(0.0, -4.0, 0.0),
+            Vec3::new(0.5, -1.5, 0.5)
+        ));
+    }
+}
