@@ -206,18 +206,7 @@ impl ShadeGrid {
         if self.side == 0 {
             return false;
         }
-        let m = fit.texture_matrix();
-        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-        for i in 0..8 {
-            let corner = Vec3::new(
-                if i & 1 == 0 { min.x } else { max.x },
-                if i & 2 == 0 { min.y } else { max.y },
-                if i & 4 == 0 { min.z } else { max.z },
-            );
-            let p = m.project_point3(corner);
-            lo = lo.min(p);
-            hi = hi.max(p);
-        }
+        let Aabb { min: lo, max: hi } = projected(&fit.texture_matrix(), Aabb { min, max });
         let margin = SHADE_FOOTPRINT_MARGIN / SHADOW_MAP_SIZE as f32;
         let (lo_xy, hi_xy) = (lo.truncate() - margin, hi.truncate() + margin);
         if lo_xy.min_element() < 0.0 || hi_xy.max_element() > 1.0 {
@@ -362,6 +351,12 @@ impl Drop for ShadowMap {
             self.gl.delete_program(self.program);
         }
     }
+}
+
+/// The bounds, after the projection `m`, of the eight corners of `b`: where a box lies
+/// in the shadow map's texture space, or in a view's clip space.
+pub(super) fn projected(m: &Mat4, b: Aabb) -> Aabb {
+    Aabb::from_points(b.corners().map(|c| m.project_point3(c)))
 }
 
 #[cfg(test)]

@@ -189,18 +189,8 @@ fn mark_shade(l: &mut Light, fit: &ShadowFit, clusters: &[Cluster]) {
 /// Whether the box from `min` to `max` overlaps the orthographic view `view_proj`'s
 /// volume (its corners' bounds in clip space against the unit cube's).
 fn in_view(view_proj: &Mat4, min: Vec3, max: Vec3) -> bool {
-    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    for i in 0..8 {
-        let corner = Vec3::new(
-            if i & 1 == 0 { min.x } else { max.x },
-            if i & 2 == 0 { min.y } else { max.y },
-            if i & 4 == 0 { min.z } else { max.z },
-        );
-        let c = view_proj.project_point3(corner);
-        lo = lo.min(c);
-        hi = hi.max(c);
-    }
-    lo.cmple(Vec3::ONE).all() && hi.cmpge(Vec3::NEG_ONE).all()
+    let clip = shadow::projected(view_proj, walkthrough::geometry::Aabb { min, max });
+    clip.min.cmple(Vec3::ONE).all() && clip.max.cmpge(Vec3::NEG_ONE).all()
 }
 
 #[cfg(test)]
