@@ -87,7 +87,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         Some((n, d)) => number(n)? / number(d)?,
         None => number(s)?,
     };
-    // Said as typed: `1/0` was refused as "--dt inf" (a fuzz run's finding).
+    // Said as typed: `1/0` was refused as "--dt inf".
     if seconds.is_finite() {
         Ok(seconds)
     } else {
@@ -355,7 +355,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
         // Printed and flushed here, not by clap's `exit`, which takes a help that could
-        // not be written (`--help >/dev/full`) for a success (a fuzz run's finding).
+        // not be written (`--help >/dev/full`) for a success.
         let printed = e
             .print()
             .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
@@ -383,13 +383,13 @@ fn usage_error(e: clap::Error) -> ExitCode {
             && matches!(e.get(ContextKind::PriorArg), Some(ContextValue::String(m)) if m == "[MAP]")
     });
     // An option of the window given to `sim`, or of `sim` to the window: clap's "unexpected
-    // argument" and its tip to pass it as a value read as a typo (a new user's finding).
+    // argument" and its tip to pass it as a value read as a typo.
     let elsewhere = match (e.kind(), e.get(ContextKind::InvalidArg)) {
         (ErrorKind::UnknownArgument, Some(ContextValue::String(arg))) => other_command_s(arg),
         _ => None,
     };
     // `walkthrough ""` (an empty path from a script's unset variable, say): clap's "a
-    // value is required for '[MAP]'" read as if a map were needed (a new user's finding).
+    // value is required for '[MAP]'" read as if a map were needed.
     let empty_map = e.kind() == ErrorKind::InvalidValue
         && matches!(e.get(ContextKind::InvalidArg), Some(ContextValue::String(m)) if m == "[MAP]");
     if empty_map {
@@ -440,7 +440,7 @@ mod tests {
         assert_eq!(parse_seconds("1/120"), Ok(sim::DEFAULT_DT));
         assert_eq!(parse_seconds(" 0.01 "), Ok(0.01));
         assert!(parse_seconds("fast").unwrap_err().contains("'fast'"));
-        // Not finite: refused as typed (a fuzz run's finding: '1/0' was said as 'inf').
+        // Not finite: refused as typed ('1/0' was said as 'inf').
         for typed in ["1/0", "0/0", "1e999", "inf", "-1/0"] {
             let e = parse_seconds(typed).unwrap_err();
             assert!(

@@ -104,7 +104,7 @@ fn parse_vec3(s: &str) -> Result<Vec3, String> {
 }
 
 /// Degrees as typed: a number past `f32`'s range is said to be too large, not "not
-/// finite" (a fuzz run's finding: `--yaw 1e300`).
+/// finite" (`--yaw 1e300`).
 fn parse_degrees(s: &str) -> Result<f32, String> {
     match s.trim().parse::<f32>() {
         Ok(v) if v.is_finite() => Ok(v),
@@ -145,7 +145,7 @@ impl Common {
             }
         }
         // Said as typed (Rust's `{:?}`: 1e30, not thirty-one digits), not used silently
-        // otherwise (a new user's finding: --pitch 200 was 89 without a word).
+        // otherwise (--pitch 200 was 89 without a word).
         if let Some(y) = self.yaw.filter(|y| y.abs() > MAX_YAW_DEG) {
             return Err(format!(
                 "--yaw {y:?} is too large: a heading in degrees, such as 90 or -45"

@@ -202,7 +202,7 @@ pub fn check_writable(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputErr
 /// Where an output named `target` is written: the file a link by that name leads to (a
 /// link is followed, never replaced), else `target` itself. `--trace /dev/stdout` with
 /// standard output sent to a file had its `.partial` file made in `/dev` and renamed
-/// over the system's link there (a fuzz run's finding, as root); now the file the link
+/// over the system's link there (as root); now the file the link
 /// leads to gets the trace, and its `.partial` file is made beside it.
 fn written_at(target: &Path) -> PathBuf {
     let link = fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink());
@@ -440,7 +440,7 @@ mod tests {
         assert!(!d.join("trace.csv.partial").exists());
     }
 
-    /// A fuzz run's finding: a `.partial` name that was a link (symbolic or hard) to
+    /// A `.partial` name that was a link (symbolic or hard) to
     /// another file got the trace written into that file. It is replaced, not opened.
     #[test]
     fn a_partial_name_that_is_a_link_is_replaced_not_written_through() {
@@ -467,7 +467,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&hard).unwrap(), "v 4 5 6\n");
     }
 
-    /// A fuzz run's finding: a valid 250-byte trace name failed ("File name too long"):
+    /// A valid 250-byte trace name failed ("File name too long"):
     /// its `.partial` name went past 255 bytes. It gets a shorter one, and is written.
     #[test]
     fn a_name_too_long_for_its_partial_name_is_still_written() {

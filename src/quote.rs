@@ -121,7 +121,7 @@ impl fmt::Display for Quoted<'_> {
 mod tests {
     use super::*;
 
-    /// A fuzz run's finding: a scene's `position` of 100,000 numbers was echoed whole (a
+    /// A scene's `position` of 100,000 numbers was echoed whole (a
     /// 500 KB message; 155 MB for 31 million).
     #[test]
     fn a_long_reason_is_cut_and_says_how_long_it_was() {

@@ -682,7 +682,7 @@ fn given_spawn_in_range(map: &Map, spawn: Option<Vec3>) -> Result<(), MapError> 
         return Ok(());
     };
     // Said as typed first: the world's numbers alone (scaled, turned) read as if the
-    // program had misread the option (a new user's finding).
+    // program had misread the option.
     Err(MapError::Invalid {
         path: map.shown(),
         reason: format!(
@@ -823,7 +823,7 @@ mod tests {
         assert_eq!(dropped_note(&WorldStats::default()), "");
     }
 
-    /// A new user's finding: a load cancelled while parsing named "maps/m3.obj", one
+    /// A load cancelled while parsing named "maps/m3.obj", one
     /// cancelled a stage later "m3.obj". Every stage names the file as it was opened.
     #[test]
     fn a_load_cancelled_after_parsing_names_the_file_as_opened() {

@@ -429,7 +429,7 @@ mod tests {
         });
     }
 
-    /// A review's finding: a loader's panic left the watcher looking, and the scope
+    /// A loader's panic left the watcher looking, and the scope
     /// waiting for it for ever (caught here by a watchdog, not a timing).
     #[test]
     fn a_loader_s_panic_ends_the_watch() {
@@ -452,7 +452,7 @@ mod tests {
         assert_eq!(ended, Ok(true), "the watch never ended");
     }
 
-    /// A new user's finding: a Ctrl-C while the collision world was built (a stage that
+    /// A Ctrl-C while the collision world was built (a stage that
     /// never looks at its progress) waited seconds for the build. A load that does not
     /// stop once cancelled is given up by the watcher (here a loader that never stops;
     /// a watchdog, not a timing, catches a watcher that waits for it).

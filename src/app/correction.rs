@@ -243,7 +243,7 @@ mod tests {
     }
 
     /// `[` three times from 1 said `--scale 0.51199996`, and Shift+] to inches
-    /// `--scale 0.025400002` (a new user's finding): the flags to copy are short.
+    /// `--scale 0.025400002`: the flags to copy are short.
     #[test]
     fn scale_flags_are_short_decimals() {
         let mut scale = 1.0;
@@ -264,7 +264,7 @@ mod tests {
 
     /// A game level read in an engine's units (Doom's), or as its importer scaled them
     /// (the survey's own answer), was left for good by `]`: Shift+`[` went past it to
-    /// the common units around it (a new user's finding).
+    /// the common units around it.
     #[test]
     fn shift_brackets_come_back_to_a_game_unit() {
         use walkthrough::session::OpenOptions;

@@ -86,7 +86,7 @@ fn view_slot(key: KeyCode) -> Option<u8> {
 
 /// The window's egui, with scroll bars that show: egui's floating ones are invisible
 /// until hovered, and the settings panel cut off at 720 pixels gave no sign that it
-/// scrolls to its last rows (a new user's finding).
+/// scrolls to its last rows.
 fn new_egui(
     event_loop: &ActiveEventLoop,
     gl: &std::sync::Arc<glow::Context>,
@@ -191,7 +191,7 @@ impl App {
                 self.exit(event_loop)
             }
             // One Esc never quits: with the mouse never captured it closed the window
-            // unasked (a new user's finding), as it did a moment after a load it meant
+            // unasked, as it did a moment after a load it meant
             // to cancel.
             Action::Escape => {
                 self.quit_armed = Some(Instant::now());
@@ -306,7 +306,7 @@ impl App {
 
     /// The crosshair's ray now: the view last drawn, turned by what the look has turned
     /// since. A right click just after a mouse move stuck the decal where the view had
-    /// been (a new user's finding: 2 of 7 quick clicks, at 30 frames a second).
+    /// been (2 of 7 quick clicks, at 30 frames a second).
     pub(super) fn aim_now(&self) -> Pose {
         let (now, then) = (self.looking(), self.drawn_look);
         let mut eye = self.drawn_from;
@@ -638,7 +638,7 @@ impl ApplicationHandler for App {
                 ..
             } if !self.prefs.open && !self.overlay.help && self.browser.is_none() => {
                 // The crosshair is the view's middle whether or not the mouse is captured
-                // (a right click on a free mouse did nothing: a new user's finding); the
+                // (a right click on a free mouse did nothing); the
                 // help hides it, and then nothing is stuck.
                 let eye = self.aim_now();
                 if self.keys.shift() {
@@ -746,7 +746,7 @@ impl Drawers {
 mod tests {
     use super::*;
 
-    /// A review's finding: one notch of the wheel took `--speed 500` to 100 at once.
+    /// One notch of the wheel took `--speed 500` to 100 at once.
     #[test]
     fn the_wheel_moves_a_speed_outside_the_range_by_a_notch_not_into_it() {
         let hi = *WALKING_SPEED_RANGE.end();
@@ -761,7 +761,7 @@ mod tests {
     }
 
     #[test]
-    /// A new user's finding: E looking at a door 2.5 m away said nothing, so a door
+    /// E looking at a door 2.5 m away said nothing, so a door
     /// that opens on use could not be told from a wall.
     fn e_meeting_nothing_to_use_says_why() {
         assert_eq!(use_notice(UseTarget::Mover(3)), None);

@@ -251,7 +251,7 @@ impl App {
 mod tests {
     use super::*;
 
-    /// A new user's finding: 99999 typed into the panel's window size gave a window 16384
+    /// 99999 typed into the panel's window size gave a window 16384
     /// pixels wide, saved for every later run.
     #[test]
     fn a_window_size_from_the_panel_is_kept_within_the_screen() {

@@ -505,7 +505,7 @@ mod tests {
         );
     }
 
-    /// A new user's finding: in third person with a wall right behind, the view looked
+    /// In third person with a wall right behind, the view looked
     /// like first person and nothing said why.
     #[test]
     fn the_hud_says_when_a_wall_pushes_the_third_person_camera_in() {

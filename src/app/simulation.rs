@@ -544,7 +544,7 @@ mod tests {
         }
     }
 
-    /// A new user's finding: with a script paused, the HUD read "speed 3.0 m/s", the speed
+    /// With a script paused, the HUD read "speed 3.0 m/s", the speed
     /// of the last frame that stepped. Paused, it is 0; playing, the frame's own.
     #[test]
     fn a_paused_script_moves_at_no_speed() {

@@ -25,8 +25,7 @@ pub struct ThirdPerson {
     /// The figure (`None` if the embedded OBJ would not load: said once, not drawn).
     figure: Option<Figure>,
     /// Last frame's boom was pushed in so far that the figure was not drawn (a wall
-    /// right behind): the HUD says so, or the view looks like first person for no reason
-    /// (a new user's finding).
+    /// right behind): the HUD says so, or the view looks like first person for no reason.
     pub pressed_in: bool,
 }
 

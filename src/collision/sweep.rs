@@ -609,7 +609,7 @@ mod tests {
         assert_eq!(h.feature, Feature::Edge);
     }
 
-    /// A fuzz run's finding: a walker sliding along a flat wall stopped for good at the
+    /// A walker sliding along a flat wall stopped for good at the
     /// diagonal of its quad. Resting against the wall a rounding inside the inner band,
     /// over one of the quad's triangles: the other one's edge (the diagonal, in the same
     /// plane) is no obstacle to a move along the wall, and a move pressed into the wall

@@ -442,7 +442,7 @@ mod tests {
     }
 
     /// A box over more than `most` triangles is answered `None`, one over no more with
-    /// all of them (a review's finding: a decal a kilometre wide gathered a whole map).
+    /// all of them (a decal a kilometre wide gathered a whole map).
     #[test]
     fn a_box_search_stops_past_the_most_it_may_find() {
         let tris: Vec<[Vec3; 3]> = (0..100)

@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(decals.next_texture(), 1);
     }
 
-    /// A review's finding: a hand-edited decal a kilometre wide copied every triangle of
+    /// A hand-edited decal a kilometre wide copied every triangle of
     /// the map under it, and every decal of the file was made before all but the newest
     /// 256 were dropped. A decal over more than [`MAX_DECAL_TRIANGLES`] is left out, and
     /// only the newest [`MAX_DECALS`] are made.

@@ -290,7 +290,7 @@ fn assemble_run<T: Clone>(
             at += arity as usize;
             // A face of fewer than three corners (tobj keeps an empty `f` as one of none)
             // is counted where the lines are read, as short: not again here as having no
-            // area (a fuzz run's finding).
+            // area.
             if arity < 3 {
                 continue;
             }

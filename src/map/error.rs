@@ -1,6 +1,6 @@
 //! Why a map could not be loaded: every message names the file, and the line when one
 //! line is to blame. A reason is cut at [`crate::quote::MAX_MESSAGE_CHARS`]: one that
-//! echoed a scene's list of 31 million numbers was a 155 MB line (a fuzz run's finding).
+//! echoed a scene's list of 31 million numbers was a 155 MB line.
 
 use crate::files::ReadError;
 use crate::quote::cut_message;

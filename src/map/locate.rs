@@ -522,8 +522,7 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
     Some(if text.contains('\0') || replaced > 40 {
         "a binary file"
     } else {
-        // Not "text": an OBJ file is text too, and "it looks like text" read as no reason
-        // (a new user's finding).
+        // Not "text": an OBJ file is text too, and "it looks like text" read as no reason.
         "prose, with no OBJ lines"
     })
 }

@@ -191,7 +191,7 @@ mod tests {
         assert!(walls > 200, "only {walls} wall pixels");
     }
 
-    /// A new user's finding: a terrain whose faces are wound clockwise seen from above
+    /// A terrain whose faces are wound clockwise seen from above
     /// (all of its ground facing down) showed an empty minimap.
     #[test]
     fn a_terrain_wound_facing_down_still_shows_its_ground() {

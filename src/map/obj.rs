@@ -205,7 +205,7 @@ struct Parsed {
 /// file whose lines end in a carriage return alone (classic Mac OS) is one line to tobj.
 /// Both are replaced byte for byte, so line numbers stay those of the file. A byte order
 /// mark (a Windows editor's UTF-8) is no part of the first line: tobj read `\u{feff}v` as
-/// no vertex, and every index after it named the one after (a fuzz run's finding).
+/// no vertex, and every index after it named the one after.
 fn normalised(text: &str) -> std::borrow::Cow<'_, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let cr_only = text.contains('\r') && !text.contains('\n');
@@ -1270,7 +1270,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: an OBJ starting with a UTF-8 byte order mark lost its first
+    /// An OBJ starting with a UTF-8 byte order mark lost its first
     /// vertex (tobj read `\u{feff}v` as no vertex) and every index named the one after;
     /// an MTL lost its first `newmtl`. Both read as without it, errors at their own line.
     #[test]

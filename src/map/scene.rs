@@ -141,7 +141,7 @@ pub const MAX_SCENE_TRIANGLES: usize = 10_000_000;
 /// Most values (numbers, strings, lists, fields) a scene file may hold, counted before it
 /// is parsed: a parsed value costs 150 to 200 bytes, so a 62 MB scene of 31 million
 /// numbers in one list took 4.7 GB to refuse, and one of 300 movers with 10,000 keys each
-/// 3.8 GB to load (a fuzz run's finding). At this limit a scene parses in about 500 MB;
+/// 3.8 GB to load. At this limit a scene parses in about 500 MB;
 /// 100,000 placements, each with a file, a position, a turn and a scale, hold 1.5 million.
 pub const MAX_SCENE_VALUES: usize = 3_000_000;
 /// Memory one baked triangle costs, roughly: three drawn vertices (96 bytes), the

@@ -576,7 +576,7 @@ mod tests {
         assert!(m.inputs.iter().any(|p| p.ends_with("t0.png")));
     }
 
-    /// "texture -colorspace sRGB -o 0.1 diffuse.jpg not found" (a new user's finding):
+    /// "texture -colorspace sRGB -o 0.1 diffuse.jpg not found":
     /// a missing texture named with options is said by its file's name.
     #[test]
     fn a_missing_texture_named_with_options_is_said_by_its_file_name() {

@@ -272,7 +272,7 @@ mod tests {
         assert_eq!(out.len(), 100_000 - 2);
     }
 
-    /// A fuzz run's finding: a spiky star of 600,000 corners was ear-clipped for over a
+    /// A spiky star of 600,000 corners was ear-clipped for over a
     /// minute. A concave polygon past [`MAX_CLIPPED_CORNERS`] is left out at once; a
     /// convex one of any size is still fanned.
     #[test]

@@ -217,7 +217,7 @@ pub struct Controller {
     view_lag: f32,
     /// Walking was asked for and refused for want of room (see [`Refusal`]): the next
     /// placement walks again. A script's later `start` in an open room went on flying
-    /// to its end (a new user's finding).
+    /// to its end.
     walk_refused: bool,
     /// The last walking tick, reused while the walker repeats it (see
     /// [`crate::walk::memo`]).
@@ -354,7 +354,7 @@ impl Controller {
         let travelled = self.pose.position - start;
         report.moved = travelled.length();
         // Falling, riding or pushed while held head-on, the body still moves; only the
-        // part the walk asked for says whether it slid (a review's finding).
+        // part the walk asked for says whether it slid.
         report.moved_across = match self.settings.mode {
             Mode::Walk => Vec3::new(travelled.x, 0.0, travelled.z).length(),
             Mode::Fly => report.moved,

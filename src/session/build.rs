@@ -242,7 +242,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A review's finding: one stray was "1 triangles lie far from the rest".
+    /// One stray was "1 triangles lie far from the rest".
     #[test]
     fn one_stray_triangle_is_said_in_the_singular() {
         let mut t: Vec<[Vec3; 3]> = (0..20)

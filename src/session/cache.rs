@@ -702,7 +702,7 @@ mod tests {
                 "map/corners.rs",
                 "cull/solids.rs",
                 "geometry/bits.rs",
-                // A review's finding: the kept messages are worded by these.
+                // The kept messages are worded by these.
                 "wording.rs",
                 "quote.rs",
             ]
@@ -859,7 +859,7 @@ mod tests {
         assert!(load(&dir, &digest, true, &Progress::default()).is_none());
     }
 
-    /// A fuzz run's finding: a forged file (its checksum made again) whose spawn was NaN
+    /// A forged file (its checksum made again) whose spawn was NaN
     /// walked every trace row as NaN. Points that are not numbers are refused.
     #[test]
     fn a_forged_spawn_that_is_not_a_number_is_refused() {
@@ -879,7 +879,7 @@ mod tests {
         assert!(e.contains("not numbers"), "{e}");
     }
 
-    /// A new user's finding: a cached file emptied, cut inside its header, with its magic
+    /// A cached file emptied, cut inside its header, with its magic
     /// overwritten or another content's key was built again without a word.
     #[test]
     fn a_damaged_header_is_refused_with_a_warning() {
@@ -917,7 +917,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: a FIFO at a kept map's name held `sim` waiting for a writer
+    /// A FIFO at a kept map's name held `sim` waiting for a writer
     /// for ever. It is refused before it is opened (a watchdog ends the test should the
     /// load block), as a folder there is.
     #[test]
@@ -939,7 +939,7 @@ mod tests {
         assert!(e.contains("is not a regular file"), "{e}");
     }
 
-    /// A review's finding: when a kept file was refused as damaged, the parse's bar went
+    /// When a kept file was refused as damaged, the parse's bar went
     /// on from the cached file's bytes ("read all 379 MB" for the whole parse).
     #[test]
     fn a_map_parsed_after_its_kept_file_is_refused_counts_its_own_bytes() {
@@ -977,7 +977,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A review's finding: a map naming a material library that was not there was kept
+    /// A map naming a material library that was not there was kept
     /// built, and the library added later changed nothing (the kept grey map was read
     /// back, still warning that its library was not found).
     #[test]
@@ -1058,7 +1058,7 @@ mod tests {
         assert!(said[0].contains("was not kept in the cache"), "{said:?}");
         assert!(said[0].contains("cannot rename"), "{said:?}");
         assert!(parts_in(&dir).is_empty());
-        // A review's finding: a write that reached its rename after the program's end
+        // A write that reached its rename after the program's end
         // gave up on it put a whole file in place, said not kept. Once given up, none is
         // put in place.
         std::fs::remove_dir(file_for(&dir, &digest)).unwrap();
@@ -1070,7 +1070,7 @@ mod tests {
         assert!(parts_in(&dir).is_empty());
     }
 
-    /// A review's finding: a window closed while a big map loaded left a part of its
+    /// A window closed while a big map loaded left a part of its
     /// file (the loader's thread stopped by the program's end). Now the program's end
     /// removes the parts still under way, and no keeping begins or goes on after it.
     #[test]
@@ -1114,7 +1114,7 @@ mod tests {
         assert_eq!(parts_in(&dir), [new]);
     }
 
-    /// A new user's finding: after `kill -9`, a gigabyte part stayed for an hour. A part
+    /// After `kill -9`, a gigabyte part stayed for an hour. A part
     /// whose process has ended goes after [`ORPHANED_PART`]; a live program's stays.
     #[cfg(target_os = "linux")]
     #[test]
@@ -1145,7 +1145,7 @@ mod tests {
                 .unwrap();
         }
         assert!(writer_gone(&dead.file_name().unwrap().to_string_lossy()));
-        // A review's finding: they were removed only when a map was kept, never while
+        // They were removed only when a map was kept, never while
         // every map opened was read from the cache. Any open with the folder removes
         // them (this small map is neither read from it nor kept).
         let obj = dir.join("small.obj");
@@ -1220,7 +1220,7 @@ mod tests {
         assert_eq!(parsed.map.vertices.position(1), [2.0, 0.0, 0.0]);
     }
 
-    /// A new user's finding: a map opened again under another name, from the cache,
+    /// A map opened again under another name, from the cache,
     /// warned about the file of its first open ("maps/m1w.obj: 1 concave polygons ...").
     #[test]
     fn a_kept_map_s_warnings_name_the_file_opened_now() {

@@ -176,7 +176,7 @@ pub fn read_script(source_name: &str, text: &str) -> Result<Script, ScriptError>
     let mut out = Script::default();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Lines ended by a carriage return alone (classic Mac OS), as an OBJ file's are read
-    // (a fuzz run's finding: such a script was one line, refused at its second command).
+    // (such a script was one line, refused at its second command).
     let split;
     let text = if text.contains('\r') && !text.contains('\n') {
         split = text.replace('\r', "\n");
@@ -313,7 +313,7 @@ fn speed_setting(verb: &str, v: f32) -> Result<Command, String> {
 }
 
 /// A number that is finite. One written finite that `f32` cannot hold (`turn 1e300`) is
-/// said to be too large, not "not a number" (a fuzz run's finding).
+/// said to be too large, not "not a number".
 fn finite(word: &str) -> Result<f32, String> {
     match word.parse::<f32>() {
         Ok(x) if x.is_finite() => Ok(x),
@@ -524,7 +524,7 @@ mod tests {
     }
     use crate::player::{ControllerSettings, Pose};
 
-    /// A review's finding: verbs were read in any case, but `keys Forward 1` and
+    /// Verbs were read in any case, but `keys Forward 1` and
     /// `run On` were refused.
     #[test]
     fn key_names_and_on_off_are_read_in_any_case_as_verbs_are() {
@@ -619,7 +619,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: a script whose lines end in a carriage return alone was read
+    /// A script whose lines end in a carriage return alone was read
     /// as one line ("unexpected 'turn' after 'forward'"); OBJ files with them load. Read as
     /// lines, numbered as the file's.
     #[test]
@@ -653,7 +653,7 @@ mod tests {
         assert_eq!(starts, vec![(2, 70.0), (4, 1.0)]);
     }
 
-    /// A fuzz run's finding: an unknown verb was quoted in lower case ('turnx' for
+    /// An unknown verb was quoted in lower case ('turnx' for
     /// `TurnX`), not as typed.
     #[test]
     fn an_unknown_command_is_quoted_as_typed() {

@@ -115,7 +115,7 @@ impl TraceRow {
 
 /// The world point `p` in the file's coordinates. In `f32` as everywhere, unless that
 /// overflows: a walker 20 m below a map scaled by `1e-38` is `2e39` file units down,
-/// past `f32`, and the trace said `-inf` (a fuzz run's finding). `f64` holds any `f32`
+/// past `f32`, and the trace said `-inf`. `f64` holds any `f32`
 /// over any scale `--scale` takes.
 fn file_position(frame: &MapFrame, p: Vec3) -> [f64; 3] {
     let near = frame.to_file(p);
@@ -216,7 +216,7 @@ mod tests {
     use super::*;
     use crate::player::{ControllerSettings, Pose};
 
-    /// A fuzz run's finding: under `--scale 1e-38` a walker fallen 20 m is `2e39` file
+    /// Under `--scale 1e-38` a walker fallen 20 m is `2e39` file
     /// units down, past `f32`, and the trace said `-inf`. Elsewhere the row is what `f32`
     /// gave, to the bit.
     #[test]

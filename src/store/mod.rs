@@ -428,7 +428,7 @@ const MOST_SET_ASIDE: usize = 100;
 
 /// Where an unreadable settings file at `path` is moved aside: `settings.toml.bad`, or
 /// the first of `.bad.2`, `.bad.3`, ... not taken, so that one set aside before is never
-/// replaced (a fuzz run's finding: the second corrupt file replaced the first). `None`
+/// replaced (the second corrupt file replaced the first). `None`
 /// when [`MOST_SET_ASIDE`] are taken.
 fn aside_name(path: &Path) -> Option<PathBuf> {
     (1..=MOST_SET_ASIDE)
@@ -585,7 +585,7 @@ mod tests {
             Store::load(Some(&dir)).store.recall(&key),
             Some(frame(UpAxis::Y, 2.0))
         );
-        // A fuzz run's finding: the next corrupt file replaced the first one set aside.
+        // The next corrupt file replaced the first one set aside.
         std::fs::write(&path, "[settings]\nfov = 75\n[wide\n").unwrap();
         let mut c = Store::load(Some(&dir)).store;
         c.remember(&key, Path::new("x.obj"), frame(UpAxis::Z, 3.0))
@@ -613,7 +613,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: a decal of NaNs and a view in slot "99" were taken without
+    /// A decal of NaNs and a view in slot "99" were taken without
     /// a word. Each goes alone, said; the rest of its map's memory is kept.
     #[test]
     fn a_decal_not_finite_and_a_view_in_no_slot_are_skipped_alone() {
@@ -864,7 +864,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: one value of the wrong type (`window_size = [-5, 720]`, an
+    /// One value of the wrong type (`window_size = [-5, 720]`, an
     /// integer past any type, a word for a number) lost every setting and every map's
     /// memory. Each is a warning with its line and its default used, the rest kept.
     #[test]

@@ -95,7 +95,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, String> {
 /// The file `text` as the store's shape. A setting's line whose value is not of its
 /// setting's type (`window_size = [-5, 720]`, a number past any integer, a word for a
 /// number) is said into `warnings` and blanked, and the file read again, its default used:
-/// one such value lost every setting and every map's memory (a fuzz run's finding). Any
+/// one such value lost every setting and every map's memory. Any
 /// other error is the file's, naming its line.
 fn read_leniently(text: &str, warnings: &mut Vec<Said>) -> Result<StoredFile, String> {
     let mut text = Cow::Borrowed(text);
@@ -332,7 +332,7 @@ fn setting_key(line: &str) -> Option<&str> {
 
 /// `s` (the table of map `key`) without a decal that is not finite nor a view in no
 /// slot Ctrl+1..9 names, each said into `skipped`: they go alone, the rest of the map's
-/// memory kept (a fuzz run's finding: both were taken without a word).
+/// memory kept (both were taken without a word).
 fn without_bad_entries(key: &str, mut s: Stored, skipped: &mut Vec<String>) -> Stored {
     let decals = s.decals.len();
     s.decals.retain(|d| d.iter().all(|v| v.is_finite()));

@@ -103,7 +103,7 @@ pub fn choose_spawn(
     }
     // The survey's own spawn is never in a solid (it passes over sealed pockets). One
     // given outside a sealed level's rooms (on the roof of a closed box, a little past a
-    // wall) was warned of as "the map is open", or not at all (a fuzz run's finding).
+    // wall) was warned of as "the map is open", or not at all.
     let outside_rooms = free.is_some_and(|f| f.is_outside_sealed(spawn.position));
     let warning = match given {
         Some(_) if outside_rooms => Some(OUTSIDE_ROOMS.to_string()),
@@ -865,7 +865,7 @@ mod tests {
         );
     }
 
-    /// A fuzz run's finding: in a closed room (its faces turned in: a sealed level), a
+    /// In a closed room (its faces turned in: a sealed level), a
     /// spawn given on its roof was warned of not at all, and one a little past a wall as
     /// "the map is open". Both are outside its rooms; one inside is no warning.
     #[test]
@@ -1066,7 +1066,7 @@ mod tests {
         assert!(s.reason.contains("indoors"), "{}", s.reason);
     }
 
-    /// A new user's finding: cornell_box (a room open at the front, its floor ending
+    /// The cornell_box map (a room open at the front, its floor ending
     /// there) spawned 6 cm from the drop, and one step back walked off the map.
     #[test]
     fn a_spawn_keeps_back_from_a_floors_open_edge() {

@@ -331,7 +331,7 @@ mod tests {
         assert_eq!(short_decimal(1e-305), 1e-305f64 as f32);
     }
 
-    /// A new user's finding: de_inferno through a Blender import at 0.1 opened at 0.254 m
+    /// The de_inferno level through a Blender import at 0.1 opened at 0.254 m
     /// a unit, named "Quake and Half-Life units (about an inch)".
     #[test]
     fn an_engines_unit_imported_at_a_tenth_is_named_for_its_size() {

@@ -623,7 +623,7 @@ mod tests {
         );
     }
 
-    /// A new user's finding: walking head-on into a step in slide mode flashed SLIDING
+    /// Walking head-on into a step in slide mode flashed SLIDING
     /// at 0 m/s. Held by the wall, the flash says STOPPED in either mode.
     #[test]
     fn a_head_on_hit_in_slide_mode_flashes_stopped() {
@@ -634,7 +634,7 @@ mod tests {
     }
 
     /// `a_scene_s_hud_offers_no_correction_its_keys_refuse`: a scene's HUD said "(U, [ ],
-    /// Shift+[ ] correct it)", and each key then refused (a new user's finding).
+    /// Shift+[ ] correct it)", and each key then refused.
     #[test]
     fn a_scene_s_hud_offers_no_correction_its_keys_refuse() {
         let frame = MapFrame {
@@ -710,7 +710,7 @@ mod tests {
         }
     }
 
-    /// A new user's finding: at 640x360 "REC (F5 stops and saves)" after the modes, and
+    /// At 640x360 "REC (F5 stops and saves)" after the modes, and
     /// a scene's line, wrapped. Each of the HUD's lines, recording in a scene or in a
     /// map (a frame of inches), fits the box's width at 640 points, measured in its font.
     #[test]

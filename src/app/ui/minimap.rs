@@ -28,7 +28,7 @@ pub(super) fn shown_side(screen_width: f32) -> f32 {
     (screen_width - hud_right(screen_width) - 16.0).clamp(SMALLEST_SIDE, SHOWN_SIDE)
 }
 /// The most of the window's height the minimap takes: at 400 x 300 the 200-point map
-/// covered half the view (a new user's finding).
+/// covered half the view.
 const HEIGHT_SHARE: f32 = 0.4;
 
 /// The least the minimap shrinks to in a low window, points.
@@ -229,7 +229,7 @@ impl Minimap {
 mod tests {
     use super::*;
 
-    /// A new user's finding: after falling off the map the arrow was simply absent.
+    /// After falling off the map the arrow was simply absent.
     #[test]
     fn a_player_off_the_map_is_shown_at_the_minimaps_edge() {
         let rect = Rect::from_min_size(Pos2::new(100.0, 10.0), Vec2::new(200.0, 150.0));
@@ -251,7 +251,7 @@ mod tests {
         );
     }
 
-    /// A new user's finding: in a 400 x 300 window the minimap covered half the view.
+    /// In a 400 x 300 window the minimap covered half the view.
     #[test]
     fn the_minimap_takes_at_most_40_percent_of_a_low_windows_height() {
         assert_eq!(side_in(1280.0, 720.0), SHOWN_SIDE);

@@ -204,7 +204,7 @@ fn slider<T: egui::emath::Numeric>(
 /// the saved ones.
 fn settings_grid(ui: &mut egui::Ui, p: &mut SettingsState) -> bool {
     // Above the rows: in a window of 720 pixels the Close button is below the fold, and
-    // nothing on screen said how to close the panel (a new user's finding).
+    // nothing on screen said how to close the panel.
     ui.label(
         RichText::new("F2 or Esc closes.  Tab: the next setting; arrows change it.")
             .size(12.0)
@@ -315,7 +315,7 @@ fn rows(ui: &mut egui::Ui, p: &mut SettingsState) {
 }
 
 /// The window's size, a field a side, taken when the field is left or Enter pressed:
-/// typing 1920 went through windows 1, 19 and 192 wide (a new user's finding).
+/// typing 1920 went through windows 1, 19 and 192 wide.
 fn window_size_row(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
     let (l, s) = (&mut live.window_size, &mut saved.window_size);
     row(ui, "Window size", l, s, |ui, v| {
@@ -467,7 +467,7 @@ mod tests {
         assert!(!hint.tell(20.0, at(9000)));
     }
 
-    /// A new user's finding: every big load said "frames are slow here" (the loading
+    /// Every big load said "frames are slow here" (the loading
     /// frames are held back on purpose); the slow frames before a pause do not count.
     #[test]
     fn frames_slow_while_a_map_loads_suggest_nothing() {

@@ -140,7 +140,7 @@ impl CollisionWorld {
 /// Whether `nodes` are a tree (each node below the root the child of exactly one) whose
 /// every box holds what lies under it: its children's boxes, or its triangles' bounds
 /// (the builder makes each box their union, so it holds them exactly). A damaged file
-/// whose checksums were made again (a fuzz run's finding: every box moved away) sent
+/// whose checksums were made again (every box moved away) sent
 /// every search past the walls; children shared by two parents make a search revisit
 /// them, twice more at each level.
 fn check_tree(nodes: &[Node], triangles: &[Triangle]) -> Result<(), String> {
@@ -250,7 +250,7 @@ mod tests {
         assert!(CollisionWorld::from_parts(p).is_err());
     }
 
-    /// A fuzz run's finding: a forged file (its checksums made again) whose boxes were
+    /// A forged file (its checksums made again) whose boxes were
     /// all moved away was taken, and loading it searched for minutes. Boxes that do not
     /// hold what lies under them, and children shared by two nodes, are refused.
     #[test]

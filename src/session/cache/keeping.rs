@@ -296,7 +296,7 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicUsize};
 
-    /// A new user's finding: a Ctrl-C once the program's end had begun waiting for a
+    /// A Ctrl-C once the program's end had begun waiting for a
     /// map's file went unheard for seconds (the interrupt was looked at only before the
     /// wait). A write that never ends is given up as soon as the interrupt is seen.
     #[test]
@@ -335,7 +335,7 @@ mod tests {
         }
     }
 
-    /// A review's finding: a write whose file was in place, still trimming the folder
+    /// A write whose file was in place, still trimming the folder
     /// when a Ctrl-C came, was said not to be kept.
     #[test]
     fn a_file_in_place_is_not_said_lost_when_its_trim_is_cut_short() {

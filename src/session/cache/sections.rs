@@ -102,7 +102,7 @@ impl<R: Read + Seek> Reader<'_, R> {
 
     /// A section's count, checked against what is left of the file. The sum is checked
     /// too: a count of all ones (an erased sector) wrapped `bytes + 8` round to 7 and
-    /// passed, and the allocation then panicked (a review's finding).
+    /// passed, and the allocation then panicked.
     pub(super) fn count<T: Pod>(&mut self) -> Result<Count, String> {
         let mut raw = [0u8; 8];
         self.exact(&mut raw)?;
@@ -169,7 +169,7 @@ mod tests {
         bytes
     }
 
-    /// A review's finding: a count whose bytes wrap `items * size + 8` past 2^64 passed
+    /// A count whose bytes wrap `items * size + 8` past 2^64 passed
     /// the length check, and the allocation then panicked ("capacity overflow").
     #[test]
     fn a_count_that_wraps_its_length_is_refused_not_allocated() {
