@@ -1310,37 +1310,28 @@ fn measure_twice_across_a_ten_metre_room_prints_ten_metres() {
         "measure.txt",
         "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nwait 0.1\n",
     );
-    let o = walkthrough(&[
-        "sim",
-        room.to_str().unwrap(),
-        "--script",
-        script.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("measure:"))
-        .collect();
-    assert_eq!(said, ["measure: 10.000 m"]);
+    assert_eq!(measures_said(&room, &[], &script), ["measure: 10.000 m"]);
     // Scaled (2 m a unit), the file's units are said too; a third mark waits for a fourth.
     let script = tmp(
         "measure3.txt",
         "start 0,1.6,0 90 0\nmeasure\nturn 180\nmeasure\nmeasure\nwait 0.1\n",
     );
-    let o = walkthrough(&[
-        "sim",
-        room.to_str().unwrap(),
-        "--scale",
-        "2",
-        "--script",
-        script.to_str().unwrap(),
-    ]);
+    assert_eq!(
+        measures_said(&room, &["--scale", "2"], &script),
+        ["measure: 20.000 m (10.000 file units)"]
+    );
+}
+
+/// The `measure:` lines `sim` prints walking `script` in `map` with `flags`.
+fn measures_said(map: &Path, flags: &[&str], script: &Path) -> Vec<String> {
+    let mut args = vec!["sim", map.to_str().unwrap()];
+    args.extend_from_slice(flags);
+    args.extend(["--script", script.to_str().unwrap()]);
+    let o = walkthrough(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    let said: Vec<&str> = std::str::from_utf8(&o.stderr)
-        .unwrap()
+    String::from_utf8_lossy(&o.stderr)
         .lines()
         .filter(|l| l.starts_with("measure:"))
-        .collect();
-    assert_eq!(said, ["measure: 20.000 m (10.000 file units)"]);
+        .map(str::to_string)
+        .collect()
 }
