@@ -15,11 +15,11 @@ use glam::Vec3;
 use parry3d::math::{Pose, Vector};
 use parry3d::query::{Ray, RayCast, ShapeCastOptions};
 use parry3d::shape::Ball;
-use walkthrough::collision::{
+use walkthrough_core::collision::{
     Body, Collider, CollisionWorld, MoveRules, Probe, Response, resolve_move,
 };
-use walkthrough::geometry::InsideMethod;
-use walkthrough::map::{LoadOptions, load_obj_file};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::map::{LoadOptions, load_obj_file};
 
 fn bench_world(c: &mut Criterion, name: &str, world: &CollisionWorld) {
     // Walking-sized steps (3 m/s over 1/120 s) and long strides, from random places.

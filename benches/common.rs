@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use glam::Vec3;
-use walkthrough::collision::CollisionWorld;
+use walkthrough_core::collision::CollisionWorld;
 
 /// The tests' world builders (boxes, walls, the generated city), shared rather than copied.
 #[path = "../tests/common/mod.rs"]

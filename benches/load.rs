@@ -20,16 +20,16 @@
 mod common;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use walkthrough::collision::CollisionWorld;
-use walkthrough::cull::lod::simplify_clusters;
-use walkthrough::cull::solids::closed_solids;
-use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-use walkthrough::map::header::Header;
-use walkthrough::map::progress::Progress;
-use walkthrough::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
-use walkthrough::session::{OpenOptions, Session, Watch};
-use walkthrough::store::levels::{Fingerprint, decode, encode};
-use walkthrough::survey::{FreeSpace, Given, infer_frame};
+use walkthrough_core::collision::CollisionWorld;
+use walkthrough_core::cull::lod::simplify_clusters;
+use walkthrough_core::cull::solids::closed_solids;
+use walkthrough_core::cull::{CLUSTER_TRIANGLES, cluster_map};
+use walkthrough_core::map::header::Header;
+use walkthrough_core::map::progress::Progress;
+use walkthrough_core::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
+use walkthrough_core::session::{OpenOptions, Session, Watch};
+use walkthrough_core::store::levels::{Fingerprint, decode, encode};
+use walkthrough_core::survey::{FreeSpace, Given, infer_frame};
 
 /// An OBJ of one face: `n` corners round a circle whose radius alternates by `dent`
 /// (0 for a convex polygon).

@@ -10,7 +10,7 @@
 //! machine did only ever shows as a slower run. Printed: the median, 90th, 99th
 //! percentile and worst step, and how many steps took how long; the same for the steps
 //! that swept at all (a step whose ticks repeat earlier ones is reused whole, see
-//! `walkthrough::walk::memo`); criterion times the whole script.
+//! `walkthrough_core::walk::memo`); criterion times the whole script.
 //!
 //! Among movers (issue 40): the placement-limit scene with 100 crates moving around the
 //! walk, against the same scene still; and (issue 66) piles of 50 and 400 doors swinging
@@ -26,15 +26,15 @@ use common::test_common::counted::Counted;
 use common::test_common::pile::{PILE_EYE, door_pile};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Affine3A, Vec3};
-use walkthrough::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
-use walkthrough::map::UpAxis;
-use walkthrough::map::motion::{Ease, Key, Motion, Play, Start};
-use walkthrough::map::scene::{MAX_PLACEMENTS, Mover};
-use walkthrough::movers::{Movers, Still, Ticking};
-use walkthrough::names::Named;
-use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{Command, DEFAULT_DT, ScriptPlayer, parse_script};
+use walkthrough_core::collision::{Account, Collider, CollisionWorld, InstancedWorld, Recorder};
+use walkthrough_core::map::UpAxis;
+use walkthrough_core::map::motion::{Ease, Key, Motion, Play, Start};
+use walkthrough_core::map::scene::{MAX_PLACEMENTS, Mover};
+use walkthrough_core::movers::{Movers, Still, Ticking};
+use walkthrough_core::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::sim::{Command, DEFAULT_DT, ScriptPlayer, parse_script};
+use walkthrough_core::text::names::Named;
 
 /// Steps per measured batch: 10 s of walking.
 const STEPS: usize = 1200;
@@ -238,7 +238,7 @@ fn diagonal_for(secs: f32) -> Vec<Command> {
 
 /// Play `script` from `start` once: each step's time, milliseconds, and whether it swept
 /// at all (a step whose ticks all repeat earlier ones is reused whole: see
-/// `walkthrough::walk::memo`).
+/// `walkthrough_core::walk::memo`).
 fn play(world: &dyn Collider, start: Pose, script: &[Command]) -> (Vec<f64>, Vec<bool>) {
     let counted = Counted::new(world);
     let mut walker = Controller::new(start, ControllerSettings::default());

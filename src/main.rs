@@ -3,9 +3,8 @@
 
 // First: its line-writing macros are for the modules after it.
 #[macro_use]
-mod terminal;
+mod cli;
 mod app;
-mod options;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,17 +13,18 @@ use std::time::Instant;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use walkthrough::decals::Decals;
-use walkthrough::decals::csv::write_decals;
-use walkthrough::measure::{AIM_REACH, Marks};
-use walkthrough::output::PartialFile;
-use walkthrough::player::{Controller, Pose};
-use walkthrough::quote::escape_lines;
-use walkthrough::session::Session;
-use walkthrough::sim::{self, ScriptEffect, TraceColumns, TraceWriter};
-use walkthrough::wording::counted;
+use walkthrough_core::decals::Decals;
+use walkthrough_core::decals::csv::write_decals;
+use walkthrough_core::files::output::PartialFile;
+use walkthrough_core::measure::{AIM_REACH, Marks};
+use walkthrough_core::player::{Controller, Pose};
+use walkthrough_core::session::Session;
+use walkthrough_core::sim::{self, ScriptEffect, TraceColumns, TraceWriter};
+use walkthrough_core::text::quote::escape_lines;
+use walkthrough_core::text::wording::counted;
 
-use options::Common;
+use cli::options::Common;
+use cli::terminal;
 
 /// Walk through an OBJ map in first person; walls stop you or let you slide.
 ///
@@ -117,12 +117,12 @@ fn write_decal_file(
 ) -> Result<(), String> {
     let mut decals = Decals::default();
     for eye in eyes {
-        let at = walkthrough::decals::aim(&session.world, eye, decals.next_texture());
-        if let Some(decal) = at.and_then(|at| walkthrough::decals::build(&session.world, at)) {
+        let at = walkthrough_core::decals::aim(&session.world, eye, decals.next_texture());
+        if let Some(decal) = at.and_then(|at| walkthrough_core::decals::build(&session.world, at)) {
             decals.add(decal);
         }
     }
-    let shown = walkthrough::quote::shown_path(path);
+    let shown = walkthrough_core::text::quote::shown_path(path);
     write_decals(&decals, &session.map.frame, &mut f)
         .and_then(|()| f.commit())
         .map_err(|e| format!("{shown}: cannot write the decals: {e}"))
@@ -134,7 +134,7 @@ fn say_measures(session: &Session, eyes: &[Pose]) {
     let mut marks = Marks::default();
     let frame = session.map.frame;
     for eye in eyes {
-        match walkthrough::measure::aim(&session.world, eye, AIM_REACH) {
+        match walkthrough_core::measure::aim(&session.world, eye, AIM_REACH) {
             Some(at) => {
                 if let Some(m) = marks.mark(at.point, &frame) {
                     tell!("{}", m.line(&frame));
@@ -155,11 +155,12 @@ fn check_outputs_before_load(args: &SimArgs) -> Result<(), String> {
         ("--trace", c.trace.as_deref()),
         ("--decals-out", args.decals_out.as_deref()),
     ];
-    walkthrough::output::check_distinct(&outputs).map_err(|e| e.to_string())?;
+    walkthrough_core::files::output::check_distinct(&outputs).map_err(|e| e.to_string())?;
     let known = terminal::inputs_before_load(args.map.as_deref(), c.script.as_ref());
     for (_, out) in outputs {
         if let Some(out) = out {
-            walkthrough::output::check_writable(out, &known).map_err(|e| e.to_string())?;
+            walkthrough_core::files::output::check_writable(out, &known)
+                .map_err(|e| e.to_string())?;
         }
     }
     Ok(())
@@ -213,7 +214,7 @@ fn run_sim(args: SimArgs) -> Result<(), String> {
     };
     // The error names where the trace was going (a full disk left no clue which file).
     let to = c.trace.as_ref().map_or("standard output".into(), |p| {
-        walkthrough::quote::shown_path(p)
+        walkthrough_core::text::quote::shown_path(p)
     });
     let write_error = |e: std::io::Error| format!("{to}: cannot write the trace: {e}");
     let columns = TraceColumns::of(&session.ticking());
@@ -335,7 +336,7 @@ fn main() -> ExitCode {
     // would be of no use), said, as it can take seconds after the walk has ended; unless
     // the user interrupts the program, before or during the wait, who wants it to end
     // now: it is given up.
-    if !terminal::interrupted() && walkthrough::session::cache::keeping_now() {
+    if !terminal::interrupted() && walkthrough_core::session::cache::keeping_now() {
         terminal::say(
             "writing the rest of the built map to the cache of built maps, for the next open (Ctrl-C gives it up)",
         );

@@ -5,9 +5,9 @@ mod common;
 
 use common::Rng;
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, CollisionWorld, Feature, Probe};
-use walkthrough::geometry::InsideMethod;
-use walkthrough::names::Named;
+use walkthrough_core::collision::{Body, Collider, CollisionWorld, Feature, Probe};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::text::names::Named;
 
 const BODIES: [Body; 3] = [Body::FLYER, Body::WALKER, Body::sphere(0.7)];
 

@@ -260,15 +260,15 @@ struct Remembering {
 
 impl Remembering {
     /// The folder `walkthrough-cli-NAME-PID`, remembering `up` and `scale` for the room.
-    fn new(name: &str, up: walkthrough::map::UpAxis, scale: f32) -> Remembering {
+    fn new(name: &str, up: walkthrough_core::map::UpAxis, scale: f32) -> Remembering {
         let dir =
             std::env::temp_dir().join(format!("walkthrough-cli-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/test/room with spaces.obj");
-        let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
-        let mut store = walkthrough::store::Store::load(Some(&dir)).store;
-        let frame = walkthrough::map::MapFrame { up, scale };
+        let key = walkthrough_core::store::ContentKey::of_file(&map).unwrap();
+        let mut store = walkthrough_core::store::Store::load(Some(&dir)).store;
+        let frame = walkthrough_core::map::MapFrame { up, scale };
         store.remember(&key, &map, frame).unwrap();
         let script = tmp(&format!("{name}.txt"), "wait 0.05\n");
         Remembering { dir, map, script }
@@ -290,7 +290,7 @@ impl Remembering {
 
 #[test]
 fn sim_uses_a_remembered_frame_says_so_and_forget_drops_it() {
-    let memory = Remembering::new("memory", walkthrough::map::UpAxis::Z, 0.5);
+    let memory = Remembering::new("memory", walkthrough_core::map::UpAxis::Z, 0.5);
     let sim = |extra: &[&str]| memory.sim(extra);
     let o = sim(&[]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -946,7 +946,7 @@ fn a_trace_and_the_decals_at_one_file_are_refused_and_the_file_kept() {
 /// `--forget`. It names both, and `--forget` opens the map again.
 #[test]
 fn a_remembered_scale_that_breaks_the_map_is_blamed_and_forget_mends_it() {
-    let huge = Remembering::new("huge", walkthrough::map::UpAxis::Y, 1e38);
+    let huge = Remembering::new("huge", walkthrough_core::map::UpAxis::Y, 1e38);
     let sim = |extra: &[&str]| huge.sim(extra);
     let o = sim(&[]);
     assert!(!o.status.success());
@@ -1279,9 +1279,9 @@ fn sim_says_nothing_of_textures_it_never_loads() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("texture"), "{}", stderr(&o));
     // The window, which draws them, says it (the load it shares, decoding on).
-    let m = walkthrough::map::load_obj_file(
+    let m = walkthrough_core::map::load_obj_file(
         &dir.join("level.obj"),
-        &walkthrough::map::LoadOptions::default(),
+        &walkthrough_core::map::LoadOptions::default(),
     )
     .unwrap();
     assert!(

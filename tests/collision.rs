@@ -6,14 +6,14 @@ mod common;
 
 use common::{cube, nearest_ellipsoid_distance, rules, segment_touches, walk, wall};
 use glam::Vec3;
-use walkthrough::collision::SKIN;
-use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
-use walkthrough::geometry::InsideMethod;
-use walkthrough::map::MapFrame;
-use walkthrough::names::Named;
-use walkthrough::player::{Controller, ControllerSettings, Mode, Pose};
-use walkthrough::player::{FOV_RANGE_DEG, FieldOfView, NEAR_PLANE};
-use walkthrough::sim::{parse_script, run_to_rows};
+use walkthrough_core::collision::SKIN;
+use walkthrough_core::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, Mode, Pose};
+use walkthrough_core::player::{FOV_RANGE_DEG, FieldOfView, NEAR_PLANE};
+use walkthrough_core::sim::{parse_script, run_to_rows};
+use walkthrough_core::text::names::Named;
 
 const DT: f32 = 1.0 / 120.0;
 const SPEED: f32 = 3.0;
@@ -791,7 +791,7 @@ fn speed_of_1e30_metres_a_second_still_stops_at_the_wall() {
                 ..ControllerSettings::default()
             };
             let mut c = Controller::new(Pose::new(Vec3::new(0.0, -2.0, 0.0), 30.0, 10.0), settings);
-            let intent = walkthrough::player::MoveIntent {
+            let intent = walkthrough_core::player::MoveIntent {
                 forward: 1.0,
                 strafe: 0.3,
                 ..Default::default()

@@ -17,12 +17,12 @@ use std::time::Duration;
 
 use common::Rng;
 use glam::Vec3;
-use walkthrough::collision::CollisionWorld;
-use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, Pose};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{read_script, run, total_steps};
-use walkthrough::store::{STORE_FILE, Store};
+use walkthrough_core::collision::CollisionWorld;
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, Pose};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::sim::{read_script, run, total_steps};
+use walkthrough_core::store::{STORE_FILE, Store};
 
 /// Scene mutants tried per run (times [`common::fuzz_scale`]).
 const SCENE_CASES: usize = 1000;

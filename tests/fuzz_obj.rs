@@ -15,9 +15,9 @@ use std::time::Duration;
 use common::corpus_files;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use walkthrough::collision::CollisionWorld;
-use walkthrough::map::{LoadOptions, MapError, load_obj_str};
-use walkthrough::quote::quote;
+use walkthrough_core::collision::CollisionWorld;
+use walkthrough_core::map::{LoadOptions, MapError, load_obj_str};
+use walkthrough_core::text::quote::quote;
 
 /// Mutants tried per run (times [`common::fuzz_scale`]).
 const CASES: u32 = 1000;

@@ -7,10 +7,10 @@
 mod common;
 
 use common::buildings::{UNITS, all, write_obj};
-use walkthrough::map::UpAxis;
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::survey::Confidence;
+use walkthrough_core::map::UpAxis;
+use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::survey::Confidence;
 
 /// Share of the written levels that must open right.
 const PASS_SHARE: f64 = 0.95;

@@ -13,12 +13,12 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use glam::Vec3;
-use walkthrough::collision::Response;
-use walkthrough::collision::body::EYE_HEIGHT;
-use walkthrough::map::{LoadOptions, UpAxis, load_obj_file};
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::survey::spawn::SPAWN_EDGE_REACH;
+use walkthrough_core::collision::Response;
+use walkthrough_core::collision::body::EYE_HEIGHT;
+use walkthrough_core::map::{LoadOptions, UpAxis, load_obj_file};
+use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::survey::spawn::SPAWN_EDGE_REACH;
 
 fn repo(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
@@ -510,14 +510,14 @@ fn a_z_up_level_opens_upright_without_flags_and_y_up_maps_stay_y_up() {
             _ => line.to_string(),
         }
     };
-    let obj: Vec<String> = walkthrough::map::builtin::DEFAULT_OBJ
+    let obj: Vec<String> = walkthrough_core::map::builtin::DEFAULT_OBJ
         .lines()
         .map(turn)
         .collect();
     std::fs::write(dir.join("default.obj"), obj.join("\n")).unwrap();
     std::fs::write(
         dir.join("default.mtl"),
-        walkthrough::map::builtin::DEFAULT_MTL,
+        walkthrough_core::map::builtin::DEFAULT_MTL,
     )
     .unwrap();
     let z_up = Session::open(Some(&dir.join("default.obj")), &OpenOptions::default()).unwrap();
@@ -721,9 +721,9 @@ fn crate_room_obj() -> String {
 
 #[test]
 fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_scaled() {
-    use walkthrough::cull::solids::closed_solids;
-    use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-    use walkthrough::map::NO_SOLID;
+    use walkthrough_core::cull::solids::closed_solids;
+    use walkthrough_core::cull::{CLUSTER_TRIANGLES, cluster_map};
+    use walkthrough_core::map::NO_SOLID;
     let path =
         std::env::temp_dir().join(format!("walkthrough-crate-room-{}.obj", std::process::id()));
     std::fs::write(&path, crate_room_obj()).unwrap();
@@ -797,10 +797,11 @@ fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
     ];
     let dt = 1.0 / 120.0;
     for (text, speed) in runs {
-        let script = walkthrough::sim::parse_script("dungeon.txt", text).unwrap();
+        let script = walkthrough_core::sim::parse_script("dungeon.txt", text).unwrap();
         let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
         let frame = s.map.frame;
-        let rows = walkthrough::sim::run_to_rows_in(&mut s.ticking(), &frame, &mut c, &script, dt);
+        let rows =
+            walkthrough_core::sim::run_to_rows_in(&mut s.ticking(), &frame, &mut c, &script, dt);
         // Row 0 is the script's start; every step after it moves no farther across than
         // the walk asks (a millimetre to spare), and the eye never drops back more than a
         // centimetre and comes up again within a few steps.
@@ -877,10 +878,10 @@ fn doom_stairs_read_in_doom_units_are_walked_up() {
         // From the foot, 1.6 m over the floor, walking up for 6 s (a script's start is in
         // world coordinates: metres).
         let text = format!("start 0,1.6,{} 0 0\nforward 6\n", 128.0 * scale);
-        let script = walkthrough::sim::parse_script("stairs.txt", &text).unwrap();
+        let script = walkthrough_core::sim::parse_script("stairs.txt", &text).unwrap();
         let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
         let frame = s.map.frame;
-        let rows = walkthrough::sim::run_to_rows_in(
+        let rows = walkthrough_core::sim::run_to_rows_in(
             &mut s.ticking(),
             &frame,
             &mut c,

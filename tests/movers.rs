@@ -8,11 +8,11 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use walkthrough::collision::overlap;
-use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{TraceRow, parse_script, run_to_rows_in};
+use walkthrough_core::collision::overlap;
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::sim::{TraceRow, parse_script, run_to_rows_in};
 
 const DT: f64 = 1.0 / 120.0;
 
@@ -44,13 +44,13 @@ fn walk(session: &mut Session, script: &str, dt: f64) -> Vec<TraceRow> {
 fn run_checked(
     session: &mut Session,
     c: &mut Controller,
-    commands: &[walkthrough::sim::Command],
+    commands: &[walkthrough_core::sim::Command],
     dt: f64,
 ) -> usize {
-    if let Some(p) = walkthrough::sim::start_pose(commands) {
+    if let Some(p) = walkthrough_core::sim::start_pose(commands) {
         c.place(p);
     }
-    let mut player = walkthrough::sim::ScriptPlayer::new(commands.to_vec(), dt as f32);
+    let mut player = walkthrough_core::sim::ScriptPlayer::new(commands.to_vec(), dt as f32);
     let mut steps = 0;
     while let Some(intent) = player.next_step(c) {
         c.step_in(&mut session.ticking(), &intent, dt as f32);
@@ -395,8 +395,8 @@ fn a_mover_asleep_far_from_the_walker_is_where_its_clock_says_when_the_walker_co
 #[test]
 fn a_flyer_sliding_over_a_turning_boxs_edge_ends_no_deeper_than_a_rounding() {
     use glam::{Affine3A, Mat3A, Vec3A};
-    use walkthrough::collision::{Body, CollisionWorld, MoveRules, Response, resolve_move};
-    use walkthrough::tolerance::SURFACE_ROUNDING;
+    use walkthrough_core::collision::{Body, CollisionWorld, MoveRules, Response, resolve_move};
+    use walkthrough_core::tolerance::SURFACE_ROUNDING;
     let size = Vec3::new(2.0861928, 0.71030354, 1.2691104);
     let m = Affine3A {
         matrix3: Mat3A::from_cols(
@@ -474,7 +474,7 @@ fn a_tilting_platform_goes_on_tilting_with_the_walker_on_it() {
 /// farther, and a map without movers that start on use has none.
 #[test]
 fn the_use_key_meets_a_door_within_reach_and_says_when_it_meets_none() {
-    use walkthrough::movers::push::UseTarget;
+    use walkthrough_core::movers::push::UseTarget;
     let path = scene(
         "use",
         &[(
@@ -506,9 +506,9 @@ fn the_use_key_meets_a_door_within_reach_and_says_when_it_meets_none() {
 /// sent back in one tick, and the body is never inside one.
 #[test]
 fn a_pile_of_movers_wedging_the_body_is_sent_back_in_a_few_rounds() {
-    use walkthrough::collision::{Body, InstancedWorld};
-    use walkthrough::movers::push::MAX_PUSH_ROUNDS;
-    use walkthrough::movers::{Movers, Rider};
+    use walkthrough_core::collision::{Body, InstancedWorld};
+    use walkthrough_core::movers::push::MAX_PUSH_ROUNDS;
+    use walkthrough_core::movers::{Movers, Rider};
     let (mut placed, specs) = common::pile::door_pile(40);
     let mut movers = Movers::new(&specs, &mut placed);
     let body = Body::WALKER;

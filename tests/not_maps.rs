@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use walkthrough::map::{LoadOptions, load_obj_file, load_obj_str};
+use walkthrough_core::map::{LoadOptions, load_obj_file, load_obj_str};
 
 /// A triangle, after a comment line (an archive's header swallows the first line up to
 /// its newline; the vertices after it show through).

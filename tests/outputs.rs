@@ -14,8 +14,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{FullDisk, Rng};
-use walkthrough::output::{OutputError, PartialFile, Replace, check_writable, write_file};
-use walkthrough::store::{ContentKey, Store};
+use walkthrough_core::files::output::{
+    OutputError, PartialFile, Replace, check_writable, write_file,
+};
+use walkthrough_core::store::{ContentKey, Store};
 
 /// How long a run may take before the watchdog calls it hung.
 const WATCHDOG: Duration = Duration::from_secs(60);
@@ -240,8 +242,8 @@ fn settings_saved_on_a_full_disk_leave_no_partial_file_and_the_old_file_as_it_wa
     // A correction remembered for the room: `--forget` drops it and saves the settings.
     let mut store = Store::load(Some(&disk.dir)).store;
     let key = ContentKey::of_file(&t.map).unwrap();
-    let frame = walkthrough::map::MapFrame {
-        up: walkthrough::map::UpAxis::Y,
+    let frame = walkthrough_core::map::MapFrame {
+        up: walkthrough_core::map::UpAxis::Y,
         scale: 1.0,
     };
     store.remember(&key, &t.map, frame).unwrap();
@@ -444,12 +446,12 @@ fn output_paths_are_refused_or_written_whole_and_no_input_is_touched() {
                 refused += 1;
                 let m = e.to_string();
                 assert!(!m.chars().any(char::is_control), "{m:?}");
-                let shown = walkthrough::quote::shown_path(&path);
+                let shown = walkthrough_core::text::quote::shown_path(&path);
                 assert!(m.starts_with(&shown), "{piece:?}: {m}");
                 assert!(must_refuse, "{piece:?} refused: {m}");
             }
         }
-        let partial = walkthrough::output::partial_path(&path);
+        let partial = walkthrough_core::files::output::partial_path(&path);
         assert!(
             !partial.is_file(),
             "{piece:?}: {} was left",

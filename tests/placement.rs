@@ -10,10 +10,10 @@ use common::{cube, nearest_ellipsoid_distance};
 use glam::{Affine3A, Quat, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use walkthrough::collision::{Collider, CollisionWorld, InstancedWorld, Response};
-use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose, Refusal};
-use walkthrough::sim::{ScriptPlayer, TraceRow, parse_script, run_to_rows};
+use walkthrough_core::collision::{Collider, CollisionWorld, InstancedWorld, Response};
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose, Refusal};
+use walkthrough_core::sim::{ScriptPlayer, TraceRow, parse_script, run_to_rows};
 
 /// The room: a closed box 20 x 6 x 20 m, floor at y = 0.
 fn closed_box() -> Vec<[Vec3; 3]> {

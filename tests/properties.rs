@@ -13,10 +13,10 @@ use parry3d::query::{Ray, RayCast};
 use parry3d::shape::{Ball, TriMesh};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
-use walkthrough::geometry::InsideMethod;
-use walkthrough::names::Named;
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose as EyePose};
+use walkthrough_core::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent, Pose as EyePose};
+use walkthrough_core::text::names::Named;
 
 /// Slack for `f32` positions, in ellipsoid-space units.
 const TOL_E: f64 = 1e-4;
@@ -378,7 +378,7 @@ proptest! {
         movers in piled_movers(),
         turn in -180.0f32..180.0,
     ) {
-        use walkthrough::session::{OpenOptions, Session};
+        use walkthrough_core::session::{OpenOptions, Session};
         static CASE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let case = CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = piled_scene(case, &movers);

@@ -7,9 +7,9 @@
 
 mod common;
 
-use walkthrough::map::UpAxis;
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::survey::Confidence;
+use walkthrough_core::map::UpAxis;
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::survey::Confidence;
 
 /// One row of `truth.csv`.
 #[derive(Clone)]

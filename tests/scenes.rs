@@ -6,13 +6,13 @@ mod common;
 use std::path::PathBuf;
 
 use glam::{Affine3A, EulerRot, Quat, Vec3};
-use walkthrough::collision::{
+use walkthrough_core::collision::{
     Body, Collider, CollisionWorld, InstancedWorld, Probe, Response, resolve_move,
 };
-use walkthrough::geometry::InsideMethod;
-use walkthrough::map::scene::load_scene;
-use walkthrough::map::{TextureOptions, UpAxis};
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::map::scene::load_scene;
+use walkthrough_core::map::{TextureOptions, UpAxis};
+use walkthrough_core::session::{OpenOptions, Session};
 
 /// A closed box room with an inner wall, in model space.
 fn room_model() -> Vec<[Vec3; 3]> {
@@ -497,7 +497,7 @@ fn a_scene_of_millions_of_tables_is_refused_before_it_is_parsed() {
 /// [`MAX_SCENE_VALUES`] is refused before it is parsed, whatever holds them.
 #[test]
 fn a_scene_of_millions_of_values_is_refused_before_it_is_parsed() {
-    use walkthrough::map::scene::MAX_SCENE_VALUES;
+    use walkthrough_core::map::scene::MAX_SCENE_VALUES;
     let d = box_dir("values");
     let n = MAX_SCENE_VALUES + 1;
     let numbers = format!(
@@ -530,7 +530,11 @@ fn a_scene_of_millions_of_values_is_refused_before_it_is_parsed() {
 fn too_many_placements_or_triangles_are_refused_before_building() {
     let d = box_dir("many");
     let placements = |n: usize| "[[model]]\nfile = \"box.obj\"\n".repeat(n);
-    let e = open_scene(&d, &placements(walkthrough::map::scene::MAX_PLACEMENTS + 1)).unwrap_err();
+    let e = open_scene(
+        &d,
+        &placements(walkthrough_core::map::scene::MAX_PLACEMENTS + 1),
+    )
+    .unwrap_err();
     assert!(
         e.ends_with("the scene places 100001 models, over the limit of 100000"),
         "{e}"
@@ -742,8 +746,8 @@ fn a_position_of_four_numbers_is_refused() {
 /// its first key, and a bad motion is refused at the scene's line with its reason.
 #[test]
 fn a_scenes_motion_is_read_and_a_bad_one_named_at_its_line() {
-    use walkthrough::map::motion::Play;
-    use walkthrough::map::scene::load_scene;
+    use walkthrough_core::map::motion::Play;
+    use walkthrough_core::map::scene::load_scene;
     let d = box_dir("motion");
     let path = d.join("scene.toml");
     std::fs::write(
@@ -812,7 +816,7 @@ fn a_models_mirror_list_marks_its_materials_and_an_unknown_name_is_refused_at_it
         [("default", false), ("glass", true), ("wall", false)]
     );
     // Both placements' glass, one plane: one mirror of two triangles.
-    let mirrors = walkthrough::mirrors::find_mirrors(&scene.map);
+    let mirrors = walkthrough_core::mirrors::find_mirrors(&scene.map);
     assert_eq!(mirrors.len(), 1);
     assert_eq!(mirrors[0].triangles.len(), 2);
 
@@ -892,10 +896,10 @@ fn a_scenes_up_axis_is_said_with_where_it_came_from() {
 #[test]
 fn a_walker_standing_in_a_still_scene_reuses_its_ticks() {
     use common::counted::Counted;
-    use walkthrough::collision::{Account, Recorder};
-    use walkthrough::map::MapFrame;
-    use walkthrough::player::{Controller, ControllerSettings, MoveIntent};
-    use walkthrough::sim::{parse_script, run_to_rows};
+    use walkthrough_core::collision::{Account, Recorder};
+    use walkthrough_core::map::MapFrame;
+    use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent};
+    use walkthrough_core::sim::{parse_script, run_to_rows};
 
     let s = Session::open(Some(&example()), &OpenOptions::default()).unwrap();
     let world = s.collider();
@@ -942,7 +946,7 @@ fn the_mirror_example_opens_with_one_mirror_facing_the_spawn() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mirror-scene/scene.toml");
     let s = Session::open(Some(&path), &OpenOptions::default()).unwrap();
-    let mirrors = walkthrough::mirrors::find_mirrors(&s.map);
+    let mirrors = walkthrough_core::mirrors::find_mirrors(&s.map);
     assert_eq!(mirrors.len(), 1, "{mirrors:?}");
     let glass = &mirrors[0];
     // The glass quad: two triangles, in the plane z = 3.061, 1.8 x 2.2 m.

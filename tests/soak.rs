@@ -8,9 +8,9 @@ mod common;
 
 use common::{Rng, cube, nearest_ellipsoid_distance, rules, segment_touches, wall};
 use glam::Vec3;
-use walkthrough::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
-use walkthrough::geometry::InsideMethod;
-use walkthrough::names::Named;
+use walkthrough_core::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::text::names::Named;
 
 /// Rooms generated.
 const ROOMS: usize = 100;

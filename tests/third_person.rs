@@ -14,12 +14,12 @@ use common::buildings::{self, Level, write_obj};
 use parry3d::math::Vector;
 use parry3d::query::{PointQuery, Ray, RayCast};
 use parry3d::shape::TriMesh;
-use walkthrough::collision::SKIN;
-use walkthrough::map::UpAxis;
-use walkthrough::player::{
+use walkthrough_core::collision::SKIN;
+use walkthrough_core::map::UpAxis;
+use walkthrough_core::player::{
     BOOM_LENGTH_RANGE, Boom, BoomSettings, Controller, ControllerSettings, MoveIntent,
 };
-use walkthrough::session::{OpenOptions, Session};
+use walkthrough_core::session::{OpenOptions, Session};
 
 /// Frames in all (CI's run; `WALKTHROUGH_FUZZ_SCALE` multiplies it).
 const FRAMES: usize = 100_000;

@@ -6,10 +6,10 @@ mod common;
 use common::counted::Counted;
 use common::cube;
 use glam::Vec3;
-use walkthrough::collision::{Account, Collider, CollisionWorld, Recorder};
-use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose, Stance};
-use walkthrough::sim::{TraceRow, parse_script, run_to_rows};
+use walkthrough_core::collision::{Account, Collider, CollisionWorld, Recorder};
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent, Pose, Stance};
+use walkthrough_core::sim::{TraceRow, parse_script, run_to_rows};
 
 /// A big floor at y = 0, and `extra` triangles.
 fn world(extra: Vec<[Vec3; 3]>) -> CollisionWorld {
@@ -577,7 +577,7 @@ fn a_walker_spawned_with_its_feet_inside_a_box_stands_on_the_box() {
 
 #[test]
 fn the_stance_tells_ground_jump_fall_crouch_and_flight() {
-    use walkthrough::player::{Mode, MoveIntent, Stance};
+    use walkthrough_core::player::{Mode, MoveIntent, Stance};
     let world = world(vec![]);
     let mut c = Controller::new(
         Pose::new(Vec3::new(0.0, 3.0, 0.0), 0.0, 0.0),
@@ -633,7 +633,7 @@ fn the_same_script_walks_the_same_path_at_any_time_step() {
 
 #[test]
 fn dt_written_to_ten_digits_runs_two_ticks_every_step() {
-    use walkthrough::player::MoveIntent;
+    use walkthrough_core::player::MoveIntent;
     let w = world(vec![]);
     let mut c = Controller::new(Pose::new(START, 0.0, 0.0), ControllerSettings::default());
     let intent = MoveIntent {
@@ -661,9 +661,9 @@ fn dt_written_to_ten_digits_runs_two_ticks_every_step() {
 #[test]
 fn a_walker_wedged_between_a_wall_and_a_box_edge_does_not_sink_into_the_edge() {
     use common::nearest_ellipsoid_distance;
-    use walkthrough::collision::Response;
-    use walkthrough::geometry::InsideMethod;
-    use walkthrough::player::{Controller, MoveIntent};
+    use walkthrough_core::collision::Response;
+    use walkthrough_core::geometry::InsideMethod;
+    use walkthrough_core::player::{Controller, MoveIntent};
     let half = Vec3::new(7.7475657, 2.8777132, 9.159032);
     let mut tris = cube(-half, half);
     let (x, z, w, d, h) = (-7.589079, 6.361399, 1.6962242, 2.2045698, 0.80898553);
@@ -966,11 +966,11 @@ fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
         return;
     };
     let path = dir.join("recast_dungeon/dungeon.obj");
-    let s = walkthrough::session::Session::open(Some(&path), &Default::default()).unwrap();
+    let s = walkthrough_core::session::Session::open(Some(&path), &Default::default()).unwrap();
     let script = "start 22.2,26.2,-73.5 -149.3 0\nwait 0.3\nforward 3\n";
     let script = parse_script("jit3.txt", script).unwrap();
     let mut c = Controller::new(s.start_pose(None), ControllerSettings::default());
-    let mut player = walkthrough::sim::ScriptPlayer::new(script, dt);
+    let mut player = walkthrough_core::sim::ScriptPlayer::new(script, dt);
     let mut stances = vec![];
     while let Some(intent) = player.next_step(&mut c) {
         c.step(s.collider(), &intent, dt);

@@ -7,10 +7,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use walkthrough::map::MapFrame;
-use walkthrough::player::{Controller, ControllerSettings, Stance};
-use walkthrough::session::{OpenOptions, Session};
-use walkthrough::sim::{TraceRow, parse_script, run_to_rows_in};
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::{Controller, ControllerSettings, Stance};
+use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::sim::{TraceRow, parse_script, run_to_rows_in};
 
 /// A folder of its own for `test`, empty.
 fn folder(test: &str) -> PathBuf {
@@ -219,16 +219,16 @@ fn a_dry_scene_has_no_water_column_and_a_wet_one_has_it_last() {
         (water[0].min, water[0].max),
         (Vec3::new(-2.0, -1.0, -6.0), Vec3::new(2.0, 0.4, -3.0))
     );
-    let columns = walkthrough::sim::TraceColumns::of(&open(&pool("header")).ticking());
+    let columns = walkthrough_core::sim::TraceColumns::of(&open(&pool("header")).ticking());
     assert!(columns.water && !columns.on);
-    let mut w = walkthrough::sim::TraceWriter::new(Vec::new(), columns).unwrap();
+    let mut w = walkthrough_core::sim::TraceWriter::new(Vec::new(), columns).unwrap();
     let rows = walk(&pool("header-rows"), script, 1.0 / 60.0);
     w.row(rows.last().unwrap()).unwrap();
     let text = String::from_utf8(w.finish().unwrap()).unwrap();
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        format!("{},water", walkthrough::sim::TRACE_HEADER)
+        format!("{},water", walkthrough_core::sim::TRACE_HEADER)
     );
     assert!(lines.next().unwrap().ends_with(",1,0,1"), "{text}");
 }

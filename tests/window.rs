@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use glam::Vec3;
-use walkthrough::collision::Body;
+use walkthrough_core::collision::Body;
 
 #[test]
 fn the_readme_counts_these_window_tests() {
@@ -2869,8 +2869,8 @@ fn a_right_click_just_after_a_mouse_move_sticks_the_decal_where_the_view_now_aim
     }
     let log = finish(&x, child);
     assert!(log.contains("decal 4 stuck"), "{log}");
-    let store = walkthrough::store::Store::load(Some(&config)).store;
-    let decals = store.decals(&walkthrough::store::ContentKey::built_in());
+    let store = walkthrough_core::store::Store::load(Some(&config)).store;
+    let decals = store.decals(&walkthrough_core::store::ContentKey::built_in());
     assert_eq!(decals.len(), 4, "{decals:?}");
     for pair in decals.windows(2) {
         let moved = pair[0].point.distance(pair[1].point);
@@ -3199,7 +3199,7 @@ fn tab_moves_a_row_at_a_time_in_the_panel_and_the_arrows_change_that_row() {
     finish(&x, child);
     let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
         .expect("the panel's change is saved");
-    let defaults = walkthrough::preferences::Preferences::default();
+    let defaults = walkthrough_core::preferences::Preferences::default();
     let speed = toml_number(&saved, "walking_speed");
     assert!(
         speed < defaults.walking_speed * 0.99,
@@ -3345,7 +3345,7 @@ fn the_panels_view_rows_turn_third_person_on_and_shorten_the_boom() {
     let saved = std::fs::read_to_string(dir.join("walkthrough-config/settings.toml"))
         .expect("the panel's change is saved");
     assert!(saved.contains("third_person = true"), "{saved}");
-    let defaults = walkthrough::preferences::Preferences::default();
+    let defaults = walkthrough_core::preferences::Preferences::default();
     let boom = toml_number(&saved, "boom_length");
     assert!(
         (boom - (defaults.boom_length - 1.0)).abs() < 1e-4,
@@ -4177,12 +4177,12 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
     // (the loader's copy did, and R brought the frame back); --exit-after counts from
     // when the map is in, as from a window that opened once it was.
     let config = dir.join("walkthrough-config");
-    let key = walkthrough::store::ContentKey::of_file(&map).unwrap();
-    let frame = walkthrough::map::MapFrame {
-        up: walkthrough::map::UpAxis::Z,
+    let key = walkthrough_core::store::ContentKey::of_file(&map).unwrap();
+    let frame = walkthrough_core::map::MapFrame {
+        up: walkthrough_core::map::UpAxis::Z,
         scale: 0.5,
     };
-    let mut store = walkthrough::store::Store::load(Some(&config)).store;
+    let mut store = walkthrough_core::store::Store::load(Some(&config)).store;
     store.remember(&key, &map, frame).unwrap();
     let forget = [m, "--no-map-cache", "--forget", "--exit-after", "1"];
     let (child, win) = launch_in(&x, &forget, &dir);
@@ -4195,7 +4195,7 @@ fn a_big_first_map_loads_with_the_window_open_and_esc_gives_it_up() {
         log.contains("map: terrain.obj"),
         "quit before the map was in: {log}"
     );
-    let store = walkthrough::store::Store::load(Some(&config)).store;
+    let store = walkthrough_core::store::Store::load(Some(&config)).store;
     assert_eq!(store.recall(&key), None, "the frame came back");
 
     a_bad_last_line_closes_the_window(&x, &dir, &obj);

@@ -16,9 +16,9 @@ use std::cell::Cell;
 use common::city::{generated_city, segments};
 use common::corner::{corner, fine_object};
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, CollisionWorld, Contact, Probe, Work};
-use walkthrough::geometry::InsideMethod;
-use walkthrough::player::{Controller, ControllerSettings, MoveIntent, Pose};
+use walkthrough_core::collision::{Body, Collider, CollisionWorld, Contact, Probe, Work};
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent, Pose};
 
 /// The system allocator, counting the allocations of each thread (tests run side by side:
 /// only the thread that sweeps is counted).

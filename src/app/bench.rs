@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Duration;
 
-use walkthrough::output::PartialFile;
+use walkthrough_core::files::output::PartialFile;
 
 use super::render::DrawStats;
 

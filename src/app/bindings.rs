@@ -3,7 +3,7 @@
 
 use winit::keyboard::KeyCode;
 
-use walkthrough::preferences::Preferences;
+use walkthrough_core::preferences::Preferences;
 
 /// Every key a move can be bound to, with its name in the settings file (the core's
 /// `KEY_NAMES`, in the same order: a test checks).
@@ -193,7 +193,7 @@ impl Default for MoveKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use walkthrough::preferences::KEY_NAMES;
+    use walkthrough_core::preferences::KEY_NAMES;
 
     #[test]
     fn every_key_name_of_the_settings_is_a_key_code_and_back() {

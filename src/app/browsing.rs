@@ -1,11 +1,11 @@
 //! Ctrl+O: the file browser opened in the window, its keys, and the map it opens (loaded
 //! as a dropped file is, through the loading screen; Esc during the load keeps the map
-//! walked). The listing and the keys' meaning are [`walkthrough::browse`]'s; the drawing
+//! walked). The listing and the keys' meaning are [`walkthrough_core::browse`]'s; the drawing
 //! is `ui::browser`'s.
 
 use std::path::{Path, PathBuf};
 
-use walkthrough::browse::{BrowseKey, Browser};
+use walkthrough_core::browse::{BrowseKey, Browser};
 use winit::keyboard::KeyCode;
 
 use super::App;

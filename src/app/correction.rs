@@ -1,16 +1,16 @@
 //! Correcting the map's frame live: U turns the up axis (the map is surveyed again in
 //! the background), `[` and `]` change the scale in place; each correction is shown with
 //! the flags that reproduce it, a 1.8 m person marker to judge it by, and is remembered
-//! for the file ([`walkthrough::store`]).
+//! for the file ([`walkthrough_core::store`]).
 
 use std::time::{Duration, Instant};
 
-use walkthrough::names::Named;
-use walkthrough::player::Pose;
-use walkthrough::session::Session;
-use walkthrough::session::scaled_eye;
-use walkthrough::survey::scale::UNITS;
-use walkthrough::survey::units::{ENGINE_UNITS, Unit, same_unit, short_decimal};
+use walkthrough_core::player::Pose;
+use walkthrough_core::session::Session;
+use walkthrough_core::session::scaled_eye;
+use walkthrough_core::survey::scale::UNITS;
+use walkthrough_core::survey::units::{ENGINE_UNITS, Unit, same_unit, short_decimal};
+use walkthrough_core::text::names::Named;
 
 use super::App;
 use super::loading::{FIRST_LOADING, Purpose};
@@ -208,7 +208,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use walkthrough::map::UpAxis;
+    use walkthrough_core::map::UpAxis;
 
     #[test]
     fn u_steps_between_y_and_z_both_ways_and_visits_every_axis() {
@@ -251,7 +251,7 @@ mod tests {
             scale = next_scale(scale, false, false, &UNITS);
         }
         assert_eq!(scale.to_string(), "0.512");
-        use walkthrough::session::OpenOptions;
+        use walkthrough_core::session::OpenOptions;
         let mut session = Session::open(None, &OpenOptions::default()).unwrap();
         for from in [0.512, 0.07, 0.3, 0.9, 3.3, 0.1234] {
             for s in [from, 0.0254, 0.3048] {
@@ -267,8 +267,8 @@ mod tests {
     /// the common units around it.
     #[test]
     fn shift_brackets_come_back_to_a_game_unit() {
-        use walkthrough::session::OpenOptions;
-        use walkthrough::survey::{Confidence, Inferred};
+        use walkthrough_core::session::OpenOptions;
+        use walkthrough_core::survey::{Confidence, Inferred};
         let mut session = Session::open(None, &OpenOptions::default()).unwrap();
         // The built-in map's scale is no guess: the common and the engines' units.
         let stops = scale_stops(&session);

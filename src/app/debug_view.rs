@@ -1,14 +1,14 @@
 //! The debug view's state (key G, `--debug-view`): what the last steps asked of the
 //! collision world, kept for drawing. The simulation steps through a
-//! [`Recorder`](walkthrough::collision::Recorder) while it is on, which changes no answer.
+//! [`Recorder`](walkthrough_core::collision::Recorder) while it is on, which changes no answer.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
-use walkthrough::collision::{Account, Collider, Contact, Response};
-use walkthrough::player::StepReport;
+use walkthrough_core::collision::{Account, Collider, Contact, Response};
+use walkthrough_core::player::StepReport;
 
 use super::render::DebugGeometry;
 

@@ -3,10 +3,10 @@
 //! the same from the eye; kept per map file with its saved views, made again on the map
 //! whenever it is loaded, turned or scaled.
 
-use walkthrough::decals::{MAX_DECAL_TRIANGLES, Placement, aim, build};
-use walkthrough::map::MapFrame;
-use walkthrough::player::Pose;
-use walkthrough::wording::counted;
+use walkthrough_core::decals::{MAX_DECAL_TRIANGLES, Placement, aim, build};
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::Pose;
+use walkthrough_core::text::wording::counted;
 
 use super::App;
 
@@ -39,7 +39,7 @@ impl App {
         let hit = world.ray_cast(
             eye.position,
             eye.forward(),
-            walkthrough::decals::DECAL_REACH,
+            walkthrough_core::decals::DECAL_REACH,
         );
         let removed = hit.is_some_and(|h| {
             self.decals

@@ -11,11 +11,11 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowAttributes, WindowId};
 
-use walkthrough::cull::{CLUSTER_TRIANGLES, cluster_map};
-use walkthrough::movers::push::{USE_REACH, UseTarget};
-use walkthrough::names::Named;
-use walkthrough::player::Pose;
-use walkthrough::preferences::WALKING_SPEED_RANGE;
+use walkthrough_core::cull::{CLUSTER_TRIANGLES, cluster_map};
+use walkthrough_core::movers::push::{USE_REACH, UseTarget};
+use walkthrough_core::player::Pose;
+use walkthrough_core::preferences::WALKING_SPEED_RANGE;
+use walkthrough_core::text::names::Named;
 
 use super::controls::Action;
 use super::free_camera::FreeCamera;
@@ -687,7 +687,7 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if crate::terminal::interrupted() {
+        if crate::cli::terminal::interrupted() {
             tell!("interrupted: closing the window");
             return self.exit(event_loop);
         }

@@ -3,7 +3,7 @@
 //! Flat-shaded here once a frame into the overlay's solid triangles (a few hundred).
 
 use glam::{Quat, Vec3};
-use walkthrough::collision::Body;
+use walkthrough_core::collision::Body;
 
 use crate::app::render::DebugVertex;
 

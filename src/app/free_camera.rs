@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use walkthrough::player::{Mode, MoveIntent, Pose, intent_direction};
+use walkthrough_core::player::{Mode, MoveIntent, Pose, intent_direction};
 
 use super::simulation::frame_time;
 

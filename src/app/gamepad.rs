@@ -235,7 +235,7 @@ pub fn parse_pad_events(text: &str) -> Result<Vec<PlayedEvent>, String> {
             format!(
                 "line {}: {why}: {}",
                 i + 1,
-                walkthrough::quote::escape(line)
+                walkthrough_core::text::quote::escape(line)
             )
         };
         let at: f32 = words[0]

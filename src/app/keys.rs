@@ -5,7 +5,7 @@
 
 use winit::keyboard::KeyCode;
 
-use walkthrough::player::MoveIntent;
+use walkthrough_core::player::MoveIntent;
 
 use super::bindings::{Move, MoveKeys};
 use super::gamepad::PadHeld;
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_rebound_key_moves_and_the_old_one_does_not_and_arrows_always_do() {
-        let mut prefs = walkthrough::preferences::Preferences::default();
+        let mut prefs = walkthrough_core::preferences::Preferences::default();
         *Move::Forward.key_of(&mut prefs) = "KeyI".into();
         let mut keys = HeldKeys::default();
         keys.bind(MoveKeys::of(&prefs));

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
-use walkthrough::cull::{CLUSTER_TRIANGLES, ClusteredMesh, cluster_map};
-use walkthrough::files::Digest;
-use walkthrough::map::minimap::{TopDown, top_down};
-use walkthrough::map::progress::{PROGRESS_AFTER, Progress, Stage};
-use walkthrough::session::{OpenOptions, Session, Watch};
-use walkthrough::store::{self, ContentKey, Store};
+use walkthrough_core::cull::{CLUSTER_TRIANGLES, ClusteredMesh, cluster_map};
+use walkthrough_core::files::Digest;
+use walkthrough_core::map::minimap::{TopDown, top_down};
+use walkthrough_core::map::progress::{PROGRESS_AFTER, Progress, Stage};
+use walkthrough_core::session::{OpenOptions, Session, Watch};
+use walkthrough_core::store::{self, ContentKey, Store};
 
 use super::App;
 use super::ui::hud::warnings_note;
@@ -374,7 +374,7 @@ impl App {
                 mesh,
                 drawing,
             }) => {
-                crate::terminal::report_loaded(&session, self.config.common.verbose);
+                crate::cli::terminal::report_loaded(&session, self.config.common.verbose);
                 // The command line's pitch is the first map's.
                 let first_pose = matches!(purpose, Purpose::First { .. })
                     .then(|| session.start_pose(self.config.open.pitch_deg));
@@ -408,7 +408,7 @@ impl App {
                     self.sim.controller.place(pose);
                 }
                 self.load_decals();
-                self.marks = walkthrough::measure::Marks::default();
+                self.marks = walkthrough_core::measure::Marks::default();
                 self.find_mirrors();
                 // Before the upload, as for a map opened before the window: a software
                 // renderer's copy of the clusters would otherwise be made beside the map's

@@ -3,8 +3,8 @@
 
 use glam::Vec3;
 
-use walkthrough::collision::CollisionWorld;
-use walkthrough::collision::body::EYE_HEIGHT;
+use walkthrough_core::collision::CollisionWorld;
+use walkthrough_core::collision::body::EYE_HEIGHT;
 
 use super::render::DebugGeometry;
 

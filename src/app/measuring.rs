@@ -2,13 +2,13 @@
 //! says the distance (a line joins the marks); another says what the crosshair is on;
 //! another stands the walker on the floor it points at (a teleport, recorded as a
 //! placement, so a replay of the recording takes it too). The pure parts are the core's
-//! ([`walkthrough::measure`], [`walkthrough::survey::floor_in_view`]).
+//! ([`walkthrough_core::measure`], [`walkthrough_core::survey::floor_in_view`]).
 
 use glam::Vec3;
 
-use walkthrough::measure::{AIM_REACH, aim, inspect};
-use walkthrough::player::Pose;
-use walkthrough::survey::floor_in_view;
+use walkthrough_core::measure::{AIM_REACH, aim, inspect};
+use walkthrough_core::player::Pose;
+use walkthrough_core::survey::floor_in_view;
 
 use super::App;
 use super::render::DebugGeometry;

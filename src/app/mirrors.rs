@@ -1,16 +1,16 @@
 //! Mirrors in the window: the map's mirror materials (a scene's `mirror = [...]`,
-//! `--mirror NAME`) found by plane at each load ([`walkthrough::mirrors`]), and the
+//! `--mirror NAME`) found by plane at each load ([`walkthrough_core::mirrors`]), and the
 //! scene's water surfaces with them; each frame the scene drawn again in each mirror in
 //! view, the movers, the decals and the walker's figure with it (in first person too: you
 //! see yourself), then its glass or its water over it, and the decals stuck on the glass. A mirror out of the view, or seen
 //! edge-on, costs nothing; a water surface seen from below reflects nothing and is drawn
 //! over what is above it.
 
-use walkthrough::cull::Frustum;
-use walkthrough::mirrors::{Surface, find_mirrors, water_surfaces};
-use walkthrough::player::Pose;
+use walkthrough_core::cull::Frustum;
+use walkthrough_core::mirrors::{Surface, find_mirrors, water_surfaces};
+use walkthrough_core::player::Pose;
 
-use walkthrough::wording::some_of;
+use walkthrough_core::text::wording::some_of;
 
 use super::App;
 use super::render::{Cover, DebugGeometry, DecalView, WaterFrame};
@@ -42,7 +42,7 @@ impl App {
                 names.dedup();
                 self.overlay.notify(format!(
                     "warning: --mirror {}: the map has no material of that name (its materials: {})",
-                    walkthrough::quote::quote(name),
+                    walkthrough_core::text::quote::quote(name),
                     some_of(&names, MATERIALS_NAMED)
                 ));
             }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use walkthrough::player::FOV_RANGE_DEG;
-use walkthrough::preferences::{
+use walkthrough_core::player::FOV_RANGE_DEG;
+use walkthrough_core::preferences::{
     Preferences, RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE,
 };
 
@@ -18,7 +18,7 @@ use super::render::Culling;
 /// finding). A million frames is over nine hours at 30 a second.
 pub const MAX_BENCH_FRAMES: i64 = 1_000_000;
 
-/// The window's own options (those it shares with `sim` are [`crate::options::Common`]).
+/// The window's own options (those it shares with `sim` are [`crate::cli::options::Common`]).
 #[derive(Args, Debug, Clone)]
 pub struct WindowOptions {
     /// Save a PNG of the window when the script ends (or at exit).

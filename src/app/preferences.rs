@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use winit::dpi::PhysicalSize;
 
-use walkthrough::player::ViewKind;
-use walkthrough::preferences::{Preferences, WINDOW_SIDE_RANGE, key_label};
+use walkthrough_core::player::ViewKind;
+use walkthrough_core::preferences::{Preferences, WINDOW_SIDE_RANGE, key_label};
 use winit::keyboard::KeyCode;
 
 use super::App;

@@ -1,8 +1,8 @@
 //! Recording the walk as a script (F5, `--record FILE`): started and stopped here, saved
 //! whole when it stops (at F5 again, at exit, or before the map changes under it).
 
-use walkthrough::output::{Replace, write_file};
-use walkthrough::quote::escape;
+use walkthrough_core::files::output::{Replace, write_file};
+use walkthrough_core::text::quote::escape;
 
 use super::App;
 use super::redraw::save_new;
@@ -57,7 +57,8 @@ impl App {
             return;
         };
         let bytes = done.script.as_bytes();
-        let inputs = crate::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
+        let inputs =
+            crate::cli::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
         let saved = match self.config.window.record.clone() {
             Some(p) => match write_file(&p, bytes, &inputs, Replace::Yes) {
                 Ok(()) => Ok((p, None)),

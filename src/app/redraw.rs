@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use image::ImageEncoder;
-use walkthrough::output::{OutputError, Replace, write_file};
+use walkthrough_core::files::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
-use walkthrough::sim::ScriptEffect;
+use walkthrough_core::sim::ScriptEffect;
 
-use walkthrough::player::{Mode, Stance};
-use walkthrough::walk::WaterLevel;
+use walkthrough_core::player::{Mode, Stance};
+use walkthrough_core::walk::WaterLevel;
 
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
@@ -214,7 +214,7 @@ impl App {
             if let Some(LoadStatus { line, fraction }) = status.as_ref().filter(|_| !l.shown) {
                 // Said once, so that the user's terminal (and a test) hears of the bar.
                 l.shown = true;
-                crate::terminal::say(&format!(
+                crate::cli::terminal::say(&format!(
                     "{line} [progress bar shown at {:.0}%]",
                     fraction * 100.0
                 ));
@@ -360,7 +360,8 @@ impl App {
             let pixels = gpu.map_or(1.0, |g| g.renderer.scene_pixels());
             let stats = gpu.map(|g| g.renderer.stats()).unwrap_or_default();
             if bench.record(frame, stats, pixels) {
-                let memory = crate::terminal::peak_memory().unwrap_or_else(|| "unknown".into());
+                let memory =
+                    crate::cli::terminal::peak_memory().unwrap_or_else(|| "unknown".into());
                 if let Err(e) = bench.report(&memory) {
                     self.error = Some(e);
                 }
@@ -419,7 +420,8 @@ impl App {
             size.height,
             image::ExtendedColorType::Rgba8,
         );
-        let inputs = crate::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
+        let inputs =
+            crate::cli::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
         let saved = match (encoded, path) {
             (Err(e), _) => Err(format!("cannot encode the screenshot: {e}")),
             (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)

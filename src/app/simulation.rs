@@ -5,15 +5,15 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use walkthrough::output::PartialFile;
-use walkthrough::player::{Controller, Mode, Pose, Refusal};
-use walkthrough::session::Session;
-use walkthrough::sim::DEFAULT_DT;
-use walkthrough::sim::{
+use walkthrough_core::files::output::PartialFile;
+use walkthrough_core::player::{Controller, Mode, Pose, Refusal};
+use walkthrough_core::session::Session;
+use walkthrough_core::sim::DEFAULT_DT;
+use walkthrough_core::sim::{
     Command, ScriptEffect, ScriptPlayer, ScriptRecorder, Stepper, TraceRow, TraceWriter, start_pose,
 };
 
-use walkthrough::movers::Recorded;
+use walkthrough_core::movers::Recorded;
 
 use super::debug_view::DebugView;
 use super::keys::HeldKeys;
@@ -188,7 +188,7 @@ impl Simulation {
     }
 
     /// The eye was put at `pose` between steps (a saved view): a `start` line.
-    pub fn record_place(&mut self, pose: &walkthrough::player::Pose) {
+    pub fn record_place(&mut self, pose: &walkthrough_core::player::Pose) {
         if let Some(r) = &mut self.recording {
             r.place(pose);
         }
@@ -419,10 +419,10 @@ impl Simulation {
 mod tests {
     use super::*;
     use glam::Vec3;
-    use walkthrough::names::Named;
-    use walkthrough::player::ControllerSettings;
-    use walkthrough::session::OpenOptions;
-    use walkthrough::sim::parse_script;
+    use walkthrough_core::player::ControllerSettings;
+    use walkthrough_core::session::OpenOptions;
+    use walkthrough_core::sim::parse_script;
+    use walkthrough_core::text::names::Named;
 
     /// Faces of a box of corners `base + 1` to `base + 8` (corner `i`: bit 1 its x, bit 2
     /// its y, bit 4 its z at the box's high side), counter-clockwise from outside.

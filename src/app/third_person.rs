@@ -1,12 +1,12 @@
 //! Third person in the window (V, `--third-person`, a script's `view third|first`): the
-//! camera on the boom ([`walkthrough::player::Boom`]: a small sphere swept back from the
+//! camera on the boom ([`walkthrough_core::player::Boom`]: a small sphere swept back from the
 //! head), and the figure drawn where the body stands. Only the view changes: the walk and
 //! its trace never read any of it.
 
 use std::time::Instant;
 
-use walkthrough::collision::Body;
-use walkthrough::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
+use walkthrough_core::collision::Body;
+use walkthrough_core::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
 
 use super::App;
 use super::figure::Figure;

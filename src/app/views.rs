@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use walkthrough::collision::placement::out_of_range;
-use walkthrough::player::{Pose, Stance};
-use walkthrough::store::{ContentKey, SavedView};
+use walkthrough_core::collision::placement::out_of_range;
+use walkthrough_core::player::{Pose, Stance};
+use walkthrough_core::store::{ContentKey, SavedView};
 
 use super::App;
 
@@ -69,7 +69,7 @@ impl App {
     }
 
     /// `slot`: go back to the view kept there. The walker is placed afresh, by the one
-    /// placement rule (see [`walkthrough::collision::placement`]): where its body does not
+    /// placement rule (see [`walkthrough_core::collision::placement`]): where its body does not
     /// fit, the next step moves it to the nearest free spot on the eye's side of every
     /// surface; a view inside a closed solid (a block added to the map since) is first
     /// moved out of it, as a start is, and the notice says where.

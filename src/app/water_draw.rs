@@ -3,8 +3,8 @@
 //! [`UNDERWATER_FOG`]). The surfaces themselves are mirrors of water (`app/mirrors.rs`:
 //! rippled, reflecting, drawn by `render/water_surface.rs`).
 
-use walkthrough::geometry::Aabb;
-use walkthrough::player::{NEAR_PLANE, Pose};
+use walkthrough_core::geometry::Aabb;
+use walkthrough_core::player::{NEAR_PLANE, Pose};
 
 use super::render::{DebugGeometry, Fog};
 

@@ -2,7 +2,7 @@
 //! (a rolling terrain) with box buildings, and random moves over it.
 
 use glam::Vec3;
-use walkthrough::collision::CollisionWorld;
+use walkthrough_core::collision::CollisionWorld;
 
 use super::Rng;
 

@@ -1,11 +1,11 @@
 //! A collider that counts the sweeps asked of it and, unlike a `Recorder`, names the
 //! revision of the world it wraps, so a walker still reuses the ticks that repeat (see
-//! `walkthrough::walk::memo`). Shared by the walking tests and the walking benchmark.
+//! `walkthrough_core::walk::memo`). Shared by the walking tests and the walking benchmark.
 
 use std::cell::Cell;
 
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, Contact, Probe};
+use walkthrough_core::collision::{Body, Collider, Contact, Probe};
 
 /// `world`, its sweeps counted.
 pub struct Counted<'a> {

@@ -8,8 +8,8 @@ pub mod counted;
 pub mod pile;
 
 use glam::Vec3;
-use walkthrough::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
-use walkthrough::geometry::InsideMethod;
+use walkthrough_core::collision::{Body, Collider, MoveOutcome, MoveRules, Response, resolve_move};
+use walkthrough_core::geometry::InsideMethod;
 
 /// A vertical wall quad from `(x0, z0)` to `(x1, z1)`, from y = -h to y = +h, as two triangles.
 pub fn wall(x0: f32, z0: f32, x1: f32, z1: f32, h: f32) -> [[Vec3; 3]; 2] {
@@ -300,8 +300,8 @@ pub fn terrain_obj(n: usize) -> String {
 /// How high the eye of `s`'s spawn stands over the walkable floor straight below it, in
 /// the map's own units (`ratio`: the frame's scale over the true metres a unit); `None`
 /// when no walkable floor lies below.
-pub fn spawn_eye_over_floor(s: &walkthrough::session::Session, ratio: f32) -> Option<f32> {
-    let walkable = walkthrough::walk::WalkSettings::default().walkable_min_up;
+pub fn spawn_eye_over_floor(s: &walkthrough_core::session::Session, ratio: f32) -> Option<f32> {
+    let walkable = walkthrough_core::walk::WalkSettings::default().walkable_min_up;
     s.world
         .ray_cast(s.spawn.position, -Vec3::Y, 1e9)
         .filter(|h| {

@@ -3,9 +3,9 @@
 //! blocked (the pile the tests and the `walk` bench share).
 
 use glam::{Affine3A, Vec3};
-use walkthrough::collision::{CollisionWorld, InstancedWorld};
-use walkthrough::map::motion::{Ease, Key, Motion, Play, Start};
-use walkthrough::map::scene::Mover;
+use walkthrough_core::collision::{CollisionWorld, InstancedWorld};
+use walkthrough_core::map::motion::{Ease, Key, Motion, Play, Start};
+use walkthrough_core::map::scene::Mover;
 
 use super::{cube, floor};
 

@@ -11,7 +11,7 @@ pub enum Culling {
     Frustum,
     /// As frustum, less what is hidden behind what is already drawn: the depth is read
     /// back mid-frame and the meshlets and triangles tested against it on the CPU.
-    // (These lines are `--help`'s: the tests are walkthrough::cull::occlusion's.)
+    // (These lines are `--help`'s: the tests are walkthrough_core::cull::occlusion's.)
     Occlusion,
 }
 

@@ -1,4 +1,4 @@
-//! Draws the map's decals ([`walkthrough::decals`]) over the walls they lie on: their
+//! Draws the map's decals ([`walkthrough_core::decals`]) over the walls they lie on: their
 //! clipped triangles in one buffer (uploaded again when the decals change), each decal
 //! culled by its box against the view's frustum like a cluster, drawn with a depth
 //! offset toward the eye (the decal's triangles lie exactly on the wall's: without it
@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
-use walkthrough::cull::Frustum;
-use walkthrough::decals::{DECAL_TEXTURES, Decals};
-use walkthrough::geometry::Aabb;
-use walkthrough::map::TextureImage;
-use walkthrough::preferences::TextureFilter;
+use walkthrough_core::cull::Frustum;
+use walkthrough_core::decals::{DECAL_TEXTURES, Decals};
+use walkthrough_core::geometry::Aabb;
+use walkthrough_core::map::TextureImage;
+use walkthrough_core::preferences::TextureFilter;
 
 use super::gl::{self, Attribute, GpuVertex};
 use super::renderer::Fog;

@@ -1,4 +1,4 @@
-//! The mirrors' own passes around each reflection ([`walkthrough::mirrors`]): before it,
+//! The mirrors' own passes around each reflection ([`walkthrough_core::mirrors`]): before it,
 //! the mirror's visible pixels marked in the stencil and their depth reset to the far
 //! plane (their colour to the sky's: what the reflection does not cover is sky), so the
 //! reflection is drawn there afresh; after it, the glass tinted (or the water drawn over
@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 use glow::HasContext;
-use walkthrough::mirrors::Mirror;
+use walkthrough_core::mirrors::Mirror;
 
 use super::debug_draw::{DebugVertex, OverlayObjects};
 use super::gl;

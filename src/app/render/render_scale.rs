@@ -17,7 +17,7 @@
 
 use glow::HasContext;
 
-use walkthrough::preferences::RENDER_SCALE_RANGE;
+use walkthrough_core::preferences::RENDER_SCALE_RANGE;
 
 use super::gl::{self, check_gl};
 

@@ -1,7 +1,7 @@
 //! Draws a map with glow: its clusters the view may see, nearest first (opaque, then
 //! cut-outs), less the meshlets and triangles hidden behind what is drawn (two passes
-//! around a read of the depth buffer: see [`walkthrough::cull::occlusion`]), from one
-//! vertex buffer and each pass's indices streamed ([`walkthrough::cull::batches`]; the
+//! around a read of the depth buffer: see [`walkthrough_core::cull::occlusion`]), from one
+//! vertex buffer and each pass's indices streamed ([`walkthrough_core::cull::batches`]; the
 //! map's own index buffer when drawing everything in view, as with frustum culling alone,
 //! a GPU's default: see [`Culling`]).
 //!
@@ -21,10 +21,10 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use glow::HasContext;
 
-use walkthrough::cull::{Batches, ClusteredMesh, Draw, Occlusion};
-use walkthrough::map::Map;
-use walkthrough::player::{FieldOfView, NEAR_PLANE};
-use walkthrough::preferences::TextureFilter;
+use walkthrough_core::cull::{Batches, ClusteredMesh, Draw, Occlusion};
+use walkthrough_core::map::Map;
+use walkthrough_core::player::{FieldOfView, NEAR_PLANE};
+use walkthrough_core::preferences::TextureFilter;
 
 use super::counters::{DrawStats, FragmentCounters};
 use super::culling::Culling;
@@ -121,7 +121,7 @@ pub struct Renderer {
     /// The `lighting` setting's sun, shadow map and sky (`None`: the flat light).
     light: Option<Light>,
     /// The map's bounds (the shadow map is fitted to them).
-    bounds: walkthrough::geometry::Aabb,
+    bounds: walkthrough_core::geometry::Aabb,
 }
 
 impl Renderer {
@@ -199,7 +199,7 @@ impl Renderer {
     }
 
     /// Replace the map's buffers and textures (after a reload): its triangles in clusters
-    /// (`mesh`, from [`walkthrough::cull::cluster_map`], made by the caller: a load in the
+    /// (`mesh`, from [`walkthrough_core::cull::cluster_map`], made by the caller: a load in the
     /// window makes them on its loader's thread, so that the window does not stand still
     /// for them, 1.5 s at ten million triangles), shared vertices and one index list;
     /// their levels of detail follow, those of the clusters farthest from `eye` first.
@@ -230,7 +230,7 @@ impl Renderer {
 
     /// Draw as the settings `p` say: their texture filter, render scale and lighting
     /// (changed live).
-    pub fn set_preferences(&mut self, p: &walkthrough::preferences::Preferences) {
+    pub fn set_preferences(&mut self, p: &walkthrough_core::preferences::Preferences) {
         self.set_texture_filter(p.texture_filter);
         self.set_render_scale(p.render_scale);
         self.set_lighting(p.sun());

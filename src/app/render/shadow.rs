@@ -16,7 +16,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use glow::HasContext;
 
-use walkthrough::geometry::Aabb;
+use walkthrough_core::geometry::Aabb;
 
 use super::gl::{self, check_gl};
 

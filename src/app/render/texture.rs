@@ -4,8 +4,8 @@
 
 use glow::HasContext;
 
-use walkthrough::map::TextureImage;
-use walkthrough::preferences::TextureFilter;
+use walkthrough_core::map::TextureImage;
+use walkthrough_core::preferences::TextureFilter;
 
 use super::gl::check_gl;
 

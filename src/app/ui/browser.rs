@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use egui::{Align2, RichText};
-use walkthrough::browse::{Browser, EntryKind};
+use walkthrough_core::browse::{Browser, EntryKind};
 
 /// Pixels kept free above and below the browser in a small window (the HUD's first line
 /// and the notices stay in sight).

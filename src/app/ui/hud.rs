@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use egui::{Align2, Color32, RichText};
 
-use walkthrough::collision::Response;
-use walkthrough::geometry::InsideMethod;
-use walkthrough::map::MapFrame;
-use walkthrough::player::Mode;
+use walkthrough_core::collision::Response;
+use walkthrough_core::geometry::InsideMethod;
+use walkthrough_core::map::MapFrame;
+use walkthrough_core::player::Mode;
 
 /// What the HUD says while the walker falls below the map.
 pub const FALLEN: &str = "you fell off the map: R returns to the spawn";
@@ -111,7 +111,7 @@ impl Overlay {
     /// [`notify`](Self::notify), with `more` after `msg` on screen only (the terminal
     /// has it already).
     pub fn notify_with(&mut self, msg: String, more: Option<String>) {
-        crate::terminal::say(&msg);
+        crate::cli::terminal::say(&msg);
         self.show(match more {
             Some(m) => format!("{msg}; {m}"),
             None => msg,
@@ -721,7 +721,7 @@ mod tests {
         let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
         let inches = MapFrame {
             scale: 0.0254,
-            up: walkthrough::map::UpAxis::Z,
+            up: walkthrough_core::map::UpAxis::Z,
         };
         for (frame, scene) in [(MapFrame::default(), true), (inches, false)] {
             let o = Overlay::new("scene.toml (204 tris)".into(), frame, scene);

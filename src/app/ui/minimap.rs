@@ -1,5 +1,5 @@
 //! The minimap (N): the map from above in the top-right corner, drawn once into a texture
-//! when the map loads (see [`walkthrough::map::minimap`]), with the player as an arrow and
+//! when the map loads (see [`walkthrough_core::map::minimap`]), with the player as an arrow and
 //! its view cone, and the trail of the last minute, orange where a collision changed the
 //! move. Drawn with egui over the scene.
 
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use egui::{Align2, Color32, Pos2, Rect, Shape, Stroke, Vec2};
 use glam::Vec3;
 
-use walkthrough::map::minimap::TopDown;
+use walkthrough_core::map::minimap::TopDown;
 
 use super::hud::hud_right;
 
@@ -127,7 +127,7 @@ impl Minimap {
     pub fn rescale(&mut self, factor: f32) {
         self.image.scale_by(factor);
         for p in &mut self.trail {
-            p.at = walkthrough::session::scaled_eye(p.at, factor);
+            p.at = walkthrough_core::session::scaled_eye(p.at, factor);
         }
     }
 

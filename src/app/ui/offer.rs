@@ -7,12 +7,12 @@
 //! the real and generated levels (docs/survey.md), and asking on most maps told the
 //! user nothing.
 
-use walkthrough::map::UpAxis;
-use walkthrough::session::Session;
-use walkthrough::survey::Confidence;
-use walkthrough::survey::units::Unit;
+use walkthrough_core::map::UpAxis;
+use walkthrough_core::session::Session;
+use walkthrough_core::survey::Confidence;
+use walkthrough_core::survey::units::Unit;
 
-use walkthrough::names::Named;
+use walkthrough_core::text::names::Named;
 
 use crate::app::marker::MARKER_HEIGHT;
 
@@ -22,7 +22,7 @@ pub struct Offer {
     /// The up axis chosen and the one offered, when the survey is unsure of it.
     pub up: Option<(UpAxis, UpAxis)>,
     /// The unit chosen and the one offered, when the survey is unsure of it and the
-    /// offered one is a world a person fits (see [`walkthrough::survey::Inferred::next`]).
+    /// offered one is a world a person fits (see [`walkthrough_core::survey::Inferred::next`]).
     pub scale: Option<(Unit, Unit)>,
     /// The notice, as shown.
     pub text: String,
@@ -122,8 +122,8 @@ fn scale_key(chosen: f32, next: f32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use walkthrough::survey::Inferred;
-    use walkthrough::survey::units::UNITS;
+    use walkthrough_core::survey::Inferred;
+    use walkthrough_core::survey::units::UNITS;
 
     fn session(up: Option<Inferred<UpAxis>>, scale: Option<Inferred<Unit>>) -> Session {
         let mut s = Session::open(None, &Default::default()).expect("the built-in map");

@@ -13,8 +13,8 @@ use egui::{Align2, Color32, RichText};
 
 use crate::app::bindings::Move;
 
-use walkthrough::player::{BOOM_LENGTH_RANGE, FOV_RANGE_DEG, FieldOfView};
-use walkthrough::preferences::{
+use walkthrough_core::player::{BOOM_LENGTH_RANGE, FOV_RANGE_DEG, FieldOfView};
+use walkthrough_core::preferences::{
     PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
     SUN_AZIMUTH_RANGE, SUN_ELEVATION_RANGE, TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
     key_label,

@@ -6,8 +6,8 @@
 use glam::{Mat4, UVec2, Vec3, Vec4};
 use glow::HasContext;
 
-use walkthrough::cull::{Batches, Draw, Occlusion, View, draw_order};
-use walkthrough::player::Pose;
+use walkthrough_core::cull::{Batches, Draw, Occlusion, View, draw_order};
+use walkthrough_core::player::Pose;
 
 use super::Renderer;
 use crate::app::render::counters::DrawStats;
@@ -30,7 +30,7 @@ pub(super) struct Bound {
 
 impl Renderer {
     /// Draw the map seen from `pose` into the current framebuffer: the clusters the view
-    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough::cull`]), less
+    /// may see, opaque nearest first, then the cut-outs (see [`walkthrough_core::cull`]), less
     /// the meshlets hidden behind what is drawn (see [`Occlusion`]).
     /// At a render scale under 1 the scene is drawn smaller, offscreen, and stays bound
     /// until [`Renderer::present`].

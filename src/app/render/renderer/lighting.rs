@@ -9,7 +9,7 @@ use super::super::program::{LitUniforms, SUN_DIRECTION};
 use super::super::shadow::{self, ShadeGrid, ShadowFit, ShadowMap};
 use super::super::sky::Sky;
 use super::{CLEAR_COLOR, Fog, Renderer};
-use walkthrough::cull::Cluster;
+use walkthrough_core::cull::Cluster;
 
 /// The sky straight up, as displayed (the horizon's is [`CLEAR_COLOR`]): a clear day's
 /// deeper blue.
@@ -189,7 +189,7 @@ fn mark_shade(l: &mut Light, fit: &ShadowFit, clusters: &[Cluster]) {
 /// Whether the box from `min` to `max` overlaps the orthographic view `view_proj`'s
 /// volume (its corners' bounds in clip space against the unit cube's).
 fn in_view(view_proj: &Mat4, min: Vec3, max: Vec3) -> bool {
-    let clip = shadow::projected(view_proj, walkthrough::geometry::Aabb { min, max });
+    let clip = shadow::projected(view_proj, walkthrough_core::geometry::Aabb { min, max });
     clip.min.cmple(Vec3::ONE).all() && clip.max.cmpge(Vec3::NEG_ONE).all()
 }
 

@@ -1,5 +1,5 @@
 //! A scene's movers drawn where they are this frame: each mover's triangles (kept in its
-//! model's space, see [`walkthrough::map::MovingMesh`]) placed by its current matrix on
+//! model's space, see [`walkthrough_core::map::MovingMesh`]) placed by its current matrix on
 //! the CPU into one streamed buffer, then drawn batch by batch with the scene's programs
 //! and materials. Movers are few and small beside the map (doors, lifts, platforms), so
 //! placing them on the CPU keeps the shaders one; they are not culled by the clusters,
@@ -9,7 +9,7 @@
 use glam::{Affine3A, Mat3, Vec3};
 use glow::HasContext;
 
-use walkthrough::map::{MovingMesh, Vertex};
+use walkthrough_core::map::{MovingMesh, Vertex};
 
 use super::super::counters::DrawStats;
 use super::super::gl::{self, check_gl};
@@ -21,7 +21,7 @@ use super::Renderer;
 pub(super) struct MoverDraw {
     /// The GL objects, made at the first frame with movers (`None`: not made).
     objects: Option<(glow::VertexArray, glow::Buffer)>,
-    /// Each mover's triangles, in model space (the map's [`Map::moving`](walkthrough::map::Map::moving)).
+    /// Each mover's triangles, in model space (the map's [`Map::moving`](walkthrough_core::map::Map::moving)).
     pub(super) meshes: Vec<MovingMesh>,
     /// Each mover's matrix this frame, in `meshes`' order.
     pub(super) poses: Vec<Affine3A>,
@@ -205,7 +205,7 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use walkthrough::map::Batch;
+    use walkthrough_core::map::Batch;
 
     fn vertex(p: [f32; 3], n: [f32; 3]) -> Vertex {
         Vertex {

@@ -7,8 +7,8 @@
 use glam::{Mat4, UVec2, Vec4};
 use glow::HasContext;
 
-use walkthrough::cull::{View, draw_order};
-use walkthrough::player::Pose;
+use walkthrough_core::cull::{View, draw_order};
+use walkthrough_core::player::Pose;
 
 use super::super::counters::DrawStats;
 use super::super::culling::Culling;

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use glow::HasContext;
 
-use walkthrough::cull::Occlusion;
-use walkthrough::map::{Map, TextureImage, Vertex};
+use walkthrough_core::cull::Occlusion;
+use walkthrough_core::map::{Map, TextureImage, Vertex};
 
 use super::{GpuMaterial, Renderer};
 use crate::app::render::gl::{self, Attribute, GpuVertex, check_gl};
