@@ -4,16 +4,16 @@
 //! ticks each). Also counts the sweeps a step costs, since walking with gravity, step-ups
 //! and floor follow sweeps more than flying.
 //!
-//! The worst step (issue 37): a walker pressed into a corner (a generated one beside a
-//! fine object, and one among conference's furniture) and issue 37's diagonal script on
+//! The worst step: a walker pressed into a corner (a generated one beside a
+//! fine object, and one among conference's furniture) and a diagonal script on
 //! conference, each step timed on its own: the least of a few runs, so that what else the
 //! machine did only ever shows as a slower run. Printed: the median, 90th, 99th
 //! percentile and worst step, and how many steps took how long; the same for the steps
 //! that swept at all (a step whose ticks repeat earlier ones is reused whole, see
 //! `walkthrough_core::walk::memo`); criterion times the whole script.
 //!
-//! Among movers (issue 40): the placement-limit scene with 100 crates moving around the
-//! walk, against the same scene still; and (issue 66) piles of 50 and 400 doors swinging
+//! Among movers: the placement-limit scene with 100 crates moving around the
+//! walk, against the same scene still; and piles of 50 and 400 doors swinging
 //! into a walker against a wall.
 //!
 //! `cargo bench --bench walk`; conference needs ../shared (prints SKIPPED otherwise).
@@ -140,7 +140,7 @@ fn placements(c: &mut Criterion) {
     }
 }
 
-/// Issue 40: the same scene with the 100 crates around the walk moving (each rising a
+/// The same scene with the 100 crates around the walk moving (each rising a
 /// metre and back every 2 s), against the same scene still, in one group: a walking step
 /// among movers should cost at most twice a still one.
 fn moving_placements(c: &mut Criterion) {
@@ -175,7 +175,7 @@ fn moving_placements(c: &mut Criterion) {
     g.finish();
 }
 
-/// Issue 66: a pile of 50 and of 400 doors stacked on one spot, swinging into the walker
+/// A pile of 50 and of 400 doors stacked on one spot, swinging into the walker
 /// who stands against a wall (see `tests/common/pile.rs`): every door is blocked by the
 /// body again and again. A tick's work is bounded by what touches the body, so 400 cost
 /// at most 10 times what 50 do (8 is linear).
@@ -224,7 +224,7 @@ fn bobbing(k: usize) -> Mover {
 /// Runs of a script whose per-step minimum is the step's time.
 const RUNS: usize = 5;
 
-/// Issue 37's diagonal script: twelve times forward, a turn, forward and right at once
+/// The diagonal script: twelve times forward, a turn, forward and right at once
 /// into the furniture, a jump, forward, left.
 fn diagonal_script() -> Vec<Command> {
     let round = "forward 1\nturn 37\nkeys forward+right 0.5\njump\nforward 0.3\nleft 0.2\n";
@@ -337,7 +337,7 @@ fn generated_corner(c: &mut Criterion) {
     );
 }
 
-/// Conference at the spawn issue 37 measured from (`--up y --scale 0.00429537 --spawn
+/// Conference at a spawn among its furniture (`--up y --scale 0.00429537 --spawn
 /// 1133.498,371.155,-553.809 --yaw 112`): the diagonal script; and for 2 s into the
 /// corner between a table and a chair that the script pressed into for half a second.
 fn conference_scripts(c: &mut Criterion) {

@@ -78,7 +78,7 @@ fn bvh_answers_equal_brute_force_on_a_grid_of_axis_aligned_walls() {
     }
 }
 
-/// Issue 37: the broad phase prunes by the body's roundness too (the corners of the
+/// The broad phase prunes by the body's roundness too (the corners of the
 /// swept box, a triangle's distance from the path). Among thousands of millimetre to
 /// centimetre triangles and long slivers packed around a walker standing, stepping up
 /// and sliding, that pruning must never change an answer.
@@ -160,7 +160,7 @@ fn methods_agree_away_from_edges() {
     assert!(differ * 20 < faces_inside, "{differ} of {faces_inside}");
 }
 
-/// Issue 37: a move leaves behind what lies wholly behind its start (seen in the body's
+/// A move leaves behind what lies wholly behind its start (seen in the body's
 /// ellipsoid space), and the broad phase skips it: the floor under a walker stepping up,
 /// the wall behind one walking away, the half of a fine chair it slides away from. Among
 /// a level floor of 2 cm triangles, tilted plates and fine debris, a body first swept to
@@ -323,7 +323,7 @@ fn dome(centre: Vec3, r: f32) -> Vec<[Vec3; 3]> {
     tris
 }
 
-/// Issue 37: a body resting on a vertex where many triangles meet (the pole of a fine
+/// A body resting on a vertex where many triangles meet (the pole of a fine
 /// dome, a chair's knob on conference) touches them all at once, at one moment. The tree
 /// searches the boxes a sweep starts in nearest first, and prunes a triangle farther
 /// from the start than the body reaches up to the contact found; its answer (of those

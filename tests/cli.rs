@@ -102,7 +102,7 @@ fn bad_option_values_are_refused() {
         ),
         (vec!["--size", "10x10"], "between 64 and 16384"),
         (vec!["--bench-frames", "0"], "0 is not in 1..=1000000"),
-        // A review's finding: every frame's row was reserved at once (350 GB).
+        // Every frame's row was reserved at once (350 GB).
         (
             vec!["--bench-frames", "4000000000"],
             "4000000000 is not in 1..=1000000",
@@ -142,7 +142,7 @@ fn bad_option_values_are_refused() {
 }
 
 /// A number `f32` cannot hold is said as written, not as the 0 or infinity it would be
-/// read as (a fuzz run's finding: `--scale 1e-46` was refused as "--scale 0").
+/// read as (`--scale 1e-46` was refused as "--scale 0").
 #[test]
 fn a_scale_too_small_for_f32_is_said_as_written() {
     for (args, want) in [
@@ -199,7 +199,7 @@ fn sim_prints_the_trace_header_and_one_row_per_step() {
     );
 }
 
-/// A new user's finding: `sim --help`'s usage line hid that a script is needed.
+/// `sim --help`'s usage line hid that a script is needed.
 #[test]
 fn sim_help_says_a_script_is_needed() {
     let o = walkthrough(&["sim", "--help"]);
@@ -442,7 +442,7 @@ fn a_script_with_a_byte_order_mark_runs() {
     );
 }
 
-/// Issue 37: a map of a million triangles is kept in the cache of built maps once
+/// A map of a million triangles is kept in the cache of built maps once
 /// built; the next open reads it from there and walks byte for byte the same; a damaged
 /// cached file is refused with a warning and the map built again; `--no-map-cache`
 /// neither reads nor keeps.
@@ -521,7 +521,7 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
     // The damage was that open's news: it was kept with the rebuilt map and said again at
     // every later open, once.
     assert!(!log.contains("checksum"), "an old warning came back: {log}");
-    // A new user's findings: a damaged header was built again without a word; and with
+    // A damaged header was built again without a word; and with
     // a cache folder that cannot be made, the load line still said the map was kept.
     let files = kept_files();
     let mut bytes = std::fs::read(&files[0]).unwrap();
@@ -550,7 +550,7 @@ fn a_big_map_reopens_from_the_cache_of_built_maps_and_walks_the_same() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A fuzz-like run by a new user: `--exit-after nan` opened a window that never closed
+/// `--exit-after nan` opened a window that never closed
 /// (the time was read as none), and `--exit-after -1` was taken for an unknown option.
 #[test]
 fn exit_after_nan_infinite_or_negative_is_refused_not_a_window_that_never_closes() {
@@ -567,7 +567,7 @@ fn exit_after_nan_infinite_or_negative_is_refused_not_a_window_that_never_closes
     }
 }
 
-/// A new user's run: `--screenshot shot.jpg` quietly wrote a PNG under a JPEG's name.
+/// `--screenshot shot.jpg` quietly wrote a PNG under a JPEG's name.
 #[test]
 fn a_screenshot_not_named_png_is_refused_before_the_window_opens() {
     for name in ["shot.jpg", "shot", "shot.png.bmp"] {
@@ -582,7 +582,7 @@ fn a_screenshot_not_named_png_is_refused_before_the_window_opens() {
     }
 }
 
-/// A new user's finding: a value clap refused (`--up w`, `--fov 500`) was said in clap's
+/// A value clap refused (`--up w`, `--fov 500`) was said in clap's
 /// own style ("error: invalid value ..."), every other error as `walkthrough: error:`.
 #[test]
 fn a_refused_option_is_said_as_every_other_error() {
@@ -612,8 +612,8 @@ fn a_refused_option_is_said_as_every_other_error() {
 }
 
 /// `a_closed_standard_error_is_no_panic`: `walkthrough MAP --bogus 2>&1 | head -1` ended
-/// with exit code 101 (`eprintln!` panics when the pipe is closed) in 3 runs of 6 (a new
-/// user's finding). With standard error a pipe nobody reads, refusals still end with their
+/// with exit code 101 (`eprintln!` panics when the pipe is closed) in 3 runs of 6.
+/// With standard error a pipe nobody reads, refusals still end with their
 /// own exit codes: 2 for a command line clap refuses, 1 for a map that is not there, and a
 /// `sim` that fails to open its map the same.
 #[test]
@@ -648,8 +648,8 @@ fn a_closed_standard_error_is_no_panic() {
 }
 
 /// `a_spawn_too_far_is_said_as_typed`: `--spawn 1e9,0,0` on a map read at 0.0051 m a unit
-/// was refused as "--spawn 5102040.0,0.0,0.0 is ...", numbers the user never typed (a new
-/// user's finding). The refusal names the spawn as given, the frame that moves it, and
+/// was refused as "--spawn 5102040.0,0.0,0.0 is ...", numbers the user never typed. The
+/// refusal names the spawn as given, the frame that moves it, and
 /// where that puts it in the world.
 #[test]
 fn a_spawn_too_far_is_said_as_typed() {
@@ -679,7 +679,7 @@ fn a_spawn_too_far_is_said_as_typed() {
 }
 
 /// `--yaw 1e30` printed thirty-one digits on the spawn line and `--pitch 200` was 89
-/// without a word (a new user's finding): both are refused, said as typed; the limits
+/// without a word: both are refused, said as typed; the limits
 /// themselves are taken.
 #[test]
 fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
@@ -701,7 +701,7 @@ fn a_yaw_or_pitch_out_of_range_is_refused_as_typed() {
         assert_eq!(out.status.code(), Some(1), "{flag} {value}: {err}");
         assert!(err.contains(said), "{flag} {value}: {err}");
     }
-    // A fuzz run's finding: 1e300 is finite, but past f32's range: said so as typed.
+    // 1e300 is finite, but past f32's range: said so as typed.
     for (flag, value, said) in [
         ("--yaw", "1e300", "'1e300' for '--yaw <YAW>': too large"),
         ("--pitch", "nan", "must be a finite number of degrees"),
@@ -738,8 +738,8 @@ fn sim_at_scale(name: &str, scale: &str) -> String {
     stderr(&out)
 }
 
-/// `--scale 1e-30` walked the built-in map made smaller than an atom without a word (a
-/// new user's finding): a scale that makes the map too small to stand in is warned of;
+/// `--scale 1e-30` walked the built-in map made smaller than an atom without a word: a
+/// scale that makes the map too small to stand in is warned of;
 /// an ordinary one is not.
 #[test]
 fn a_scale_that_makes_the_map_tiny_is_warned_of() {
@@ -753,8 +753,8 @@ fn a_scale_that_makes_the_map_tiny_is_warned_of() {
     assert!(!run("0.5").contains("too small to stand in"));
 }
 
-/// `--speed 1e9` went without a word while the settings stop at 100 m/s (a new user's
-/// finding, twice): a speed outside the settings' range is warned of, the flag's and a
+/// `--speed 1e9` went without a word while the settings stop at 100 m/s: a
+/// speed outside the settings' range is warned of, the flag's and a
 /// script line's (named by file and line); it still runs, since every move is swept.
 #[test]
 fn a_speed_outside_the_settings_range_is_warned_of_with_its_line() {
@@ -779,7 +779,7 @@ fn a_speed_outside_the_settings_range_is_warned_of_with_its_line() {
 }
 
 /// `--scale 1000` made the built-in house 24 km across without a word, while 0.001 was
-/// warned of (a new user's finding): a scale far from what the map surely reads as is
+/// warned of: a scale far from what the map surely reads as is
 /// warned of too; one within 30 times of it (`FAR_FROM_READING`) (a unit's neighbour) is not.
 #[test]
 fn a_scale_far_from_what_the_map_reads_as_is_warned_of() {
@@ -797,7 +797,7 @@ fn a_scale_far_from_what_the_map_reads_as_is_warned_of() {
 }
 
 /// A window's option given to `sim` (or `sim`'s to the window) read as clap's
-/// "unexpected argument ... tip: to pass it as a value" (a new user's finding): it is said
+/// "unexpected argument ... tip: to pass it as a value": it is said
 /// whose option it is. An option of neither is clap's error as before.
 #[test]
 fn an_option_of_the_other_command_says_whose_it_is() {
@@ -833,7 +833,7 @@ fn an_option_of_the_other_command_says_whose_it_is() {
 }
 
 /// A recording of the built-in map replayed on another map was warned of only as a start
-/// outside it (a new user's finding): its header's map and frame are checked against
+/// outside it: its header's map and frame are checked against
 /// the map opened.
 #[test]
 fn a_recording_replayed_on_another_map_or_frame_is_warned_of() {
@@ -872,7 +872,7 @@ fn a_recording_replayed_on_another_map_or_frame_is_warned_of() {
 }
 
 /// `sim` said only the map's spawn, even when the script's first line puts the walk
-/// elsewhere (a recording replayed read as walked from the spawn: a new user's finding):
+/// elsewhere (a recording replayed read as walked from the spawn):
 /// its start is said too; a script that walks from the spawn says none.
 #[test]
 fn a_script_that_starts_elsewhere_says_where() {
@@ -891,7 +891,7 @@ fn a_script_that_starts_elsewhere_says_where() {
 
 /// `a_second_map_and_a_bad_option_after_the_map_read_plainly`: a second map was "the
 /// subcommand 'extra.obj' cannot be used with '[MAP]'", and a bad option after the map
-/// gave the usage "walkthrough <MAP>", as if a map were needed (a new user's finding).
+/// gave the usage "walkthrough <MAP>", as if a map were needed.
 #[test]
 fn a_second_map_and_a_bad_option_after_the_map_read_plainly() {
     let two = walkthrough(&["a.obj", "extra.obj"]);
@@ -914,7 +914,7 @@ fn a_second_map_and_a_bad_option_after_the_map_read_plainly() {
     );
 }
 
-/// A fuzz run's finding: `--trace X --decals-out X` wrote both through one `.partial`
+/// `--trace X --decals-out X` wrote both through one `.partial`
 /// file, and X was left a mix of both, its old contents lost. Refused before the map is
 /// read, X as it was.
 #[test]
@@ -941,7 +941,7 @@ fn a_trace_and_the_decals_at_one_file_are_refused_and_the_file_kept() {
     assert_eq!(std::fs::read_to_string(&same).unwrap(), "precious\n");
 }
 
-/// A fuzz run's finding: a scale of 1e38 remembered for a file (set by hand in the
+/// A scale of 1e38 remembered for a file (set by hand in the
 /// settings) stopped every open of it, the error naming neither the settings nor
 /// `--forget`. It names both, and `--forget` opens the map again.
 #[test]
@@ -959,7 +959,7 @@ fn a_remembered_scale_that_breaks_the_map_is_blamed_and_forget_mends_it() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
-/// A new user's finding: `walkthrough ""` said "a value is required for '[MAP]' but none
+/// `walkthrough ""` said "a value is required for '[MAP]' but none
 /// was supplied", as if a map were needed. It says the path is empty, window or `sim`.
 #[test]
 fn an_empty_map_path_is_said_to_be_empty() {
@@ -977,7 +977,7 @@ fn an_empty_map_path_is_said_to_be_empty() {
     }
 }
 
-/// A fuzz run's finding: `--trace` onto `settings.toml.bad` (the user's unreadable
+/// `--trace` onto `settings.toml.bad` (the user's unreadable
 /// settings, set aside) replaced it. It is refused as the settings file is.
 #[test]
 fn a_trace_onto_settings_set_aside_is_refused() {
@@ -1007,7 +1007,7 @@ fn a_trace_onto_settings_set_aside_is_refused() {
     );
 }
 
-/// A fuzz run's finding: `--help >/dev/full` printed nothing and exited 0 (clap's own exit
+/// `--help >/dev/full` printed nothing and exited 0 (clap's own exit
 /// took the failed write for a success). A help that cannot be written is an error.
 #[cfg(target_os = "linux")]
 #[test]

@@ -116,7 +116,7 @@ fn slide_through_a_shared_vertex_at_the_centre_height() {
     }
 }
 
-/// A fuzz run's finding: a walker sliding along a flat wall of one quad stopped for good
+/// A walker sliding along a flat wall of one quad stopped for good
 /// where the quad's diagonal crossed its centre, and stayed stopped while the key was
 /// held. Resting against the wall at the inner band's radius, a rounding of an `f32`
 /// position inside it (the wall 3.2 m out, not at 0 as above), it took the diagonal of
@@ -160,7 +160,7 @@ fn a_slide_along_a_flat_wall_crosses_the_diagonal_of_its_quad() {
     }
 }
 
-/// A review's finding on the fix above: a body held off a table top's plane within the
+/// Beside the fix above: a body held off a table top's plane within the
 /// gap but out past its edge, falling, met the edge partway down and was handed the top's
 /// normal (straight up), so a falling walker hung on the edge as if on ground. Past the
 /// edge the edge's own normal holds: the body slides off it.

@@ -1,4 +1,4 @@
-//! Decals (issue 39, item 2) through `sim --decals-out`: a decal stuck by a script's
+//! Decals through `sim --decals-out`: a decal stuck by a script's
 //! `decal` line near a room's corner is clipped to both walls, its triangles written in
 //! the map file's coordinates.
 

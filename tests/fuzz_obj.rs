@@ -57,7 +57,8 @@ enum Mutation {
     /// Repeat line `at`'s text on one line this many times.
     Widen(usize, usize),
     /// Put a terminal's control sequence (title, clear screen, a lone CR, a bell) into line
-    /// `at`, at byte `b` (the fuzz run's 66 mutants whose messages cleared the screen).
+    /// `at`, at byte `b` (a message that clears the screen
+    /// or rings must never reach the terminal raw).
     Control(usize, usize, usize),
     /// Start the file with a UTF-8 byte order mark.
     Bom,
@@ -220,8 +221,7 @@ fn mutated_corpus_files_load_or_are_refused_clearly_and_in_bounded_time() {
                             "line {line} of {lines}: {message}"
                         );
                         // The line named is the one quoted, and a face's index is blamed
-                        // on a face (the fuzz run found them blamed on the `o` that
-                        // closed the face's object).
+                        // on a face, never on the `o` that closed the face's object.
                         let named = read_as.lines().nth(line - 1).unwrap_or("").trim();
                         let quoted = quote(named).to_string();
                         prop_assert!(

@@ -340,7 +340,7 @@ fn sim_binary_walks_conference_without_crossing() {
 
 /// The box is open toward -z (file z = 0), its floor ending there: the spawn stands on
 /// the floor, back from that edge (it stood 6 cm from it, and a step back fell off the
-/// map: a new user's finding), looking into the box, not out of its open side.
+/// map), looking into the box, not out of its open side.
 #[test]
 fn cornell_box_spawn_stands_on_the_big_floor_back_from_the_open_front_facing_in() {
     let Some(dir) = shared("maps/cornell_box") else {
@@ -416,7 +416,7 @@ fn an_mtllib_named_in_another_case_is_found() {
 }
 
 /// `f 1 2` was dropped without a word, and a file of only such faces was said to have
-/// "no faces" (a new user's finding): each is counted in a warning, and the refusal says
+/// "no faces": each is counted in a warning, and the refusal says
 /// why; a polyline (`l`) is no face and is not counted.
 #[test]
 fn a_face_of_fewer_than_three_corners_is_said_dropped() {
@@ -424,7 +424,7 @@ fn a_face_of_fewer_than_three_corners_is_said_dropped() {
     std::fs::create_dir_all(&dir).unwrap();
     let floor = "v 0 0 0\nv 4 0 0\nv 0 0 4\nv 4 0 4\nf 1 2 3\nf 2 4 3\n";
     let mixed = dir.join("mixed.obj");
-    // An empty `f` is one too, counted once (a fuzz run's finding: it was also said to
+    // An empty `f` is one too, counted once (it was also said to
     // have no area).
     std::fs::write(&mixed, format!("{floor}f 1 2\nl 1 2\nf 3\np 1\nf\n")).unwrap();
     let m = load_obj_file(&mixed, &LoadOptions::default()).unwrap();
@@ -774,7 +774,7 @@ fn closed_solids_are_found_at_load_and_stay_true_after_the_map_is_turned_and_sca
     }
 }
 
-/// A new user's finding on Recast's dungeon (slide mode): pressed up a walkable rock
+/// Recast's dungeon (slide mode): pressed up a walkable rock
 /// slope into a 47-degree face, the walker crept up the crease, then the floor's follow
 /// met the steep face first and slid it 0.27 m back down in one step, eleven times a
 /// second; in a corner where the floor meets a wall through a 52-degree bevel it shook
@@ -827,7 +827,7 @@ fn pressed_into_a_steep_face_on_the_dungeon_the_walker_never_jumps_back() {
     }
 }
 
-/// A new user's finding: Doom's E1M1 read at its own scale (Doom units, 0.032 m) could
+/// Doom's E1M1 read at its own scale (Doom units, 0.032 m) could
 /// not be walked up, its stairs rising 16 units (0.51 m) against the walker's 0.45 m
 /// step. A level in Doom's units climbs Doom's 24-unit step; the same stairs at another
 /// scale (0.0315 m a unit, no engine's) are still walls.

@@ -1,4 +1,4 @@
-//! A world that moves (issue 40): lifts ridden, turntables turning the rider, doors and
+//! A world that moves: lifts ridden, turntables turning the rider, doors and
 //! crushers that push or are blocked, never a triangle through the body, the same at any
 //! step. Scripts run through `sim`'s own routine (`run_to_rows_in`) on the example scene
 //! in `assets/moving-scene` and on small generated scenes.
@@ -432,7 +432,7 @@ fn a_flyer_sliding_over_a_turning_boxs_edge_ends_no_deeper_than_a_rounding() {
     assert!(overlap(&world, &body, out.end).is_none());
 }
 
-/// A new user's finding: a platform that tilts (a see-saw, turning about a horizontal
+/// A platform that tilts (a see-saw, turning about a horizontal
 /// axis) froze for good once the walker stood on it. Carried by the turn, the upright
 /// body needs more room over the platform as it comes back toward level than the turn
 /// left it, so every tick found it inside and sent the platform back.
@@ -469,7 +469,7 @@ fn a_tilting_platform_goes_on_tilting_with_the_walker_on_it() {
     assert!(high - low > 0.6, "the eye went only from {low} to {high}");
 }
 
-/// A new user's finding: E looking at a door 2.5 m away did nothing and said nothing.
+/// E looking at a door 2.5 m away did nothing and said nothing.
 /// What the use key meets is asked as the tick asks it: the door within 2 m, nothing
 /// farther, and a map without movers that start on use has none.
 #[test]

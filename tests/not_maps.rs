@@ -1,4 +1,4 @@
-//! Files that are no map, given as the map (issue 41): archives and compressed files are
+//! Files that are no map, given as the map: archives and compressed files are
 //! told by their first bytes and refused with one line that says what they are and what
 //! to do, before any line is parsed (a `.tar` of an OBJ and a ZIP stored uncompressed
 //! loaded as an OBJ, exit 0); a material library names the OBJ beside it that uses it.

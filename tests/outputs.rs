@@ -479,7 +479,7 @@ fn output_paths_are_refused_or_written_whole_and_no_input_is_touched() {
     eprintln!("{cases} output paths: {refused} refused, {written} written whole");
 }
 
-/// A fuzz run's finding: `--trace /dev/stdout > file.csv` (as root) made its `.partial`
+/// `--trace /dev/stdout > file.csv` (as root) made its `.partial`
 /// file in `/dev` and renamed it over the system's link; `file.csv` got nothing and the
 /// run said nothing. An output named by a link is written to the file the link leads to,
 /// through a `.partial` file beside that file, and the link is kept.
@@ -528,7 +528,7 @@ fn an_output_named_by_a_link_is_written_to_the_file_it_leads_to() {
     assert!(!t.dir.join("stdout.csv.partial").exists());
 }
 
-/// A new user's finding: `sim` said a trace's folder was missing only after the whole
+/// `sim` said a trace's folder was missing only after the whole
 /// map had loaded (0.85 s on conference, with its load report). An output that cannot be
 /// written is refused before the map is read.
 #[test]

@@ -141,7 +141,7 @@ fn walking_asked_for_where_no_walker_fits_stays_flying_and_says_why() {
     assert_eq!((r.refused, c.settings.mode), (None, Mode::Walk));
 }
 
-/// A new user's finding: a script's `start` under the slab left the walk flying, and a
+/// A script's `start` under the slab left the walk flying, and a
 /// later `start` in the open room flew on to the script's end. A placement after a
 /// refused walk walks again; a flight asked for (`mode fly`) stays.
 #[test]

@@ -312,7 +312,7 @@ fn real_levels_on_their_side_are_never_wrong_with_confidence_high() {
 }
 
 /// A scale far from what a map surely reads as is warned of (`--scale 1000` on a house in
-/// metres said nothing: a new user's finding); a user giving a real level its true up
+/// metres said nothing); a user giving a real level its true up
 /// axis and scale must never be told the scale looks wrong, and one giving it a hundred
 /// times that is told so wherever the reading is sure.
 #[test]

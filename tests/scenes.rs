@@ -320,7 +320,7 @@ fn open_scene(dir: &std::path::Path, text: &str) -> Result<Session, String> {
     Session::open(Some(&path), &OpenOptions::default()).map_err(|e| e.to_string())
 }
 
-/// A fuzz run's finding: `file = ""` was read as the scene's folder ("./: is a
+/// `file = ""` was read as the scene's folder ("./: is a
 /// directory, not an OBJ file").
 #[test]
 fn a_model_with_an_empty_file_name_is_said_to_have_none() {
@@ -349,7 +349,7 @@ fn a_non_finite_placement_names_its_field() {
             "[0.0, inf, 0.0]",
             "rotation [0.0, inf, 0.0] must be three finite numbers (each within about 3.4e38)",
         ),
-        // Written finite, past f32's range (a fuzz run's finding: said as 'inf' alone).
+        // Written finite, past f32's range (said as 'inf' alone).
         (
             "position",
             "[1e39, 0.0, 0.0]",
@@ -492,7 +492,7 @@ fn a_scene_of_millions_of_tables_is_refused_before_it_is_parsed() {
     assert!(e.ends_with("over the limit of 100000"), "{e}");
 }
 
-/// A fuzz run's finding: lists were not counted, and a 62 MB scene of 31 million numbers
+/// Lists were not counted, and a 62 MB scene of 31 million numbers
 /// in one `position` took 4.7 GB and 20 s to refuse. A scene of more values than
 /// [`MAX_SCENE_VALUES`] is refused before it is parsed, whatever holds them.
 #[test]
@@ -633,7 +633,7 @@ fn a_spawn_outside_the_map_and_an_open_map_are_warned_about() {
 
 /// The reliability issue: a model file that cannot be read (missing, a directory, a FIFO,
 /// `/dev/zero`, not an OBJ, a bad line inside it) was reported without the scene's file
-/// and line (85 cases of the fuzz run). Both are named, and the model's own line where
+/// and line. Both are named, and the model's own line where
 /// it is at fault.
 #[test]
 fn a_model_that_cannot_be_read_is_named_at_the_scene_line_that_places_it() {
@@ -835,7 +835,7 @@ fn a_models_mirror_list_marks_its_materials_and_an_unknown_name_is_refused_at_it
     );
 }
 
-/// A new user's finding: a scene whose models share one MTL was said to have each
+/// A scene whose models share one MTL was said to have each
 /// model's copy of its materials (56 for 8). The example scene's six models share
 /// `moving.mtl`'s four.
 #[test]
@@ -851,8 +851,8 @@ fn a_scene_counts_the_materials_its_models_share_once() {
     );
 }
 
-/// The load says which up axis a scene's models were read with, and why (a fuzz run's
-/// finding: `--up z` was applied and the load said "up axes as the scene file gives them").
+/// The load says which up axis a scene's models were read with, and why (`--up z`
+/// was applied and the load said "up axes as the scene file gives them").
 #[test]
 fn a_scenes_up_axis_is_said_with_where_it_came_from() {
     let models = std::fs::read_to_string(example()).unwrap();
@@ -889,7 +889,7 @@ fn a_scenes_up_axis_is_said_with_where_it_came_from() {
     );
 }
 
-/// Issue 37: a scene where nothing moves reuses the ticks that repeat, as a map does. Its
+/// A scene where nothing moves reuses the ticks that repeat, as a map does. Its
 /// placements name a revision (they named none, and every tick of a walker standing in
 /// a scene was worked out again). Standing in the example scene, a walker sweeps nothing
 /// once it has settled, and walks to the bit the path of one that remembers nothing.

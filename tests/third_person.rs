@@ -1,4 +1,4 @@
-//! The third-person camera (issue 39, item 1): random walks through generated buildings,
+//! The third-person camera: random walks through generated buildings,
 //! frame by frame at random frame times, the boom swept each frame; the camera must
 //! never end a frame inside the map. The oracle is independent of the code under test:
 //! parry3d's distance from the camera to the map's mesh, and its ray cast along the boom

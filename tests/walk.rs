@@ -156,7 +156,7 @@ fn steps_of_0_25_0_35_and_0_44_m_are_climbed_by_walking_at_every_time_step() {
 /// Pressed straight into a 3 m wall, a tick sweeps four times: the move (stopped at
 /// once), the step-up's rise and its move across (stopped at once too), the floor below.
 /// The step-up is not lowered: it went no farther than the plain move, so no landing
-/// could be kept (issue 37: beside fine furniture that lowering was a tick's dearest
+/// could be kept (beside fine furniture that lowering was a tick's dearest
 /// sweep; with it, five a tick).
 #[test]
 fn a_step_up_that_went_no_farther_than_the_plain_move_is_not_lowered() {
@@ -178,7 +178,7 @@ fn a_step_up_that_went_no_farther_than_the_plain_move_is_not_lowered() {
 }
 
 /// A step-up's landing that the floor's rule holds is the floor followed: the tick does
-/// not sweep down again from there (issue 37: beside a chair's knob that sweep was a
+/// not sweep down again from there (beside a chair's knob that sweep was a
 /// sixth of a stepping tick). Up the stairs at one tick a step, each step-up sweeps the
 /// move (stopped by the riser), the rise, the move across and the lowering, no more, and
 /// leaves the walker on the ground, its feet on the tread it climbed to.
@@ -294,7 +294,7 @@ fn a_jump_rises_0_9_m_and_lands_where_it_started() {
     );
 }
 
-/// A new user's finding: pressed against a 1 m block, a jump rose 8.5 cm and fell back.
+/// Pressed against a 1 m block, a jump rose 8.5 cm and fell back.
 /// The block's top edge, a little above the body's middle and within its contact gap,
 /// was taken for a ceiling and stopped the rise. A jump there rises as a free one does,
 /// the round body's bottom comes over the edge at the top of the jump and it stands on
@@ -748,7 +748,7 @@ fn a_walker_wedged_in_a_slot_narrower_than_itself_can_jump_out() {
 }
 
 /// Up the stairs no step is a wall's: every step the stairs change is a climb (the HUD
-/// flashed SLIDING at each step-up, a new user's finding), while a wall still blocks.
+/// flashed SLIDING at each step-up), while a wall still blocks.
 #[test]
 fn a_step_climbed_is_no_slide_on_the_hud() {
     let forward = MoveIntent {
@@ -782,7 +782,7 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
         "{blocked} blocked steps against a wall"
     );
     // Head-on into it, a slide goes nowhere: held, as a stop is (the HUD's STOPPED, not
-    // SLIDING: a new user's finding).
+    // SLIDING).
     assert!(
         into[200..].iter().all(|r| r.held()),
         "a head-on slide not held"
@@ -798,7 +798,7 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
         sliding.iter().all(|r| !r.held()),
         "a slide along the wall held"
     );
-    // Head-on and falling (a review's finding: the fall's own motion read as a slide).
+    // Head-on and falling (the fall's own motion read as a slide).
     let mut walker = Controller::new(
         Pose::new(Vec3::new(0.0, 3.5, -1.5), 0.0, 0.0),
         ControllerSettings::default(),
@@ -814,7 +814,7 @@ fn a_step_climbed_is_no_slide_on_the_hud() {
     );
 }
 
-/// A review's finding: once a steep face met first by the floor's follow was no floor at
+/// Once a steep face met first by the floor's follow was no floor at
 /// all, a walker pressed into the foot of a 50-degree ramp lost the ground every other
 /// tick (the HUD said falling, jumps were lost). A settling slide down a steep face (the
 /// contact gap) keeps the floor; only a slide that takes the body well aside is refused.
@@ -856,7 +856,7 @@ fn pressed_into_the_foot_of_a_steep_ramp_the_walker_stays_on_the_ground() {
     }
 }
 
-/// A review's finding: down a Doom level's stairs (0.51 m a step) the view dropped each
+/// Down a Doom level's stairs (0.51 m a step) the view dropped each
 /// step at once, while a climb is eased. A step down is eased the same way: the drawn
 /// eye comes down over the view's smoothing, the physical one (the trace's) at once.
 #[test]
@@ -896,7 +896,7 @@ fn a_step_down_is_eased_in_the_view_as_a_climb_is() {
     );
 }
 
-/// A review's finding: a body on a slope steeper than walkable crept down it at a few
+/// A body on a slope steeper than walkable crept down it at a few
 /// centimetres a second (its fall capped at what the slope let it fall), so a walker
 /// dropped on a 60-degree ramp 0.5 m up was still on it seconds later. It slides down as
 /// a ball on a frictionless incline: 0.58 m along the slope at g sin 60 takes 0.37 s.
@@ -921,7 +921,7 @@ fn a_body_on_a_slope_too_steep_to_stand_on_slides_down_it() {
 }
 
 /// Pressed up the dungeon's 47-degree rock face the walker hovered on it, and the HUD
-/// said "falling" all the while (a new user's finding): on a slope too steep to stand
+/// said "falling" all the while: on a slope too steep to stand
 /// on, sliding down it or walked up it, the stance says so, falling or not each tick.
 #[test]
 fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
@@ -983,7 +983,7 @@ fn on_a_slope_too_steep_to_stand_on_the_hud_says_so_not_falling() {
 }
 
 /// A tick that reads just what the last one read is taken from the walker's memory, not
-/// worked out again (issue 37: pressed into conference's furniture, one tick of 9 to 14
+/// worked out again (pressed into conference's furniture, one tick of 9 to 14
 /// sweeps repeated for a second at a time). The walk is the very same walk, to the bit,
 /// as one that never remembers (a recorder names no revision): up stairs, pressed into a
 /// corner, standing, jumping, crouching. Pressed into the corner, and standing, a step

@@ -1,4 +1,4 @@
-//! Water (issue 39, item 4): a scene's `[[water]]` boxes, the walker wading, swimming
+//! Water: a scene's `[[water]]` boxes, the walker wading, swimming
 //! and climbing out, the trace's `water` column, the same at any step; a bad box refused
 //! at its line. Scenes are generated into a temporary folder.
 
