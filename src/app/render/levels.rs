@@ -2,8 +2,8 @@
 //! while the map is already drawn in full, and handed over in batches as they are made,
 //! the clusters farthest from the eye first: simplifying conference's clusters takes
 //! most of a second, which neither the load nor the far clusters wait for. Once made,
-//! they are kept in the cache folder ([`walkthrough_core::session::cache::levels`]): the map opened
-//! again has them at its first frame, and no thread is started.
+//! they are kept in the cache folder ([`walkthrough_core::session::cache::levels`]): the
+//! map opened again has them at its first frame, and no thread is started.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
