@@ -27,8 +27,9 @@ use walkthrough_core::cull::{CLUSTER_TRIANGLES, cluster_map};
 use walkthrough_core::map::header::Header;
 use walkthrough_core::map::progress::Progress;
 use walkthrough_core::map::{LoadOptions, TextureOptions, load_obj_file, load_obj_str};
-use walkthrough_core::session::{OpenOptions, Session, Watch};
-use walkthrough_core::store::levels::{Fingerprint, decode, encode};
+use walkthrough_core::session::OpenOptions;
+use walkthrough_core::session::cache::levels::{Fingerprint, decode, encode};
+use walkthrough_core::session::open::{OpenWith, open};
 use walkthrough_core::survey::{FreeSpace, Given, infer_frame};
 
 /// An OBJ of one face: `n` corners round a circle whose radius alternates by `dent`
@@ -159,13 +160,13 @@ fn big_map(c: &mut Criterion) {
         std::env::temp_dir().join(format!("walkthrough-bench-cache-{}", std::process::id()));
     let open = || {
         let progress = Progress::default();
-        let watch = Watch {
-            on_key: &mut |_, _| {},
+        let with = OpenWith {
             cache_dir: Some(cache.clone()),
-            progress: &progress,
+            ..OpenWith::quiet(&progress)
         };
-        Session::open_watched(Some(&path), &headless, watch)
+        open(Some(&path), &headless, with)
             .expect("opens")
+            .session
             .world
             .stats()
             .triangles

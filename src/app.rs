@@ -71,7 +71,9 @@ use walkthrough_core::sim::{Command, TraceColumns, TraceWriter};
 use walkthrough_core::store::{ContentKey, Store};
 
 use crate::cli::options::Common;
-use crate::cli::terminal::{Opened, inputs, open_map, open_stand_in, warn_speeds, warn_starts};
+use crate::cli::terminal::{
+    Opened, inputs, open_and_tell, open_stand_in, warn_speeds, warn_starts,
+};
 use bench::Bench;
 use debug_view::DebugView;
 use free_camera::FreeCamera;
@@ -227,7 +229,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
             say_loading_in_the_window(path);
             open_stand_in()?
         }
-        None => open_map(map.as_deref(), open, common.forget, common.verbose)?,
+        None => open_and_tell(map.as_deref(), open, common.forget, common.verbose)?,
     };
     // (Not against the built-in map standing in for one that loads in the window.)
     if first.is_none() {

@@ -8,7 +8,7 @@
 //! is outside them ([`ClusteredMesh::meshlet_hides_back_faces`]; the map's closed solids are
 //! found by [`solids`]); each cluster at the coarsest level of detail whose error shows no
 //! more than a pixel ([`lod`]). Pure geometry: the GL side is `app/render/renderer.rs`, the levels kept on disk
-//! [`crate::store::levels`].
+//! [`crate::session::cache::levels`].
 
 pub mod batches;
 pub mod clusters;

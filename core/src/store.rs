@@ -14,7 +14,6 @@
 //!
 //! - `folders`: the config folder and the cache folder, each the platform's unless an
 //!   environment variable names another.
-//! - [`levels`]: the maps' levels of detail kept in the cache folder.
 //! - `parse`: the file's TOML read, each problem a warning with its line.
 
 use std::collections::BTreeMap;
@@ -33,7 +32,6 @@ use crate::preferences::Preferences;
 use crate::session::OpenOptions;
 
 mod folders;
-pub mod levels;
 mod parse;
 
 pub use folders::{CACHE_DIR_ENV, CONFIG_DIR_ENV, cache_dir, config_dir};
@@ -457,7 +455,7 @@ pub struct Recall {
 
 /// Before opening the OBJ map at `path`: with `forget`, drop its remembered correction;
 /// else, when `opts` gives neither `up` nor `scale`, put the remembered frame in
-/// `opts.remembered` ([`crate::session::Session::open`] then uses it and says so).
+/// `opts.remembered` ([`crate::session::open::open`] then uses it and says so).
 pub fn recall(
     store: &mut Store,
     path: Option<&Path>,
@@ -478,7 +476,7 @@ pub fn recall(
 }
 
 /// [`recall`] for the map at `path` whose content key is already known (taken as it was
-/// read: see [`crate::session::Session::open_watched`]), so that it is not read twice;
+/// read: see [`crate::session::open::Recall`]), so that it is not read twice;
 /// returns the line for the terminal, if any.
 pub fn recall_by_key(
     store: &mut Store,

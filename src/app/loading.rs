@@ -8,10 +8,10 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use walkthrough_core::cull::{CLUSTER_TRIANGLES, ClusteredMesh, cluster_map};
-use walkthrough_core::files::Digest;
 use walkthrough_core::map::minimap::{TopDown, top_down};
 use walkthrough_core::map::progress::{PROGRESS_AFTER, Progress, Stage};
-use walkthrough_core::session::{OpenOptions, Session, Watch};
+use walkthrough_core::session::open::{self, OpenWith, Opened};
+use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::store::{self, ContentKey, Store};
 
 use super::App;
@@ -95,8 +95,9 @@ pub struct LoadStatus {
 }
 
 impl Loading {
-    /// Start loading `path` (the built-in map for `None`) with `open`'s frame (a frame
-    /// remembered in `store` fills what it leaves open); the spawn and view are found anew.
+    /// Start loading `path` (the built-in map for `None`) through [`open::open`] with
+    /// `open`'s frame (a frame remembered in `store` fills what it leaves open); the spawn
+    /// and view are found anew.
     pub fn start(
         path: Option<PathBuf>,
         open: &OpenOptions,
@@ -115,7 +116,8 @@ impl Loading {
             },
         };
         // `--forget` is done on the window's own store once the key is known (see
-        // `App::forget_first`): this thread's copy of the store is not the one saved.
+        // `App::forget_first`): this thread's copy of the store is not the one saved, and
+        // recalls nothing for a file to be forgotten.
         let forget = purpose == Purpose::First { forget: true };
         let what = path
             .as_ref()
@@ -123,29 +125,16 @@ impl Loading {
         let progress = Arc::new(Progress::default());
         let watched = Arc::clone(&progress);
         std::thread::spawn(move || {
-            let mut key = None;
-            let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
-                let k = ContentKey::from(*digest);
-                if let Some(p) = &path
-                    && !forget
-                {
-                    store::recall_by_key(&mut store, &k, p, open, false);
-                }
-                key = Some(k);
-            };
-            let watch = Watch {
-                on_key: &mut on_key,
-                cache_dir: store::cache_dir(),
-                progress: &watched,
-            };
-            let opened = Session::open_watched(path.as_deref(), &open, watch);
+            let store = (!forget).then_some(&mut store);
+            let with = OpenWith::user(store, false, &watched);
+            let opened = open::open(path.as_deref(), &open, with);
             // The window may have closed meanwhile, or given up on this load (Esc, or
             // another load): nobody to tell, nothing lost, and not worth going on with.
             if watched.cancelled() {
                 return;
             }
-            let session = match opened {
-                Ok(session) => session,
+            let Opened { session, key, .. } = match opened {
+                Ok(opened) => opened,
                 Err(e) => {
                     let _ = tx.send(Err(e.to_string()));
                     return;

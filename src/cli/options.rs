@@ -70,8 +70,8 @@ pub struct Common {
 }
 
 /// A number that `f32` holds as written: one it would round to 0 or to infinity is refused
-/// as too small or too large (`--scale 1e-46` was refused as "--scale 0", a fuzz run's
-/// finding). Whether it is positive is asked where it is used.
+/// as too small or too large (`--scale 1e-46` would otherwise be refused as "--scale
+/// 0"). Whether it is positive is asked where it is used.
 fn parse_held(s: &str) -> Result<f32, String> {
     let wide: f64 = s
         .trim()

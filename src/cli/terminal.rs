@@ -28,15 +28,15 @@ use std::time::{Duration, Instant};
 
 use std::path::{Path, PathBuf};
 
-use walkthrough_core::files::Digest;
 use walkthrough_core::map::progress::{PROGRESS_AFTER, Progress};
 use walkthrough_core::preferences::WALKING_SPEED_RANGE;
-use walkthrough_core::session::{OpenOptions, Session, Watch};
+use walkthrough_core::session::open::{self, OpenWith};
+use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::sim::{Command, RecordedOn, Script};
-use walkthrough_core::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store, recall_by_key};
+use walkthrough_core::store::{self, ContentKey, LEGACY_FILE, STORE_FILE, Store};
 use walkthrough_core::text::quote::{escape, escape_lines};
 
-/// A map opened as the user asked (see [`open_map`]).
+/// A map opened as the user asked (see [`open_and_tell`]).
 pub struct Opened {
     /// The map, its world and spawn.
     pub session: Session,
@@ -46,33 +46,19 @@ pub struct Opened {
     pub content_key: Option<ContentKey>,
 }
 
-/// Open `map` (the built-in one for `None`) under `open`: a correction remembered for the
-/// file fills what the command line left open, and says so (`forget` drops it instead);
-/// then what loading found is printed (the details too with `verbose`).
-pub fn open_map(
+/// Open `map` (the built-in one for `None`) under `open` through [`open::open`], telling
+/// the terminal what it does: the store's warnings, how far a long load has come (on a
+/// terminal), what the store said of the file (a correction remembered for it fills
+/// what the command line left open; `forget` drops it instead), then what loading found
+/// (the details too with `verbose`). A signal cancels the load.
+pub fn open_and_tell(
     map: Option<&Path>,
     open: OpenOptions,
     forget: bool,
     verbose: bool,
 ) -> Result<Opened, String> {
     let mut store = load_store();
-    let mut content_key = None;
-    // The key is the file's digest, taken as it is read (the file is read once).
-    let mut on_key = |digest: &Digest, open: &mut OpenOptions| {
-        let key = ContentKey::from(*digest);
-        if let Some(path) = map
-            && let Some(note) = recall_by_key(&mut store, &key, path, open, forget)
-        {
-            say(&note);
-        }
-        content_key = Some(key);
-    };
     let progress = Progress::default();
-    let watch = Watch {
-        on_key: &mut on_key,
-        cache_dir: store::cache_dir(),
-        progress: &progress,
-    };
     let done = AtomicBool::new(false);
     let name = map.map_or("the built-in map".to_string(), |p| p.display().to_string());
     // A long load says how far it has come, on a terminal (the window is not open yet).
@@ -86,15 +72,34 @@ pub fn open_map(
             done: &done,
             watcher: watcher.thread(),
         };
-        Session::open_watched(map, &open, watch)
+        open::open(
+            map,
+            &open,
+            OpenWith::user(Some(&mut store), forget, &progress),
+        )
     });
-    let session = opened.map_err(|e| e.to_string())?;
-    report_loaded(&session, verbose);
+    let opened = match opened {
+        Ok(o) => o,
+        Err(e) => {
+            say_recalled(e.recalled.as_deref());
+            return Err(e.error.to_string());
+        }
+    };
+    say_recalled(opened.recalled.as_deref());
+    report_loaded(&opened.session, verbose);
     Ok(Opened {
-        session,
+        session: opened.session,
         store,
-        content_key,
+        content_key: opened.key,
     })
+}
+
+/// What the store said of the map file as it opened (forgotten, or a save that failed),
+/// if anything.
+fn say_recalled(note: Option<&str>) {
+    if let Some(note) = note {
+        say(note);
+    }
 }
 
 /// The built-in map, opened quietly to stand in while the map the window was opened for
@@ -128,7 +133,7 @@ const WATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// How long a load told to stop (a signal) is given to reach its next look at its
 /// progress. A stage that never looks (the collision world's build: seconds at ten
-/// million triangles, which a new user's Ctrl-C waited out) is not waited for: the
+/// million triangles, which a Ctrl-C would wait out) is not waited for: the
 /// program ends from the watcher (see [`end_cancelled`]).
 const CANCEL_GRACE: Duration = Duration::from_millis(500);
 
@@ -263,8 +268,7 @@ pub fn warn_starts(session: &Session, script: Option<&mut Script>, path: Option<
 /// Warn about a walking speed outside [`WALKING_SPEED_RANGE`], the speeds the settings
 /// and the mouse wheel allow: `--speed` (`flag`) and each `speed` line of the script at
 /// `path`. Any positive speed works (every move is swept, whatever its length), so it is
-/// said, not refused (`--speed 1e9` went without a word while F2 stops at 100: a new
-/// user's finding).
+/// said, not refused (`--speed 1e9` would go without a word while F2 stops at 100).
 pub fn warn_speeds(flag: Option<f32>, script: Option<&Script>, path: Option<&Path>) {
     let far = |v: f32| !WALKING_SPEED_RANGE.contains(&v);
     let range = format!(
@@ -287,8 +291,8 @@ pub fn warn_speeds(flag: Option<f32>, script: Option<&Script>, path: Option<&Pat
 }
 
 /// Where a script whose first line is `start` begins: it walks from there, not from the
-/// spawn the load's line gave (a recording replayed read as walked from the spawn: a new
-/// user's finding).
+/// spawn the load's line gave (a recording replayed reads as walked from the spawn
+/// otherwise).
 pub fn say_script_start(script: &Script) {
     let Some(s) = script
         .starts()
@@ -311,7 +315,7 @@ pub fn say_script_start(script: &Script) {
 /// What is wrong with replaying a recording made on `on` in `session`: another map (by
 /// file name: a folder moved is the same map), or the same in another frame. Its `start`
 /// lines are world coordinates there (a recording of the built-in map replayed on
-/// cornell_box was warned of only as a start outside the map: a new user's finding).
+/// cornell_box would be warned of only as a start outside the map).
 fn recorded_elsewhere(session: &Session, on: &RecordedOn) -> Option<String> {
     let map = &session.map;
     // As the window's header names it: escaped (see `recording_about`).

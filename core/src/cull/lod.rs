@@ -69,7 +69,7 @@ pub struct Levels {
     /// The levels as a mesh of their own, without vertices (their indices point into the
     /// mesh they were made from); its `levels` has one list for each of that mesh's
     /// clusters, finest first, naming clusters of this one. (The cache,
-    /// [`crate::store::levels`], writes it and reads it back.)
+    /// [`crate::session::cache::levels`], writes it and reads it back.)
     pub(crate) part: ClusteredMesh,
 }
 

@@ -2,8 +2,8 @@
 //! while the map is already drawn in full, and handed over in batches as they are made,
 //! the clusters farthest from the eye first: simplifying conference's clusters takes
 //! most of a second, which neither the load nor the far clusters wait for. Once made,
-//! they are kept in the cache folder ([`walkthrough_core::store::levels`]): the map opened
-//! again has them at its first frame, and no thread is started.
+//! they are kept in the cache folder ([`walkthrough_core::session::cache::levels`]): the
+//! map opened again has them at its first frame, and no thread is started.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use walkthrough_core::cull::ClusteredMesh;
 use walkthrough_core::cull::lod::{BATCH_CLUSTERS, Levels, farthest_first, simplify_in_batches};
+use walkthrough_core::session::cache::levels::{self as cache, Fingerprint, MAX_FOLDER_BYTES};
 use walkthrough_core::store::cache_dir;
-use walkthrough_core::store::levels::{self as cache, Fingerprint, MAX_FOLDER_BYTES};
 
 /// Levels of detail being made, or none.
 #[derive(Default)]

@@ -6,9 +6,9 @@
 //! own beside the walk when the world stays as built, else at once.
 //!
 //! A file is written under a name of its own (`map-<digest>.<pid>-<n>-<space>.partial`,
-//! the space saying where the process number holds, [`super::process_space`]; made only
-//! where no file is: two programs, or two loads of one, keeping the same map never write
-//! into one file) and put in place whole; one given up is removed. As the program ends
+//! the space saying where the process number holds, [`super::parts::process_space`];
+//! made only where no file is: two programs, or two loads of one, keeping the same map
+//! never write into one file) and put in place whole; one given up is removed. As the program ends
 //! ([`finish_keeping`]) what is written beside the walk is waited for (until a Ctrl-C
 //! gives it up), no keeping begins any more, and the parts of those a load still had
 //! under way (the window closed while it loaded) are removed: no part is left behind.
@@ -21,8 +21,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use super::parts::process_space;
 use super::sections::Writer;
-use super::{MAX_FOLDER_BYTES, file_for, process_space, trim, write_map, write_world};
+use super::write::{write_map, write_world};
+use super::{MAX_FOLDER_BYTES, file_for, trim};
 use crate::collision::CollisionWorld;
 use crate::files::{Digest, create_folder};
 use crate::map::{Map, Solids};

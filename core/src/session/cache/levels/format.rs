@@ -17,12 +17,12 @@ pub const FORMAT: u32 = 1;
 /// so that a change to how levels are made names other files without anyone having to
 /// remember to raise [`FORMAT`].
 const MADE_BY: [&str; 6] = [
-    include_str!("../../cull/lod.rs"),
-    include_str!("../../cull/lod/simplify.rs"),
-    include_str!("../../cull/lod/deviation.rs"),
-    include_str!("../../cull/clusters.rs"),
-    include_str!("../../cull/split.rs"),
-    include_str!("../../../../Cargo.lock"),
+    include_str!("../../../cull/lod.rs"),
+    include_str!("../../../cull/lod/simplify.rs"),
+    include_str!("../../../cull/lod/deviation.rs"),
+    include_str!("../../../cull/clusters.rs"),
+    include_str!("../../../cull/split.rs"),
+    include_str!("../../../../../Cargo.lock"),
 ];
 
 /// A file's first bytes.

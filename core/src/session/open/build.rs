@@ -1,18 +1,19 @@
-//! The second half of opening a map: its collision world built (or taken from the cache
-//! of built maps) and surveyed for what the options leave open, while the other core finds
-//! the renderer's closed solids and then keeps the built map in the cache.
+//! The build stage of an open: the map's collision world built (or taken from the cache
+//! of built maps) and surveyed for what the options leave open (the survey stage), while
+//! the other core finds the renderer's closed solids and then begins keeping the built map
+//! in the cache (the cache stage finishes it).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::cache::Keeping;
+use super::survey::{Surveyed, survey_map};
 use crate::collision::CollisionWorld;
 use crate::cull::solids::closed_solids;
+use crate::map::Map;
 use crate::map::header::Header;
 use crate::map::progress::{Progress, Stage};
-use crate::map::{Map, MapFrame, UpAxis};
-use crate::survey::{FrameGuess, FreeSpace, Given, MainPart, infer_frame, main_part};
-use crate::text::wording::counted;
+use crate::session::cache::Keeping;
+use crate::survey::Given;
 
 /// The collision world built, the survey made, and how long each took.
 pub(super) struct Built {
@@ -121,94 +122,10 @@ pub(super) fn build_and_survey(map: &mut Map, cached: Option<CollisionWorld>, jo
     built
 }
 
-/// How [`finish_keeping_map`] ended.
-pub(super) struct KeepTail {
-    /// How long the open waited for it.
-    pub(super) waited: Duration,
-    /// It failed (a warning says why).
-    pub(super) failed: bool,
-    /// It goes on beside the walk.
-    pub(super) beside: bool,
-}
-
-/// Write the rest of the built map's file (`keeping`, of `world` built in its file's
-/// coordinates): beside the walk when the world stays as built in `frame` (Y up, metres:
-/// its clone shares the walk's triangles and tree), else at once, before it is turned or
-/// scaled in place. A failure is a warning in `warnings`.
-pub(super) fn finish_keeping_map(
-    keeping: Option<Keeping>,
-    world: &CollisionWorld,
-    frame: MapFrame,
-    warnings: &mut Vec<String>,
-) -> KeepTail {
-    let t = Instant::now();
-    let as_built = frame.up == UpAxis::Y && frame.scale == 1.0;
-    let some = keeping.is_some();
-    let finished = keeping.map(|k| {
-        if as_built {
-            k.finish_beside(world.clone())
-        } else {
-            k.finish(world)
-        }
-    });
-    let failed = matches!(finished, Some(Err(_)));
-    warnings.extend(finished.and_then(Result::err));
-    KeepTail {
-        waited: if some { t.elapsed() } else { Duration::ZERO },
-        failed,
-        beside: some && as_built && !failed,
-    }
-}
-
-/// What the survey made of a map in its file's coordinates.
-pub(super) struct Surveyed {
-    /// The frame and why.
-    pub(super) guess: FrameGuess,
-    /// The free space (when the survey was `needed`).
-    pub(super) free: Option<FreeSpace>,
-    /// The map's main part, when a few triangles lie far from it.
-    pub(super) part: Option<MainPart>,
-}
-
-/// Survey `world` (the map in its file's coordinates) for what `given` leaves open; the
-/// free-space grid only when `needed`. A map with strays far away is surveyed by its main
-/// part, with a warning on `map`.
-fn survey_map(
-    warnings: &mut Vec<String>,
-    world: &CollisionWorld,
-    needed: bool,
-    given: Given,
-    said: &Header,
-) -> Surveyed {
-    // A few triangles far from the rest would stretch the survey's grid past its rooms.
-    let part = if needed { main_part(world) } else { None };
-    if let Some(p) = &part {
-        warnings.push(format!(
-            "{} far from the rest of the map (it spans {:.0} units, its main part {:.0}): the survey reads the main part; {}",
-            counted(p.left_out, "triangle lies", "triangles lie"),
-            world.bounds().size().max_element(),
-            p.bounds.size().max_element(),
-            match p.left_out {
-                1 => "it still draws and collides",
-                _ => "they still draw and collide",
-            }
-        ));
-    }
-    let surveyed = part.as_ref().map_or(world, |p| &p.world);
-    let free = if needed {
-        FreeSpace::survey(surveyed)
-    } else {
-        None
-    };
-    let guess = infer_frame(surveyed, free.as_ref(), given, said);
-    Surveyed { guess, free, part }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::{LoadOptions, load_obj_str};
-    use glam::Vec3;
 
     /// The window's bar said "surveying" for the seconds a first open of a big map waits
     /// for the built map to be written to the cache: it now says so.
@@ -240,34 +157,5 @@ mod tests {
             "keeping it in the cache of built maps for the next open"
         );
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    /// One stray was "1 triangles lie far from the rest".
-    #[test]
-    fn one_stray_triangle_is_said_in_the_singular() {
-        let mut t: Vec<[Vec3; 3]> = (0..20)
-            .flat_map(|i| (0..20).map(move |j| (i as f32, j as f32)))
-            .map(|(x, z)| {
-                [
-                    Vec3::new(x, 0.0, z),
-                    Vec3::new(x, 0.0, z + 1.0),
-                    Vec3::new(x + 1.0, 0.0, z),
-                ]
-            })
-            .collect();
-        let far = Vec3::new(9e5, 0.0, 0.0);
-        t.push([far, far + Vec3::Y * 3.0, far + Vec3::X]);
-        let mut warnings = Vec::new();
-        survey_map(
-            &mut warnings,
-            &CollisionWorld::new(t),
-            true,
-            Given::default(),
-            &Header::default(),
-        );
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        let w = &warnings[0];
-        assert!(w.starts_with("1 triangle lies far from the rest"), "{w}");
-        assert!(w.ends_with("; it still draws and collides"), "{w}");
     }
 }

@@ -1,5 +1,5 @@
 //! The levels of detail ([`crate::cull::lod`]) kept on disk between runs, in the cache
-//! folder ([`super::cache_dir`]). Simplifying a big map's clusters
+//! folder ([`crate::store::cache_dir`]). Simplifying a big map's clusters
 //! takes most of a second (conference: 0.6 s on one core), and until its levels come
 //! every frame draws the clusters in full: conference's first 20 frames took 30 to 60 ms
 //! against 20 once they came. A map opened again finds its levels in the cache folder
