@@ -16,11 +16,12 @@ impl App {
         let world = &self.sim.session.world;
         let Some(at) = aim(world, eye, self.decals.next_texture()) else {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify("no wall under the crosshair for a decal".into());
         };
         let Some(decal) = build(world, at) else {
-            return self.overlay.notify(format!(
+            return self.overlays.hud.notify(format!(
                 "the surface under the crosshair is too fine for a decal (over {} triangles under its square)",
                 MAX_DECAL_TRIANGLES
             ));
@@ -48,7 +49,9 @@ impl App {
         if removed {
             self.save_decals("decal taken away".into());
         } else {
-            self.overlay.notify("no decal under the crosshair".into());
+            self.overlays
+                .hud
+                .notify("no decal under the crosshair".into());
         }
     }
 
@@ -56,7 +59,8 @@ impl App {
     fn save_decals(&mut self, done: String) {
         let Some(key) = self.views_key() else {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify(format!("{done} (kept for this run: scenes keep no decals)"));
         };
         let frame = self.sim.session.map.frame;
@@ -66,10 +70,11 @@ impl App {
             .map(|p| p.to_file(&frame))
             .collect();
         let file = self.kept_file();
-        match self.store.keep_decals(&key, &file, &kept) {
-            Ok(()) => self.overlay.notify(done),
+        match self.memory.store.keep_decals(&key, &file, &kept) {
+            Ok(()) => self.overlays.hud.notify(done),
             Err(e) => self
-                .overlay
+                .overlays
+                .hud
                 .notify(format!("{done}; kept for now, not saved: {e}")),
         }
     }
@@ -79,7 +84,7 @@ impl App {
     pub(super) fn load_decals(&mut self) {
         let frame = self.sim.session.map.frame;
         let kept = match self.views_key() {
-            Some(key) => self.store.decals(&key),
+            Some(key) => self.memory.store.decals(&key),
             None => Vec::new(),
         };
         let placements = kept.iter().filter_map(|p| p.to_world(&frame));
@@ -90,7 +95,7 @@ impl App {
     /// Say that `n` decals were not made (each over [`MAX_DECAL_TRIANGLES`]).
     fn tell_left_out(&mut self, n: usize) {
         if n > 0 {
-            self.overlay.notify(format!(
+            self.overlays.hud.notify(format!(
                 "{} left out: each over {} triangles under its square",
                 counted(n, "decal", "decals"),
                 MAX_DECAL_TRIANGLES

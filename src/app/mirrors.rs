@@ -40,7 +40,7 @@ impl App {
                     .collect();
                 names.sort();
                 names.dedup();
-                self.overlay.notify(format!(
+                self.overlays.hud.notify(format!(
                     "warning: --mirror {}: the map has no material of that name (its materials: {})",
                     walkthrough_core::text::quote::quote(name),
                     some_of(&names, MATERIALS_NAMED)
