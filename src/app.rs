@@ -25,7 +25,7 @@
 //!   window's size) and saved.
 //! - `mirrors`: the map's mirrors and the water's surfaces found at each load, and each
 //!   frame the scene drawn again in each in view (the water rippled over it).
-//! - `water_draw`: the view under water: tinted and fogged.
+//! - `water`: the view under water: tinted and fogged.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
 //! - `shots`: the screenshot saved (F12, `--screenshot`).
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
@@ -42,7 +42,6 @@ mod correction;
 mod debug_view;
 mod decals;
 mod events;
-mod figure;
 mod free_camera;
 mod gamepad;
 mod input;
@@ -67,7 +66,7 @@ mod simulation;
 mod third_person;
 mod ui;
 mod views;
-mod water_draw;
+mod water;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

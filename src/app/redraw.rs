@@ -13,12 +13,12 @@ use walkthrough_core::walk::WaterLevel;
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
-use super::render::{DecalView, Fog};
+use super::render::DecalView;
 use super::simulation::Advance;
 use super::ui::browser;
 use super::ui::hud::{self, HudState};
 use super::ui::settings_panel::{self, PanelAnswer};
-use super::water_draw::{UNDERWATER_FOG, add_water};
+use super::water::{add_water, fog_at};
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -138,17 +138,7 @@ impl App {
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer
             .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
-        let under_water = self
-            .sim
-            .session
-            .water
-            .iter()
-            .any(|b| b.contains(view.position));
-        gpu.renderer.set_fog(if under_water {
-            UNDERWATER_FOG
-        } else {
-            Fog::SKY
-        });
+        (gpu.renderer).set_fog(fog_at(&self.sim.session.water, view.position));
         gpu.renderer.draw(&view, size.width, size.height);
         let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
         let seen = DecalView {

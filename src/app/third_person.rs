@@ -8,9 +8,11 @@ use std::time::Instant;
 use walkthrough_core::collision::Body;
 use walkthrough_core::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
 
+mod figure;
+
 use super::App;
-use super::figure::Figure;
 use super::render::DebugVertex;
+use figure::Figure;
 
 /// Boom length a notch of Ctrl + the mouse wheel adds or takes, metres.
 pub const BOOM_PER_NOTCH: f32 = 0.25;
