@@ -214,8 +214,8 @@ fn say_loading_in_the_window(path: &Path) {
 }
 
 /// `message` without the source file and line winit puts before an OS error ("os error at
-/// /root/.cargo/registry/.../mod.rs:765: neither WAYLAND_DISPLAY nor ..."): a new user
-/// read the crate registry's path as the program's.
+/// /root/.cargo/registry/.../mod.rs:765: neither WAYLAND_DISPLAY nor ..."), which reads
+/// as the program's own path.
 fn without_source_location(message: &str) -> &str {
     message
         .split_once(".rs:")

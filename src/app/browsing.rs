@@ -48,7 +48,7 @@ impl App {
     pub(super) fn browser_key(&mut self, key: KeyCode, repeat: bool) {
         match key {
             KeyCode::Escape if !repeat => self.overlays.browser = None,
-            KeyCode::F12 if !repeat => self.shots.f12_pending = true,
+            KeyCode::F12 if !repeat => self.shots.take_f12(),
             _ => {
                 let chosen = browse_key(key, repeat)
                     .and_then(|k| self.overlays.browser.as_mut().and_then(|b| b.press(k)));

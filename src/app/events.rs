@@ -29,7 +29,7 @@ const SPEED_PER_NOTCH: f32 = 1.15;
 
 /// The walking speed `notches` of the wheel make of `speed`: within
 /// [`WALKING_SPEED_RANGE`], or, from a `--speed` outside it, no farther out than it was (one
-/// notch took `--speed 500` to 100 at once: a review's finding).
+/// notch took `--speed 500` to 100 at once).
 fn wheel_speed(speed: f32, notches: f32) -> f32 {
     let (lo, hi) = (*WALKING_SPEED_RANGE.start(), *WALKING_SPEED_RANGE.end());
     (speed * SPEED_PER_NOTCH.powf(notches)).clamp(lo.min(speed), hi.max(speed))
@@ -382,8 +382,8 @@ impl ApplicationHandler for App {
                 ..
             } => {
                 // An Esc held as the window gains focus is told as a press made up by
-                // winit: it is none (a stuck Esc quit the next launches at once: a new
-                // user's finding). Made-up releases are kept: they let go of held moves.
+                // winit: it is none (a stuck Esc quit the next launches at once).
+                // Made-up releases are kept: they let go of held moves.
                 let made_up_esc = is_synthetic
                     && event.state == ElementState::Pressed
                     && event.physical_key == PhysicalKey::Code(KeyCode::Escape);

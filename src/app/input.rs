@@ -25,7 +25,7 @@ pub struct Input {
     /// The gamepads themselves (or the events `--pad-events` plays).
     pub gamepads: Gamepads,
     /// When the pads were last read (the right stick turns by the time since).
-    pub pad_polled: Option<Instant>,
+    pad_polled: Option<Instant>,
     /// The cursor is captured for mouse look.
     pub captured: bool,
     /// Where mouse look reads the mouse while captured.
@@ -65,6 +65,13 @@ impl Input {
             ctrl: false,
             last_wheel: None,
         }
+    }
+
+    /// The pads are read at `now`: the seconds since they were last (the right stick
+    /// turns by them; none the first time).
+    pub fn pads_polled(&mut self, now: Instant) -> f32 {
+        let since = self.pad_polled.replace(now);
+        since.map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f32())
     }
 
     /// Capture the cursor in `window` for mouse look, or free it. A capture the window

@@ -142,7 +142,7 @@ impl App {
 
     /// Warn of a window larger than the screen (not fullscreen): it is drawn whole, off
     /// the screen's edge (16384 x 16384 took 4.3 GB and a 306 MB screenshot, said by
-    /// nothing: a new user's finding).
+    /// nothing).
     fn warn_past_screen(&mut self, window: &Window) {
         let Some(screen) = window.current_monitor().map(|m| m.size()) else {
             return;

@@ -14,11 +14,7 @@ impl App {
         while let Some((event, name)) = self.input.gamepads.next(now) {
             self.pad_event(event, name);
         }
-        let secs = self
-            .input
-            .pad_polled
-            .map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f32());
-        self.input.pad_polled = Some(now);
+        let secs = self.input.pads_polled(now);
         // While the panel shows or a script plays, the pad walks and turns nothing.
         let held = self.input.pad.take_held();
         if self.prefs.open || self.sim.scripted() {

@@ -80,8 +80,7 @@ fn a_scene_s_hud_offers_no_correction_its_keys_refuse() {
 
 /// `the_frame_question_is_not_covered_by_the_loaded_notice`: a map's warnings made
 /// the notice that it loaded several lines tall, and it covered the survey's
-/// question's last line ("(remembered for the file)"; a new user's finding, on five
-/// real levels). Drawn headless for a few frames (a message is sized on its first),
+/// question's last line ("(remembered for the file)", on five real levels). Drawn headless for a few frames (a message is sized on its first),
 /// the two never overlap, in a big window and a small one.
 #[test]
 fn the_frame_question_is_not_covered_by_the_loaded_notice() {
