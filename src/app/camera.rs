@@ -53,6 +53,16 @@ impl Camera {
         eye
     }
 
+    /// The walk took `steps` steps: whether they are the first since a saved view was
+    /// taken (the step that says if the body had to be moved; once).
+    pub fn placed_view_stepped(&mut self, steps: u32) -> bool {
+        let first = self.view_placed && steps > 0;
+        if first {
+            self.view_placed = false;
+        }
+        first
+    }
+
     /// Detach the view at `eye` (Shift+V), or put it back on the walker.
     pub fn toggle_detached(&mut self, eye: Pose) {
         self.free_camera = match self.free_camera {

@@ -3,7 +3,7 @@
 //! the flags that reproduce it, a 1.8 m person marker to judge it by, and is remembered
 //! for the file ([`walkthrough_core::store`]).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use walkthrough_core::player::Pose;
 use walkthrough_core::session::Session;
@@ -20,8 +20,6 @@ use super::render::DebugGeometry;
 /// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
 /// (inches read as centimetres).
 pub const SCALE_STEP: f32 = 1.25;
-/// How long the person marker stands after a correction.
-const MARKER_TIME: Duration = Duration::from_secs(10);
 
 /// Where Shift+`[` and Shift+`]` stop for the map of `session`: the common units (mm, cm,
 /// in, ft, m), the game engines' units (Doom's 3.2 cm among them) and, for a map whose
@@ -159,28 +157,21 @@ impl App {
     /// marker and say what reproduces it.
     pub(super) fn corrected(&mut self, what: String) {
         let frame = self.sim.session.map.frame;
-        self.memory.correction = Some(frame);
-        self.memory.marker_until = Some(Instant::now() + MARKER_TIME);
+        let kept = (self.memory).keep_correction(frame, self.config.map.as_deref());
         let session = &self.sim.session;
         self.overlays
             .hud
             .show_map(session.label(), frame, session.is_scene());
-        let kept = match (&self.memory.content_key, &self.config.map) {
-            (Some(key), Some(path)) => match self.memory.store.remember(key, path, frame) {
-                Ok(()) => "remembered for this file".to_string(),
-                Err(e) => format!("not remembered: {e}"),
-            },
-            _ => "not remembered (only map files are)".to_string(),
-        };
         self.overlays.hud.notify(format!(
             "{what}: {}; {kept}. The cyan frame ahead is {MARKER_HEIGHT} m tall",
             frame.flags()
         ));
     }
 
-    /// Add the person marker to `geometry` while it is due (see [`MapMemory::marker_shows`](super::memory::MapMemory::marker_shows)),
-    /// far enough ahead for its foot to show above the survey's question in a window
-    /// `aspect` wide for its height.
+    /// Add the person marker to `geometry` while it is due (see
+    /// [`MapMemory::marker_shows`](super::memory::MapMemory::marker_shows)), far enough
+    /// ahead for its foot to show above the survey's question in a window `aspect` wide
+    /// for its height.
     pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant, aspect: f32) {
         if !self.memory.marker_shows(now) {
             return;

@@ -2,12 +2,16 @@
 //! (settings, corrections, views, decals), the open file's content key, the frame
 //! corrected for it, the survey's question and the person marker shown with either.
 
-use std::time::Instant;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use walkthrough_core::map::MapFrame;
 use walkthrough_core::store::{ContentKey, Store};
 
 use super::ui::offer::Offer;
+
+/// How long the person marker stands after a correction.
+const MARKER_TIME: Duration = Duration::from_secs(10);
 
 /// The map's memory.
 pub struct MapMemory {
@@ -33,6 +37,21 @@ impl MapMemory {
             correction: None,
             marker_until: None,
             offer,
+        }
+    }
+
+    /// The map (the file `path`; `None`: the built-in map) was corrected to `frame`: kept
+    /// for reloads, remembered for the file when it is one, the marker shown for a while.
+    /// Returns what became of it, as the notice says it.
+    pub fn keep_correction(&mut self, frame: MapFrame, path: Option<&Path>) -> String {
+        self.correction = Some(frame);
+        self.marker_until = Some(Instant::now() + MARKER_TIME);
+        match (&self.content_key, path) {
+            (Some(key), Some(path)) => match self.store.remember(key, path, frame) {
+                Ok(()) => "remembered for this file".to_string(),
+                Err(e) => format!("not remembered: {e}"),
+            },
+            _ => "not remembered (only map files are)".to_string(),
         }
     }
 

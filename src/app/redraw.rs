@@ -76,13 +76,10 @@ impl App {
             self.overlays.hud.since_hit = 0.0;
             self.overlays.hud.hit_slid = advance.slid;
         }
-        if self.camera.view_placed && advance.steps > 0 {
-            self.camera.view_placed = false;
-            if advance.pushed_out {
-                self.overlays.hud.notify(
-                    "the view's spot has no room now: moved to the nearest free one".into(),
-                );
-            }
+        if self.camera.placed_view_stepped(advance.steps) && advance.pushed_out {
+            self.overlays
+                .hud
+                .notify("the view's spot has no room now: moved to the nearest free one".into());
         }
         if let Some(refusal) = advance.refused {
             self.overlays.hud.notify(refusal.to_string());
