@@ -4,7 +4,13 @@
 //! the rooms never reach back into the shell's `App`.
 //!
 //! - `options`: the window's command-line options, each declared once.
-//! - `events`: winit's events (keys, mouse, window life) to the app.
+//! - `input`, `camera`, `overlays`, `lifecycle`, `shots`, `memory`: the app's state in
+//!   parts (the keys, pads and mouse; where the view is drawn from; the HUD, debug view,
+//!   minimap and browser; the window's life; the screenshots due and the benchmark; what
+//!   is remembered of maps), each with the methods that touch only it.
+//! - `events`: winit's events (keys, mouse, window life) to the app: which action, and
+//!   the part that does it.
+//! - `opening`: the window opened: its size, GL context, renderer and drawers, egui.
 //! - `controls`: the table of controls and the keys that act once a press.
 //! - `keys`: held movement keys to a move intent.
 //! - `simulation`: the session, the controller, the script and the trace, in fixed steps.
@@ -19,8 +25,9 @@
 //!   window's size) and saved.
 //! - `mirrors`: the map's mirrors and the water's surfaces found at each load, and each
 //!   frame the scene drawn again in each in view (the water rippled over it).
-//! - `water_draw`: the view under water: tinted and fogged.
+//! - `water`: the view under water: tinted and fogged.
 //! - `redraw`: one frame: steps, scene, HUD, screenshot, swap.
+//! - `shots`: the screenshot saved (F12, `--screenshot`).
 //! - `bench`: `--bench-frames`: the frames' times and counts, summed up, and a row each.
 //! - `free_camera`: the detached view (Shift+V).
 //! - `third_person`: the camera on a boom behind the head (V), the figure drawn.
@@ -29,31 +36,37 @@
 mod bench;
 mod bindings;
 mod browsing;
+mod camera;
 pub mod controls;
 mod correction;
 mod debug_view;
 mod decals;
 mod events;
-mod figure;
 mod free_camera;
 mod gamepad;
+mod input;
 mod keys;
+mod lifecycle;
 mod loading;
 mod marker;
 mod measuring;
+mod memory;
 mod mirrors;
 mod mouse_look;
+mod opening;
 mod options;
+mod overlays;
 mod pads;
 mod preferences;
 mod recording;
 mod redraw;
 mod render;
+mod shots;
 mod simulation;
 mod third_person;
 mod ui;
 mod views;
-mod water_draw;
+mod water;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -64,24 +77,26 @@ pub use options::WindowOptions;
 
 use walkthrough_core::files::output::PartialFile;
 use walkthrough_core::files::output::{check_distinct, check_writable};
-use walkthrough_core::map::MapFrame;
 use walkthrough_core::player::{Controller, ControllerSettings};
 use walkthrough_core::session::OpenOptions;
 use walkthrough_core::sim::{Command, TraceColumns, TraceWriter};
-use walkthrough_core::store::{ContentKey, Store};
 
 use crate::cli::options::Common;
 use crate::cli::terminal::{
     Opened, inputs, open_and_tell, open_stand_in, warn_speeds, warn_starts,
 };
 use bench::Bench;
+use camera::Camera;
 use debug_view::DebugView;
-use free_camera::FreeCamera;
+use input::Input;
 use keys::HeldKeys;
+use lifecycle::Lifecycle;
 use loading::{Loading, Purpose};
+use memory::MapMemory;
+use overlays::Overlays;
 use render::{DebugDraw, DecalDraw, GlWindowContext, MirrorDraw, Renderer, WaterSurface};
+use shots::Shots;
 use simulation::{Simulation, TraceFile};
-use third_person::ThirdPerson;
 use ui::hud::{Overlay, warnings_note};
 use ui::minimap::{self, Minimap};
 use ui::offer::Offer;
@@ -90,7 +105,6 @@ use walkthrough_core::decals::Decals;
 use walkthrough_core::map::minimap::top_down;
 use walkthrough_core::measure::Marks;
 use walkthrough_core::mirrors::Mirror;
-use walkthrough_core::player::Pose;
 
 /// Everything the command line decided.
 pub struct Config {
@@ -202,8 +216,8 @@ fn say_loading_in_the_window(path: &Path) {
 }
 
 /// `message` without the source file and line winit puts before an OS error ("os error at
-/// /root/.cargo/registry/.../mod.rs:765: neither WAYLAND_DISPLAY nor ..."): a new user
-/// read the crate registry's path as the program's.
+/// /root/.cargo/registry/.../mod.rs:765: neither WAYLAND_DISPLAY nor ..."), which reads
+/// as the program's own path.
 fn without_source_location(message: &str) -> &str {
     message
         .split_once(".rs:")
@@ -290,7 +304,7 @@ pub fn run(map: Option<PathBuf>, common: Common, window: WindowOptions) -> Resul
     app.sim
         .finish()
         .map_err(|e| format!("{trace}: cannot write the trace: {e}"))?;
-    match app.error {
+    match app.life.error {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -343,54 +357,28 @@ impl App {
             "minimap drawn in {:.0} ms",
             drawn.elapsed().as_secs_f64() * 1e3
         );
+        let mut keys = HeldKeys::default();
+        keys.bind(bindings::MoveKeys::of(&prefs.live));
         let mut app = App {
             sim: Simulation::new(session, controller, config.script.clone(), outputs.trace),
             gpu: None,
-            keys: {
-                let mut keys = HeldKeys::default();
-                keys.bind(bindings::MoveKeys::of(&prefs.live));
-                keys
+            input: Input::new(keys, config.pad_events.clone()),
+            camera: Camera::new(),
+            overlays: Overlays {
+                hud: overlay,
+                debug: DebugView::new(config.window.debug_view),
+                minimap,
+                browser: None,
             },
-            pad: gamepad::PadState::default(),
-            gamepads: gamepad::Gamepads::new(config.pad_events.clone()),
-            pad_polled: None,
-            captured: false,
-            look: mouse_look::LookSource::Raw,
-            x11: false,
-            cursor: None,
-            ctrl: false,
-            view_placed: false,
-            overlay,
-            debug: DebugView::new(config.window.debug_view),
-            free_camera: None,
-            third: ThirdPerson::new(),
-            minimap,
             loading: None,
-            load_ended: None,
-            started: Instant::now(),
-            bench: outputs.bench,
-            f12_pending: false,
-            exit_shot_pending: false,
-            frame_drawn: false,
-            exited: false,
-            quit_armed: None,
-            last_wheel: None,
-            quitting: false,
-            error: None,
-            store,
-            content_key,
-            correction: None,
-            marker_until: None,
-            offer,
+            life: Lifecycle::new(),
+            shots: Shots::new(outputs.bench),
+            memory: MapMemory::new(store, content_key, offer),
             prefs,
             config,
             decals: Decals::default(),
-            occluded: false,
             marks: Marks::default(),
-            drawn_from: Pose::default(),
-            drawn_look: Pose::default(),
             mirrors: Vec::new(),
-            browser: None,
         };
         app.load_decals();
         app.find_mirrors();
@@ -410,92 +398,37 @@ struct Gpu {
     ctx: GlWindowContext,
 }
 
-/// The running window app.
+/// The running window app: the walk, the window's GL and egui, and the window's state
+/// in parts, each a struct of its own with the methods that touch only it.
 struct App {
+    /// Everything the command line decided.
     config: Config,
     /// The walk: map, person, script, trace.
     sim: Simulation,
     /// Created when the window opens.
     gpu: Option<Gpu>,
-    keys: HeldKeys,
-    /// What the gamepads hold, and the pads themselves.
-    pad: gamepad::PadState,
-    gamepads: gamepad::Gamepads,
-    /// When the pads were last read (the right stick turns by the time since).
-    pad_polled: Option<Instant>,
-    /// The cursor is captured for mouse look.
-    captured: bool,
-    /// Where mouse look reads the mouse while captured.
-    look: mouse_look::LookSource,
-    /// The window is an X11 one (mouse look then reads the cursor: see [`mouse_look`]).
-    x11: bool,
-    /// Where the cursor was last seen in the window.
-    cursor: Option<winit::dpi::PhysicalPosition<f64>>,
-    /// A Control key is held (Ctrl+1..9 saves a view).
-    ctrl: bool,
-    /// A saved view was just taken: the next step says if the body had to be moved.
-    view_placed: bool,
-    overlay: Overlay,
-    /// The debug view (G).
-    debug: DebugView,
-    /// The minimap (N).
-    minimap: Minimap,
-    /// The detached camera (Shift+V): the view flies, the body stands.
-    free_camera: Option<FreeCamera>,
-    /// The third-person camera's boom and the figure (V).
-    third: ThirdPerson,
+    /// The keys, the gamepads and the mouse.
+    input: Input,
+    /// Where the picture is drawn from: the eye, the detached camera, the boom.
+    camera: Camera,
+    /// The HUD, the debug view, the minimap and the file browser.
+    overlays: Overlays,
+    /// A map loading on a worker thread.
     loading: Option<Loading>,
-    /// When a load whose progress bar showed last ended (an Esc just after is the
-    /// user's cancel come too late, not a quit: see `loading::ESC_AFTER_LOAD`).
-    load_ended: Option<Instant>,
-    /// When the window opened (for `--exit-after`).
-    started: Instant,
-    /// `--bench-frames`: the frames measured.
-    bench: Option<Bench>,
-    /// F12 was pressed: a new file named by the local time, after this frame (never
-    /// `--screenshot`'s file, which the exit's picture then replaced).
-    f12_pending: bool,
-    /// The script ended: `--screenshot`'s file, after this frame.
-    exit_shot_pending: bool,
-    /// A frame has been drawn: before it the window holds no picture to save.
-    frame_drawn: bool,
-    /// [`App::exit`] ran (a held Esc asks again before the loop ends: one exit picture).
-    exited: bool,
-    /// When an Esc said "Esc again to quit": another within [`events::ESC_AGAIN`] quits.
-    quit_armed: Option<Instant>,
-    /// The last wheel event and when (an X11 notch comes twice: see `App::wheel_echo`).
-    last_wheel: Option<(Instant, winit::event::MouseScrollDelta)>,
-    /// Quit after the next frame (which takes the exit screenshot, if one is due).
-    quitting: bool,
-    error: Option<String>,
-    /// The settings and what is remembered of maps (corrections, views).
-    store: Store,
-    /// The current map file's content key (`None`: the built-in map or a scene).
-    content_key: Option<ContentKey>,
-    /// The frame set by U or `[` `]` for the current map: R keeps it.
-    correction: Option<MapFrame>,
-    /// The person marker stands until then.
-    marker_until: Option<Instant>,
-    /// The survey's question about the map's frame, while it is unsure and unanswered.
-    offer: Option<Offer>,
+    /// The window's life: opened, hidden, quitting, the error it ends with.
+    life: Lifecycle,
+    /// The screenshots due and the benchmark's frames.
+    shots: Shots,
+    /// What is remembered of maps, and the correction and question of the one open.
+    memory: MapMemory,
     /// The user's settings, as this run uses them, and the F2 panel.
     prefs: SettingsState,
     /// The decals stuck on the map (the right mouse button, a script's `decal`).
     decals: Decals,
-    /// The window is hidden (minimised, or covered whole): nothing is drawn.
-    occluded: bool,
     /// The points marked to measure (L) and the last pair measured.
     marks: Marks,
-    /// The pose the last frame was drawn from (the crosshair's ray: the eye, or the
-    /// third-person camera).
-    drawn_from: Pose,
-    /// The look (the walker's, or the detached camera's) when it was drawn: what the view
-    /// has turned since is added to the crosshair's ray (see [`App::aim_now`]).
-    drawn_look: Pose,
     /// The map's mirrors (a scene's `mirror = [...]`, `--mirror`).
     mirrors: Vec<Mirror>,
-    /// The Ctrl+O file browser, while it shows.
-    browser: Option<walkthrough_core::browse::Browser>,
 }
 
 #[cfg(test)]

@@ -37,21 +37,21 @@ impl App {
             .unwrap_or_else(|| PathBuf::from("."));
         let folder = std::path::absolute(&folder).unwrap_or(folder);
         // It replaces the help, as F1 and F2 replace each other.
-        self.overlay.help = false;
-        self.keys.clear();
+        self.overlays.hud.help = false;
+        self.input.keys.clear();
         self.set_capture(false);
-        self.browser = Some(Browser::new(&folder, self.store.recent_maps()));
+        self.overlays.browser = Some(Browser::new(&folder, self.memory.store.recent_maps()));
     }
 
     /// A key pressed while the browser shows: the keyboard is the browser's. Esc closes
     /// it; F12 still saves a screenshot.
     pub(super) fn browser_key(&mut self, key: KeyCode, repeat: bool) {
         match key {
-            KeyCode::Escape if !repeat => self.browser = None,
-            KeyCode::F12 if !repeat => self.f12_pending = true,
+            KeyCode::Escape if !repeat => self.overlays.browser = None,
+            KeyCode::F12 if !repeat => self.shots.take_f12(),
             _ => {
                 let chosen = browse_key(key, repeat)
-                    .and_then(|k| self.browser.as_mut().and_then(|b| b.press(k)));
+                    .and_then(|k| self.overlays.browser.as_mut().and_then(|b| b.press(k)));
                 if let Some(map) = chosen {
                     self.open_chosen(map);
                 }
@@ -61,14 +61,14 @@ impl App {
 
     /// A row of the browser clicked: opened as Enter opens it.
     pub(super) fn browser_clicked(&mut self, row: usize) {
-        if let Some(map) = self.browser.as_mut().and_then(|b| b.open(row)) {
+        if let Some(map) = self.overlays.browser.as_mut().and_then(|b| b.open(row)) {
             self.open_chosen(map);
         }
     }
 
     /// Load the map chosen in the browser, as a dropped file is loaded.
     fn open_chosen(&mut self, map: PathBuf) {
-        self.browser = None;
+        self.overlays.browser = None;
         self.load_in_background(Some(map), Purpose::Open);
     }
 
@@ -77,8 +77,9 @@ impl App {
         let Some(map) = self.config.map.clone() else {
             return;
         };
-        if let Err(e) = self.store.note_opened(&map) {
-            self.overlay
+        if let Err(e) = self.memory.store.note_opened(&map) {
+            self.overlays
+                .hud
                 .notify(format!("warning: the recent maps are not saved: {e}"));
         }
     }

@@ -3,7 +3,7 @@
 //! the flags that reproduce it, a 1.8 m person marker to judge it by, and is remembered
 //! for the file ([`walkthrough_core::store`]).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use walkthrough_core::player::Pose;
 use walkthrough_core::session::Session;
@@ -20,8 +20,6 @@ use super::render::DebugGeometry;
 /// Scale factor of one press of `[` or `]`: five presses are about 3x, four about 2.4x
 /// (inches read as centimetres).
 pub const SCALE_STEP: f32 = 1.25;
-/// How long the person marker stands after a correction.
-const MARKER_TIME: Duration = Duration::from_secs(10);
 
 /// Where Shift+`[` and Shift+`]` stop for the map of `session`: the common units (mm, cm,
 /// in, ft, m), the game engines' units (Doom's 3.2 cm among them) and, for a map whose
@@ -74,19 +72,21 @@ impl App {
     /// spawn are surveyed again.
     pub(super) fn turn_up(&mut self, backwards: bool) {
         if self.first_loading() {
-            self.overlay.notify(FIRST_LOADING.into());
+            self.overlays.hud.notify(FIRST_LOADING.into());
             return;
         }
         if self.sim.session.is_scene() {
-            self.overlay
+            self.overlays
+                .hud
                 .notify("a scene sets its models' up axes in its file".into());
             return;
         }
-        self.offer = None;
+        self.memory.offer = None;
         let up = self.sim.session.map.frame.up.step(backwards);
         let mut open = self.config.open;
         (open.up, open.remembered) = (Some(up), None);
-        self.overlay
+        self.overlays
+            .hud
             .notify(format!("turning the map: up axis {up}"));
         self.load_with(self.config.map.clone(), open, Purpose::Turn);
     }
@@ -94,7 +94,8 @@ impl App {
     /// `[` / `]` (Shift: to the next unit of [`scale_stops`]): scale the map in place.
     pub(super) fn step_scale(&mut self, larger: bool, to_unit: bool) {
         if self.loading.is_some() {
-            self.overlay
+            self.overlays
+                .hud
                 .notify("the map is loading: change the scale once it is in".into());
             return;
         }
@@ -103,6 +104,7 @@ impl App {
         let stops = scale_stops(&self.sim.session);
         // While the survey asks, Shift goes to the unit it offers, if it lies that way.
         let offered = self
+            .memory
             .offer
             .take()
             .and_then(|o| o.scale_toward(current, larger));
@@ -114,7 +116,7 @@ impl App {
         let old = self.sim.session.map.frame;
         let rescaled = match self.sim.session.rescale(scale) {
             Ok(r) => r,
-            Err(e) => return self.overlay.notify(e),
+            Err(e) => return self.overlays.hud.notify(e),
         };
         self.reframe_decals(old);
         self.find_mirrors();
@@ -123,14 +125,14 @@ impl App {
             position: scaled_eye(pose.position, rescaled.factor),
             ..pose
         });
-        if let Some(camera) = &mut self.free_camera {
+        if let Some(camera) = &mut self.camera.free_camera {
             camera.pose.position = scaled_eye(camera.pose.position, rescaled.factor);
         }
         let map = &self.sim.session.map;
         if let Some(gpu) = &mut self.gpu {
             gpu.renderer.rescale(map, rescaled.factor);
         }
-        self.minimap.rescale(rescaled.factor);
+        self.overlays.minimap.rescale(rescaled.factor);
         tell!(
             "rescaled in place in {:.0} ms (map, collision world, GPU upload)",
             started.elapsed().as_secs_f64() * 1e3
@@ -142,10 +144,11 @@ impl App {
     /// Enter: keep the frame the survey chose, remembered for the file like a correction
     /// (when it asked; otherwise nothing to keep).
     pub(super) fn keep_frame(&mut self) {
-        if self.offer.take().is_some() {
+        if self.memory.offer.take().is_some() {
             self.corrected("kept as read".into());
         } else {
-            self.overlay
+            self.overlays
+                .hud
                 .notify("Enter keeps the map's up axis and scale when the window asks".into());
         }
     }
@@ -154,35 +157,23 @@ impl App {
     /// marker and say what reproduces it.
     pub(super) fn corrected(&mut self, what: String) {
         let frame = self.sim.session.map.frame;
-        self.correction = Some(frame);
-        self.marker_until = Some(Instant::now() + MARKER_TIME);
+        let kept = (self.memory).keep_correction(frame, self.config.map.as_deref());
         let session = &self.sim.session;
-        self.overlay
+        self.overlays
+            .hud
             .show_map(session.label(), frame, session.is_scene());
-        let kept = match (&self.content_key, &self.config.map) {
-            (Some(key), Some(path)) => match self.store.remember(key, path, frame) {
-                Ok(()) => "remembered for this file".to_string(),
-                Err(e) => format!("not remembered: {e}"),
-            },
-            _ => "not remembered (only map files are)".to_string(),
-        };
-        self.overlay.notify(format!(
+        self.overlays.hud.notify(format!(
             "{what}: {}; {kept}. The cyan frame ahead is {MARKER_HEIGHT} m tall",
             frame.flags()
         ));
     }
 
-    /// Whether the person marker stands ahead at `now`: while the survey asks, and for
-    /// a while after a correction.
-    pub(super) fn marker_shows(&self, now: Instant) -> bool {
-        self.offer.is_some() || self.marker_until.is_some_and(|t| now < t)
-    }
-
-    /// Add the person marker to `geometry` while it is due (see [`App::marker_shows`]),
-    /// far enough ahead for its foot to show above the survey's question in a window
-    /// `aspect` wide for its height.
+    /// Add the person marker to `geometry` while it is due (see
+    /// [`MapMemory::marker_shows`](super::memory::MapMemory::marker_shows)), far enough
+    /// ahead for its foot to show above the survey's question in a window `aspect` wide
+    /// for its height.
     pub(super) fn draw_marker(&self, geometry: &mut DebugGeometry, now: Instant, aspect: f32) {
-        if !self.marker_shows(now) {
+        if !self.memory.marker_shows(now) {
             return;
         }
         let pose = self.sim.controller.pose;
@@ -191,7 +182,8 @@ impl App {
             .as_ref()
             .map(|g| g.renderer.fov.vertical_rad(aspect));
         let clear = self
-            .overlay
+            .overlays
+            .hud
             .offer_top
             .zip(vertical)
             .and_then(|(top, fov)| foot_clear_distance(top, fov));

@@ -206,9 +206,9 @@ impl App {
     pub(super) fn load_in_background(&mut self, path: Option<PathBuf>, purpose: Purpose) {
         let mut open = self.config.open;
         match purpose {
-            Purpose::Open | Purpose::First { .. } => self.correction = None,
+            Purpose::Open | Purpose::First { .. } => self.memory.correction = None,
             Purpose::Reload => {
-                if let Some(c) = self.correction {
+                if let Some(c) = self.memory.correction {
                     (open.up, open.scale, open.remembered) = (None, None, Some(c));
                 }
             }
@@ -222,17 +222,24 @@ impl App {
         // A load replaced is given up (and said to be): its worker stops at its next look.
         if let Some(old) = &self.loading {
             old.progress.cancel();
-            self.overlay
+            self.overlays
+                .hud
                 .notify(format!("loading {} given up for another load", old.what));
         }
-        self.loading = Some(Loading::start(path, &open, self.store.clone(), purpose));
+        self.loading = Some(Loading::start(
+            path,
+            &open,
+            self.memory.store.clone(),
+            purpose,
+        ));
     }
 
     /// `--forget` for the first map, once its key is known: what is remembered of it is
     /// dropped from the window's store (the one saved; the loader's is a copy).
     fn forget_first(&mut self, key: &ContentKey, path: &std::path::Path) {
         let mut open = self.config.open;
-        if let Some(note) = store::recall_by_key(&mut self.store, key, path, &mut open, true) {
+        if let Some(note) = store::recall_by_key(&mut self.memory.store, key, path, &mut open, true)
+        {
             tell!("{note}");
         }
     }
@@ -253,9 +260,9 @@ impl App {
         };
         l.progress.cancel();
         // Said once: the notice goes to the terminal too.
-        self.overlay.notify(format!(
+        self.overlays.hud.notify(format!(
             "loading {} cancelled; still walking the map you had: {}",
-            l.what, self.overlay.map_label
+            l.what, self.overlays.hud.map_label
         ));
         true
     }
@@ -263,10 +270,11 @@ impl App {
     /// Whether an Esc now was meant for the load that just ended (it is then said, and
     /// the next Esc quits).
     pub(super) fn esc_for_ended_load(&mut self) -> bool {
-        if !esc_meant_for_load(self.load_ended.take(), Instant::now()) {
+        if !esc_meant_for_load(self.life.load_ended.take(), Instant::now()) {
             return false;
         }
-        self.overlay
+        self.overlays
+            .hud
             .notify("the map had finished loading before Esc: Esc again to quit".into());
         true
     }
@@ -347,15 +355,15 @@ impl App {
             return;
         };
         if shown {
-            self.load_ended = Some(Instant::now());
+            self.life.load_ended = Some(Instant::now());
         }
         match result {
             // The map the window was opened for: closed with the error, as before opening.
             Err(e) if matches!(purpose, Purpose::First { .. }) => {
-                self.error = Some(e);
-                self.quitting = true;
+                self.life.error = Some(e);
+                self.life.quitting = true;
             }
-            Err(e) => self.overlay.notify(format!("could not load: {e}")),
+            Err(e) => self.overlays.hud.notify(format!("could not load: {e}")),
             Ok(Loaded {
                 session,
                 minimap,
@@ -375,7 +383,7 @@ impl App {
                 if first_pose.is_some() {
                     // --exit-after counts from here, as it did from a window that opened
                     // once the map was in.
-                    self.started = Instant::now();
+                    self.life.started = Instant::now();
                 }
                 // From where the walk will start (a reload keeps the pose).
                 let eye = if purpose == Purpose::Reload {
@@ -387,8 +395,8 @@ impl App {
                 if matches!(purpose, Purpose::Open | Purpose::First { .. }) {
                     self.note_recent();
                 }
-                self.content_key = key;
-                self.minimap.replace(minimap);
+                self.memory.content_key = key;
+                self.overlays.minimap.replace(minimap);
                 self.stop_recording("the map changed: ");
                 let moved = self
                     .sim
@@ -405,27 +413,28 @@ impl App {
                 self.release_drawn_map();
                 self.upload_loaded(mesh, eye, drawing, since);
                 let session = &self.sim.session;
-                self.overlay
+                self.overlays
+                    .hud
                     .show_map(session.label(), session.map.frame, session.is_scene());
                 // A new map asks again when the survey is unsure of it; the same map
                 // turned or reloaded was answered already.
-                self.offer = match purpose {
+                self.memory.offer = match purpose {
                     Purpose::Open | Purpose::First { .. } => Offer::of(session),
                     Purpose::Reload | Purpose::Turn => None,
                 };
-                if let Some(o) = &self.offer {
+                if let Some(o) = &self.memory.offer {
                     tell!("{}", o.text);
                 }
                 if purpose == Purpose::Turn {
                     self.corrected(format!("up axis {}", session.map.frame.up));
                 } else {
-                    let loaded = format!("loaded {}", self.overlay.map_label);
+                    let loaded = format!("loaded {}", self.overlays.hud.map_label);
                     let msg = match moved {
                         Some(w) => format!("{loaded}; {w}"),
                         None => loaded,
                     };
                     let note = warnings_note(&self.sim.session.map.warnings);
-                    self.overlay.notify_with(msg, note);
+                    self.overlays.hud.notify_with(msg, note);
                 }
             }
         }

@@ -26,7 +26,8 @@ impl App {
         let frame = self.sim.session.map.frame;
         let Some(at) = aim(&self.sim.session.world, eye, AIM_REACH) else {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify("measure: nothing under the crosshair to mark".into());
         };
         let said = match self.marks.mark(at.point, &frame) {
@@ -36,24 +37,24 @@ impl App {
                 at.distance
             ),
         };
-        self.overlay.notify(said);
+        self.overlays.hud.notify(said);
     }
 
     /// Say what the crosshair is on: the file, the material, the distance.
     pub(super) fn inspect_crosshair(&mut self) {
-        let eye = self.aim_now();
+        let eye = self.camera.aim_now(self.sim.controller.pose);
         let session = &self.sim.session;
         let said = match aim(&session.world, &eye, AIM_REACH) {
             Some(at) => format!("on: {}", inspect(&session.map, &at).line()),
             None => "on: nothing under the crosshair".into(),
         };
-        self.overlay.notify(said);
+        self.overlays.hud.notify(said);
     }
 
     /// Stand the walker on the floor the crosshair points at, placed as a spawn is;
     /// recorded as a placement.
     pub(super) fn teleport(&mut self) {
-        let eye = self.aim_now();
+        let eye = self.camera.aim_now(self.sim.controller.pose);
         let min_up = self.sim.controller.settings.walk.walkable_min_up;
         match floor_in_view(&self.sim.session.world, &eye, min_up) {
             Ok(to) => {
@@ -63,14 +64,14 @@ impl App {
                 };
                 self.sim.controller.place(pose);
                 self.sim.record_place(&pose);
-                self.view_placed = true;
+                self.camera.view_placed = true;
                 let file = self.sim.session.map.frame.to_file(to);
-                self.overlay.notify(format!(
+                self.overlays.hud.notify(format!(
                     "teleported to {:.3}, {:.3}, {:.3}",
                     file.x, file.y, file.z
                 ));
             }
-            Err(why) => self.overlay.notify(format!("no teleport: {why}")),
+            Err(why) => self.overlays.hud.notify(format!("no teleport: {why}")),
         }
     }
 

@@ -11,22 +11,22 @@ use super::gamepad::{PadEvent, PadPress};
 impl App {
     /// Take the pads' events since the last frame, at `now`.
     pub(super) fn poll_pads(&mut self, now: Instant) {
-        while let Some((event, name)) = self.gamepads.next(now) {
+        while let Some((event, name)) = self.input.gamepads.next(now) {
             self.pad_event(event, name);
         }
-        let secs = self
-            .pad_polled
-            .map_or(0.0, |t| now.saturating_duration_since(t).as_secs_f32());
-        self.pad_polled = Some(now);
+        let secs = self.input.pads_polled(now);
         // While the panel shows or a script plays, the pad walks and turns nothing.
-        let held = self.pad.take_held();
+        let held = self.input.pad.take_held();
         if self.prefs.open || self.sim.scripted() {
-            self.keys.pad = Default::default();
+            self.input.keys.pad = Default::default();
             return;
         }
-        self.keys.pad = held;
+        self.input.keys.pad = held;
         let live = &self.prefs.live;
-        let (dyaw, dpitch) = self.pad.look(secs, live.pad_look_speed, live.pad_invert_y);
+        let (dyaw, dpitch) = self
+            .input
+            .pad
+            .look(secs, live.pad_look_speed, live.pad_invert_y);
         if dyaw != 0.0 || dpitch != 0.0 {
             self.turn_view(dyaw, dpitch);
         }
@@ -36,11 +36,17 @@ impl App {
     pub(super) fn pad_event(&mut self, event: PadEvent, name: Option<String>) {
         let name = name.unwrap_or_else(|| "a gamepad".into());
         match event {
-            PadEvent::Connected => self.overlay.notify(format!("gamepad connected: {name}")),
-            PadEvent::Disconnected => self.overlay.notify(format!("gamepad unplugged: {name}")),
+            PadEvent::Connected => self
+                .overlays
+                .hud
+                .notify(format!("gamepad connected: {name}")),
+            PadEvent::Disconnected => self
+                .overlays
+                .hud
+                .notify(format!("gamepad unplugged: {name}")),
             _ => {}
         }
-        let press = self.pad.apply(event);
+        let press = self.input.pad.apply(event);
         // The panel's keyboard is not the walk's; nor is its pad.
         if self.prefs.open {
             return;

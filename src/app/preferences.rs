@@ -86,9 +86,9 @@ impl App {
         self.prefs.open = !self.prefs.open;
         self.prefs.focus_first = self.prefs.open;
         if self.prefs.open {
-            self.prefs.recapture = self.captured;
+            self.prefs.recapture = self.input.captured;
             self.set_capture(false);
-            self.keys.clear();
+            self.input.keys.clear();
         } else {
             self.save_settings(true);
             if std::mem::take(&mut self.prefs.recapture) {
@@ -101,7 +101,7 @@ impl App {
     /// settings and the saved ones.
     pub(super) fn bind_key(&mut self, m: Move, key: KeyCode) {
         let Some(name) = key_name(key) else {
-            return self.overlay.notify(format!(
+            return self.overlays.hud.notify(format!(
                 "{key:?} cannot be a move's key: {} kept",
                 m.label()
             ));
@@ -109,7 +109,7 @@ impl App {
         let swapped = rebind(&mut self.prefs.live, m, name);
         rebind(&mut self.prefs.saved, m, name);
         self.prefs.changed_at = Some(Instant::now());
-        self.keys.bind(MoveKeys::of(&self.prefs.live));
+        self.input.keys.bind(MoveKeys::of(&self.prefs.live));
         let said = match swapped {
             Some(o) => format!(
                 "{}: {} ({} now {}, the key it had)",
@@ -120,7 +120,7 @@ impl App {
             ),
             None => format!("{}: {}", m.label(), key_label(name)),
         };
-        self.overlay.notify(said);
+        self.overlays.hud.notify(said);
     }
 
     /// Apply what the panel changed (`before`: the settings before it).
@@ -130,7 +130,7 @@ impl App {
         // Defaults puts the moves' keys back.
         let bound = MoveKeys::of(&live);
         if bound != MoveKeys::of(before) {
-            self.keys.bind(bound);
+            self.input.keys.bind(bound);
         }
         if live.third_person != before.third_person {
             self.set_view(if live.third_person {
@@ -142,7 +142,7 @@ impl App {
         if live.walking_speed != before.walking_speed || live.run_factor != before.run_factor {
             if self.sim.scripted() {
                 self.prefs.walk_pending = true;
-                self.overlay.notify(
+                self.overlays.hud.notify(
                     "a script is playing: the walking speed and run factor apply after it".into(),
                 );
             } else {
@@ -157,7 +157,7 @@ impl App {
         if live.vsync != before.vsync
             && let Err(e) = gpu.ctx.set_vsync(live.vsync)
         {
-            self.overlay.notify(format!("warning: {e}"));
+            self.overlays.hud.notify(format!("warning: {e}"));
         }
         let w = &gpu.ctx.window;
         if live.window_size != before.window_size {
@@ -167,7 +167,7 @@ impl App {
             let fit = within_screen(live.window_size, screen);
             if fit != live.window_size {
                 let [a, b] = live.window_size;
-                self.overlay.notify(format!(
+                self.overlays.hud.notify(format!(
                     "window size {a}x{b} kept within the screen: {}x{}",
                     fit[0], fit[1]
                 ));
@@ -236,11 +236,11 @@ impl App {
             return;
         }
         self.prefs.changed_at = None;
-        match self.store.set_settings(&self.prefs.saved) {
+        match self.memory.store.set_settings(&self.prefs.saved) {
             Ok(()) => self.prefs.save_error = None,
             Err(e) => {
                 let msg = format!("warning: settings kept for this run, not saved: {e}");
-                self.overlay.notify(msg.clone());
+                self.overlays.hud.notify(msg.clone());
                 self.prefs.save_error = Some(msg);
             }
         }

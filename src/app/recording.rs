@@ -5,7 +5,7 @@ use walkthrough_core::files::output::{Replace, write_file};
 use walkthrough_core::text::quote::escape;
 
 use super::App;
-use super::redraw::save_new;
+use super::shots::save_new;
 
 impl App {
     /// F5: start recording, or stop and save.
@@ -15,11 +15,12 @@ impl App {
         }
         if self.sim.scripted() {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify("a script is playing: F5 records your own walk once it ends".into());
         }
         let restarted = self.sim.start_recording(&self.recording_about());
-        self.overlay.notify(if restarted {
+        self.overlays.hud.notify(if restarted {
             "recording (F5 stops it and saves the script); the scene's moving parts start again from their first keys, as they will in its replay".into()
         } else {
             "recording (F5 stops it and saves the script)".into()
@@ -82,11 +83,11 @@ impl App {
             Err(e) => {
                 let msg = format!("{why}the recording was not saved: {e}");
                 // The walk is lost: the run ends with an error (its first, if several).
-                self.error.get_or_insert_with(|| msg.clone());
+                self.life.error.get_or_insert_with(|| msg.clone());
                 msg
             }
         };
-        self.overlay.notify(msg);
+        self.overlays.hud.notify(msg);
         // `--record` names one file: F5 afterwards saves new ones.
         self.config.window.record = None;
     }

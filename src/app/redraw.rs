@@ -1,11 +1,8 @@
 //! One frame: load results in, fixed steps, the scene, the HUD, a screenshot if one is
 //! due, the swap; and the frame-time report of `--bench-frames`.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use image::ImageEncoder;
-use walkthrough_core::files::output::{OutputError, Replace, write_file};
 use winit::event_loop::ActiveEventLoop;
 
 use walkthrough_core::sim::ScriptEffect;
@@ -16,12 +13,12 @@ use walkthrough_core::walk::WaterLevel;
 use super::App;
 use super::bench::BENCH_FRAME_TIME;
 use super::loading::LoadStatus;
-use super::render::{DecalView, Fog};
+use super::render::DecalView;
 use super::simulation::Advance;
 use super::ui::browser;
 use super::ui::hud::{self, HudState};
 use super::ui::settings_panel::{self, PanelAnswer};
-use super::water_draw::{UNDERWATER_FOG, add_water};
+use super::water::{add_water, fog_at};
 
 /// Colour of the body's wireframe, seen from the detached camera.
 const BODY_LINE: [f32; 4] = [1.0, 1.0, 1.0, 0.9];
@@ -46,15 +43,15 @@ impl App {
             return;
         }
         self.draw_hud(advance.blocked, frame_start);
-        self.frame_drawn = true;
+        self.shots.frame_drawn = true;
         self.after_frame(event_loop, frame_start);
     }
 
     /// The time the walk is simulated up to: now, or under `--bench-frames` the frame's
     /// number times [`BENCH_FRAME_TIME`].
     fn sim_clock(&self, now: Instant) -> Instant {
-        match &self.bench {
-            Some(bench) => self.started + BENCH_FRAME_TIME * bench.measured() as u32,
+        match &self.shots.bench {
+            Some(bench) => self.life.started + BENCH_FRAME_TIME * bench.measured() as u32,
             None => now,
         }
     }
@@ -62,32 +59,33 @@ impl App {
     /// Run the walk (or fly the detached camera) up to `now`, and tell the HUD what
     /// happened.
     fn advance(&mut self, now: Instant) -> Advance {
-        let debug = self.debug.on.then_some(&mut self.debug);
+        let debug = self.overlays.debug.on.then_some(&mut self.overlays.debug);
         // Detached, the keys fly the camera and the body gets no input.
-        let keys = self.free_camera.is_none().then_some(&mut self.keys);
+        let keys = self
+            .camera
+            .free_camera
+            .is_none()
+            .then_some(&mut self.input.keys);
         let advance = self.sim.advance(now, keys, debug);
-        if let Some(camera) = &mut self.free_camera {
+        if let Some(camera) = &mut self.camera.free_camera {
             let s = &self.sim.controller.settings;
-            let intent = self.keys.take_intent();
+            let intent = self.input.keys.take_intent();
             camera.fly(&intent, s.speed_for(intent.run), now);
         }
         if advance.blocked {
-            self.overlay.since_hit = 0.0;
-            self.overlay.hit_slid = advance.slid;
+            self.overlays.hud.since_hit = 0.0;
+            self.overlays.hud.hit_slid = advance.slid;
         }
-        if self.view_placed && advance.steps > 0 {
-            self.view_placed = false;
-            if advance.pushed_out {
-                self.overlay.notify(
-                    "the view's spot has no room now: moved to the nearest free one".into(),
-                );
-            }
+        if self.camera.placed_view_stepped(advance.steps) && advance.pushed_out {
+            self.overlays
+                .hud
+                .notify("the view's spot has no room now: moved to the nearest free one".into());
         }
         if let Some(refusal) = advance.refused {
-            self.overlay.notify(refusal.to_string());
+            self.overlays.hud.notify(refusal.to_string());
         }
         if let Some(speed) = self.sim.speed_of(&advance) {
-            self.overlay.moving_at = speed;
+            self.overlays.hud.moving_at = speed;
         }
         let effects = self.sim.take_effects();
         self.apply_effects(effects);
@@ -119,35 +117,25 @@ impl App {
         if size.width == 0 || size.height == 0 {
             return false;
         }
-        let mut solid = std::mem::take(&mut self.debug.geometry.solid);
+        let mut solid = std::mem::take(&mut self.overlays.debug.geometry.solid);
         solid.clear();
-        let view = match &self.free_camera {
+        let view = match &self.camera.free_camera {
             Some(c) => {
                 // The boom is not drawn from: nothing pushes it in.
-                self.third.pressed_in = false;
+                self.camera.third.pressed_in = false;
                 c.pose
             }
             None => self.camera_pose(now, &mut solid),
         };
-        self.drawn_look = self.looking();
+        self.camera.drawn_look = self.camera.looking(self.sim.controller.pose);
         let Some(gpu) = &mut self.gpu else {
             return false;
         };
-        self.drawn_from = view;
+        self.camera.drawn_from = view;
         gpu.renderer.fov = self.prefs.fov();
         gpu.renderer
             .set_mover_poses(self.sim.session.mover_poses(&self.sim.session.map.moving));
-        let under_water = self
-            .sim
-            .session
-            .water
-            .iter()
-            .any(|b| b.contains(view.position));
-        gpu.renderer.set_fog(if under_water {
-            UNDERWATER_FOG
-        } else {
-            Fog::SKY
-        });
+        (gpu.renderer).set_fog(fog_at(&self.sim.session.water, view.position));
         gpu.renderer.draw(&view, size.width, size.height);
         let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
         let seen = DecalView {
@@ -160,21 +148,24 @@ impl App {
         let time = self.sim.time();
         self.draw_mirrors(&view, &seen, [size.width, size.height], time);
         let controller = &self.sim.controller;
-        if self.debug.on {
+        if self.overlays.debug.on {
             // Detached, the view holds what the body last touched, to look at it.
-            let at = self.free_camera.as_ref().map_or(now, |c| c.since);
-            self.debug.build(self.sim.session.collider(), at);
+            let at = self.camera.free_camera.as_ref().map_or(now, |c| c.since);
+            self.overlays.debug.build(self.sim.session.collider(), at);
         } else {
-            self.debug.geometry.clear();
+            self.overlays.debug.geometry.clear();
         }
-        self.debug.geometry.solid = solid;
-        if self.free_camera.is_some() {
+        self.overlays.debug.geometry.solid = solid;
+        if self.camera.free_camera.is_some() {
             let body = controller.body();
             let centre = body.centre_of(controller.pose.position);
-            self.debug.geometry.ellipsoid(centre, body.radii, BODY_LINE);
+            self.overlays
+                .debug
+                .geometry
+                .ellipsoid(centre, body.radii, BODY_LINE);
         }
         // The marker is drawn into the same lines; the list is handed back after drawing.
-        let mut overlay = std::mem::take(&mut self.debug.geometry);
+        let mut overlay = std::mem::take(&mut self.overlays.debug.geometry);
         self.draw_marker(
             &mut overlay,
             now,
@@ -188,7 +179,7 @@ impl App {
             let view_proj = gpu.renderer.projection(size.width, size.height) * view.view_matrix();
             gpu.debug_draw.draw(view_proj, &overlay);
         }
-        self.debug.geometry = overlay;
+        self.overlays.debug.geometry = overlay;
         if let Some(gpu) = &self.gpu {
             gpu.renderer.present();
         }
@@ -198,7 +189,7 @@ impl App {
     /// Draw the HUD, the minimap and the notices (egui).
     fn draw_hud(&mut self, blocked: bool, now: Instant) {
         let fallen = self.fallen_off();
-        let marker = self.marker_shows(now);
+        let marker = self.memory.marker_shows(now);
         let Some(gpu) = &mut self.gpu else { return };
         let controller = &self.sim.controller;
         let s = &controller.settings;
@@ -207,7 +198,7 @@ impl App {
             controller.stance(),
             wading,
             self.sim.session.riding(controller),
-            self.third.pressed_in,
+            self.camera.third.pressed_in,
         );
         let loading = self.loading.as_mut().and_then(|l| {
             let status = l.status();
@@ -233,8 +224,8 @@ impl App {
                 .to_file(controller.pose.position)
                 .into(),
             speed: s.speed,
-            captured: self.captured,
-            settings_open: self.prefs.open || self.browser.is_some(),
+            captured: self.input.captured,
+            settings_open: self.prefs.open || self.overlays.browser.is_some(),
             stance: &stance,
             fallen,
             loading: loading
@@ -248,20 +239,20 @@ impl App {
                     .and_then(|n| n.to_str())
                     .unwrap_or("(F5 stops and saves)")
             }),
-            detached: self.free_camera.is_some(),
-            debug: self.debug.on.then(|| hud::DebugLine {
-                tested: self.debug.account.tested.len(),
-                contacts: self.debug.account.contacts.len(),
-                sweeps: self.debug.account.sweeps,
-                normal_deg: self.debug.last_normal_deg(),
-                step_up: self.debug.last_step_up,
+            detached: self.camera.free_camera.is_some(),
+            debug: self.overlays.debug.on.then(|| hud::DebugLine {
+                tested: self.overlays.debug.account.tested.len(),
+                contacts: self.overlays.debug.account.contacts.len(),
+                sweeps: self.overlays.debug.account.sweeps,
+                normal_deg: self.overlays.debug.last_normal_deg(),
+                step_up: self.overlays.debug.last_step_up,
             }),
-            offer: self.offer.as_ref().map(|o| o.text.as_str()),
+            offer: self.memory.offer.as_ref().map(|o| o.text.as_str()),
             marker,
             render_scale: self.prefs.live.render_scale,
         };
-        let overlay = &mut self.overlay;
-        let minimap = &mut self.minimap;
+        let overlay = &mut self.overlays.hud;
+        let minimap = &mut self.overlays.minimap;
         let prefs = &mut self.prefs;
         let eye = controller.pose.position;
         minimap.record(eye, blocked, now);
@@ -269,7 +260,7 @@ impl App {
         let aspect = size.width.max(1) as f32 / size.height.max(1) as f32;
         let fov_across = prefs.fov().horizontal_deg(aspect);
         let mut answer = PanelAnswer::default();
-        let browsing = &self.browser;
+        let browsing = &self.overlays.browser;
         let mut clicked = None;
         gpu.egui.run(&gpu.ctx.window, |ui| {
             // Under the help's table the minimap drew over it: it waits while the help shows.
@@ -307,13 +298,16 @@ impl App {
         let software = self.gpu.as_ref().is_some_and(|g| g.ctx.software);
         if software
             && self.prefs.live.render_scale >= 1.0
-            && self.bench.is_none()
+            && self.shots.bench.is_none()
             && !self.sim.scripted()
-            && self.prefs.scale_hint.tell(self.overlay.fps, Instant::now())
+            && self
+                .prefs
+                .scale_hint
+                .tell(self.overlays.hud.fps, Instant::now())
         {
-            self.overlay.notify(format!(
+            self.overlays.hud.notify(format!(
                 "frames are slow here ({:.0} a second): a render scale under 1 (F2) draws fewer pixels, faster",
-                self.overlay.fps
+                self.overlays.hud.fps
             ));
         }
     }
@@ -322,10 +316,10 @@ impl App {
     /// second while a map loads): the screenshot (it shows what the user sees, HUD and
     /// all), the swap, the frame's time, and quitting when it is time.
     fn after_frame(&mut self, event_loop: &ActiveEventLoop, frame_start: Instant) {
-        if std::mem::take(&mut self.f12_pending) {
+        if std::mem::take(&mut self.shots.f12_pending) {
             self.save_screenshot(None);
         }
-        if std::mem::take(&mut self.exit_shot_pending) {
+        if std::mem::take(&mut self.shots.exit_shot_pending) {
             let path = self.config.window.screenshot.clone();
             self.save_screenshot(path.as_deref());
         }
@@ -343,18 +337,18 @@ impl App {
             std::thread::sleep(least.saturating_sub(frame_start.elapsed()));
         }
         if let Err(e) = gpu.ctx.swap() {
-            self.fail(event_loop, e);
+            self.life.fail(event_loop, e);
             return;
         }
-        if self.quitting {
+        if self.life.quitting {
             event_loop.exit();
             return;
         }
         let frame = frame_start.elapsed();
-        self.overlay.count_frame(frame.as_secs_f32());
+        self.overlays.hud.count_frame(frame.as_secs_f32());
         self.suggest_render_scale();
-        self.overlay.since_hit += frame.as_secs_f32();
-        if let Some(bench) = &mut self.bench {
+        self.overlays.hud.since_hit += frame.as_secs_f32();
+        if let Some(bench) = &mut self.shots.bench {
             let gpu = self.gpu.as_ref();
             // The scene's pixels (fewer than the window's at a render scale under 1).
             let pixels = gpu.map_or(1.0, |g| g.renderer.scene_pixels());
@@ -363,7 +357,7 @@ impl App {
                 let memory =
                     crate::cli::terminal::peak_memory().unwrap_or_else(|| "unknown".into());
                 if let Err(e) = bench.report(&memory) {
-                    self.error = Some(e);
+                    self.life.error = Some(e);
                 }
                 event_loop.exit();
             }
@@ -376,7 +370,7 @@ impl App {
     /// `--exit-after`'s time has passed since the map came in.
     pub(super) fn exit_after_passed(&self) -> bool {
         self.config.window.exit_after().is_some_and(|limit| {
-            !self.first_loading() && self.started.elapsed().as_secs_f32() >= limit
+            !self.first_loading() && self.life.started.elapsed().as_secs_f32() >= limit
         })
     }
 
@@ -388,83 +382,17 @@ impl App {
         } else {
             "the keys drive now"
         };
-        self.overlay
+        self.overlays
+            .hud
             .notify(format!("script finished at step {step}; {next}"));
         self.script_ended_settings();
         if self.config.window.screenshot.is_some() {
-            self.exit_shot_pending = true;
+            self.shots.exit_shot_pending = true;
         }
         if self.config.window.exit_when_done {
-            self.quitting = true;
+            self.life.quitting = true;
         }
     }
-
-    /// Save what the window shows now as a PNG (the message names its full path): to
-    /// `path` (replaced once the new image is whole, never when it is one of the map's
-    /// files or the script), or with no path to a new file named by the local time.
-    pub(super) fn save_screenshot(&mut self, path: Option<&Path>) {
-        let Some(gpu) = &self.gpu else { return };
-        if !self.frame_drawn {
-            // Quit before the first frame: the window holds nothing (a transparent image
-            // was saved and said saved). Nothing is written, and that is said.
-            self.overlay
-                .notify("no screenshot: the window closed before its first frame was drawn".into());
-            return;
-        }
-        let size = gpu.ctx.window.inner_size();
-        let px = gpu.renderer.read_pixels(size.width, size.height);
-        let mut png = Vec::new();
-        let encoded = image::codecs::png::PngEncoder::new(&mut png).write_image(
-            &px,
-            size.width,
-            size.height,
-            image::ExtendedColorType::Rgba8,
-        );
-        let inputs =
-            crate::cli::terminal::inputs(&self.sim.session, self.config.common.script.as_ref());
-        let saved = match (encoded, path) {
-            (Err(e), _) => Err(format!("cannot encode the screenshot: {e}")),
-            (Ok(()), Some(p)) => write_file(p, &png, &inputs, Replace::Yes)
-                .map(|()| p.to_path_buf())
-                .map_err(|e| e.to_string()),
-            (Ok(()), None) => save_new(&png, "png"),
-        };
-        let msg = match saved {
-            Ok(p) => format!(
-                "screenshot saved to {}",
-                std::path::absolute(&p).unwrap_or(p).display()
-            ),
-            Err(e) => {
-                let msg = format!("the screenshot was not saved: {e}");
-                // `--screenshot`'s file was asked for: the run ends with an error.
-                if path.is_some() {
-                    self.error.get_or_insert_with(|| msg.clone());
-                }
-                msg
-            }
-        };
-        self.overlay.notify(msg);
-    }
-}
-
-/// Save an F12 screenshot or an F5 recording in the current directory, named by the local
-/// time (`walkthrough-2026-11-23_09-21-05.png`), with `-2`, `-3`... when that name is
-/// taken: never over an existing file (the name is claimed with `create_new`).
-pub(super) fn save_new(bytes: &[u8], ext: &str) -> Result<PathBuf, String> {
-    let stamp = chrono::Local::now().format("%Y-%m-%d_%H-%M-%S").to_string();
-    for n in 1..1000 {
-        let path = PathBuf::from(match n {
-            1 => format!("walkthrough-{stamp}.{ext}"),
-            n => format!("walkthrough-{stamp}-{n}.{ext}"),
-        });
-        match write_file(&path, bytes, &[], Replace::No) {
-            Err(OutputError::Exists { .. }) => continue,
-            other => return other.map(|()| path).map_err(|e| e.to_string()),
-        }
-    }
-    Err(format!(
-        "walkthrough-{stamp}.{ext}: 999 files this second; not saved"
-    ))
 }
 
 /// The HUD's stance line: the stance, ", wading" with the feet in water (swimming is a

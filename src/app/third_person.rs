@@ -8,9 +8,11 @@ use std::time::Instant;
 use walkthrough_core::collision::Body;
 use walkthrough_core::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
 
+mod figure;
+
 use super::App;
-use super::figure::Figure;
 use super::render::DebugVertex;
+use figure::Figure;
 
 /// Boom length a notch of Ctrl + the mouse wheel adds or takes, metres.
 pub const BOOM_PER_NOTCH: f32 = 0.25;
@@ -55,7 +57,7 @@ impl App {
         });
         self.prefs.saved.third_person = third;
         self.prefs.changed_at = Some(Instant::now());
-        self.overlay.notify(
+        self.overlays.hud.notify(
             if third {
                 "third person: Ctrl + the mouse wheel sets the boom's length (V: first person)"
             } else {
@@ -68,7 +70,7 @@ impl App {
     /// Show the walk from `kind`'s camera (for this run; a script's `view` line).
     pub(super) fn set_view(&mut self, kind: ViewKind) {
         self.prefs.live.third_person = kind == ViewKind::Third;
-        self.third.boom.reset();
+        self.camera.third.boom.reset();
         self.sim.record_set(&format!("view {kind}"));
     }
 
@@ -80,7 +82,8 @@ impl App {
         self.prefs.live.boom_length = length;
         self.prefs.saved.boom_length = length;
         self.prefs.changed_at = Some(Instant::now());
-        self.overlay
+        self.overlays
+            .hud
             .notify(format!("third-person boom {length:.2} m"));
     }
 
@@ -89,7 +92,7 @@ impl App {
     pub(super) fn camera_pose(&mut self, now: Instant, solid: &mut Vec<DebugVertex>) -> Pose {
         let controller = &self.sim.controller;
         let eye = controller.view_pose();
-        let t = &mut self.third;
+        let t = &mut self.camera.third;
         let dt = t
             .last
             .map_or(0.0, |l| now.saturating_duration_since(l).as_secs_f32());
@@ -111,14 +114,14 @@ impl App {
             self.place_figure(solid);
         }
         // Said only while the map holds the boom in (not while it eases back out).
-        self.third.pressed_in = view.blocked && view.length < FIGURE_HIDDEN_UNDER;
+        self.camera.third.pressed_in = view.blocked && view.length < FIGURE_HIDDEN_UNDER;
         view.pose
     }
 
     /// The walker's figure where the body stands, added to `solid` (third person, and
     /// every mirror's reflection).
     pub(super) fn place_figure(&self, solid: &mut Vec<DebugVertex>) {
-        let Some(figure) = &self.third.figure else {
+        let Some(figure) = &self.camera.third.figure else {
             return;
         };
         let controller = &self.sim.controller;

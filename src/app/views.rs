@@ -12,7 +12,7 @@ use super::App;
 impl App {
     /// The key the map's memory is kept under: its file's content, or the built-in map's.
     pub(super) fn views_key(&self) -> Option<ContentKey> {
-        match (&self.content_key, &self.sim.session.map.source) {
+        match (&self.memory.content_key, &self.sim.session.map.source) {
             (Some(k), _) => Some(k.clone()),
             (None, None) => Some(ContentKey::of_bytes(b"walkthrough built-in map")),
             // A scene: its models have keys, the scene has none.
@@ -43,15 +43,16 @@ impl App {
         let pose = self.sim.session.start_pose(None);
         self.sim.controller.place(pose);
         self.sim.record_place(&pose);
-        self.overlay.notify("back at the spawn".into());
-        self.view_placed = true;
+        self.overlays.hud.notify("back at the spawn".into());
+        self.camera.view_placed = true;
     }
 
     /// Ctrl+`slot`: keep the current pose.
     pub(super) fn keep_view(&mut self, slot: u8) {
         let Some(key) = self.views_key() else {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify("views are kept for map files, not scenes".into());
         };
         let pose = self.sim.controller.pose;
@@ -61,11 +62,11 @@ impl App {
             pitch_deg: pose.pitch_deg,
         };
         let file = self.kept_file();
-        let msg = match self.store.keep_view(&key, &file, slot, view) {
+        let msg = match self.memory.store.keep_view(&key, &file, slot, view) {
             Ok(()) => format!("view {slot} kept ({slot} returns to it)"),
             Err(e) => format!("view {slot} kept for now, not saved: {e}"),
         };
-        self.overlay.notify(msg);
+        self.overlays.hud.notify(msg);
     }
 
     /// `slot`: go back to the view kept there. The walker is placed afresh, by the one
@@ -74,17 +75,21 @@ impl App {
     /// surface; a view inside a closed solid (a block added to the map since) is first
     /// moved out of it, as a start is, and the notice says where.
     pub(super) fn go_to_view(&mut self, slot: u8) {
-        let view = self.views_key().and_then(|k| self.store.view(&k, slot));
+        let view = self
+            .views_key()
+            .and_then(|k| self.memory.store.view(&k, slot));
         let Some(v) = view else {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify(format!("no view {slot} yet (Ctrl+{slot} keeps one)"));
         };
         let position = self.sim.session.map.frame.to_world(v.position);
         // The settings file is the user's to edit: a view at 1e30 is refused, not taken.
         if let Some(why) = out_of_range(position) {
             return self
-                .overlay
+                .overlays
+                .hud
                 .notify(format!("view {slot} is not taken: it is at {why}"));
         }
         let what = format!("view {slot}");
@@ -92,7 +97,7 @@ impl App {
             .sim
             .go_to(Pose::new(position, v.yaw_deg, v.pitch_deg), &what);
         // The move's warning names the view itself.
-        self.overlay.notify(moved.unwrap_or(what));
-        self.view_placed = true;
+        self.overlays.hud.notify(moved.unwrap_or(what));
+        self.camera.view_placed = true;
     }
 }

@@ -8,7 +8,7 @@ use walkthrough_core::collision::Body;
 use crate::app::render::DebugVertex;
 
 /// The figure as `assets/make_body.py` writes it (Y up, metres, feet at 0, facing -Z).
-const BODY_OBJ: &str = include_str!("../../assets/body.obj");
+const BODY_OBJ: &str = include_str!("../../../assets/body.obj");
 /// Height of the figure as modelled, metres: the walker's standing height (its
 /// ellipsoid's 2 x 0.9 m).
 const MODELLED_HEIGHT: f32 = 1.8;

@@ -1,12 +1,12 @@
 //! The view under water: tinted (a blended quad of the overlay just past the near plane,
-//! see [`super::render::DebugDraw`]) and fogged (the scene's fog made the water's: see
+//! see [`crate::app::render::DebugDraw`]) and fogged (the scene's fog made the water's: see
 //! [`UNDERWATER_FOG`]). The surfaces themselves are mirrors of water (`app/mirrors.rs`:
 //! rippled, reflecting, drawn by `render/water_surface.rs`).
 
 use walkthrough_core::geometry::Aabb;
 use walkthrough_core::player::{NEAR_PLANE, Pose};
 
-use super::render::{DebugGeometry, Fog};
+use crate::app::render::{DebugGeometry, Fog};
 
 /// The view's colour and opacity with the eye under water.
 pub const UNDERWATER_TINT: [f32; 4] = [0.05, 0.25, 0.35, 0.55];
