@@ -65,7 +65,7 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 /// the collision world (its build, its tree, its triangles and the
 /// tolerances they are dropped by), the wording of its messages (counts, file names) and
 /// this file's own layout.
-const MADE_BY: [&str; 25] = [
+const MADE_BY: [&str; 28] = [
     include_str!("cache.rs"),
     include_str!("cache/sections.rs"),
     include_str!("cache/keeping.rs"),
@@ -83,6 +83,9 @@ const MADE_BY: [&str; 25] = [
     include_str!("../collision/world/parts.rs"),
     include_str!("../collision/bvh.rs"),
     include_str!("../collision/bvh/build.rs"),
+    include_str!("../collision/bvh/build/prim.rs"),
+    include_str!("../collision/bvh/build/sah.rs"),
+    include_str!("../collision/bvh/build/two.rs"),
     include_str!("../geometry/triangle.rs"),
     include_str!("../geometry/plane.rs"),
     include_str!("../geometry/aabb.rs"),
@@ -688,7 +691,7 @@ mod tests {
         // kept by the old code. Every file of the world's and the tree's builds, and
         // of the map's reading, must be in it.
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut files: Vec<PathBuf> = ["collision/world", "collision/bvh"]
+        let mut files: Vec<PathBuf> = ["collision/world", "collision/bvh", "collision/bvh/build"]
             .iter()
             .flat_map(|d| std::fs::read_dir(src.join(d)).unwrap())
             .map(|e| e.unwrap().path())

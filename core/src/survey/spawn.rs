@@ -1,19 +1,29 @@
 //! Where the player starts: the map's marked spawn, else the best floor spot found by ray
 //! casts among the floor samples (head room, walls around, the main level, a view into
-//! the map); and the warnings a start deserves (outside the map, or on an open map).
+//! the map). What a start deserves said of it (outside the map, inside a solid, on an
+//! open map) is `start`'s; whether an eye is inside a closed solid, and the way out of
+//! one, is `solids`'.
 
 use glam::Vec3;
 
 use super::pockets::FreeSpace;
 use super::samples::{Run, floor_runs};
 use crate::collision::body::EYE_HEIGHT;
-use crate::collision::placement::{free_anchor, place};
-use crate::collision::{Body, Collider, CollisionWorld, Probe};
-use crate::geometry::{Aabb, InsideMethod};
-use crate::map::{Map, MapFrame};
+use crate::collision::placement::place;
+use crate::collision::{Body, CollisionWorld, Probe};
+use crate::geometry::InsideMethod;
+use crate::map::Map;
 use crate::measure::{AIM_REACH, aim};
 use crate::player::Pose;
 use crate::tolerance::CONTACT_GAP;
+
+mod solids;
+mod start;
+
+use solids::inside_a_solid;
+pub use solids::{SOLID_EXIT_MARGIN, out_of_solid};
+use start::outside_or_open;
+pub use start::{CheckedStart, checked_start, moved_out_of_solid, open_headings, start_warning};
 
 /// Floor samples the spawn is chosen among (spread by area over every floor: a map whose
 /// bounds a far-off column stretches still has its rooms sampled).
@@ -77,9 +87,6 @@ pub fn yaw_of(dir: Vec3) -> f32 {
 /// The warning for a spawn given outside a sealed level's rooms.
 const OUTSIDE_ROOMS: &str = "the spawn is outside the map's closed rooms (on its roof, under it or beside its walls): nothing there holds a walker in, and a walk there falls off the map";
 
-/// How far outside the map's bounds a given spawn may be before a warning, metres.
-const SPAWN_OUTSIDE_MARGIN: f32 = 2.0;
-
 /// The spawn: `given` (`--spawn`, file coordinates) if any, else one found in the map; `yaw_deg`
 /// (`--yaw`) overrides the heading either way. A spawn outside the map, or one from which a walk
 /// leaves an open map, adds a warning to the map's (see [`start_warning`]).
@@ -118,158 +125,6 @@ pub fn choose_spawn(
     };
     map.warnings.extend(warning);
     spawn
-}
-
-/// What is wrong with starting at the eye `eye` (world coordinates) in `world` (framed by
-/// `frame`), for `what` ("the spawn", "the start"): outside the map's bounds, there is
-/// nothing to stand on; in them, inside a closed solid (see [`inside_a_solid`]), or a way
-/// out of an open map along which a walk falls off. `None` when none. (`--spawn` and a
-/// script's `start` lines are checked by this; the survey's own spawn by
-/// [`outside_or_open`].)
-pub fn start_warning(
-    frame: &MapFrame,
-    world: &CollisionWorld,
-    eye: Vec3,
-    what: &str,
-) -> Option<String> {
-    checked_start(frame, world, eye, what).warning
-}
-
-/// A start checked: where the eye starts (moved out of a closed solid it was inside), and
-/// the warning that says what was wrong, if anything.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CheckedStart {
-    /// The eye, world coordinates: as given, or the nearest spot outside the closed
-    /// solid it was inside (see [`out_of_solid`]).
-    pub eye: Vec3,
-    /// What was wrong with the eye as given, and where it was moved.
-    pub warning: Option<String>,
-}
-
-/// The start at the eye `eye` checked as [`start_warning`] does, and moved out of the
-/// closed solid it is inside to the nearest spot outside it (see [`moved_out_of_solid`]).
-pub fn checked_start(
-    frame: &MapFrame,
-    world: &CollisionWorld,
-    eye: Vec3,
-    what: &str,
-) -> CheckedStart {
-    moved_out_of_solid(frame, world, eye, what).unwrap_or_else(|| CheckedStart {
-        eye,
-        warning: outside_or_open(frame, world, eye, what),
-    })
-}
-
-/// The eye `eye` moved out of the closed solid it is inside to the nearest spot outside
-/// it, with the warning that says where (Quake III's `G_MoverPush` never leaves a body
-/// inside a pusher; a start, a saved view or a reload inside a block is no better): the
-/// walker is never placed inside a solid. `None` when the eye is inside none. `what` names
-/// the eye in the warning ("the spawn", "view 3").
-pub fn moved_out_of_solid(
-    frame: &MapFrame,
-    world: &CollisionWorld,
-    eye: Vec3,
-    what: &str,
-) -> Option<CheckedStart> {
-    let inside = |p: Vec3| inside_a_solid(world, p) || inside_overlapping_solids(world, p);
-    // An eye on a face is placed from the side of it the placement takes (see
-    // `free_anchor`): an enclosed side, which a closed solid's inside is.
-    let anchor = free_anchor(world, &Probe::new(Body::FLYER, Default::default()), eye);
-    let from = match (inside(eye), anchor != eye && inside(anchor)) {
-        (true, _) => eye,
-        (false, true) => anchor,
-        (false, false) => return None,
-    };
-    let inside = format!(
-        "{what} looks inside a closed solid: every ray from it, round and up and down, meets a face, nearly all from behind (a block's inside, or a room whose faces all point out)"
-    );
-    Some(match out_of_solid(world, from) {
-        Some(out) => {
-            let p = frame.to_file(out);
-            CheckedStart {
-                eye: out,
-                warning: Some(format!(
-                    "{inside}: it is moved {:.2} m to {:.3},{:.3},{:.3} (file coordinates), the nearest spot outside it",
-                    out.distance(eye),
-                    p.x,
-                    p.y,
-                    p.z
-                )),
-            }
-        }
-        None => CheckedStart {
-            eye,
-            warning: Some(format!(
-                "{inside}; no way out of it was found: whoever starts there sees the solid's inside and cannot walk out"
-            )),
-        },
-    })
-}
-
-/// How far past the face it leaves by an eye moved out of a closed solid is put, metres:
-/// past the placement's anchor probe and the flying eye's skin, so the placement that
-/// follows starts in free space, and near enough to be the nearest spot outside.
-pub const SOLID_EXIT_MARGIN: f32 = 2.0 * crate::collision::SKIN;
-
-/// Most faces a ray from a start inside a solid is followed through to find free space
-/// (a block inside a block, a wall's two sides): past them, that way is given up.
-const SOLID_EXIT_FACES: usize = 4;
-
-/// The nearest spot outside the closed solid the eye `eye` is inside: along each ray of
-/// [`inside_a_solid`], past the faces it meets from behind until the spot past one is
-/// clear of every solid (see [`clear_of_solids`]), of every face by the flying eye's skin
-/// and in the map's box; the nearest such spot. `None` when none is.
-pub fn out_of_solid(world: &CollisionWorld, eye: Vec3) -> Option<Vec3> {
-    let reach = world.bounds().size().length().max(1.0) * 2.0;
-    let mut best: Option<Vec3> = None;
-    for d in headings(OPEN_CHECK_HEADINGS).chain([Vec3::Y, Vec3::NEG_Y]) {
-        let mut from = eye;
-        for _ in 0..SOLID_EXIT_FACES {
-            let Some(hit) = world.ray_cast(from, d, reach) else {
-                break;
-            };
-            let spot = from + d * (hit.distance + SOLID_EXIT_MARGIN);
-            if best.is_some_and(|b| b.distance(eye) <= spot.distance(eye)) {
-                break;
-            }
-            // Clear of every face by the flying eye's skin too: a spot past one face but
-            // within the skin of another is on both sides of it to a placement.
-            let free = world.bounds().contains(spot)
-                && world.nearest_overlap(&Body::FLYER, spot).is_none()
-                && clear_of_solids(world, spot);
-            if free && back_at(world, from, d, hit.distance, hit.triangle) {
-                best = Some(spot);
-                break;
-            }
-            from = spot;
-        }
-    }
-    best
-}
-
-/// [`start_warning`] but for the solid: outside the map, or on an open map's way out.
-fn outside_or_open(
-    frame: &MapFrame,
-    world: &CollisionWorld,
-    eye: Vec3,
-    what: &str,
-) -> Option<String> {
-    let b = world.bounds();
-    let inside = b.inflated(SPAWN_OUTSIDE_MARGIN).contains(eye);
-    if !inside {
-        let (lo, hi) = (frame.to_file(b.min), frame.to_file(b.max));
-        return Some(format!(
-            "{what} is outside the map (which spans {:.1},{:.1},{:.1} to {:.1},{:.1},{:.1} in file coordinates): there is nothing to stand on there",
-            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
-        ));
-    }
-    let open = open_headings(world, eye);
-    open.first().map(|first| {
-        format!(
-            "the map is open: from {what} nothing stops a walk toward yaw {first:.0} ({} of 16 headings are open); who walks out falls off the map",
-            open.len()
-        )
-    })
 }
 
 /// Choose where the player starts: the map's marked spawn, else the best open floor spot
@@ -488,7 +343,7 @@ fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
 }
 
 /// `n` horizontal unit directions, evenly spaced from +X.
-fn headings(n: usize) -> impl Iterator<Item = Vec3> {
+pub(super) fn headings(n: usize) -> impl Iterator<Item = Vec3> {
     (0..n).map(move |k| {
         let a = k as f32 * std::f32::consts::TAU / n as f32;
         Vec3::new(a.cos(), 0.0, a.sin())
@@ -571,225 +426,7 @@ struct Surroundings {
 }
 
 /// Headings looked along for a way out of the map.
-const OPEN_CHECK_HEADINGS: usize = 16;
-/// Height above the feet of the lower of the two rays that look for a way out: a wall
-/// lower than this does not hold a walker in.
-const OPEN_CHECK_KNEE: f32 = 0.3;
-
-/// The headings (yaw, degrees) along which nothing stops a walk from `eye`: neither a ray
-/// at eye height nor one at knee height meets a triangle. Empty for a closed map.
-pub fn open_headings(world: &CollisionWorld, eye: Vec3) -> Vec<f32> {
-    let reach = world.bounds().size().length().max(1.0) * 2.0;
-    let knee = eye - Vec3::Y * (EYE_HEIGHT - OPEN_CHECK_KNEE);
-    headings(OPEN_CHECK_HEADINGS)
-        .filter_map(|d| {
-            let open =
-                world.ray_cast(eye, d, reach).is_none() && world.ray_cast(knee, d, reach).is_none();
-            open.then(|| yaw_of(d))
-        })
-        .collect()
-}
-
-/// Is the eye at `eye` inside a closed solid: does every ray from it (the
-/// [`OPEN_CHECK_HEADINGS`] round, up and down) meet a triangle, all but
-/// [`SOLID_FRONTS`] of them from behind? A map's faces point out of its solids (OBJ winds
-/// them counter-clockwise seen from outside), so from a block's hollow backs are seen;
-/// from a room, its walls' fronts; unless the map is wound the other way round, which
-/// [`wound_outward`] asks. (A new user gave `--spawn` inside the built-in map's gallery
-/// block and saw only its inside, unwarned.) A point outside the map's box is not asked:
-/// it is outside the map.
-fn inside_a_solid(world: &CollisionWorld, eye: Vec3) -> bool {
-    world.bounds().contains(eye)
-        && fronts_seen(world, eye).is_some_and(|f| f <= SOLID_FRONTS)
-        && wound_outward(world)
-}
-
-/// How many of the rays from `eye` (see [`inside_a_solid`]) meet a face from the front;
-/// `None` when one meets nothing.
-fn fronts_seen(world: &CollisionWorld, eye: Vec3) -> Option<usize> {
-    let reach = world.bounds().size().length().max(1.0) * 2.0;
-    let mut fronts = 0;
-    for d in headings(OPEN_CHECK_HEADINGS).chain([Vec3::Y, Vec3::NEG_Y]) {
-        let hit = world.ray_cast(eye, d, reach)?;
-        fronts += usize::from(!back_at(world, eye, d, hit.distance, hit.triangle));
-    }
-    Some(fronts)
-}
-
-/// Most faces [`solid_depths`] follows a ray through: past them, the ray's count stops.
-const DEPTH_FACES: usize = 8;
-
-/// How many closed solids `eye` is inside, as each ray of [`inside_a_solid`] tells: the
-/// most that the faces it meets from behind (leaving a solid) outnumber those it meets
-/// from the front (entering one) along it (up to [`DEPTH_FACES`] faces; the most, not
-/// the last count: a floor that is no solid's face, met from above past a block's
-/// bottom, would cancel the block). Unlike the first face alone, this sees through
-/// solids that overlap: inside a block that a second block cuts into, the rays toward
-/// the second meet its front first.
-fn solid_depths(world: &CollisionWorld, eye: Vec3) -> impl Iterator<Item = i32> + '_ {
-    let reach = world.bounds().size().length().max(1.0) * 2.0;
-    headings(OPEN_CHECK_HEADINGS)
-        .chain([Vec3::Y, Vec3::NEG_Y])
-        .map(move |d| {
-            let (mut from, mut depth, mut deepest) = (eye, 0, 0);
-            for _ in 0..DEPTH_FACES {
-                let Some(hit) = world.ray_cast(from, d, reach) else {
-                    break;
-                };
-                depth += if back_at(world, from, d, hit.distance, hit.triangle) {
-                    1
-                } else {
-                    -1
-                };
-                deepest = deepest.max(depth);
-                from += d * (hit.distance + COPLANAR * hit.distance.max(1.0));
-            }
-            deepest
-        })
-}
-
-/// Is `eye` inside a closed solid by [`solid_depths`]: all but [`SOLID_FRONTS`] of the
-/// rays leave more solids than they enter (and the map's faces point out of its solids,
-/// see [`wound_outward`]). A start's second look, for solids that overlap.
-fn inside_overlapping_solids(world: &CollisionWorld, eye: Vec3) -> bool {
-    let rays = OPEN_CHECK_HEADINGS + 2;
-    world.bounds().contains(eye)
-        && solid_depths(world, eye).filter(|&n| n > 0).count() + SOLID_FRONTS >= rays
-        && wound_outward(world)
-}
-
-/// Is `spot` clear of every closed solid as [`solid_depths`] tells: at most
-/// [`SOLID_FRONTS`] of its rays leave more solids than they enter. Stricter than not
-/// being inside one by its first faces: between a block and a block inside it, the inner
-/// one's fronts are seen round half the horizon, and the spot is no more free than inside.
-fn clear_of_solids(world: &CollisionWorld, spot: Vec3) -> bool {
-    solid_depths(world, spot).filter(|&n| n > 0).count() <= SOLID_FRONTS
-}
-
-/// Are `world`'s faces wound as OBJ has them, out of its solids and into its rooms? Asked
-/// of the eye over every level face (up or down: either may be a floor here) down each
-/// of [`WINDING_COLUMNS`] squared columns: enclosed there, most see fronts. A room written
-/// with its faces out (a test's, or an exporter's) sees only backs from inside, and every
-/// start in it would look inside a solid.
-fn wound_outward(world: &CollisionWorld) -> bool {
-    let b = world.bounds();
-    let step = b.size().y.max(1e-3) * 1e-4;
-    let (mut enclosed, mut solid) = (0usize, 0usize);
-    for i in 0..WINDING_COLUMNS {
-        for k in 0..WINDING_COLUMNS {
-            let at = |n: usize, lo: f32, size: f32| {
-                lo + (n as f32 + 0.5) / WINDING_COLUMNS as f32 * size
-            };
-            let (x, z) = (at(i, b.min.x, b.size().x), at(k, b.min.z, b.size().z));
-            let mut top = b.max.y + 1.0;
-            for _ in 0..WINDING_FLOORS {
-                let Some(h) =
-                    world.ray_cast(Vec3::new(x, top, z), Vec3::NEG_Y, top - b.min.y + 1.0)
-                else {
-                    break;
-                };
-                let floor = top - h.distance;
-                let level =
-                    world.triangles()[h.triangle as usize].plane.normal.y.abs() >= LEVEL_FACE;
-                let eye = Vec3::new(x, floor + EYE_HEIGHT, z);
-                if level && let Some(f) = fronts_seen(world, eye) {
-                    let looks_solid = f <= SOLID_FRONTS;
-                    // An eye that sees backs all round says nothing of how the map is
-                    // wound when it stands in a solid set on or over a floor (a crate, a
-                    // mover at its first pose), not in a room: over a floor whose front
-                    // faces up, as OBJ winds a floor, or over the solid's own bottom with
-                    // more of the map below it. (A room wound inside out is seen from
-                    // behind underfoot, with nothing below it on its lowest storey.)
-                    let in_a_solid_on_a_floor = || {
-                        let down = Vec3::new(x, top, z);
-                        let below = Vec3::new(x, floor - step, z);
-                        met_from(
-                            world,
-                            down,
-                            Vec3::NEG_Y,
-                            h.distance,
-                            h.triangle,
-                            Side::Front,
-                        ) || world
-                            .ray_cast(below, Vec3::NEG_Y, floor - b.min.y + 1.0)
-                            .is_some()
-                    };
-                    if !(looks_solid && in_a_solid_on_a_floor()) {
-                        enclosed += 1;
-                        solid += usize::from(looks_solid);
-                    }
-                }
-                top = floor - step;
-            }
-        }
-    }
-    solid * 2 <= enclosed
-}
-
-/// Columns a side that [`wound_outward`] looks down.
-const WINDING_COLUMNS: usize = 12;
-/// Level faces met down one column that [`wound_outward`] looks from, at most.
-const WINDING_FLOORS: usize = 8;
-/// A face whose normal is this near vertical (its up or down component) is level: a floor
-/// or a ceiling.
-const LEVEL_FACE: f32 = 0.7;
-
-/// Which side of a face a ray meets it from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    /// Against its normal: the side OBJ winds counter-clockwise, a solid's outside.
-    Front,
-    /// Along its normal: a solid's inside.
-    Back,
-}
-
-/// Does the ray from `eye` along `d` meet a face from behind at `distance`, where it met
-/// triangle `first`? (See [`met_from`].)
-fn back_at(world: &CollisionWorld, eye: Vec3, d: Vec3, distance: f32, first: u32) -> bool {
-    met_from(world, eye, d, distance, first, Side::Back)
-}
-
-/// Does the ray from `eye` along `d` meet a face from `side` at `distance`, where it met
-/// triangle `first`? A block against a wall shares the wall's plane: either face may be
-/// the one the ray cast names, so any face the ray meets there counts (within
-/// [`COPLANAR`] of the distance).
-fn met_from(
-    world: &CollisionWorld,
-    eye: Vec3,
-    d: Vec3,
-    distance: f32,
-    first: u32,
-    side: Side,
-) -> bool {
-    let tris = world.triangles();
-    let on_side = |i: u32| (tris[i as usize].plane.normal.dot(d) > 0.0) == (side == Side::Back);
-    if on_side(first) {
-        return true;
-    }
-    let tie = COPLANAR * distance.max(1.0);
-    let near = Aabb::from_points([eye + d * distance]).inflated(tie);
-    world.triangles_in_box(&near).into_iter().any(|i| {
-        on_side(i)
-            && InsideMethod::MollerTrumbore
-                .ray_hits(&tris[i as usize], eye, d)
-                .is_some_and(|t| (t - distance).abs() <= tie)
-    })
-}
-
-/// Two faces met by one ray within this share of its distance (or of a metre) are met
-/// together: coplanar, as a block's side against a wall (see [`back_at`]).
-const COPLANAR: f32 = 1e-4;
-
-/// Rays from inside a solid that may still meet a face from the front (see
-/// [`inside_a_solid`]): a block standing on the floor may have no bottom (the ray down
-/// meets the floor), and a crack between two of a solid's faces may let one ray through
-/// to a face beyond. Over the eye above every floor of a 40 x 40 grid of columns (floors
-/// inside solids too), 0 to 3.8% of the spots are inside by this on the seven real levels
-/// and the three maps (conference 5 of 1,952, cs_italy 10 of 1,431, cs_inferno's crafty
-/// export 83 of 2,182), the built-in map 61 of 1,886 (its gallery and stair blocks); a
-/// walker's own spots see a room's fronts. On lost_empire most spots over its level faces
-/// are in its buried blocks, so [`wound_outward`] does not trust it: nothing is said there.
-const SOLID_FRONTS: usize = 2;
+pub(super) const OPEN_CHECK_HEADINGS: usize = 16;
 
 #[cfg(test)]
 mod tests;

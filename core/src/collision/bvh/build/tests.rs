@@ -1,5 +1,6 @@
+use super::sah::{BINS, Best, MAX_LEAF, below, bin_at, half_area};
 use super::*;
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 fn boxes(n: usize) -> Vec<Aabb> {
     (0..n)
