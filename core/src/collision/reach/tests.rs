@@ -2,24 +2,17 @@ use super::*;
 use crate::collision::sweep::closest_point;
 use crate::collision::{Body, Collider, CollisionWorld, Probe};
 use crate::geometry::InsideMethod;
-
-/// xorshift: the same numbers everywhere.
-fn rng(seed: &mut u64) -> f32 {
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    (*seed >> 40) as f32 / (1u64 << 24) as f32
-}
+use crate::test_kit::random::Xorshift64;
 
 /// Whatever a sweep touches lies in a box the reach lets through, no earlier than the
 /// reach says, and is a triangle it lets through: random small triangles (each its
 /// own box) and random moves of both bodies, long and short, one triangle at a time.
 #[test]
 fn every_triangle_a_sweep_touches_is_within_its_reach_no_sooner_than_it_says() {
-    let mut seed = 0x2545_f491_4f6c_dd1d;
+    let mut seed = Xorshift64(0x2545_f491_4f6c_dd1d);
     let mut touched = 0;
     for k in 0..20_000 {
-        let mut r = || rng(&mut seed);
+        let mut r = || seed.unit();
         let at = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
         let size = if k % 2 == 0 { 0.01 } else { 0.5 };
         let tri = [0, 1, 2].map(|_| at + Vec3::new(r(), r(), r()) * size);
@@ -65,10 +58,10 @@ fn every_triangle_a_sweep_touches_is_within_its_reach_no_sooner_than_it_says() {
 /// triangles against walkers and flyers placed near them.
 #[test]
 fn every_triangle_a_body_at_rest_overlaps_is_within_its_rest() {
-    let mut seed = 0x5eed;
+    let mut seed = Xorshift64(0x5eed);
     let mut overlapped = 0;
     for k in 0..20_000 {
-        let mut r = || rng(&mut seed);
+        let mut r = || seed.unit();
         let at = Vec3::new(r(), r(), r()) * 2.0 - 1.0;
         let size = if k % 2 == 0 { 0.01 } else { 0.5 };
         let tri = [0, 1, 2].map(|_| at + Vec3::new(r(), r(), r()) * size);

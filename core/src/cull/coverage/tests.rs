@@ -1,4 +1,5 @@
 use super::*;
+use crate::test_kit::random::Xorshift32;
 
 /// A 100 x 100 window whose world is its pixels: an orthographic view of x and y in
 /// [0, 100] (window coordinates equal to world x and y).
@@ -144,13 +145,8 @@ fn a_triangle_reaching_behind_the_eye_is_kept() {
 #[test]
 fn no_triangle_that_covers_a_centre_is_left_out() {
     let (vp, size) = pixels();
-    let mut seed = 0x2545_f491_u32;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed as f32 / u32::MAX as f32
-    };
+    let mut seed = Xorshift32(0x2545_f491);
+    let mut next = || seed.next_u32() as f32 / u32::MAX as f32;
     let (mut covering, mut left_out) = (0, 0);
     for _ in 0..20_000 {
         let at = Vec2::new(next(), next()) * 100.0;

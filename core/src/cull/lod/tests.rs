@@ -5,6 +5,7 @@ use crate::cull::View;
 use crate::cull::clusters::{CLUSTER_TRIANGLES, cluster_map};
 use crate::cull::fixtures::{bumpy, flat, grid, no_uv, one_material, triangles, with_levels};
 use crate::geometry::Aabb;
+use crate::test_kit::random::Lcg;
 
 fn view_from(eye: Vec3, target: Vec3) -> View {
     let proj = Mat4::perspective_rh_gl(70f32.to_radians(), 16.0 / 9.0, 0.01, 1000.0);
@@ -130,13 +131,8 @@ fn no_point_of_a_box_shows_nearer_than_its_visible_depth() {
     let view = view_from(Vec3::new(1.0, 1.6, 2.0), Vec3::new(3.0, 1.0, -6.0));
     let tan = Vec3::new(1.0 / view.proj.x_axis.x, 1.0 / view.proj.y_axis.y, 1.0);
     // A deterministic scatter of boxes around the eye, and points in each.
-    let mut seed = 12345u64;
-    let mut next = move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut lcg = Lcg(12345);
+    let mut next = move || lcg.unit();
     let (mut beside, mut shown) = (0, 0);
     for _ in 0..2000 {
         let centre = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 40.0;

@@ -3,6 +3,7 @@ use glam::Vec3;
 use super::*;
 use crate::cull::fixtures::{SIDE, camera, depth_at, fixed, wall};
 use crate::geometry::Aabb;
+use crate::test_kit::random::Xorshift64;
 
 fn cube(centre: Vec3, half: f32) -> Aabb {
     Aabb {
@@ -90,13 +91,8 @@ fn a_hidden_box_is_behind_the_depth_at_every_point_of_it() {
     let (w, h) = (97usize, 61usize);
     let proj = Mat4::perspective_rh_gl(70f32.to_radians(), w as f32 / h as f32, 0.01, 1000.0)
         * Mat4::IDENTITY;
-    let mut seed = 0x2545_f491_u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f32 / (1u64 << 53) as f32
-    };
+    let mut seed = Xorshift64(0x2545_f491);
+    let mut random = move || seed.unit_fine();
     let (mut hidden, mut tested) = (0, 0);
     for _ in 0..40 {
         let mut depth = vec![u32::MAX; w * h];

@@ -1,5 +1,6 @@
 use super::*;
 use crate::map::{Corners, FLAT_NORMAL, face_normal};
+use crate::test_kit::random::Xorshift64;
 
 const CUBE_FACE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
 
@@ -260,13 +261,8 @@ fn random_texts_read_by_two_readers_or_in_pieces_are_read_as_whole() {
         ("m.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 1\n"),
         ("n.mtl", "newmtl green\nKd 0 1 0\nnewmtl red\nKd 1 1 0\n"),
     ];
-    let mut seed = 0x1234_5678_9abc_def0u64;
-    let mut random = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut seed = Xorshift64(0x1234_5678_9abc_def0);
+    let mut random = || seed.next_u64();
     let mut loaded = 0;
     for _ in 0..300 {
         let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvn 0 0 1\n");

@@ -1,5 +1,6 @@
 use super::sah::{BINS, Best, MAX_LEAF, below, bin_at, half_area};
 use super::*;
+use crate::test_kit::random::Lcg;
 use glam::{Vec3, Vec3A};
 
 fn boxes(n: usize) -> Vec<Aabb> {
@@ -106,13 +107,8 @@ fn the_used_bins_alone_price_and_bound_as_all_twelve_do() {
     }
     let bits =
         |r: &RangeBounds| [r.min, r.max, r.cmin, r.cmax].map(|v| v.to_array().map(f32::to_bits));
-    let mut seed = 9u64;
-    let mut r = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut lcg = Lcg(9);
+    let mut r = || lcg.unit();
     let mut bins = Bins::EMPTY;
     let mut chosen = [0usize; BINS];
     for case in 0..20_000 {

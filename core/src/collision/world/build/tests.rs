@@ -1,4 +1,5 @@
 use super::*;
+use crate::test_kit::random::Lcg;
 
 /// On two threads (a quarter of a million triangles), the triangles kept are the
 /// first copy of each that is not degenerate, as a set of every corner key read in
@@ -7,13 +8,8 @@ use super::*;
 #[test]
 fn the_triangles_kept_on_two_threads_are_the_first_copies() {
     let n = 250_000;
-    let mut seed = 11u64;
-    let mut random = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        seed >> 33
-    };
+    let mut lcg = Lcg(11);
+    let mut random = || lcg.next_u64() >> 33;
     let tris: Vec<[Vec3; 3]> = (0..n)
         .map(|i| {
             let r = random();
