@@ -313,8 +313,8 @@ fn spot_score(around: &Surroundings, indoors: bool, share: f32) -> f32 {
 
 /// The spawn at `eye`, facing the best view of `around`, with its reason.
 /// A ceiling with no wall round it is not indoors, and a spot with nothing round
-/// it is not "inf m clear" (a new user read "indoors, walls in 0 of 16 directions, inf m
-/// clear" as a contradiction).
+/// it is not "inf m clear" ("indoors, walls in 0 of 16 directions, inf m clear" reads as
+/// a contradiction).
 fn chosen(eye: Vec3, around: &Surroundings, indoors: bool) -> SpawnChoice {
     let clear = around.nearest.min(around.open);
     SpawnChoice {

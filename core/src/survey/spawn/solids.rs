@@ -57,9 +57,9 @@ pub fn out_of_solid(world: &CollisionWorld, eye: Vec3) -> Option<Vec3> {
 /// [`SOLID_FRONTS`] of them from behind? A map's faces point out of its solids (OBJ winds
 /// them counter-clockwise seen from outside), so from a block's hollow backs are seen;
 /// from a room, its walls' fronts; unless the map is wound the other way round, which
-/// [`wound_outward`] asks. (A new user gave `--spawn` inside the built-in map's gallery
-/// block and saw only its inside, unwarned.) A point outside the map's box is not asked:
-/// it is outside the map.
+/// [`wound_outward`] asks. (Unasked, a `--spawn` inside the built-in map's gallery block
+/// shows only its inside, unwarned.) A point outside the map's box is not asked: it is
+/// outside the map.
 pub(super) fn inside_a_solid(world: &CollisionWorld, eye: Vec3) -> bool {
     world.bounds().contains(eye)
         && fronts_seen(world, eye).is_some_and(|f| f <= SOLID_FRONTS)

@@ -231,7 +231,7 @@ impl Bins {
     /// take the second operand where one is NaN, so an empty bin merged after a NaN lane
     /// would have made it infinite; the ranges asked for always end at a used bin, whose
     /// merge gives the same lane either way, so the bounds are those of a merge of every
-    /// bin: a review's 1.2 million box sets, NaN among them, built the same trees.)
+    /// bin: 1.2 million random box sets, NaN among them, build the same trees.)
     pub(super) fn union(&self, range: std::ops::Range<usize>) -> RangeBounds {
         let mut u = RangeBounds::EMPTY;
         for &b in self.used().all().iter().filter(|b| range.contains(b)) {
