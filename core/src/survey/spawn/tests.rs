@@ -1,13 +1,24 @@
 use super::*;
 use crate::map::{LoadOptions, Map, load_obj_str};
-use crate::test_kit::obj::BoxesObj;
 
 /// A closed box room `w` x `h` x `w` units, its faces wound as a solid box's (their
 /// normals out of it; the spawn survey trusts no winding).
 fn room(w: f32, h: f32) -> String {
-    let mut obj = BoxesObj::default();
-    obj.boxed(Vec3::ZERO, Vec3::new(w, h, w), false);
-    obj.text
+    let mut s = String::new();
+    for (x, y, z) in [
+        (0., 0., 0.),
+        (w, 0., 0.),
+        (w, 0., w),
+        (0., 0., w),
+        (0., h, 0.),
+        (w, h, 0.),
+        (w, h, w),
+        (0., h, w),
+    ] {
+        s += &format!("v {x} {y} {z}\n");
+    }
+    s += "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n";
+    s
 }
 
 fn world_of(obj: &str) -> (Map, CollisionWorld) {
