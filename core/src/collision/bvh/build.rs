@@ -103,6 +103,8 @@ impl Boxes {
 
     /// Add box `b`, for index `index` (at most [`MAX_LINK`]: more triangles than fit in
     /// memory; a larger one is cut to it).
+    ///
+    /// [`MAX_LINK`]: super::MAX_LINK
     #[inline]
     pub fn push(&mut self, b: Aabb, index: u32) {
         let p = Prim::new(b, index);

@@ -13,6 +13,8 @@ use crate::geometry::Aabb;
 /// builder partitions these records themselves, so every pass reads memory in order; it
 /// passes over all of them at each level of the tree, and at 32 bytes a record (48 with
 /// the index and bin beside the box) each pass reads a third less.
+///
+/// [`Node`]: crate::collision::bvh::Node
 #[derive(Clone, Copy)]
 pub(super) struct Prim {
     lo: Vec4,
@@ -25,6 +27,8 @@ impl Prim {
     /// The record of triangle `index` (at most [`MAX_LINK`], as a node's links: more
     /// triangles than fit in memory; a larger index is cut to it, as [`Node::new`] cuts
     /// one, never let into the tag's bit) with box `b`, in bin 0.
+    ///
+    /// [`Node::new`]: crate::collision::bvh::Node::new
     pub(super) fn new(b: Aabb, index: u32) -> Prim {
         debug_assert!(index <= MAX_LINK);
         Prim {
