@@ -6,8 +6,8 @@ mod common;
 
 use std::process::Command;
 
-use common::buildings::write_obj;
 use glam::Vec3;
+use walkthrough_core::test_kit::obj::obj_text_in;
 
 /// Where corners may be off the walls they lie on, file units.
 const ON_WALL: f32 = 1e-4;
@@ -20,7 +20,7 @@ fn a_decal_stuck_near_a_corner_of_a_z_up_room_lies_on_both_walls() {
     // the file's y = 0, the wall x = 4 stays x = 4.
     let room = common::cube(Vec3::ZERO, Vec3::new(4.0, 3.0, 4.0));
     let map = dir.join("room.obj");
-    std::fs::write(&map, write_obj(&room, true, 1.0)).unwrap();
+    std::fs::write(&map, obj_text_in(&room, true, 1.0)).unwrap();
     // 0.4 m from the wall x = 4, looking 15 degrees right of -Z: the crosshair meets the
     // wall z = 0 at x = 3.87, 0.13 m from the corner.
     let script = dir.join("decal.txt");

@@ -23,6 +23,7 @@ use walkthrough_core::player::{Controller, ControllerSettings, Pose};
 use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::sim::{read_script, run, total_steps};
 use walkthrough_core::store::{STORE_FILE, Store};
+use walkthrough_core::test_kit::obj::obj_text;
 
 /// Scene mutants tried per run (times [`common::fuzz_scale`]).
 const SCENE_CASES: usize = 1000;
@@ -183,15 +184,10 @@ fn check_refusal(message: &str, file: &str, lines: usize) {
 
 /// The scene fuzz's folder: models good and bad, and the scenes mutated.
 fn scene_models(dir: &Path) {
-    let mut cube = String::new();
-    for t in common::cube(Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 3.0, 5.0)) {
-        for v in t {
-            cube += &format!("v {} {} {}\n", v.x, v.y, v.z);
-        }
-    }
-    for k in 0..12 {
-        cube += &format!("f {} {} {}\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
-    }
+    let cube = obj_text(&common::cube(
+        Vec3::new(-5.0, 0.0, -5.0),
+        Vec3::new(5.0, 3.0, 5.0),
+    ));
     std::fs::write(dir.join("room.obj"), &cube).unwrap();
     std::fs::write(dir.join("crate.obj"), cube.replace(" 3 ", " 1 ")).unwrap();
     std::fs::write(dir.join("prose.obj"), "Some prose.\nMore of it.\n").unwrap();

@@ -17,6 +17,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use walkthrough_core::collision::CollisionWorld;
 use walkthrough_core::map::{LoadOptions, MapError, load_obj_str};
+use walkthrough_core::test_kit::random::Xorshift64;
 use walkthrough_core::text::quote::quote;
 
 /// Mutants tried per run (times [`common::fuzz_scale`]).
@@ -128,13 +129,10 @@ fn apply(text: &str, mutations: &[Mutation]) -> String {
             }
             Mutation::HugeIndex(a, i) => lines.insert(a % n, format!("f 1 2 {i}").into_bytes()),
             Mutation::LongFace(a, k, seed) => {
-                let mut x = seed | 1;
+                let mut x = Xorshift64(seed | 1);
                 let mut face = String::from("f");
                 for _ in 0..k {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    face += &format!(" {}", 1 + x % (n as u64 / 2).max(1));
+                    face += &format!(" {}", 1 + x.next_u64() % (n as u64 / 2).max(1));
                 }
                 lines.insert(a % n, face.into_bytes());
             }

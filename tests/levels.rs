@@ -6,11 +6,12 @@
 
 mod common;
 
-use common::buildings::{UNITS, all, write_obj};
+use common::buildings::{UNITS, all};
 use walkthrough_core::map::UpAxis;
 use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent};
 use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::survey::Confidence;
+use walkthrough_core::test_kit::obj::obj_text_in;
 
 /// Share of the written levels that must open right.
 const PASS_SHARE: f64 = 0.95;
@@ -62,7 +63,7 @@ fn survey(
         if z_up { "z" } else { "y" },
         unit.0
     ));
-    std::fs::write(&path, write_obj(&level.tris, z_up, unit.1)).unwrap();
+    std::fs::write(&path, obj_text_in(&level.tris, z_up, unit.1)).unwrap();
     let s = Session::open(Some(&path), &OpenOptions::default()).expect("the level opens");
     let _ = std::fs::remove_file(&path);
     let want = if z_up { UpAxis::Z } else { UpAxis::Y };
@@ -192,7 +193,7 @@ fn spawn_flash_every_spawn_is_at_rest_on_the_first_step() {
     let mut checked = 0;
     for level in all() {
         let path = dir.join(format!("{}.obj", level.name.replace(' ', "_")));
-        std::fs::write(&path, write_obj(&level.tris, false, 1.0)).unwrap();
+        std::fs::write(&path, obj_text_in(&level.tris, false, 1.0)).unwrap();
         let opts = OpenOptions {
             up: Some(UpAxis::Y),
             scale: Some(1.0),
@@ -253,7 +254,7 @@ fn open_with_header(name: &str, z_up: bool, metres: f32, header: &str) -> Sessio
     let path = dir.join(format!("{}-{z_up}-{metres}.obj", name.replace(' ', "_")));
     std::fs::write(
         &path,
-        format!("{header}{}", write_obj(&level.tris, z_up, metres)),
+        format!("{header}{}", obj_text_in(&level.tris, z_up, metres)),
     )
     .unwrap();
     let s = Session::open(Some(&path), &OpenOptions::default()).expect("the level opens");

@@ -19,6 +19,7 @@ use walkthrough_core::map::{LoadOptions, UpAxis, load_obj_file};
 use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent};
 use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::survey::spawn::SPAWN_EDGE_REACH;
+use walkthrough_core::test_kit::obj::obj_text;
 
 fn repo(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(sub)
@@ -605,13 +606,7 @@ fn town(n: usize, name: &str) -> (PathBuf, Vec<(Vec3, Vec3)>) {
             blocks.push((lo, hi));
         }
     }
-    let mut obj = String::new();
-    for (t, corners) in triangles.iter().enumerate() {
-        for p in corners {
-            obj.push_str(&format!("v {} {} {}\n", p.x, p.y, p.z));
-        }
-        obj.push_str(&format!("f {} {} {}\n", 3 * t + 1, 3 * t + 2, 3 * t + 3));
-    }
+    let obj = obj_text(&triangles);
     let dir = std::env::temp_dir().join(format!("walkthrough-town-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);

@@ -13,6 +13,8 @@ use walkthrough_core::map::MapFrame;
 use walkthrough_core::player::{Controller, ControllerSettings, Mode, MoveIntent, Pose};
 use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::sim::{TraceRow, parse_script, run_to_rows_in};
+use walkthrough_core::test_kit::obj::obj_text;
+use walkthrough_core::test_kit::random::Xorshift64;
 
 const DT: f64 = 1.0 / 120.0;
 
@@ -165,16 +167,7 @@ fn scene(test: &str, movers: &[(Vec3, &str)]) -> PathBuf {
     let d = std::env::temp_dir().join(format!("walkthrough-movers-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    let obj = |tris: Vec<[Vec3; 3]>| {
-        let mut t = String::new();
-        for (i, tri) in tris.iter().enumerate() {
-            for v in tri {
-                t += &format!("v {} {} {}\n", v.x, v.y, v.z);
-            }
-            t += &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3);
-        }
-        t
-    };
+    let obj = |tris: Vec<[Vec3; 3]>| obj_text(&tris);
     // A closed room 20 m square and 6 m high: nothing can leave it.
     std::fs::write(
         d.join("room.obj"),
@@ -293,13 +286,8 @@ fn a_platform_at_fifty_metres_a_second_pushes_a_standing_walker_ahead_of_it() {
 #[test]
 fn random_movers_around_random_walkers_never_overlap_it_nor_let_it_escape() {
     let steps_wanted = 100_000 * common::fuzz_scale() as usize;
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f32 / (1u64 << 53) as f32
-    };
+    let mut seed = Xorshift64(0x2545_f491_4f6c_dd1du64);
+    let mut next = move || seed.unit_fine();
     let mut steps = 0;
     let mut scene_no = 0;
     let mut blocked = 0;

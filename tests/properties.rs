@@ -16,6 +16,7 @@ use proptest::test_runner::RngSeed;
 use walkthrough_core::collision::{Body, CollisionWorld, Response, push_out, resolve_move};
 use walkthrough_core::geometry::InsideMethod;
 use walkthrough_core::player::{Controller, ControllerSettings, MoveIntent, Pose as EyePose};
+use walkthrough_core::test_kit::obj::obj_text;
 use walkthrough_core::text::names::Named;
 
 /// Slack for `f32` positions, in ellipsoid-space units.
@@ -332,17 +333,7 @@ const INSIDE_SLACK: f32 = 1e-4;
 fn piled_scene(case: usize, movers: &[PiledMover]) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("walkthrough-piled-{}-{case}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let obj = |tris: Vec<[Vec3; 3]>| -> String {
-        let mut s = String::new();
-        for t in &tris {
-            for p in t {
-                s += &format!("v {} {} {}\n", p.x, p.y, p.z);
-            }
-        }
-        (0..tris.len()).fold(s, |s, i| {
-            s + &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3)
-        })
-    };
+    let obj = |tris: Vec<[Vec3; 3]>| obj_text(&tris);
     std::fs::write(dir.join("ground.obj"), obj(common::floor(20.0))).unwrap();
     let mut scene = String::from("[[model]]\nfile = \"ground.obj\"\n");
     let play = ["once", "ping-pong"];

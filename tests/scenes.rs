@@ -13,6 +13,7 @@ use walkthrough_core::geometry::InsideMethod;
 use walkthrough_core::map::scene::load_scene;
 use walkthrough_core::map::{TextureOptions, UpAxis};
 use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::test_kit::obj::obj_text;
 
 /// A closed box room with an inner wall, in model space.
 fn room_model() -> Vec<[Vec3; 3]> {
@@ -301,15 +302,7 @@ fn box_dir(test: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    let mut obj = String::new();
-    for t in common::cube(Vec3::splat(-1.0), Vec3::splat(1.0)) {
-        for v in t {
-            obj += &format!("v {} {} {}\n", v.x, v.y, v.z);
-        }
-    }
-    for k in 0..12 {
-        obj += &format!("f {} {} {}\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
-    }
+    let obj = obj_text(&common::cube(Vec3::splat(-1.0), Vec3::splat(1.0)));
     std::fs::write(d.join("box.obj"), obj).unwrap();
     d
 }
@@ -408,15 +401,7 @@ fn a_scene_placed_too_far_out_or_rounded_away_is_refused() {
     );
     // A model 800 km across, scaled by 3 about its own origin: the scale carries it out.
     let big = box_dir("far-big");
-    let mut obj = String::new();
-    for t in common::cube(Vec3::splat(-4e5), Vec3::splat(4e5)) {
-        for v in t {
-            obj += &format!("v {} {} {}\n", v.x, v.y, v.z);
-        }
-    }
-    for k in 0..12 {
-        obj += &format!("f {} {} {}\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
-    }
+    let obj = obj_text(&common::cube(Vec3::splat(-4e5), Vec3::splat(4e5)));
     std::fs::write(big.join("box.obj"), obj).unwrap();
     let e = open_scene(&big, "[[model]]\nfile = \"box.obj\"\nscale = 3\n").unwrap_err();
     assert!(

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::Rng;
-use common::buildings::{self, Level, write_obj};
+use common::buildings::{self, Level};
 use parry3d::math::Vector;
 use parry3d::query::{PointQuery, Ray, RayCast};
 use parry3d::shape::TriMesh;
@@ -20,6 +20,7 @@ use walkthrough_core::player::{
     BOOM_LENGTH_RANGE, Boom, BoomSettings, Controller, ControllerSettings, MoveIntent,
 };
 use walkthrough_core::session::{OpenOptions, Session};
+use walkthrough_core::test_kit::obj::obj_text_in;
 
 /// Frames in all (CI's run; `WALKTHROUGH_FUZZ_SCALE` multiplies it).
 const FRAMES: usize = 100_000;
@@ -43,7 +44,7 @@ fn mesh(tris: &[[glam::Vec3; 3]]) -> TriMesh {
 /// `level` written as an OBJ (Y up, metres) and opened as the window opens a map.
 fn open(level: &Level, dir: &std::path::Path) -> Session {
     let path: PathBuf = dir.join(format!("{}.obj", level.name.replace(' ', "_")));
-    std::fs::write(&path, write_obj(&level.tris, false, 1.0)).unwrap();
+    std::fs::write(&path, obj_text_in(&level.tris, false, 1.0)).unwrap();
     let opts = OpenOptions {
         scale: Some(1.0),
         up: Some(UpAxis::Y),

@@ -11,6 +11,7 @@ use walkthrough_core::map::MapFrame;
 use walkthrough_core::player::{Controller, ControllerSettings, Stance};
 use walkthrough_core::session::{OpenOptions, Session};
 use walkthrough_core::sim::{TraceRow, parse_script, run_to_rows_in};
+use walkthrough_core::test_kit::obj::obj_text as obj;
 
 /// A folder of its own for `test`, empty.
 fn folder(test: &str) -> PathBuf {
@@ -18,18 +19,6 @@ fn folder(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// `tris` as OBJ text.
-fn obj(tris: &[[Vec3; 3]]) -> String {
-    let mut t = String::new();
-    for (i, tri) in tris.iter().enumerate() {
-        for v in tri {
-            t += &format!("v {} {} {}\n", v.x, v.y, v.z);
-        }
-        t += &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3);
-    }
-    t
 }
 
 /// The pool, walked along -Z at x = 0: a dry floor (top y = 0) from z = 6 to z = -3,

@@ -12,6 +12,8 @@ mod common;
 
 use glam::Vec3;
 use walkthrough_core::collision::Body;
+use walkthrough_core::test_kit::boxes::{BOX_QUADS, box_corner};
+use walkthrough_core::test_kit::obj::obj_text;
 
 #[test]
 fn the_readme_counts_these_window_tests() {
@@ -3528,22 +3530,9 @@ impl Obj {
 
     /// The six faces of the box from `lo` to `hi`.
     fn boxed(&mut self, lo: [f32; 3], hi: [f32; 3]) {
-        let c = |i: usize| {
-            [
-                if i & 1 == 0 { lo[0] } else { hi[0] },
-                if i & 2 == 0 { lo[1] } else { hi[1] },
-                if i & 4 == 0 { lo[2] } else { hi[2] },
-            ]
-        };
-        for q in [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ] {
-            self.quad(q.map(c));
+        let (lo, hi) = (Vec3::from(lo), Vec3::from(hi));
+        for q in BOX_QUADS {
+            self.quad(q.map(|i| box_corner(lo, hi, i).to_array()));
         }
     }
 
@@ -3928,18 +3917,6 @@ fn the_water_reflects_the_red_box_over_it_and_its_ripples_move() {
     );
     assert!(water > 1.5, "the ripples stand still: {water}");
     assert!(above < 0.3, "the view over the water changed: {above}");
-}
-
-/// OBJ text of `tris`.
-fn obj_text(tris: &[[Vec3; 3]]) -> String {
-    let mut t = String::new();
-    for (i, tri) in tris.iter().enumerate() {
-        for v in tri {
-            t += &format!("v {} {} {}\n", v.x, v.y, v.z);
-        }
-        t += &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3);
-    }
-    t
 }
 
 #[test]

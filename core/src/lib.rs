@@ -87,5 +87,8 @@ pub mod sim;
 pub mod store;
 pub mod survey;
 pub mod text;
+// The tests' shared fixtures: for this crate's tests, and others' with `test-kit`.
+#[cfg(any(test, feature = "test-kit"))]
+pub mod test_kit;
 pub mod tolerance;
 pub mod walk;

@@ -422,46 +422,21 @@ mod tests {
     use walkthrough_core::player::ControllerSettings;
     use walkthrough_core::session::OpenOptions;
     use walkthrough_core::sim::parse_script;
+    use walkthrough_core::test_kit::obj::BoxesObj;
     use walkthrough_core::text::names::Named;
-
-    /// Faces of a box of corners `base + 1` to `base + 8` (corner `i`: bit 1 its x, bit 2
-    /// its y, bit 4 its z at the box's high side), counter-clockwise from outside.
-    const OUTWARD: [[usize; 4]; 6] = [
-        [1, 3, 4, 2],
-        [5, 6, 8, 7],
-        [1, 2, 6, 5],
-        [3, 7, 8, 4],
-        [1, 5, 7, 3],
-        [2, 4, 8, 6],
-    ];
 
     /// A 20 x 4 x 20 m room (its faces into it), and in its middle a closed 4 x 2 x 4 m
     /// crate standing on its floor (its faces out of it) if `with_crate`: written to a
     /// file of its own, opened.
     fn room(with_crate: bool) -> Session {
-        let mut obj = String::new();
-        let mut boxed = |lo: Vec3, hi: Vec3, inward: bool| {
-            let base = obj.matches("v ").count();
-            for i in 0..8 {
-                let c = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
-                let (x, y, z) = (c(1, lo.x, hi.x), c(2, lo.y, hi.y), c(4, lo.z, hi.z));
-                obj += &format!("v {x} {y} {z}\n");
-            }
-            for mut f in OUTWARD {
-                if inward {
-                    f.reverse();
-                }
-                let [a, b, c, d] = f.map(|k| k + base);
-                obj += &format!("f {a} {b} {c} {d}\n");
-            }
-        };
-        boxed(
+        let mut obj = BoxesObj::default();
+        obj.boxed(
             Vec3::new(-10.0, 0.0, -10.0),
             Vec3::new(10.0, 4.0, 10.0),
             true,
         );
         if with_crate {
-            boxed(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.0, 2.0), false);
+            obj.boxed(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.0, 2.0), false);
         }
         static ROOMS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = ROOMS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -471,7 +446,7 @@ mod tests {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("room.obj");
-        std::fs::write(&path, obj).unwrap();
+        std::fs::write(&path, obj.text).unwrap();
         let opts = OpenOptions {
             headless: true,
             no_map_cache: true,

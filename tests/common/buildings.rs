@@ -2,7 +2,7 @@
 //! many shapes in metres, Y up, with the things real levels have at a person's scale
 //! (doors 2.1 m, stairs of 0.17 m rises, tables, beds, shelves, railings), some built of
 //! closed solids as game levels are, some of single-sided surfaces as architectural
-//! exports are. Written out in any up axis and unit by [`write_obj`].
+//! exports are. Written out in any up axis and unit by the test kit's `obj_text_in`.
 //!
 //! None of them copies a shared map: they are the cases a rule must handle, and the
 //! survey is judged by how many of them it gets right.
@@ -11,6 +11,7 @@
 use glam::Vec3;
 
 use super::cube;
+use walkthrough_core::test_kit::random::Xorshift32;
 
 /// Triangles under construction, in metres, Y up.
 #[derive(Default)]
@@ -663,12 +664,10 @@ pub fn corridor_maze() -> Level {
     b.wall((0.0, 0.0), (0.0, size), 0.0, 3.0, 0.5, &[], true);
     b.wall((size, 0.0), (size, size), 0.0, 3.0, 0.5, &[], true);
     // Interior walls from a fixed pattern: each cell has a wall on its east or south side.
-    let mut x: u32 = 12345;
+    let mut rng = Xorshift32(12345);
     for i in 0..n {
         for j in 0..n {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u32();
             let (cx, cz) = (i as f32 * cell, j as f32 * cell);
             if x.is_multiple_of(2) && i + 1 < n {
                 b.wall(
@@ -1576,20 +1575,3 @@ pub const UNITS: [(&str, f32); 5] = [
     ("in", 0.0254),
     ("ft", 0.3048),
 ];
-
-/// The level as OBJ text: positions divided by `metres_per_unit`, written Z-up (the
-/// file's `(x, -z, y)` for the world's `(x, y, z)`) when `z_up`.
-pub fn write_obj(tris: &[[Vec3; 3]], z_up: bool, metres_per_unit: f32) -> String {
-    let mut s = String::with_capacity(tris.len() * 100);
-    for t in tris {
-        for v in t {
-            let p = *v / metres_per_unit;
-            let p = if z_up { Vec3::new(p.x, -p.z, p.y) } else { p };
-            s += &format!("v {} {} {}\n", p.x, p.y, p.z);
-        }
-    }
-    for k in 0..tris.len() {
-        s += &format!("f {} {} {}\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
-    }
-    s
-}

@@ -38,27 +38,7 @@ pub fn floor(half: f32) -> Vec<[Vec3; 3]> {
 }
 
 /// Triangles of an axis-aligned box (12 triangles, both sides collide anyway).
-pub fn cube(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
-    let c = |i: usize| {
-        Vec3::new(
-            if i & 1 == 0 { min.x } else { max.x },
-            if i & 2 == 0 { min.y } else { max.y },
-            if i & 4 == 0 { min.z } else { max.z },
-        )
-    };
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    quads
-        .iter()
-        .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]])
-        .collect()
-}
+pub use walkthrough_core::test_kit::boxes::cube;
 
 /// The rules for `body` with `response` and `method`, sliding along true planes.
 pub fn rules(body: Body, response: Response, method: InsideMethod) -> MoveRules {
@@ -128,36 +108,7 @@ pub fn nearest_ellipsoid_distance(body: &Body, p: Vec3, tris: &[[Vec3; 3]]) -> f
 }
 
 /// xorshift64*: a small random source that gives the same numbers on every machine.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..1`.
-    pub fn f(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in `lo..hi`.
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.f()
-    }
-
-    /// Uniform in the cube of half size `s` about the origin.
-    pub fn v(&mut self, s: f32) -> Vec3 {
-        Vec3::new(
-            self.f() * 2.0 - 1.0,
-            self.f() * 2.0 - 1.0,
-            self.f() * 2.0 - 1.0,
-        ) * s
-    }
-}
+pub use walkthrough_core::test_kit::random::Rng;
 
 /// `../shared/SUB` if it is there. On CI it must be (the test fails); elsewhere the test
 /// says SKIPPED and passes.

@@ -206,29 +206,11 @@ mod tests {
     use super::*;
     use crate::collision::CollisionWorld;
     use crate::geometry::InsideMethod;
+    use crate::test_kit::boxes::cube;
 
     /// A closed box room from `min` to `max` (12 triangles).
     fn room(min: Vec3, max: Vec3) -> CollisionWorld {
-        let c = |i: usize| {
-            Vec3::new(
-                if i & 1 == 0 { min.x } else { max.x },
-                if i & 2 == 0 { min.y } else { max.y },
-                if i & 4 == 0 { min.z } else { max.z },
-            )
-        };
-        let quads = [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ];
-        CollisionWorld::new(
-            quads
-                .iter()
-                .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]]),
-        )
+        CollisionWorld::new(cube(min, max))
     }
 
     /// The same room with every triangle wound the other way (its walls face out).

@@ -182,19 +182,15 @@ impl Triangle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_kit::random::Lcg;
 
     /// `is_made` answers as `new` does: for plain triangles, slivers whose denominator
     /// rounds to nothing, areas either side of every threshold, corners either side of
     /// the plain range and past what an `f32` product holds, and non-finite ones.
     #[test]
     fn is_made_is_whether_new_makes_one() {
-        let mut seed = 3u64;
-        let mut r = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut lcg = Lcg(3);
+        let mut r = || lcg.unit();
         let scales = [
             1e-9,
             1e-7,

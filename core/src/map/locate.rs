@@ -530,6 +530,7 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_kit::random::Xorshift64;
 
     const PROSE: &str = "prose, with no OBJ lines";
 
@@ -555,14 +556,13 @@ mod tests {
     /// from `seed`: the same words everywhere.
     fn random_words(
         alphabet: &'static [u8],
-        mut seed: u64,
+        seed: u64,
         longest: u64,
         count: usize,
     ) -> impl Iterator<Item = String> {
+        let mut rng = Xorshift64(seed);
         (0..count).map(move |_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let len = (seed % longest) as usize;
             (0..len)
                 .map(|k| alphabet[((seed >> (4 + 5 * k)) % alphabet.len() as u64) as usize] as char)

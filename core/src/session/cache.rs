@@ -68,7 +68,7 @@ pub const MAX_FOLDER_BYTES: u64 = 4 << 30;
 /// this cache's own code (its layout, reading, writing and keeping; every file of this
 /// module but the levels of detail, which have their own key) and the stages of an open
 /// that read the map it holds and look it up ([`super::open`]'s `read` and `cache`).
-const MADE_BY: [&str; 31] = [
+const MADE_BY: [&str; 34] = [
     include_str!("cache.rs"),
     include_str!("cache/layout.rs"),
     include_str!("cache/read.rs"),
@@ -92,6 +92,9 @@ const MADE_BY: [&str; 31] = [
     include_str!("../collision/world/parts.rs"),
     include_str!("../collision/bvh.rs"),
     include_str!("../collision/bvh/build.rs"),
+    include_str!("../collision/bvh/build/prim.rs"),
+    include_str!("../collision/bvh/build/sah.rs"),
+    include_str!("../collision/bvh/build/two.rs"),
     include_str!("../geometry/triangle.rs"),
     include_str!("../geometry/plane.rs"),
     include_str!("../geometry/aabb.rs"),

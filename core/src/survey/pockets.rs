@@ -495,19 +495,15 @@ fn flat(dims: UVec3, x: u32, y: u32, z: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_kit::random::Lcg;
 
     /// A fine mesh's triangles, most well inside one cell and marked as it, mark exactly
     /// the cells their samples fall in: far along a long map (cells counted in the ten
     /// thousands, where a cell's coordinate rounds the most), on two threads.
     #[test]
     fn a_triangle_inside_a_cell_marks_the_cells_its_samples_do() {
-        let mut seed = 5u64;
-        let mut r = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut lcg = Lcg(5);
+        let mut r = || lcg.unit();
         // A strip 10 km long, 10 m wide and high (cells of 0.79 m, 12,600 along it).
         let mut tris = vec![[Vec3::ZERO, Vec3::X * 10_000.0, Vec3::new(0.0, 10.0, 10.0)]];
         for _ in 0..150_000 {
