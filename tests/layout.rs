@@ -16,8 +16,9 @@
 //!   `core/src/collision/`) is its folder's entry; every other `.rs` file directly in
 //!   `core/src` or `src` has an entry whose path is the file's (`core/src/lib.rs`).
 //! - Every entry's path exists.
-//! - A unit test file (`tests.rs`, the tests of the module beside it) needs no name; a
-//!   folder that holds only such files needs no entry.
+//! - A unit test file (`tests.rs`, the tests of the module beside it, and any file in a
+//!   `tests/` folder beside it, its parts) needs no name; a folder that holds only such
+//!   files needs no entry.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -60,9 +61,10 @@ fn walk(dir: &Path, files: &mut Vec<String>, folders: &mut Vec<String>) {
     }
 }
 
-/// A unit test file: the tests of the module beside it, named by that module.
+/// A unit test file: the tests of the module beside it (`foo/tests.rs`) or a part of
+/// them (`foo/tests/loads.rs`), named by that module.
 fn is_unit_tests(file: &str) -> bool {
-    file.rsplit('/').next() == Some("tests.rs")
+    file.rsplit('/').next() == Some("tests.rs") || file.contains("/tests/")
 }
 
 /// One entry of docs/layout.md: its path and its text (continuation lines joined).
@@ -165,7 +167,10 @@ fn the_layout_names_every_file_and_folder_of_the_code() {
             .iter()
             .filter(|f| f.rsplit_once('/').map(|(dir, _)| dir) == Some(folder.as_str()))
             .collect();
-        let has_subfolder = folders.iter().any(|f| f.starts_with(&format!("{folder}/")));
+        // A `tests/` folder holds unit tests' parts, not code.
+        let has_subfolder = folders.iter().any(|f| {
+            f.starts_with(&format!("{folder}/")) && !f.ends_with("/tests") && !f.contains("/tests/")
+        });
         if !has_subfolder && code.iter().all(|f| is_unit_tests(f)) {
             continue;
         }
