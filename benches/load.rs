@@ -9,7 +9,7 @@
 //!
 //! `cargo bench --bench load`; the shared maps need ../shared (SKIPPED otherwise).
 //!
-//! A big map, when `WALKTHROUGH_BIG_MAP` names one (issue 37: `python3
+//! A big map, when `WALKTHROUGH_BIG_MAP` names one (`python3
 //! benches/make_million.py /tmp/ten.obj 2236 0` makes ten million triangles, 379 MB):
 //! tobj's parse alone (`tobj::GPU_LOAD_OPTIONS`, as a renderer would use it) beside our
 //! whole open as `sim` makes it (read, check, parse, triangles, collision world, survey;

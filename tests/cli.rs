@@ -358,7 +358,7 @@ fn a_corrupt_legacy_corrections_file_is_a_warning_not_a_failure() {
     );
 }
 
-/// The reliability issue: a script's or a recording's `start` line was never checked:
+/// A script's or a recording's `start` line was never checked:
 /// `start 70,1.6,7 0 0` (outside the map) or one under the floor fell out of the map
 /// silently (where `--spawn` warns), and `start 1e30,1e30,1e30 0 0` froze the walker for
 /// the run with exit 0; `--spawn 1e30,...` froze it too. A start outside is warned about
@@ -429,7 +429,7 @@ fn start_lines_outside_the_map_are_warned_at_their_line_and_out_of_range_refused
     );
 }
 
-/// The reliability issue: a script beginning with a UTF-8 byte order mark was refused
+/// A script beginning with a UTF-8 byte order mark was refused
 /// ("unknown command"); OBJ files with one load.
 #[test]
 fn a_script_with_a_byte_order_mark_runs() {

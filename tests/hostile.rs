@@ -188,7 +188,7 @@ fn absurd_steps_and_over_long_scripts_are_refused_before_running() {
             "the script is 34560000000 steps of 1/120 s, over the limit of 10000000 (--max-steps N raises it)",
         ),
         (
-            // The reliability issue: the default allowed 10^8 steps (75 s, 7.8 GB of
+            // The default allowed 10^8 steps (75 s, 7.8 GB of
             // trace); a day of script is over the default now.
             vec!["sim", "--script", s(&day)],
             "the script is 10368000 steps of 1/120 s, over the limit of 10000000",
@@ -557,7 +557,7 @@ fn run_capped(mib: u64, args: &[&str]) -> Output {
     watch(child, &format!("walkthrough {args:?} in {mib} MiB"))
 }
 
-/// The reliability issue: a 64 MiB scene of 2.9 million minimal `[[model]]` tables took
+/// A 64 MiB scene of 2.9 million minimal `[[model]]` tables took
 /// 4.5 GiB and 9 s to refuse. Counted before parsing, a 60 MiB one is refused within
 /// 200 MiB of address space.
 #[test]
@@ -576,7 +576,7 @@ fn a_scene_of_millions_of_tables_is_refused_in_bounded_memory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The reliability issue: `--trace` pointing at the map or the script overwrote it with
+/// `--trace` pointing at the map or the script overwrote it with
 /// CSV (exit 0), and a `--trace` FIFO with no reader blocked for ever. Both are refused
 /// before anything is written, by `sim` and by the window (which refuses before it opens).
 #[test]
@@ -620,7 +620,7 @@ fn a_trace_over_an_input_or_into_a_fifo_is_refused_and_the_input_kept() {
     assert!(!dir.join("trace.csv.partial").exists());
 }
 
-/// The reliability issue: a 261 KB grey 16384 x 16384 PNG decoded to 1.3 GiB even in
+/// A 261 KB grey 16384 x 16384 PNG decoded to 1.3 GiB even in
 /// headless `sim`, which draws nothing (five of them: 5.4 GiB and 22.6 s). `sim` decodes
 /// no texture: five such textures load within 200 MiB of address space.
 #[test]
@@ -662,7 +662,7 @@ fn sim_decodes_no_textures() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The reliability issue: a 24 MB file of three vertices, `f 1 2 3` three million times
+/// A 24 MB file of three vertices, `f 1 2 3` three million times
 /// and then a bad vertex line was refused at its last line at 328 MiB, over the 200 MiB a
 /// refused input may cost: tobj kept every face before it reached the line. Every line is
 /// checked before any face is kept: refused at that line within 200 MiB of address space.

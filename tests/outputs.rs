@@ -116,7 +116,7 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The reliability issue: `--trace`, `--record` and `--screenshot` onto the settings file
+/// `--trace`, `--record` and `--screenshot` onto the settings file
 /// succeeded and replaced the user's views and corrections with a CSV or a PNG. The
 /// settings file and the cache folder are inputs: refused, by `sim` and by the window
 /// before it opens, and left as they were.
@@ -160,7 +160,7 @@ fn an_output_onto_the_settings_file_or_into_the_cache_is_refused() {
     assert!(!in_cache.exists());
 }
 
-/// The reliability issue: `--record` onto the map, a directory, `/dev/full` or into a
+/// `--record` onto the map, a directory, `/dev/full` or into a
 /// missing folder was found only after the walk (the recording lost), and `--screenshot`
 /// onto the map saved nothing and said nothing, exit 0. Every window output is checked
 /// before the window opens, as `sim` checks its trace.
@@ -200,7 +200,7 @@ fn window_outputs_are_refused_before_the_window_opens() {
     assert!(!t.dir.join("walk-record.txt.partial").exists());
 }
 
-/// The reliability issue: on a full disk a trace left a truncated `.partial` file of
+/// On a full disk a trace left a truncated `.partial` file of
 /// 28 KB and its error did not name the file. The run fails naming it, the `.partial`
 /// file is gone, and the old trace is as it was.
 #[test]
@@ -232,7 +232,7 @@ fn a_trace_that_fails_on_a_full_disk_names_its_file_and_leaves_no_partial_file()
     assert_eq!(std::fs::read_to_string(&trace).unwrap(), "an older trace\n");
 }
 
-/// The reliability issue: the settings written on a full disk left a `.partial` file of
+/// The settings written on a full disk left a `.partial` file of
 /// 4,096 bytes. A save that fails is a warning naming the file (settings never stop a
 /// run), the `.partial` file is gone and the old file is as it was.
 #[test]

@@ -1,8 +1,8 @@
 //! Placing a body never takes it across a triangle: switching from flying to walking at a
 //! ceiling or a floor, crouching, spawning over a box, in a world of triangles and through
 //! a placed model, with both responses; and the same as a property over random rooms and
-//! random flights (the reliability issue's escapes: 66 of 160 random runs that switched
-//! modes left the room, every one on the step after `mode walk`).
+//! random flights that switch modes (the step after `mode walk` is where a body placed
+//! on a wall's plane would leave the room).
 
 mod common;
 
@@ -322,7 +322,7 @@ proptest! {
     }
 }
 
-/// The reliability issue's room: a closed box 10 x 4 x 10 m from the origin, its faces
+/// A closed box 10 x 4 x 10 m from the origin, its faces
 /// wound outward (as modellers write a box) or inward.
 fn issue_box(outward: bool) -> Vec<[Vec3; 3]> {
     let tris = cube(Vec3::ZERO, Vec3::new(10.0, 4.0, 10.0));
@@ -339,7 +339,7 @@ fn issue_box(outward: bool) -> Vec<[Vec3; 3]> {
     }
 }
 
-/// The reliability issue: `--spawn 10,1.601,7.11` (the eye on a wall's plane) placed the
+/// `--spawn 10,1.601,7.11` (the eye on a wall's plane) placed the
 /// body at x = 10.30, outside the room, falling for ever with exit 0; the same as a
 /// script's `start` line, never checked. Both walk inside, on the floor, whichever way
 /// the walls face.
@@ -429,7 +429,7 @@ fn eye_on_plane(r: &Room, p: &OnPlane) -> Vec3 {
 proptest! {
     #![proptest_config(config(1024))]
 
-    /// The reliability issue's placements as a property: random rooms (some lower than a
+    /// Placements as a property: random rooms (some lower than a
     /// person) with walls and a closed box, faces wound either way, spawns and `start`
     /// lines on the planes of the room's and the box's faces, at their edges and corners,
     /// within the placement probe of them on either side, or near them inside, walking or

@@ -103,7 +103,7 @@ fn placed_model_keeps_the_walker_inside_with_angle_sum_too() {
     }
 }
 
-/// The reliability issue: at the documented limit of placements every sweep tested every
+/// At the documented limit of placements every sweep tested every
 /// placement (250 ms a step). Through the placements' BVH the answers stay those of the
 /// same triangles baked into one world (20,000 crates of four models, rotated and
 /// scaled; 3,000 random sweeps of both bodies, and overlaps).
@@ -375,7 +375,7 @@ fn a_scene_placed_too_far_out_or_rounded_away_is_refused() {
         e.ends_with("model 1 (box.obj): position [1e30, 0.0, 0.0] puts the model 1e30 m from the origin, beyond the 1e6 m where positions are too coarse to walk"),
         "{e}"
     );
-    // The reliability issue: placed far out and small, every triangle rounded away and
+    // Placed far out and small, every triangle rounded away and
     // the scene loaded (exit 0) with the far placement silently dropped.
     let e = open_scene(
         &d,
@@ -412,7 +412,7 @@ fn a_scene_placed_too_far_out_or_rounded_away_is_refused() {
     );
 }
 
-/// The reliability issue: a duplicate key, an unknown field or a missing `file` that the
+/// A duplicate key, an unknown field or a missing `file` that the
 /// TOML reader reports at the start of a line was blamed on the line before (the blank
 /// line before `[[model]]`, for a missing field). Each names the table's own line.
 #[test]
@@ -459,7 +459,7 @@ fn a_scene_of_too_many_water_boxes_counts_them_as_water() {
     );
 }
 
-/// The reliability issue: a 64 MiB scene of 2.9 million minimal tables took 4.5 GiB and
+/// A 64 MiB scene of 2.9 million minimal tables took 4.5 GiB and
 /// 9 s to refuse, parsed whole before its count was checked. The tables are counted first
 /// (headers and inline tables), so it is refused before parsing.
 #[test]
@@ -616,7 +616,7 @@ fn a_spawn_outside_the_map_and_an_open_map_are_warned_about() {
     assert!(w[0].contains("(11 of 16 headings are open)"), "{}", w[0]);
 }
 
-/// The reliability issue: a model file that cannot be read (missing, a directory, a FIFO,
+/// A model file that cannot be read (missing, a directory, a FIFO,
 /// `/dev/zero`, not an OBJ, a bad line inside it) was reported without the scene's file
 /// and line. Both are named, and the model's own line where
 /// it is at fault.
@@ -651,7 +651,7 @@ fn a_model_that_cannot_be_read_is_named_at_the_scene_line_that_places_it() {
     }
 }
 
-/// The reliability issue: an unclosed array was blamed on the next line, where the
+/// An unclosed array was blamed on the next line, where the
 /// reader gave up; the README says the line it starts on.
 #[test]
 fn an_unclosed_array_is_blamed_on_the_line_it_starts_on() {
@@ -669,7 +669,7 @@ fn an_unclosed_array_is_blamed_on_the_line_it_starts_on() {
     }
 }
 
-/// The reliability issue: `up = "w"` named no line; a far position with a small scale was
+/// `up = "w"` named no line; a far position with a small scale was
 /// blamed on the scale; scales of 1e30 and 1e-7 gave "the placement cannot be inverted".
 /// Each names its line and its field, and says why.
 #[test]
@@ -703,7 +703,7 @@ fn scene_fields_out_of_range_name_their_line_and_why() {
     assert!((s.world.bounds().max.x - 0.001).abs() < 1e-6);
 }
 
-/// The reliability issue: a position of four numbers was read as its first three (exit
+/// A position of four numbers was read as its first three (exit
 /// 0). Arrays of the wrong length are refused for position, rotation and scale.
 #[test]
 fn a_position_of_four_numbers_is_refused() {

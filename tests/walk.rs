@@ -720,7 +720,7 @@ fn a_walker_wedged_between_a_wall_and_a_box_edge_does_not_sink_into_the_edge() {
     );
 }
 
-/// The reliability issue: a walker wedged in a slot narrower than itself (between a wall
+/// A walker wedged in a slot narrower than itself (between a wall
 /// and a 0.8 m box, 0.59 m apart) rests on the box's edge and the wall with no ground
 /// under it, and could not jump out. Wedged counts as standing for a jump.
 #[test]

@@ -578,7 +578,7 @@ fn wait_for_output(mut child: Child, why: &str) -> std::process::Output {
     }
 }
 
-/// Issue 40: the window draws the movers where they are, and walks the moving scene as
+/// The window draws the movers where they are, and walks the moving scene as
 /// `sim` does (the trace with its `on` column, byte for byte).
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -777,7 +777,7 @@ fn u_turns_a_z_up_map_opened_y_up_upright_and_the_next_open_remembers_it() {
 
 /// With `--screenshot`, F12 wrote into that file and the exit's picture then replaced it
 /// (the F12 picture lost); a quit before the first frame saved a fully transparent image
-/// and said it saved, once for each repeat of a held Esc (a new user's findings). F12
+/// and said it saved, once for each repeat of a held Esc. F12
 /// now saves a file of its own beside the exit's; an early quit saves one picture at
 /// most, never a blank one.
 #[test]
@@ -843,8 +843,8 @@ fn f12_with_screenshot_keeps_both_pictures_and_an_early_quit_saves_no_blank() {
     }
 }
 
-/// One Esc closed the window unasked when the mouse had never been captured (a new
-/// user's finding): it now says "Esc again to quit", and a second within a few seconds
+/// One Esc closed the window unasked when the mouse had never been captured: it
+/// says "Esc again to quit", and a second within a few seconds
 /// quits.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -863,7 +863,7 @@ fn one_esc_never_quits_the_window() {
 }
 
 /// `--size 16384x16384` on a 1280 x 800 screen took 4.3 GB and wrote a 306 MB picture,
-/// said by nothing (a new user's finding): a window larger than the screen is warned of;
+/// said by nothing: a window larger than the screen is warned of;
 /// one that fits is not.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -883,7 +883,7 @@ fn a_window_larger_than_the_screen_is_warned_of() {
 }
 
 /// On X11 one wheel notch reached the window twice, and each changed the walking speed
-/// (x1.32 a notch, not x1.15: a new user's finding). Recorded: one notch up is one
+/// (x1.32 a notch, not x1.15). Recorded: one notch up is one
 /// `speed` line, 1.15 times the default 3 m/s.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -1041,7 +1041,7 @@ fn hud_hints_help_without_crosshair_and_the_running_speed() {
     assert!((fastest - 7.5).abs() < 0.2, "ran at {fastest} m/s");
 }
 
-/// A new user's findings: in a small window the minimap was drawn over the help's table,
+/// In a small window the minimap was drawn over the help's table,
 /// the HUD's lines showed through it, and a notice ("screenshot saved to ...") covered
 /// the table's page line. The table now lies over both, and keeps the bottom band clear.
 #[test]
@@ -1522,7 +1522,7 @@ fn a_window_resized_by_hand_opens_at_that_size_next_time() {
     finish(&x, child);
 }
 
-/// Issue 69: Ctrl+O lists the map's folder; the keys choose the other map there and it
+/// Ctrl+O lists the map's folder; the keys choose the other map there and it
 /// loads (as a dropped file does); the next run lists it first among the recent maps.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -1560,7 +1560,7 @@ fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_t
     assert!(log.contains("loaded second"), "{log}");
 }
 
-/// A new user's finding: a window size typed into the panel (99999) was saved, and every
+/// A window size typed into the panel (99999) was saved, and every
 /// later run opened 16384 pixels wide, the panel off the screen. A saved size larger than
 /// the screen opens within it, and says so.
 #[test]
@@ -1599,7 +1599,7 @@ fn window_position(x: &Xvfb, win: &str) -> (i32, i32) {
     (px.parse().unwrap(), py.parse().unwrap())
 }
 
-/// Issue 69: a window saved at 6000x4000 opened 1024x768 at y=40 on a 1024x768 screen, its
+/// A window saved at 6000x4000 opened 1024x768 at y=40 on a 1024x768 screen, its
 /// bottom off the screen. Under a window manager (a title bar), it opens wholly on it.
 #[test]
 #[ignore = "needs Xvfb, xdotool and openbox; .ci/run runs it"]
@@ -1653,7 +1653,7 @@ fn msaa_softens_the_edges_the_frame_is_srgb_and_only_the_frustum_culls() {
     let ((plain, log), (smooth, smooth_log)) = (shot("0"), shot("4"));
     assert!(log.contains("sRGB framebuffer"), "{log}");
     assert!(smooth_log.contains("4x MSAA"), "{smooth_log}");
-    // A fuzz run's finding: `--msaa 8` (llvmpipe's most is 4) did not open the window.
+    // `--msaa 8` (llvmpipe's most is 4) did not open the window.
     // It draws with the most samples under 8 there are, and says so.
     let (_, eight) = shot("8");
     assert!(eight.contains("x MSAA"), "{eight}");
@@ -1853,7 +1853,7 @@ fn a_recorded_walk_replays_in_sim_and_the_window_to_the_same_trace_at_any_frame_
     }
 }
 
-/// A new user's finding: F5 pressed while riding the example scene's lift recorded a
+/// F5 pressed while riding the example scene's lift recorded a
 /// script that `sim` replayed with the movers from their first keys, so the replay's lift
 /// went up where the window's came down. F5 now starts the movers again as the replay
 /// will: the replay's rows are the window's, row for row.
@@ -2004,7 +2004,7 @@ fn ctrl_2_keeps_a_view_2_goes_back_to_it_and_after_a_restart_too() {
     );
 }
 
-/// A new user's finding: F12 with the settings panel open saved nothing and said
+/// F12 with the settings panel open saved nothing and said
 /// nothing (the panel had the keyboard); the picture has the panel in it.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -2028,7 +2028,7 @@ fn f12_saves_a_screenshot_while_the_settings_panel_shows() {
     );
 }
 
-/// A new user's finding: an Esc still held down as the window opened (a stuck key) quit
+/// An Esc still held down as the window opened (a stuck key) quit
 /// it at once: winit tells a key held as the window gains focus as a press. That press
 /// is none; the window stays until it is told to go.
 #[test]
@@ -2046,7 +2046,7 @@ fn an_esc_held_as_the_window_opens_does_not_quit_it() {
     assert!(running, "quit with the Esc held as it opened: {log}");
 }
 
-/// A new user's finding: a script ending crouched (`crouch on`, `wait`) was pictured by
+/// A script ending crouched (`crouch on`, `wait`) was pictured by
 /// `--screenshot` standing: the keys' first step after it let go of the crouch before the
 /// picture (the HUD read "on ground", 1.60 m). The picture is the walk as the script left
 /// it: crouched, its HUD differs from the same script's stood up at its end.
@@ -2173,7 +2173,7 @@ fn fov_60_and_100_differ_and_f2_changes_it_live_to_the_same_picture_and_saves_it
 
 /// X11 cannot lock the cursor, only confine it, and a confined pointer's raw motion
 /// reached the app twice (winit #2846, #3773): 100 pixels turned 24 degrees at the
-/// default 0.12 a pixel (a new user's finding). 100 pixels right and 40 up turn the view
+/// default 0.12 a pixel. 100 pixels right and 40 up turn the view
 /// 12 degrees right and 4.8 up; 600 more to the right (the cursor is put back in the
 /// window's middle on the way) another 72.
 #[test]
@@ -2220,7 +2220,7 @@ fn mouse_look_turns_the_set_degrees_a_pixel_on_x11() {
     );
 }
 
-/// A new user's finding: the settings panel (F2) freed the mouse, and closing it left
+/// The settings panel (F2) freed the mouse, and closing it left
 /// the mouse free, so the view no longer turned until another click. Closing it gives the
 /// mouse back to the view when it looked around before; opened without, it stays free.
 #[test]
@@ -2598,7 +2598,7 @@ fn levels_of_detail_are_kept_and_read_back_on_the_next_open_with_the_same_pictur
     assert!(d < 1.0, "the two opens' pictures differ by {d:.3}");
 }
 
-/// The reliability issue: a `--record` or `--screenshot` that could not be written when
+/// A `--record` or `--screenshot` that could not be written when
 /// the window closed (its folder gone here; a full disk alike) lost the walk and ended
 /// with exit 0, the screenshot's failure said on screen only. The screenshot's failure
 /// ends the run with an error naming the file; the walk is saved as a new file instead
@@ -2752,8 +2752,8 @@ fn an_unsure_survey_asks_in_the_view_its_key_switches_and_enter_keeps() {
 }
 
 /// At 1280x720 the settings panel is cut off above its last rows (Defaults, Close) and
-/// nothing showed that it scrolls: egui's floating scroll bar hides until hovered (a new
-/// user's finding). The bar shows: a column of the handle's grey, 300 pixels and more
+/// nothing showed that it scrolls: egui's floating scroll bar hides until hovered. The
+/// bar shows: a column of the handle's grey, 300 pixels and more
 /// tall, beside the panel's dark ground.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -2801,7 +2801,7 @@ fn the_settings_panel_cut_off_by_a_low_window_shows_its_scroll_bar() {
     assert!(longest >= 300, "no scroll bar: longest run {longest} px");
 }
 
-/// A review's finding: the `--speed` warning was said only for a map opened before the
+/// The `--speed` warning was said only for a map opened before the
 /// window, not for one of 32 MiB or more that loads with the window open.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -2831,8 +2831,8 @@ fn a_speed_past_the_settings_is_warned_of_for_a_map_loaded_in_the_window_too() {
     );
 }
 
-/// A right click before the mouse was captured did nothing, no decal and no word (a new
-/// user's finding): the crosshair is the view's middle either way, and the decal sticks.
+/// A right click before the mouse was captured did nothing, no decal and no word: the
+/// crosshair is the view's middle either way, and the decal sticks.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn a_right_click_sticks_a_decal_before_the_mouse_is_captured() {
@@ -2848,7 +2848,7 @@ fn a_right_click_sticks_a_decal_before_the_mouse_is_captured() {
     assert!(!log.contains("mouse captured"), "{log}");
 }
 
-/// A new user's finding: a right click just after a mouse move stuck the decal where the
+/// A right click just after a mouse move stuck the decal where the
 /// view had been before the move (2 of 7 quick clicks at 30 frames a second), at the
 /// very place of the decal before. The move and the click go in one xdotool command:
 /// whether or not a frame is drawn between them, the decal is where the view now aims.
@@ -3282,7 +3282,7 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     x.xdotool(&["key", "space"]);
     sleep(Duration::from_millis(400));
     // F12 while the move waits for its key saves a screenshot and binds nothing (it was
-    // refused as the key, and no screenshot taken: a new user's finding).
+    // refused as the key, and no screenshot taken).
     f12(&x, &dir, 1);
     x.xdotool(&["key", "i"]);
     sleep(Duration::from_millis(400));
@@ -3313,7 +3313,7 @@ fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
     );
 }
 
-/// Issue 39: the panel's view rows. Tab to "Third person", Space ticks it, Tab to the
+/// The panel's view rows. Tab to "Third person", Space ticks it, Tab to the
 /// boom, four Lefts shorten it by a metre: the view is third person at once (the figure
 /// stands below the crosshair) and both are saved.
 #[test]
@@ -3665,7 +3665,7 @@ fn a_mirror_shows_the_red_marker_behind_on_the_left_and_nothing_when_out_of_view
 }
 
 /// `--mirror` naming no material said so with no `warning:` and no way to the names but
-/// the MTL (a new user's finding): the warning lists the map's materials.
+/// the MTL: the warning lists the map's materials.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn a_mirror_name_no_material_has_lists_the_map_s_materials() {
@@ -3719,7 +3719,7 @@ fn mirror_room_shot(x: &Xvfb, map: &Path, run: &Path, text: &str) -> image::RgbI
     image::open(png).expect("a PNG").to_rgb8()
 }
 
-/// Issue 39: the mirrors' reflection draws the movers and the decals too, not only the
+/// The mirrors' reflection draws the movers and the decals too, not only the
 /// map. A marker that is a mover behind the viewer is seen in the mirror as the map's
 /// marker is; a decal stuck on the wall behind the viewer is seen in the mirror at the
 /// middle of the view, and nowhere else.
@@ -3789,7 +3789,7 @@ fn a_mirror_shows_a_mover_and_a_decal_behind_the_viewer() {
 }
 
 /// A decal stuck on the mirror's glass is drawn on it: the reflection, drawn after the
-/// view's decals, covered it (a new user's finding). Facing the mirror 2 m away, the
+/// view's decals, covered it. Facing the mirror 2 m away, the
 /// decal is stuck where the crosshair is, and the middle of the view changes.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -3843,7 +3843,7 @@ fn pool_scenes(dir: &Path) {
     std::fs::write(dir.join("wet.toml"), wet).unwrap();
 }
 
-/// Issue 39: the water's surface reflects what stands over it (the mirrors' path) and
+/// The water's surface reflects what stands over it (the mirrors' path) and
 /// its ripples move with the walk's clock; what is out of the water stays still.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -4018,7 +4018,7 @@ fn under_water_the_view_is_tinted_and_fogged_and_the_windows_trace_has_sims_wate
     );
 }
 
-/// Issue 37: a load that takes over half a second shows a progress bar over the map
+/// A load that takes over half a second shows a progress bar over the map
 /// still being walked, and Esc cancels it: the old map stays, and walks on.
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
@@ -4064,7 +4064,7 @@ fn a_long_load_shows_a_progress_bar_and_esc_keeps_the_old_map() {
     );
 }
 
-/// Issue 37: a first open of a big map in the window waited seconds for its built map's
+/// A first open of a big map in the window waited seconds for its built map's
 /// file in the cache; now the world's part is written beside the walk (the map comes in
 /// and walks meanwhile), and the window waits for it as it closes: the folder holds the
 /// whole file and no part of one.
@@ -4092,7 +4092,7 @@ fn a_big_map_is_kept_in_the_cache_beside_the_walk_and_whole_when_the_window_clos
     assert!(names[0].ends_with(".bin"), "{names:?}");
 }
 
-/// Issue 37: a big map named on the command line loads with the window open (it opened
+/// A big map named on the command line loads with the window open (it opened
 /// only once loaded, and then stood still while its clusters were cut): the built-in map
 /// stands in under the progress bar, then the map comes in, named in the title, and
 /// walks; Esc while it loads gives it up and the built-in map stays; a big file with a
@@ -4213,7 +4213,7 @@ fn a_bad_last_line_closes_the_window(x: &Xvfb, dir: &Path, obj: &str) {
     );
 }
 
-/// Issue 37: once the renderer has the map's triangles, the map lets its own go (0.96
+/// Once the renderer has the map's triangles, the map lets its own go (0.96
 /// GB at ten million triangles); the window still rescales and walks, and a map with a
 /// mirror keeps them (its mirrors are found from them again at a rescale).
 #[test]

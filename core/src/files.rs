@@ -223,8 +223,7 @@ pub fn folder_of(path: &Path) -> &Path {
 }
 
 /// Make the folder `dir` (and the folders above it), or say why not in words: "File
-/// exists (os error 17)" told a new user nothing about a file standing where the folder
-/// goes.
+/// exists (os error 17)" tells nothing of a file standing where the folder goes.
 pub fn create_folder(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| {
         // Looked for, not read from the error's kind: each system names it otherwise

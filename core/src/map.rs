@@ -109,7 +109,7 @@ pub struct Material {
 impl Map {
     /// How many materials the map has, the default aside: a scene's models that share
     /// one MTL each hold a copy of its materials, counted once (six models of one
-    /// four-material MTL were said as 24 materials: a new user's finding). A copy has the
+    /// four-material MTL were said as 24 materials). A copy has the
     /// same name and colour; two MTLs' own "Material" (Blender's default name) in other
     /// colours are two.
     pub fn material_names(&self) -> usize {

@@ -84,8 +84,8 @@ pub trait Ticking {
 
     /// The highest step the map's own player climbs, metres, when it is not a person's:
     /// a game level read in its engine's units (Doom's 24-unit step, 0.77 m: its
-    /// stairs rise 16 units, 0.51 m, and the walker's 0.45 m met each as a wall, a new
-    /// user's finding). `None`: the walker's own. No default, as [`Ticking::water`].
+    /// stairs rise 16 units, 0.51 m, and the walker's 0.45 m would meet each as a wall).
+    /// `None`: the walker's own. No default, as [`Ticking::water`].
     fn step_height(&self) -> Option<f32>;
 }
 

@@ -523,9 +523,9 @@ fn checked_keys(checked: &mut Preferences, out: &mut Vec<OutOfRange>) {
 /// A key serves one move. Of two moves on one key, the one the file did not ask for
 /// (`refused`: its own was no key name, and its default stood in) moves, else the later:
 /// to its default where that is free, else to another move's default nobody has, with a
-/// line saying so. (`key_forward = "F12"`, refused for its default `KeyW`, left
-/// `key_back = "KeyW"` and forward on one key without a word: a new user's finding; the
-/// panel swaps keys instead.)
+/// line saying so. (`key_forward = "F12"`, refused for its default `KeyW`, would leave
+/// `key_back = "KeyW"` and forward on one key without a word; the panel swaps keys
+/// instead.)
 fn one_move_a_key(
     p: &mut Preferences,
     defaults: &[String],

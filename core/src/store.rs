@@ -408,8 +408,8 @@ impl Store {
 }
 
 /// The unreadable settings files set aside in the config folder `dir` (`.bad`, `.bad.2`,
-/// ...) that are there: the user's, inputs no output may replace (a fuzz run's
-/// `--trace settings.toml.bad` did).
+/// ...) that are there: the user's, inputs no output may replace (not even
+/// `--trace settings.toml.bad`).
 pub fn set_aside_files(dir: &Path) -> Vec<PathBuf> {
     let file = dir.join(STORE_FILE);
     (1..=MOST_SET_ASIDE)

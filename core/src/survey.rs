@@ -142,7 +142,7 @@ pub struct FrameGuess {
 /// before the load asks whether it is right: units a map may be in differ by up to 12
 /// (feet and inches), 25.4 (inches and millimetres) or 100 (metres and centimetres), so
 /// 30 is past the neighbours of a right answer (`--scale 1000` on a map in metres said
-/// nothing, while 0.001 was warned of: a new user's finding).
+/// nothing, while 0.001 was warned of).
 pub const FAR_FROM_READING: f32 = 30.0;
 
 /// What is known of a frame before the survey: each half given (the command line, a

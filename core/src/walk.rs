@@ -33,7 +33,7 @@ pub struct WalkState {
     pub wedged: bool,
     /// Off the ground against a slope too steep to stand on, not held (see `wedged`):
     /// sliding down it, or walked up it as fast as it slides down (pressed up such a face
-    /// the body hovers on it, and read as falling: a new user's finding).
+    /// the body hovers on it, and read as falling).
     pub on_steep_slope: bool,
     /// How deep in water (see [`water`]), after the last tick.
     pub water: WaterLevel,

@@ -152,7 +152,7 @@ impl Move {
 
 /// Bind move `m` to the key named `name` in `prefs`. A key is one move's: the move that
 /// had it takes `m`'s old key in exchange, and is returned (one key for two moves, moving
-/// forward and right at once, was taken without a word: a new user's finding).
+/// forward and right at once, was taken without a word).
 pub fn rebind(prefs: &mut Preferences, m: Move, name: &str) -> Option<Move> {
     let old = std::mem::replace(m.key_of(prefs), name.to_string());
     let other = Move::ALL

@@ -14,8 +14,8 @@ use walkthrough_core::preferences::{
 use super::render::Culling;
 
 /// Most frames `--bench-frames` measures: a row of each is kept until the end (about 90
-/// bytes a frame: 90 MB here), and 4,000,000,000 asked for 350 GB at once (a review's
-/// finding). A million frames is over nine hours at 30 a second.
+/// bytes a frame: 90 MB here), and 4,000,000,000 asked for 350 GB at once. A
+/// million frames is over nine hours at 30 a second.
 pub const MAX_BENCH_FRAMES: i64 = 1_000_000;
 
 /// The window's own options (those it shares with `sim` are [`crate::cli::options::Common`]).

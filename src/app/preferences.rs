@@ -18,9 +18,9 @@ use super::bindings::{Move, MoveKeys, key_name, rebind};
 const SAVE_AFTER: Duration = Duration::from_millis(500);
 
 /// The window size `asked` in the settings panel, each side no larger than `screen`'s
-/// (when the screen is known). A new user typed 99999: the window went 16384 pixels wide,
-/// the panel off the screen with no way back to it, and the size was saved for every
-/// later run.
+/// (when the screen is known). Typed as 99999, the window would go 16384 pixels wide,
+/// the panel off the screen with no way back to it, and the size saved for every later
+/// run.
 pub(super) fn within_screen(asked: [u32; 2], screen: Option<[u32; 2]>) -> [u32; 2] {
     match screen {
         Some([w, h]) if w > 0 && h > 0 => [asked[0].min(w), asked[1].min(h)],

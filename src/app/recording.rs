@@ -29,7 +29,7 @@ impl App {
 
     /// The recording's comment lines: the map and its frame, and how to replay it. The
     /// map's path is escaped on its comment line (a line break in it ended the comment,
-    /// and the recording then failed to read at the next line: a review's finding), and
+    /// and the recording then failed to read at the next line), and
     /// quoted for a shell in the command to replay it.
     pub(super) fn recording_about(&self) -> Vec<String> {
         let map = &self.sim.session.map;

@@ -152,7 +152,7 @@ impl Simulation {
     /// controller is placed afresh, at rest where it stands, as the replay will start,
     /// and a scene's movers start again from their first keys, as they do in the replay
     /// (a script holds no clocks: recorded mid-ride, the replay's lift went up where the
-    /// window's came down, a new user's finding). True when there were movers to restart.
+    /// window's came down). True when there were movers to restart.
     pub fn start_recording(&mut self, about: &[String]) -> bool {
         self.controller.place(self.controller.pose);
         let restarted = !self.session.movers.is_empty();
@@ -212,7 +212,7 @@ impl Simulation {
 
     /// The speed walked (flown: all of it) over a frame's steps, m/s, what the set speed
     /// asks for: not a fall, a jump in place or standing up (the eye's 0.6 m rise read
-    /// 18 m/s standing still: a new user's finding). `None` for a frame with no step (the
+    /// 18 m/s standing still). `None` for a frame with no step (the
     /// last is shown); 0 while a script is paused (it read 3.0 m/s).
     pub fn speed_of(&self, advance: &Advance) -> Option<f32> {
         if self.replay_speed() == Some(0) {
@@ -272,8 +272,8 @@ impl Simulation {
                     advance.script_finished_at = Some(self.stepper.steps());
                     // The frame ends with the script, its step left for the next: the
                     // picture `--screenshot` takes now is the walk as the script left it
-                    // (the keys' first steps stood a crouched walker up before it: a new
-                    // user's finding).
+                    // (otherwise the keys' first steps would stand a crouched walker
+                    // up before it).
                     self.accumulator += dt;
                     break;
                 }

@@ -1,5 +1,5 @@
 //! A room's corner with a fine object on the floor beside it: what a walker pressed into
-//! the corner has in its swept box and out of its reach (issue 37). Shared by the work
+//! the corner has in its swept box and out of its reach. Shared by the work
 //! test and the walking benchmark.
 
 use glam::Vec3;

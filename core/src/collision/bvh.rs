@@ -355,7 +355,7 @@ mod tests {
         }
     }
 
-    /// The reliability issue: the traversal's stack held 64 entries and, in release
+    /// The traversal's stack held 64 entries and, in release
     /// builds, silently skipped the children of a deeper tree. A chain 300 deep (each
     /// interior node a leaf and the rest of the chain, the leaves waiting on the stack:
     /// 300 of them, more than the inline 64) must still give every triangle.

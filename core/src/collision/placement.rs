@@ -221,7 +221,7 @@ mod tests {
         }))
     }
 
-    /// The reliability issue: in a closed 10 x 4 x 10 m box, `--spawn 10,1.601,7.11` (the
+    /// In a closed 10 x 4 x 10 m box, `--spawn 10,1.601,7.11` (the
     /// eye on a wall's plane) placed the body at x = 10.30, outside, falling for ever
     /// (x = 9.9999 was fine). On the plane, or within the probe of it on either side, the
     /// eye goes inside, whichever way the wall's triangles face.

@@ -9,7 +9,7 @@
 //! conference a 9 cm object of 80,000 tiny triangles lay in that corner beside a table,
 //! and every sweep of a step pressed into the table tested all of them; beside a chair of
 //! millimetre triangles and long thin ones, a step-up's sweeps tested 1,900 triangles of
-//! which 13 came within reach (issue 37).
+//! which 13 came within reach.
 //!
 //! In ellipsoid space the body is a sphere of radius `R` whose centre moves from `s` by
 //! `v`, and touches a point `x` at time `t` only if `|s + v t - x| <= R`. For a box:

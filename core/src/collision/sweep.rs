@@ -170,8 +170,7 @@ pub fn sweep_triangle(
     // normal. An edge or vertex in that plane is no obstacle of its own: else the edge
     // that a flat wall's two triangles share (a quad's diagonal), seen from the triangle
     // beside the one rested on, was met at the contact radius, or handed a normal tilted
-    // 2e-4 from the wall's, and a slide along the wall stopped there for good (a fuzz
-    // run's finding). Half a gap is the rounding that `border` grazes too.
+    // 2e-4 from the wall's, and a slide along the wall stopped there for good. Half a gap is the rounding that `border` grazes too.
     let held_off = grazing_radius(sweep, sweep.inner_radius);
     let held = s0 < radius && s0 >= held_off;
     if held && !approaches {
@@ -226,8 +225,7 @@ pub fn sweep_triangle(
     // true normal is then within 3 degrees of the plane's (the body's in-plane reach at
     // that height is the root of twice the gap). Farther on, past a real edge (a body
     // falling by a table's edge, or rounding a wall's end), the edge's own normal holds:
-    // given the plane's, a falling walker hung on the edge as if on ground (a review's
-    // finding).
+    // given the plane's, a falling walker hung on the edge as if on ground.
     match hit {
         Some(h) if held && s0 - closing * h.t >= held_off => Some(SweepHit { normal: n, ..h }),
         _ => hit,

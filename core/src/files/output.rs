@@ -136,7 +136,7 @@ pub fn check_output(target: &Path, inputs: &[PathBuf]) -> Result<(), OutputError
 
 /// Refuse two of a run's `outputs` (each with the option that names it) that are the same
 /// file: both would write through one `.partial` file, and the one renamed last would
-/// win (a fuzz run's `--trace X --decals-out X` left a mix of both, and the old X lost).
+/// win (`--trace X --decals-out X` would leave a mix of both, and the old X lost).
 /// The same file by device and inode when it exists, by its real path when not yet. An
 /// output not asked for (`None`) is passed over.
 pub fn check_distinct(asked: &[(&'static str, Option<&Path>)]) -> Result<(), OutputError> {
@@ -238,8 +238,8 @@ fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
 const NAME_MAX: usize = 255;
 
 /// `target` with `.partial` added to its file name: where its contents go until whole. A
-/// name too long for that (a valid 250-byte trace name failed with "File name too long":
-/// a fuzz run's finding) keeps its first 200 bytes and a digest of the whole name.
+/// name too long for that (a valid 250-byte trace name would fail with "File name too
+/// long") keeps its first 200 bytes and a digest of the whole name.
 pub fn partial_path(target: &Path) -> PathBuf {
     const SUFFIX: &str = ".partial";
     let name = target.file_name().unwrap_or_default();
@@ -274,8 +274,8 @@ impl PartialFile {
         check_output(&partial, inputs)?;
         // The error names the file asked for (its `.partial` name is ours). A `.partial`
         // left there, or a link by that name, is removed and the file made anew, never
-        // opened: a link's target would have been written through (a fuzz run's
-        // `X.partial -> victim.obj` got the trace).
+        // opened: a link's target would be written through (`X.partial ->
+        // victim.obj` would get the trace).
         let io = |source| OutputError::Io {
             path: shown_path(target),
             source,

@@ -237,7 +237,7 @@ mod tests {
             }
         }
         assert!(made > 80_000 && unmade > 30_000, "{made} {unmade}");
-        // Found by review: the random corners above did not tell a range ten times too
+        // The random corners above do not tell a range ten times too
         // wide or an area bound a hair too low from the right ones. Big right triangles
         // about the origin, where a looser range lets the products overflow ...
         for k in 0..2_000 {

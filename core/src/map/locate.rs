@@ -296,7 +296,7 @@ fn bad_line(text: &str, closed_at: Option<usize>) -> Option<BadLine> {
         let (line, k, x) = forward.close(limits)?;
         let shown = quote(text.lines().nth(line - 1).unwrap_or("").trim());
         let reason = if k == COLOURED {
-            // ("the first 1 vertices have one" read as careless: a new user's finding.)
+            // ("the first 1 vertices have one" reads as careless.)
             let first = match coloured {
                 1 => "the first vertex has one".to_string(),
                 n => format!("the first {n} vertices have one"),
@@ -510,7 +510,7 @@ pub(super) fn not_obj(text: &str) -> Option<&'static str> {
         OBJ_KEYWORDS.contains(&word)
     });
     // Comments alone are an OBJ with nothing in it, as an empty file is (a file of
-    // only '#' lines was called text: a new user's finding); prose has other lines.
+    // only '#' lines was called text); prose has other lines.
     let comments_only = text
         .lines()
         .map(str::trim_start)

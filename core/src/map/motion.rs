@@ -490,8 +490,8 @@ mod tests {
                 "keys = [[0, 0, 0, 0, 0, 0, 0]]\nstart = \"near\"\nradius = -1",
                 "radius -1",
             ),
-            // Positive, past the world's extent: the limit is said (a fuzz run's finding:
-            // 1e38 was told to be positive).
+            // Positive, past the world's extent: the limit is said (1e38 is positive,
+            // and still refused).
             (
                 "keys = [[0, 0, 0, 0, 0, 0, 0]]\nstart = \"near\"\nradius = 1e38",
                 "at most 1000000",

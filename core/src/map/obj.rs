@@ -196,7 +196,7 @@ struct Parsed {
     /// The material libraries read from files, and those named but not read.
     libraries: Vec<PathBuf>,
     /// `f` lines of fewer than three corners: dropped, and said (`f 1 2` was dropped
-    /// without a word: a new user's finding).
+    /// without a word).
     short_faces: usize,
 }
 

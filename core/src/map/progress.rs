@@ -258,7 +258,7 @@ mod tests {
     use super::*;
 
     /// Readers of one load read to their ends tell every byte, added up (two readers of a
-    /// text each left up to `LOOK_EVERY` untold, and the bar stopped short: a review).
+    /// text each leaving up to `LOOK_EVERY` untold would stop the bar short).
     #[test]
     fn readers_read_to_the_end_tell_every_byte() {
         let p = Progress::default();
@@ -355,7 +355,7 @@ mod tests {
             ),
             "building the collision world"
         );
-        // A new user's finding: "reading the cached map" stood at 50% for seconds.
+        // "reading the cached map" stood at 50% for seconds.
         assert_eq!(
             doing(
                 Stage::Cached,

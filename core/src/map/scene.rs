@@ -561,8 +561,7 @@ fn place_models(
             }
             None => None,
         };
-        // An empty name would be the scene's own folder ("./: is a directory": a fuzz
-        // run's finding).
+        // An empty name would be the scene's own folder ("./: is a directory").
         if p.file.get_ref().trim().is_empty() {
             return Err(refused(
                 p.file.span().start,

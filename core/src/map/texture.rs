@@ -90,7 +90,7 @@ impl TextureCache {
     /// backslashes read as slashes, then ignoring case (see [`super::lookup`]). A name
     /// found nowhere is `dir` joined with the value, or with its last word when the value
     /// starts with an option (reported missing under that path: "texture -o 0.1
-    /// diffuse.jpg not found" sent a new user looking for a file of that name). Options
+    /// diffuse.jpg not found" would send a user looking for a file of that name). Options
     /// are not parsed, so a file name with spaces after them is said by its last word, as
     /// it is looked for.
     fn resolve(&mut self, dir: &Path, spec: &str) -> Resolved {

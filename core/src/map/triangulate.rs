@@ -27,8 +27,8 @@ pub enum Kind {
 }
 
 /// Most corners of a concave polygon that is ear-clipped. Ear clipping a spiky star costs
-/// O(n^2) whatever the index (100,000 corners took 4 to 6 s, 600,000 over a minute: a
-/// fuzz run's finding); past this (about 2 s at worst) a concave polygon is left out, so
+/// O(n^2) whatever the index (100,000 corners took 4 to 6 s, 600,000 over a minute);
+/// past this (about 2 s at worst) a concave polygon is left out, so
 /// that any file loads in time bounded by its size. A convex polygon of any size is fanned.
 pub const MAX_CLIPPED_CORNERS: usize = 65_536;
 

@@ -238,8 +238,8 @@ fn looked_at(placed: &InstancedWorld, rider: &Rider) -> Option<usize> {
 }
 
 /// What the use key meets from the eye at `eye` looking along `look` (what the window
-/// says when it is pressed: a new user could not tell a door that opens on use from a
-/// wall, nor that it was too far).
+/// says when it is pressed: a door that opens on use looks like a wall, and one too far
+/// looks like one that does not open).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UseTarget {
     /// A mover that starts on use (index in [`Movers::list`]).
@@ -363,7 +363,7 @@ fn lifted_out(mover: &dyn Collider, probe: &Probe, at: Vec3) -> Vec3 {
         return at;
     }
     // Only onto what faces up (the platform's top): a rail or an edge met from the side
-    // is no place to set a rider down on (a review's caution).
+    // is no place to set a rider down on.
     match mover.sweep(probe, above, -lift) {
         Some(hit) if hit.normal.y > 0.0 => above - lift * hit.t as f32,
         _ => at,

@@ -153,8 +153,8 @@ impl StepReport {
 
     /// Blocked and barely moved (under [`HELD_SHARE`] of the move asked for): held by the
     /// wall, as a stop is, even when sliding (head-on, a slide has nowhere to go). The HUD
-    /// then says STOPPED, not SLIDING (a new user walked head-on into a step in slide
-    /// mode and read SLIDING at 0 m/s).
+    /// then says STOPPED, not SLIDING (head-on into a step in slide mode, SLIDING at
+    /// 0 m/s would mislead).
     pub fn held(&self) -> bool {
         self.blocked() && self.moved_across < HELD_SHARE * self.wanted
     }

@@ -1,6 +1,6 @@
 use super::*;
 
-/// A new user's finding: `key_forward = "F12"` was refused for `KeyW`, its default,
+/// `key_forward = "F12"` was refused for `KeyW`, its default,
 /// while `key_back = "KeyW"`: both moves on W, and nothing said.
 #[test]
 fn two_moves_on_one_key_in_the_file_are_parted_with_a_line() {

@@ -2,7 +2,7 @@
 //! what it is made from and by the code that makes it, so that a file is never used by a
 //! build of the program that would have made it otherwise:
 //!
-//! - built maps kept between runs (issue 37), in this file and `layout`, `read`, `write`,
+//! - built maps kept between runs, in this file and `layout`, `read`, `write`,
 //!   `keeping`, `parts` and `sections`: a big map opened again skips parsing its lines,
 //!   making its triangles and building its collision world, which are most of a first
 //!   open (ten million triangles: seconds, against a fraction of one to read back);

@@ -437,7 +437,7 @@ fn a_folder_that_cannot_be_written_is_an_error_to_report_not_a_panic() {
     assert_eq!(c.settings(), &Preferences::default(), "kept in memory");
 }
 
-/// The reliability issue: an unknown setting whose number is too large for any type
+/// An unknown setting whose number is too large for any type
 /// (`x = 99999999999999999999`) made the file unreadable as a plain table, and no unknown
 /// setting was warned about. Each is named at its line, and a file with a byte order mark
 /// reads as one without.
@@ -557,7 +557,7 @@ fn an_error_at_the_end_of_the_file_names_its_last_line() {
     assert!(w.contains("settings.toml: line 3: "), "{w}");
 }
 
-/// Issue 41: the built-in map's views were kept under `file = ".../built-in map"`, a file
+/// The built-in map's views were kept under `file = ".../built-in map"`, a file
 /// in the working folder that does not exist. Its table says what it is, and an old
 /// table is named right when the file is next saved.
 #[test]

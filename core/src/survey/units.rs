@@ -161,8 +161,7 @@ pub const DOOM_SECTIONS: f32 = 20.0;
 
 /// The engines' units as an importer scaled them, a row an engine of [`ENGINE_UNITS`]:
 /// by 0.1 and by 0.01 (the last two of [`IMPORT_SCALES`]). A Half-Life level imported at
-/// 0.1 has a unit of about ten inches, which "about an inch" misnamed (a new user's
-/// finding).
+/// 0.1 has a unit of about ten inches, which "about an inch" misnamed.
 const IMPORTED_NAMES: [[&str; 2]; 3] = [
     [
         "Quake and Half-Life units imported at 0.1 (about ten inches)",

@@ -142,7 +142,7 @@ mod tests {
         assert!(cut.starts_with("position [1.0, 1.0"));
     }
 
-    /// The reliability issue: an OBJ line of a terminal's title and clear-screen
+    /// An OBJ line of a terminal's title and clear-screen
     /// sequences, and a lone carriage return, reached the terminal raw when quoted.
     #[test]
     fn control_bytes_from_a_file_are_escaped_when_quoted() {

@@ -2,7 +2,7 @@
 //! change, a walker in the very same state asking for the very same move ends where it
 //! ended the last time: a person standing still, or pressed into a corner it cannot
 //! leave, runs one tick over and over. On conference's furniture 150 of the 333 slowest
-//! steps of issue 37's diagonal walk were such a repeat, each 9 to 14 sweeps and up to
+//! steps of a diagonal walk into conference's furniture were such a repeat, each 9 to 14 sweeps and up to
 //! 1,600 triangles, and half of all its steps repeated the one before. Physics engines let
 //! such bodies sleep (Box2D's `b2_timeToSleep`, Bullet's deactivation); here nothing is
 //! guessed or slept through: the tick is reused only when all that it reads is as it was,
@@ -223,7 +223,7 @@ mod tests {
         TickInput::of(&Still(world), &state, Vec3::ZERO, &intent, settings, &rules)
     }
 
-    /// A review's finding: `==` takes a setting of -0 for 0, and a tick may tell them
+    /// `==` takes a setting of -0 for 0, and a tick may tell them
     /// apart (a swim speed of -0 gives a vertical speed of -0).
     #[test]
     fn a_setting_of_minus_zero_is_not_taken_for_zero() {

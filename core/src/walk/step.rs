@@ -44,7 +44,7 @@ pub const STEP_DOWN_EASED: f32 = 0.05;
 
 /// The farthest a floor's follow may slide the body aside down a steep face, metres.
 /// Pressed into the foot of a ramp of 46 to 75 degrees the slide is under a tenth of a
-/// millimetre (the contact gap); the jumps a new user found were 8 and 27 cm.
+/// millimetre (the contact gap); jumps stopped that way rose 8 and 27 cm.
 const FOLLOW_ASIDE: f32 = 0.02;
 
 /// A contact whose normal faces up by no more than this (the cosine of its slope: 84
@@ -336,7 +336,7 @@ impl WalkState {
             // A step-up's landing that the floor's rule holds is the floor followed: a
             // sweep down from there meets the same contact at once (it would only settle
             // the body half a gap deeper, as the next tick's follow does). Beside a chair's
-            // knob that sweep was a sixth of a step-up tick (issue 37).
+            // knob that sweep was a sixth of a step-up tick.
             let support = match vertical.landing {
                 Some(contact) => Some(Support { centre, contact }),
                 None => follow_floor(world, s, free, centre, |c| {
@@ -346,8 +346,8 @@ impl WalkState {
             match support {
                 Some(support) => {
                     // A drop down a step's edge is eased in the view, as a climb is (on a
-                    // Doom level's stairs each was an instant 0.51 m drop: a review's
-                    // finding); a slope's tick by tick descent is not.
+                    // Doom level's stairs each was an instant 0.51 m drop); a slope's tick by
+                    // tick descent is not.
                     let drop = centre.y - support.centre.y;
                     if drop > STEP_DOWN_EASED {
                         report.stepped_down += drop;
@@ -379,8 +379,7 @@ impl WalkState {
                 // Sliding, the fall asked for gathers speed as a free one, and the face
                 // takes its share each tick: the body comes down at g sin^2 of the slope,
                 // a ball on a frictionless incline (Quake III keeps the speed along the
-                // plane). Capped at what it fell, it crept down at a few cm/s (a review's
-                // finding).
+                // plane). Capped at what it fell, it crept down at a few cm/s.
             }
             centre = out.end;
             self.on_steep_slope = dy < 0.0 && out.contacts().any(|c| too_steep(s, c));
@@ -393,8 +392,7 @@ impl WalkState {
                     // The rise loses what goes into the face it met (Quake III's
                     // `PM_ClipVelocity`): all of it under a flat ceiling, next to nothing
                     // at the top edge of a wall the body rises along (pressed against a
-                    // 1 m block, a jump was stopped there after 8.5 cm: a new user's
-                    // finding).
+                    // 1 m block, a jump was stopped there after 8.5 cm).
                     let kept = 1.0 - c.normal.y * c.normal.y;
                     self.vertical_speed = self.vertical_speed.min(self.vertical_speed * kept);
                     report.hit = true;
@@ -532,7 +530,7 @@ struct Support {
 /// is met before the floor beside it; pressed into the foot of a steep ramp), the body
 /// slides past it to what holds it up. A slide down a steep face that takes the body
 /// aside by more than [`FOLLOW_ASIDE`] is no settling but a jump: 0.27 m back in one tick
-/// (a new user pressed up a rock slope into a 47-degree face on Recast's dungeon, eleven
+/// (pressed up a rock slope into a 47-degree face on Recast's dungeon, eleven
 /// times a second, and 8 cm in a bevelled corner at 24 Hz). There the body is on no
 /// floor (Quake III's ground trace) and falls, held by the face. `None`: nothing within
 /// reach holds the body.

@@ -62,8 +62,8 @@ struct Marker {
 }
 
 /// The arrow for a player whose place on screen is `p`: there, or, off the picture, held
-/// at its edge on the side where the player is (a new user fell off cornell_box and the
-/// arrow simply went away).
+/// at its edge on the side where the player is (a player who falls off the map is still
+/// shown, never simply gone).
 fn marker_at(rect: Rect, p: Pos2) -> Marker {
     if rect.contains(p) {
         return Marker {

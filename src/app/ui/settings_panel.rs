@@ -67,8 +67,8 @@ pub struct SettingsState {
     /// shares a slow frame with an arrow is lost.)
     pub focus_first: bool,
     /// The mouse looked around when the panel opened: closing it captures the cursor
-    /// again, as a game's menu gives the view back (a new user, having closed the panel,
-    /// moved the mouse and nothing turned).
+    /// again, as a game's menu gives the view back (else the mouse would turn nothing after
+    /// the panel closed).
     pub recapture: bool,
     /// What this run uses.
     pub live: Preferences,

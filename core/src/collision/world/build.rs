@@ -204,7 +204,7 @@ fn sorted_repeats<K: Ord>(digests: &mut [Digested], key: impl Fn(u32) -> K) -> V
 /// kept): the work grows as `k log k` in a run of `k`, whatever is in it. (Comparing each
 /// triangle with every earlier one of its run took `k^2 / 2` comparisons; the digest is a
 /// sum of per-corner digests, so a file can be made whose distinct triangles share one:
-/// a review found 65,000 in seconds of search.)
+/// a search finds 65,000 in seconds.)
 fn repeats<K: Ord>(sorted: &[Digested], key: impl Fn(u32) -> K) -> Vec<u32> {
     let mut repeat = Vec::new();
     for run in sorted.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {

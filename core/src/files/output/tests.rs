@@ -107,7 +107,7 @@ fn a_name_too_long_for_its_partial_name_is_still_written() {
     assert!(!partial.exists());
 }
 
-/// A fuzz run's finding: `sim --trace X --decals-out X` wrote both through one
+/// `sim --trace X --decals-out X` wrote both through one
 /// `.partial` file, and X was left a mix of both with its old contents lost.
 #[test]
 fn two_outputs_naming_one_file_are_refused() {
@@ -137,7 +137,7 @@ fn two_outputs_naming_one_file_are_refused() {
     assert_eq!(fs::read_to_string(&a).unwrap(), "old\n");
 }
 
-/// The reliability issue: a write that failed at the end (a full disk, a file that
+/// A write that failed at the end (a full disk, a file that
 /// cannot be replaced) left a truncated `.partial` file. A commit that fails takes it
 /// away and leaves the old file as it was; so does a file dropped unfinished.
 #[test]

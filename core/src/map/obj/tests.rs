@@ -93,8 +93,8 @@ fn made_in_halves(obj: &str, source: Source, split_from: usize) -> String {
     made_by(obj, source, reading)
 }
 
-/// The files whose map changed when tobj read them in pieces (the reliability review
-/// of `map::pieces`), with material libraries, repeated and after the last face.
+/// The files whose map changed when tobj read them in pieces (read whole and in
+/// pieces by `map::pieces`), with material libraries, repeated and after the last face.
 fn tricky_files() -> Vec<String> {
     let plain = |i: usize| i.to_string();
     let (v, f) = strip(9, plain);
@@ -119,7 +119,7 @@ fn tricky_files() -> Vec<String> {
         format!("o a\n{v}{f}# end\n\n"),
         // Materials switched inside an object, and a usemtl after the last face.
         format!("mtllib m.mtl\no a\n{v}usemtl red\n{f}usemtl blue\n{f}usemtl red\n"),
-        // Colours after the faces that use them (a review of the two readers): tobj
+        // Colours after the faces that use them: tobj
         // wants each vertex's colour as it exports, so no object ends before they come.
         format!("v 0 0 0 1 0 0\n{v}{f}{}", "v 0 0 0 1 1 1\n".repeat(12)),
         // Libraries named again after the split, and one missing (a warning each time).
@@ -128,7 +128,7 @@ fn tricky_files() -> Vec<String> {
     .to_vec()
 }
 
-/// A bug logged by the two readers' review: tobj closes an object where `usemtl`
+/// Tobj closes an object where `usemtl`
 /// changes the material it found, not the name. A name used before its library is
 /// loaded (no material) and again after (red) closes the object there, and a face
 /// before it using a vertex not defined yet was refused at the `usemtl` line as
@@ -145,11 +145,11 @@ fn a_face_checked_where_a_material_loaded_since_is_used_is_named_at_its_line() {
     }
 }
 
-/// Found by the review of the rule above: the check no longer closes objects at
-/// `usemtl`, so it read on past one where tobj stops (the material changes, red to
-/// blue, with a face out of range before it) and named a later bad line (a vertex of
+/// Beside the rule above: the check does not close objects at `usemtl`, so it could
+/// read on past one where tobj stops (the material changes, red to
+/// blue, with a face out of range before it) and name a later bad line (a vertex of
 /// two numbers, a face past the vertices) instead of that face. A line the check
-/// refuses after such a `usemtl` now waits for tobj, whose stop tells which; with two
+/// refuses after such a `usemtl` waits for tobj, whose stop tells which; with two
 /// names no library defines tobj reads on, and the later line is the one named.
 #[test]
 fn a_bad_line_after_a_usemtl_where_tobj_stops_names_the_face_before_it() {
@@ -210,7 +210,7 @@ fn a_map_read_by_two_readers_is_the_map_read_whole() {
     }
 }
 
-/// Random texts of hostile lines (after a review of the two readers: every kind of
+/// Random texts of hostile lines (every kind of
 /// line, relative and forward indices, two libraries naming one material, a missing
 /// one, spawn markers, Unicode whitespace, a last line without its end), each read by
 /// two readers split at every line, and in pieces of one face, makes one reader's map

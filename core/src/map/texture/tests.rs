@@ -41,7 +41,7 @@ fn sizes(m: &crate::map::Map) -> Vec<Option<(u32, u32)>> {
         .collect()
 }
 
-/// The reliability issue: textures had no total budget (five grey 16384-pixel PNGs
+/// Textures had no total budget (five grey 16384-pixel PNGs
 /// took 5.4 GiB). Past the budget they are drawn in their plain colour, with one
 /// warning; wider than the widest side kept, they are scaled down.
 #[test]
@@ -83,7 +83,7 @@ fn textures_past_the_budget_are_plain_and_wide_ones_are_scaled_down() {
     assert_eq!(&t.rgba[..4], &[60, 60, 60, 255]);
 }
 
-/// Issue 41: an atrium's MTL names `SP_LUK.JPG` where its folder holds `sp_luk.JPG`
+/// An atrium's MTL names `SP_LUK.JPG` where its folder holds `sp_luk.JPG`
 /// (files written on Windows, which also write `\` in paths), and "9 textures not
 /// found" drew grey arches. Each is found, ignoring case where it must, and
 /// `--verbose`'s details say which were matched by case.

@@ -355,7 +355,7 @@ fn parts_in(dir: &Path) -> Vec<PathBuf> {
     })
 }
 
-/// Issue 37: a first open waited seconds for its whole file; now the world's part is
+/// A first open waited seconds for its whole file; now the world's part is
 /// written beside the walk, and the program waits for it before it ends. (Each test
 /// keeps track of its own keepings: the program's are one list.)
 #[test]

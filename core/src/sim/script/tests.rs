@@ -97,7 +97,7 @@ fn view_lines_become_effects_at_their_step_and_leave_the_walk_alone() {
     assert!(e.reason.contains("unknown view 'second'"), "{}", e.reason);
 }
 
-/// The reliability issue: a script that began with a UTF-8 byte order mark was refused
+/// A script that began with a UTF-8 byte order mark was refused
 /// ("unknown command"), where an OBJ file with one loads.
 #[test]
 fn a_script_with_a_byte_order_mark_is_read() {
@@ -129,7 +129,7 @@ fn a_script_with_carriage_return_line_endings_is_read() {
     assert_eq!(e.line, 2);
 }
 
-/// The reliability issue: `start 1e30,1e30,1e30 0 0` froze the walker for the run with
+/// `start 1e30,1e30,1e30 0 0` froze the walker for the run with
 /// exit 0. A start farther out than any map may reach is refused at its line; the
 /// `start` lines of a script are kept with their lines (to be checked against the map).
 #[test]
@@ -162,8 +162,8 @@ fn an_unknown_command_is_quoted_as_typed() {
     assert!(e.to_string().contains("'WAIT' needs seconds"), "{e}");
 }
 
-/// The reliability issue: a script line of terminal sequences was quoted raw in the
-/// error (47 script lines of the fuzz run cleared the screen or set the title).
+/// A script line of terminal sequences is never quoted raw in an error (it would clear
+/// the screen or set the title).
 #[test]
 fn a_script_line_of_terminal_sequences_is_quoted_escaped() {
     let e = parse_script("t.txt", "\u{1b}]0;owned\u{7}\u{1b}[2J 1\n").unwrap_err();

@@ -98,8 +98,7 @@ fn a_spawn_given_outside_a_sealed_level_s_rooms_says_so() {
     }
 }
 
-/// "indoors, walls in 0 of 16 directions, inf m clear" read as a contradiction (a new
-/// user's finding): a floor under a ceiling with no walls says so.
+/// "indoors, walls in 0 of 16 directions, inf m clear" read as a contradiction: a floor under a ceiling with no walls says so.
 #[test]
 fn a_spawn_under_a_ceiling_without_walls_is_not_called_indoors() {
     let quad = |y: f32, base: usize| {
@@ -122,7 +121,7 @@ fn a_spawn_under_a_ceiling_without_walls_is_not_called_indoors() {
     );
 }
 
-/// A new user's finding: `--spawn` inside the built-in map's gallery block (a closed
+/// `--spawn` inside the built-in map's gallery block (a closed
 /// solid against the hall's wall, on its floor) went unwarned.
 #[test]
 fn a_spawn_inside_a_closed_solid_is_warned_of() {

@@ -80,8 +80,8 @@ fn a_digest_collision_is_not_a_repeat() {
     assert_eq!(repeats(&pile, |_| 0).len(), 9_999);
 }
 
-/// Found by review: a run of a million distinct triangles sharing one digest (a file
-/// made to collide) was a million squared halved comparisons, a hang. Caught by a
+/// A run of a million distinct triangles sharing one digest (a file made to collide)
+/// must not cost a million squared halved comparisons, a hang. Caught by a
 /// watchdog, not timed.
 #[test]
 fn a_long_run_of_distinct_triangles_under_one_digest_is_not_quadratic() {

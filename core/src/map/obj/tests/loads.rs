@@ -129,9 +129,9 @@ fn crlf_line_endings_work() {
     assert_eq!(m.triangle_count(), 2);
 }
 
-/// The reliability issue: an OBJ line holding `ESC ]0;...BEL ESC[2J` cleared the
-/// screen and set the window's title when an error quoted it, and a lone CR sent the
-/// cursor back over the start of the message (66 OBJ mutants of the fuzz run).
+/// An OBJ line holding `ESC ]0;...BEL ESC[2J` would clear the
+/// screen and set the window's title if an error quoted it raw, and a lone CR would send
+/// the cursor back over the start of the message.
 #[test]
 fn an_obj_line_of_terminal_sequences_is_quoted_escaped() {
     let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
@@ -151,7 +151,7 @@ fn an_obj_line_of_terminal_sequences_is_quoted_escaped() {
     }
 }
 
-/// The reliability issue: a file of three vertices, `f 1 2 3` three million times
+/// A file of three vertices, `f 1 2 3` three million times
 /// and then a bad vertex line was refused at its last line only after tobj had kept
 /// every face (328 MiB). Every line is checked before tobj reads the file; faces whose
 /// indices are already defined are not kept at all, and of the rest only those that
@@ -329,9 +329,9 @@ fn every_refused_line_is_named_with_what_it_should_be() {
     }
 }
 
-/// The reliability issue's fuzz run: 78 of 1,880 refusals named the wrong line,
-/// often with the wrong reason, because tobj finds a bad index only as the face's
-/// object closes and stops on the line that closed it. Each is named at the face now.
+/// A bad index is named at its face, with the face's reason: tobj finds a bad index
+/// only as the face's object closes and stops on the line that closed it, which would
+/// name the wrong line, often with the wrong reason.
 #[test]
 fn a_bad_face_is_named_at_its_own_line_with_its_own_reason() {
     let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
