@@ -30,15 +30,19 @@
 //! - [`movers`]: a world that moves: placed models following their motion, carrying and
 //!   pushing the body tick by tick, never passing through it.
 //! - [`sim`]: scripts in, trace CSV out, with no window.
-//! - [`session`]: a map opened and ready to walk: world, scale, spawn.
+//! - [`session`]: a map opened and ready to walk: world, scale, spawn; the one way a map
+//!   is opened ([`session::open::open`], its stages in order), and the cache folder (built
+//!   maps and their levels of detail).
 //! - [`preferences`]: the user's settings (mouse, field of view, speed, window).
 //! - [`store`]: what walkthrough keeps between runs: in one file in the config folder the
-//!   settings, and per map (by content) the up axis and scale the user set and the saved
-//!   views; in the cache folder the maps' levels of detail.
+//!   settings, and per map (by content) the up axis and scale the user set, the saved
+//!   views and decals.
 //! - [`text`]: words for people: a piece of the user's file quoted in a message,
 //!   escaped and cut; counts and lists in English; settings chosen by name (response,
 //!   mode, method, up axis), one macro for all.
 //! - [`tolerance`]: the collision tolerances, named and documented in one place.
+//! - `test_kit` (with the `test-kit` feature, or in this crate's tests): what the tests
+//!   share: their random generators, boxes, OBJ text.
 //!
 //! # Example
 //!
