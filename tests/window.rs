@@ -4560,3 +4560,112 @@ fn a_cube_on_the_floor_casts_a_shadow_with_lighting_on_and_none_with_it_off() {
         flat * 100.0
     );
 }
+
+/// In third person with a wall 0.7 m behind the walker, the boom is pushed in to about
+/// 0.6 m, over the head: the figure, that close, would fill the middle of the view
+/// (its head drawn opaque: 15 in 100 of the middle's pixels, the crosshair on it);
+/// faded, it hides nothing, and the crosshair stays the aim.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn with_a_wall_close_behind_the_figure_fades_out_of_the_third_persons_view() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("third-wall");
+    // A closed grey room 10 m square and 3 m high; the walker 0.7 m from its +Z wall,
+    // facing away from it (down -Z).
+    let room = common::cube(Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 3.0, 5.0));
+    std::fs::write(dir.join("room.obj"), obj_text(&room)).unwrap();
+    let script = dir.join("backed.txt");
+    std::fs::write(&script, "view third\nstart 0,1.6,4.3 0 0\nwait 0.8\n").unwrap();
+    let shot = dir.join("backed.png");
+    let child = spawn_in(
+        &x,
+        &[
+            dir.join("room.obj").to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--exit-when-done",
+        ],
+        &dir,
+    );
+    wait_for_exit(child, "the third-person window did not close");
+    let img = image::open(&shot).expect("a PNG").to_rgb8();
+    // The middle of the view, clear of the HUD's box, the minimap and the notices.
+    // The figure's colours are warm (the head's skin, the orange torso: red over blue by
+    // 40 of 255 or more); the room is grey.
+    let (mut figure, mut all) = (0, 0);
+    for y in 150..450 {
+        for x in 240..720 {
+            let p = img.get_pixel(x, y);
+            figure += usize::from(i32::from(p[0]) > i32::from(p[2]) + 40);
+            all += 1;
+        }
+    }
+    let share = figure as f32 / all as f32;
+    assert!(share < 0.02, "the figure fills {share} of the middle");
+}
+
+/// The eye of `scene` placed at `height` over the middle of its water's surface (y -0.3,
+/// x 0, z -6), flying, looking level down the pool: its screenshot.
+fn at_the_surface(x: &Xvfb, dir: &Path, scene: &Path, height: f32) -> image::RgbImage {
+    let name = format!("surface{height}");
+    let script = dir.join(format!("{name}.txt"));
+    let y = -0.3 + height;
+    std::fs::write(&script, format!("start 0,{y},-6 0 0\nwait 0.2\n")).unwrap();
+    let png = dir.join(format!("{name}.png"));
+    let child = spawn_in(
+        x,
+        &[
+            scene.to_str().unwrap(),
+            "--mode",
+            "fly",
+            "--script",
+            script.to_str().unwrap(),
+            "--size",
+            "960x600",
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--exit-when-done",
+        ],
+        dir,
+    );
+    wait_for_exit(child, "the water window did not close");
+    image::open(png).expect("a PNG").to_rgb8()
+}
+
+/// With the eye at the water's surface (within the near plane's reach of it), the view
+/// is the view from just under it: no band where the surface, edge-on, was cut by the
+/// near plane (from 0.5 mm over it a strip of water under the horizon, from 5 mm a
+/// smeared band down to the middle of the lower half, the pool untinted past it).
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn an_eye_at_the_water_s_surface_sees_no_band_across_the_view() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("water-band");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/water-scene/scene.toml");
+    let under = at_the_surface(&x, &dir, &scene, -0.005);
+    for height in [0.0005, 0.005] {
+        let at = at_the_surface(&x, &dir, &scene, height);
+        // Rows of the left third under the HUD's box and the minimap (the notices stand
+        // in the middle): a row whose mean colour differs from the view under water's.
+        // A 1 cm higher eye moves an edge by a row at most; the band was 15 rows or more.
+        let differing = (220..600)
+            .filter(|&y| {
+                let sum: u32 = (0..320)
+                    .map(|x| {
+                        let (p, q) = (at.get_pixel(x, y), under.get_pixel(x, y));
+                        (0..3).map(|c| u32::from(p[c].abs_diff(q[c]))).sum::<u32>()
+                    })
+                    .sum();
+                sum as f32 / (3.0 * 320.0) > 12.0
+            })
+            .count();
+        assert!(
+            differing < 8,
+            "{differing} rows differ from the view under water at {height} m over it"
+        );
+    }
+}

@@ -5,6 +5,8 @@
 
 use std::time::Instant;
 
+use glam::Vec3;
+
 use walkthrough_core::collision::Body;
 use walkthrough_core::player::{BOOM_LENGTH_RANGE, Boom, BoomSettings, Mode, Pose, ViewKind};
 
@@ -18,6 +20,14 @@ use figure::Figure;
 pub const BOOM_PER_NOTCH: f32 = 0.25;
 /// Under this boom length the camera is inside the head: the figure is not drawn.
 const FIGURE_HIDDEN_UNDER: f32 = 0.35;
+/// A camera this far from the figure (metres, see [`figure::distance_to`]) or farther
+/// sees it opaque: from there (the boom's default is 3 m) the figure stands below the
+/// crosshair, clear of what the walker looks at; nearer, it covers more of the view.
+const FIGURE_OPAQUE_FROM: f32 = 1.2;
+/// A camera this close to the figure sees nothing of it: pushed in by a wall behind, the
+/// boom brings the camera to the back of the head, which would fill the view and hide
+/// the crosshair's aim; between this and [`FIGURE_OPAQUE_FROM`] it fades in linearly.
+const FIGURE_GONE_UNDER: f32 = 0.4;
 
 /// The boom's state and the figure.
 pub struct ThirdPerson {
@@ -110,29 +120,56 @@ impl App {
         let view = t
             .boom
             .frame(self.sim.session.collider(), &settings, head, &eye, dt);
-        if view.length >= FIGURE_HIDDEN_UNDER {
-            self.place_figure(solid);
+        let (body, centre) = self.figure_body();
+        let alpha = figure_alpha(figure::distance_to(&body, centre, view.pose.position));
+        if view.length >= FIGURE_HIDDEN_UNDER && alpha > 0.0 {
+            self.place_figure(alpha, solid);
         }
         // Said only while the map holds the boom in (not while it eases back out).
         self.camera.third.pressed_in = view.blocked && view.length < FIGURE_HIDDEN_UNDER;
         view.pose
     }
 
-    /// The walker's figure where the body stands, added to `solid` (third person, and
-    /// every mirror's reflection).
-    pub(super) fn place_figure(&self, solid: &mut Vec<DebugVertex>) {
-        let Some(figure) = &self.camera.third.figure else {
-            return;
-        };
+    /// The body the figure is drawn as, and its centre.
+    fn figure_body(&self) -> (Body, Vec3) {
         let controller = &self.sim.controller;
-        let eye = controller.view_pose();
         // Flying, the body is the eye's small sphere: the figure stands as a walker.
         let body = match controller.settings.mode {
             Mode::Walk => controller.body(),
             Mode::Fly => Body::WALKER,
         };
         // Drawn where the eye is drawn (eased over step-ups, as the view is).
-        let centre = body.centre_of(eye.position);
-        figure.place(&body, centre, eye.yaw_deg, solid);
+        (body, body.centre_of(controller.view_pose().position))
+    }
+
+    /// The walker's figure where the body stands, `alpha` opaque, added to `solid`
+    /// (third person, and every mirror's reflection).
+    pub(super) fn place_figure(&self, alpha: f32, solid: &mut Vec<DebugVertex>) {
+        let Some(figure) = &self.camera.third.figure else {
+            return;
+        };
+        let (body, centre) = self.figure_body();
+        let yaw = self.sim.controller.view_pose().yaw_deg;
+        figure.place(&body, centre, yaw, alpha, solid);
+    }
+}
+
+/// How opaque the figure is drawn from a camera `distance` metres from it: none under
+/// [`FIGURE_GONE_UNDER`], wholly from [`FIGURE_OPAQUE_FROM`], linear between.
+fn figure_alpha(distance: f32) -> f32 {
+    ((distance - FIGURE_GONE_UNDER) / (FIGURE_OPAQUE_FROM - FIGURE_GONE_UNDER)).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_figure_fades_out_as_the_camera_comes_close() {
+        assert_eq!(figure_alpha(3.0), 1.0);
+        assert_eq!(figure_alpha(FIGURE_OPAQUE_FROM), 1.0);
+        assert!((figure_alpha(0.8) - 0.5).abs() < 1e-6);
+        assert_eq!(figure_alpha(FIGURE_GONE_UNDER), 0.0);
+        assert_eq!(figure_alpha(0.1), 0.0);
     }
 }

@@ -10,6 +10,7 @@ use walkthrough_core::player::Pose;
 
 use crate::app::App;
 use crate::app::render::{Cover, DebugGeometry, DecalView, WaterFrame};
+use crate::app::water::WATER_SURFACE_MARGIN;
 
 impl App {
     /// Draw each mirror in the view from `view` (`seen`: its matrix and fog, as the view's
@@ -31,12 +32,19 @@ impl App {
         }
         let frustum = Frustum::from_view_proj(view_proj);
         let mut figure = DebugGeometry::default();
-        self.place_figure(&mut figure.solid);
+        // In a mirror the figure is seen as others would see it: opaque.
+        self.place_figure(1.0, &mut figure.solid);
         let Some(gpu) = &mut self.gpu else { return 0 };
         let mut drawn = 0;
         let mut copied = false;
         for (i, m) in self.mirrors.iter().enumerate() {
             if !frustum.sees(&m.bounds) {
+                continue;
+            }
+            // The eye at the surface counts as under water (tinted): the surface, seen
+            // edge-on and cut by the near plane, is not drawn.
+            let height = m.normal.dot(view.position) - m.distance;
+            if m.surface == Surface::Water && height.abs() < WATER_SURFACE_MARGIN {
                 continue;
             }
             let clip = m.clip_plane(view.position);

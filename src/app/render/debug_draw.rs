@@ -213,9 +213,11 @@ impl DebugDraw {
             gl.bind_vertex_array(Some(self.overlay.vao));
             gl.enable(glow::DEPTH_TEST);
             gl.depth_mask(true);
-            gl.draw_arrays(glow::TRIANGLES, 0, solid.len() as i32);
+            // Blended: the figure fades as the third person's camera comes close to it
+            // (opaque, its alpha of 1 draws it as without blending).
             gl.enable(glow::BLEND);
             gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+            gl.draw_arrays(glow::TRIANGLES, 0, solid.len() as i32);
             gl.enable(glow::DEPTH_TEST);
             gl.depth_mask(false);
             gl.enable(glow::POLYGON_OFFSET_FILL);

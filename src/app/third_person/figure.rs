@@ -66,8 +66,15 @@ impl Figure {
     }
 
     /// The figure of `body` centred at `centre`, turned to `yaw_deg`, flat-shaded, as
-    /// the overlay's solid triangles (appended to `out`).
-    pub fn place(&self, body: &Body, centre: Vec3, yaw_deg: f32, out: &mut Vec<DebugVertex>) {
+    /// the overlay's solid triangles (appended to `out`), `alpha` opaque (1: wholly).
+    pub fn place(
+        &self,
+        body: &Body,
+        centre: Vec3,
+        yaw_deg: f32,
+        alpha: f32,
+        out: &mut Vec<DebugVertex>,
+    ) {
         let feet = body.feet_of(centre);
         let scale = Vec3::new(1.0, 2.0 * body.radii.y / MODELLED_HEIGHT, 1.0);
         let turn = Quat::from_rotation_y(yaw_deg.to_radians());
@@ -76,9 +83,19 @@ impl Figure {
             let normal = (c[1] - c[0]).cross(c[2] - c[0]).normalize_or_zero();
             let light = AMBIENT + (1.0 - AMBIENT) * normal.dot(LIGHT_FROM).max(0.0);
             let [r, g, b] = part.color.map(|x| x * light);
-            out.extend(c.map(|p| DebugVertex::new(p, [r, g, b, 1.0])));
+            out.extend(c.map(|p| DebugVertex::new(p, [r, g, b, alpha])));
         }
     }
+}
+
+/// How far `point` is from the figure of `body` centred at `centre`, metres: from its
+/// upright axis (feet to the top of the head), which is what a camera close behind the
+/// walker sees filling the view whichever way the figure is turned.
+pub fn distance_to(body: &Body, centre: Vec3, point: Vec3) -> f32 {
+    let feet = body.feet_of(centre);
+    let top = feet.y + 2.0 * body.radii.y;
+    let on_axis = Vec3::new(feet.x, point.y.clamp(feet.y, top), feet.z);
+    point.distance(on_axis)
 }
 
 #[cfg(test)]
@@ -90,7 +107,7 @@ mod tests {
         let f = Figure::new().unwrap();
         let mut out = Vec::new();
         let centre = Vec3::new(1.0, 0.9, 2.0);
-        f.place(&Body::WALKER, centre, 0.0, &mut out);
+        f.place(&Body::WALKER, centre, 0.0, 1.0, &mut out);
         let (lo, hi) = out.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| {
             let p = Vec3::from(v.position);
             (lo.min(p), hi.max(p))
@@ -107,12 +124,27 @@ mod tests {
             radii: Vec3::new(0.3, 0.6, 0.3),
             ..Body::WALKER
         };
-        f.place(&crouched, Vec3::new(1.0, 0.6, 2.0), 90.0, &mut out);
+        f.place(&crouched, Vec3::new(1.0, 0.6, 2.0), 90.0, 1.0, &mut out);
         let (lo, hi) = out.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| {
             let p = Vec3::from(v.position);
             (lo.min(p), hi.max(p))
         });
         assert!((hi.y - 1.78 * 1.2 / 1.8).abs() < 1e-5, "{hi}");
         assert!((lo.x - (1.0 - 0.16)).abs() < 1e-5, "{lo}");
+    }
+
+    #[test]
+    fn the_distance_to_the_figure_is_from_its_upright_axis() {
+        let centre = Vec3::new(1.0, 0.9, 2.0);
+        let d = |p: Vec3| distance_to(&Body::WALKER, centre, p);
+        assert!((d(Vec3::new(1.0, 1.5, 2.7)) - 0.7).abs() < 1e-5);
+        assert!(
+            (d(Vec3::new(1.0, 2.3, 2.0)) - 0.5).abs() < 1e-5,
+            "over the head"
+        );
+        assert!(
+            (d(Vec3::new(1.0, -0.4, 2.0)) - 0.4).abs() < 1e-5,
+            "under the feet"
+        );
     }
 }

@@ -6,6 +6,7 @@
 use walkthrough_core::geometry::Aabb;
 use walkthrough_core::player::{NEAR_PLANE, Pose};
 
+use super::under_water;
 use crate::app::render::{DebugGeometry, Fog};
 
 /// The view's colour and opacity with the eye under water.
@@ -25,10 +26,10 @@ const TINT_DISTANCE: f32 = 4.0 * NEAR_PLANE;
 /// The quad's half-width over its distance: covers a view up to about 175 degrees wide.
 const TINT_SPREAD: f32 = 25.0;
 
-/// Add the underwater tint to `geometry` when `view`'s eye is in a box of `water`.
+/// Add the underwater tint to `geometry` when `view`'s eye is [`under_water`].
 pub fn add_water(geometry: &mut DebugGeometry, water: &[Aabb], view: &Pose) {
     let eye = view.position;
-    if water.iter().any(|b| b.contains(eye)) {
+    if under_water(water, eye) {
         let forward = view.forward();
         let right = view.right();
         let up = right.cross(forward);
