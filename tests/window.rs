@@ -3248,6 +3248,80 @@ fn trace_yaw(p: &Path) -> Vec<f32> {
         .collect()
 }
 
+/// The tallest band of pixel rows that may change in the settings panel when a key button
+/// starts asking for its key, pixels: the button's own row (some 20 pixels) and its focus
+/// ring. Every row of the panel changed when the panel widened and moved sideways.
+const REBIND_BAND_TALLEST: u32 = 40;
+
+/// The pixel rows `ys` in which `a` and `b` differ between columns `xs`.
+fn rows_differing(
+    a: &image::RgbImage,
+    b: &image::RgbImage,
+    xs: std::ops::Range<u32>,
+    ys: std::ops::Range<u32>,
+) -> Vec<u32> {
+    ys.filter(|&y| xs.clone().any(|x| a.get_pixel(x, y) != b.get_pixel(x, y)))
+        .collect()
+}
+
+/// A key button asking for its key ("press a key ...") leaves the panel's other rows where
+/// they were: only the button's own row changes.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn the_settings_rows_stay_put_while_a_key_button_asks_for_a_key() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("rebind-still");
+    let args = [
+        "--spawn",
+        "0,1.6,8",
+        "--yaw",
+        "0",
+        "--size",
+        "960x600",
+        "--exit-after",
+        "30",
+    ];
+    let (child, _win) = launch_in(&x, &args, &dir);
+    x.xdotool(&["key", "F2"]);
+    sleep(Duration::from_millis(500));
+    // To the forward key's button (as in the rebinding test), then press it.
+    for _ in 0..12 {
+        x.xdotool(&["key", "Tab"]);
+        sleep(Duration::from_millis(150));
+    }
+    let focused = f12(&x, &dir, 1);
+    x.xdotool(&["key", "space"]);
+    sleep(Duration::from_millis(400));
+    // F12 is refused as a key: the button still asks.
+    let asking = f12(&x, &dir, 2);
+    // Esc keeps the key, F2 closes the panel, and Esc twice quits.
+    for key in ["Escape", "F2"] {
+        x.xdotool(&["key", key]);
+        sleep(Duration::from_millis(300));
+    }
+    finish(&x, child);
+    let (a, b) = (
+        image::open(&focused).expect("a PNG").to_rgb8(),
+        image::open(&asking).expect("a PNG").to_rgb8(),
+    );
+    let (w, h) = a.dimensions();
+    // The panel's middle, below the HUD's lines (its frame rate changes) and above the
+    // notice of the screenshot saved.
+    let rows = rows_differing(&a, &b, w / 2 - 160..w / 2 + 160, h / 4..h - h / 6);
+    let band = rows.last().map_or(0, |l| l - rows[0] + 1);
+    assert!(
+        !rows.is_empty(),
+        "the button did not change: it asks for no key"
+    );
+    assert!(
+        band <= REBIND_BAND_TALLEST,
+        "rows {}..={} changed ({} rows): the panel moved",
+        rows[0],
+        rows.last().unwrap(),
+        rows.len()
+    );
+}
+
 #[test]
 #[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
 fn a_key_rebound_in_the_panel_walks_is_saved_and_the_next_run_uses_it() {
@@ -3485,6 +3559,59 @@ fn a_decal_stuck_by_a_script_is_drawn_and_is_there_again_at_the_next_open() {
     assert!(
         without > 3.0,
         "no decal drawn: {without} from a wall without one"
+    );
+}
+
+/// The widest a red-to-white edge of the target decal may be, seen up close, in pixels
+/// from 10 % to 90 % of the way across: a texel of a 64-pixel texture seen 0.4 m away
+/// spans about 8 screen pixels (its edges were 6.5 wide, in steps of a texel); a
+/// texture sharp enough to be looked at from a step away makes the edge a pixel or two.
+const DECAL_EDGE_WIDEST: f32 = 3.0;
+
+/// The mean width, in pixels, of the red-white edges that row `y` of `img` crosses
+/// between `x0` and `x1` (from 10 % to 90 % of the way in green, the channel red and
+/// white differ most in), and how many edges it crossed.
+fn edge_width(img: &image::RgbImage, y: u32, (x0, x1): (u32, u32)) -> (f32, usize) {
+    let green: Vec<f32> = (x0..x1)
+        .map(|x| f32::from(img.get_pixel(x, y)[1]))
+        .collect();
+    let (lo, hi) = green
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(l, h), &g| (l.min(g), h.max(g)));
+    let at = |f: f32| lo + f * (hi - lo);
+    let between = green
+        .iter()
+        .filter(|&&g| g > at(0.1) && g < at(0.9))
+        .count();
+    // An edge: the row goes from under the halfway level to over it, or back.
+    let edges = green
+        .windows(2)
+        .filter(|w| (w[0] < at(0.5)) != (w[1] < at(0.5)))
+        .count();
+    (between as f32 / edges.max(1) as f32, edges)
+}
+
+/// The target decal seen from 0.4 m: its ring edges are sharp, not a texel-wide blur.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn a_decal_seen_up_close_has_sharp_edges() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("decal-close");
+    // 0.4 m from the built-in map's south wall, facing it; the first decal is the target.
+    let script = "start 0,1.6,11.6 180 0\ndecal\nwait 0.3\n";
+    let (_, shot) = scripted_shot(&x, &dir, "close", script);
+    let img = image::open(&shot).expect("a PNG").to_rgb8();
+    let (w, h) = img.dimensions();
+    // A row a little above the crosshair, across the rings left of the middle (the decal,
+    // 0.5 m across, spans some 470 pixels of the 960: the row stays on it, off the wall).
+    let (width, edges) = edge_width(&img, h / 2 - 12, (w / 2 - 200, w / 2 - 20));
+    assert!(
+        edges >= 4,
+        "the row crossed {edges} ring edges: no target there"
+    );
+    assert!(
+        width <= DECAL_EDGE_WIDEST,
+        "the decal's edges are {width} pixels wide over {edges} edges"
     );
 }
 

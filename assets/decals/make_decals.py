@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the decal textures of assets/decals/ (64 x 64 RGBA PNGs, transparent outside
+"""Writes the decal textures of assets/decals/ (512 x 512 RGBA PNGs, transparent outside
 the mark): target.png (red and white rings), arrow.png (a yellow arrow pointing up) and
 splat.png (a blue star). Plain Python (zlib): run it again after editing; the binary
 embeds the results.
@@ -9,13 +9,35 @@ import os
 import struct
 import zlib
 
-SIDE = 64
+SIDE = 512
+# The marks are drawn on a 64-unit square, whatever SIDE is.
+UNITS = 64
+# Samples a side in each pixel: its alpha is the mark's coverage and its colour the mean
+# of the covered samples, so an edge is smooth rather than a staircase of whole pixels.
+# Outside, a mark gives its edge's colour at alpha 0: the filtering that blends an edge
+# texel with the one outside it then blends no black in (a dark rim around the mark).
+SAMPLES = 4
+
+
+def sampled(mark, px, py):
+    covered = []
+    for j in range(SAMPLES):
+        for i in range(SAMPLES):
+            x = (px + (i + 0.5) / SAMPLES) * UNITS / SIDE
+            y = (py + (j + 0.5) / SAMPLES) * UNITS / SIDE
+            c = mark(x, y)
+            if c[3]:
+                covered.append(c)
+    if not covered:
+        return mark(*[(p + 0.5) * UNITS / SIDE for p in (px, py)])
+    rgb = [round(sum(c[k] for c in covered) / len(covered)) for k in range(3)]
+    return (*rgb, round(255 * len(covered) / SAMPLES**2))
 
 
 def png(path, pixel):
     rows = b""
     for y in range(SIDE):
-        rows += b"\0" + b"".join(bytes(pixel(x + 0.5, y + 0.5)) for x in range(SIDE))
+        rows += b"\0" + b"".join(bytes(sampled(pixel, x, y)) for x in range(SIDE))
 
     def chunk(kind, data):
         c = kind + data
@@ -30,7 +52,7 @@ def png(path, pixel):
 def target(x, y):
     r = math.hypot(x - 32, y - 32)
     if r > 30:
-        return (0, 0, 0, 0)
+        return (220, 30, 30, 0)
     return (220, 30, 30, 255) if int(r / 6) % 2 == 0 else (245, 245, 245, 255)
 
 
@@ -38,14 +60,14 @@ def arrow(x, y):
     # Head: a triangle from y = 4 to 30; shaft: x 24..40 from 30 to 60.
     head = 4 <= y <= 30 and abs(x - 32) <= (y - 4) * 26 / 26
     shaft = 30 <= y <= 60 and 24 <= x <= 40
-    return (250, 200, 30, 255) if head or shaft else (0, 0, 0, 0)
+    return (250, 200, 30, 255 if head or shaft else 0)
 
 
 def splat(x, y):
     a = math.atan2(y - 32, x - 32)
     r = math.hypot(x - 32, y - 32)
     edge = 18 + 10 * math.cos(5 * a)
-    return (40, 90, 220, 255) if r <= edge else (0, 0, 0, 0)
+    return (40, 90, 220, 255 if r <= edge else 0)
 
 
 here = os.path.dirname(os.path.abspath(__file__))

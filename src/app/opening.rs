@@ -117,7 +117,7 @@ impl App {
                 "culling: frustum (a GPU draws hidden layers faster than it waits for a depth read; --culling occlusion)"
             );
         }
-        let mut drawers = match Drawers::new(&ctx.gl) {
+        let mut drawers = match Drawers::new(&ctx.gl, anisotropy) {
             Ok(d) => d,
             Err(e) => return self.life.fail(event_loop, e),
         };
@@ -218,11 +218,12 @@ struct Drawers {
 }
 
 impl Drawers {
-    /// Make each (the first that cannot be made is the error).
-    fn new(gl: &std::sync::Arc<glow::Context>) -> Result<Drawers, String> {
+    /// Make each (the first that cannot be made is the error); the decals are sampled
+    /// with the map's `anisotropy`.
+    fn new(gl: &std::sync::Arc<glow::Context>, anisotropy: f32) -> Result<Drawers, String> {
         Ok(Drawers {
             debug_draw: DebugDraw::new(gl.clone())?,
-            decal_draw: DecalDraw::new(gl.clone())?,
+            decal_draw: DecalDraw::new(gl.clone(), anisotropy)?,
             mirror_draw: MirrorDraw::new(gl.clone())?,
             water_surface: WaterSurface::new(gl.clone())?,
         })

@@ -19,7 +19,7 @@ use walkthrough_core::preferences::TextureFilter;
 
 use super::gl::{self, Attribute, GpuVertex};
 use super::renderer::Fog;
-use super::texture::{Sampling, upload_texture};
+use super::texture::{Sampling, max_anisotropy, upload_texture};
 
 const VERTEX_SHADER: &str = include_str!("../../../shaders/decal.vert");
 const FRAGMENT_SHADER: &str = include_str!("../../../shaders/decal.frag");
@@ -98,8 +98,10 @@ pub struct DecalDraw {
 }
 
 impl DecalDraw {
-    /// Compile the decals' shaders and upload their textures.
-    pub fn new(gl: Arc<glow::Context>) -> Result<DecalDraw, String> {
+    /// Compile the decals' shaders and upload their textures, sampled trilinear with
+    /// `anisotropy` (the map's: a decal on a wall seen at a glancing angle blurs as the
+    /// wall would without it).
+    pub fn new(gl: Arc<glow::Context>, anisotropy: f32) -> Result<DecalDraw, String> {
         let program = gl::program(
             &gl,
             ("shaders/decal.vert", VERTEX_SHADER),
@@ -116,7 +118,7 @@ impl DecalDraw {
         };
         let sampling = Sampling {
             filter: TextureFilter::Trilinear,
-            anisotropy: 1.0,
+            anisotropy: anisotropy.clamp(1.0, max_anisotropy(&gl)),
         };
         let mut textures = Vec::new();
         for (name, bytes) in DECAL_TEXTURES.iter().zip(TEXTURE_FILES) {

@@ -23,6 +23,14 @@ use walkthrough_core::preferences::{
 /// The height the panel leaves free in the window (its title, the margins), points.
 const PANEL_CLEARANCE: f32 = 120.0;
 
+/// What a move's key button says while it waits for the key to bind.
+const PRESS_A_KEY: &str = "press a key (Esc keeps this one)";
+/// The width of a move's key button, points: [`PRESS_A_KEY`]'s in egui's font with the
+/// button's margins, and some room. At the width of its text, the button widened the
+/// values' column when it asked for a key, the panel (centred, sized to its rows) grew,
+/// and every row moved sideways under the pointer.
+const KEY_BUTTON_WIDTH: f32 = 240.0;
+
 /// A software renderer's frame rate under which the render scale is suggested.
 const SLOW_FPS: f32 = 30.0;
 /// How long the frames must stay that slow first (not a load's or a turn's few).
@@ -383,13 +391,14 @@ fn move_rows(
     for m in Move::ALL {
         ui.label(m.label());
         let text = if *binding == Some(m) {
-            "press a key (Esc keeps this one)".to_string()
+            PRESS_A_KEY
         } else {
-            key_label(m.key_of(live)).to_string()
+            key_label(m.key_of(live))
         };
+        let button = egui::Button::new(text).min_size(egui::vec2(KEY_BUTTON_WIDTH, 0.0));
         // The key just bound may be Space or Enter, which egui takes for a click on the
         // focused button too: that click is not a new wish to bind.
-        if ui.button(text).clicked() && !*done {
+        if ui.add(button).clicked() && !*done {
             *binding = Some(m);
         }
         ui.end_row();
@@ -484,5 +493,50 @@ mod tests {
         assert!(!hint.tell(20.0, at(10_000)));
         assert!(!hint.tell(20.0, at(11_900)));
         assert!(hint.tell(20.0, at(12_100)));
+    }
+
+    /// The panel laid out by egui alone in a window of 960 x 600 points, for a few frames
+    /// (a new window sizes itself over two): its rectangle.
+    fn panel_rect(ctx: &egui::Context, p: &mut SettingsState) -> egui::Rect {
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(960.0, 600.0),
+                )),
+                ..Default::default()
+            };
+            let _ = ctx.run_ui(input, |ui| {
+                panel(p, ui.ctx());
+            });
+        }
+        // The panel is the one window (egui's own id for it is private).
+        ctx.memory(|m| {
+            let mut windows = m.areas().visible_layer_ids().into_iter();
+            let panel = windows.find(|l| l.order == egui::Order::Middle)?;
+            m.area_rect(panel.id)
+        })
+        .expect("the panel laid out")
+    }
+
+    /// A key button asking for its key ("press a key ...") widened the values' column, so
+    /// the panel, centred, grew and each row moved sideways. The panel keeps its place and
+    /// size, whichever move waits for a key.
+    #[test]
+    fn the_rows_do_not_move_while_a_key_button_asks_for_a_key() {
+        let ctx = egui::Context::default();
+        let mut p = SettingsState::new(
+            &Preferences::default(),
+            Preferences::default(),
+            vec![],
+            None,
+        );
+        p.open = true;
+        let before = panel_rect(&ctx, &mut p);
+        for m in Move::ALL {
+            p.binding = Some(m);
+            let asking = panel_rect(&ctx, &mut p);
+            assert_eq!(asking, before, "{m:?} asks for a key: the panel moved");
+        }
     }
 }
