@@ -1560,6 +1560,37 @@ fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_t
     assert!(log.contains("loaded second"), "{log}");
 }
 
+/// Ctrl+O opens the browser when a move is bound to O (`key_forward = "KeyO"`): Control
+/// with O is the command, not the move.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn ctrl_o_opens_the_browser_when_o_is_bound_to_a_move() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("browse-o-bound");
+    let config = dir.join("walkthrough-config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("settings.toml"),
+        "[settings]\nkey_forward = \"KeyO\"\n",
+    )
+    .unwrap();
+    let maps = dir.join("maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    std::fs::copy(assets.join("default.mtl"), maps.join("default.mtl")).unwrap();
+    for name in ["first.obj", "second.obj"] {
+        std::fs::copy(assets.join("default.obj"), maps.join(name)).unwrap();
+    }
+    let (child, win) = launch_in(&x, &["maps/first.obj", "--exit-after", "60"], &dir);
+    x.xdotool(&["key", "ctrl+o"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["key", "Down"]);
+    x.xdotool(&["key", "Return"]);
+    wait_for_title(&x, &win, "second", 60);
+    let log = finish(&x, child);
+    assert!(log.contains("loaded second"), "{log}");
+}
+
 /// A window size typed into the panel (99999) was saved, and every
 /// later run opened 16384 pixels wide, the panel off the screen. A saved size larger than
 /// the screen opens within it, and says so.

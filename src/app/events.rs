@@ -107,14 +107,16 @@ impl App {
         if self.key_for_overlay(key, down, repeat) {
             return;
         }
+        // Control with O is a command before it is a key: a move bound to O still walks
+        // without Control, and Ctrl+O still opens the browser.
+        if down && !repeat && self.input.ctrl && key == KeyCode::KeyO {
+            return self.open_browser();
+        }
         if down && !repeat && self.input.keys.uses(key) {
             self.say_use_target();
         }
         if self.input.keys.set(key, down) || !down || repeat {
             return;
-        }
-        if self.input.ctrl && key == KeyCode::KeyO {
-            return self.open_browser();
         }
         if let Some(slot) = view_slot(key) {
             return if self.input.ctrl {
