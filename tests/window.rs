@@ -1522,13 +1522,8 @@ fn a_window_resized_by_hand_opens_at_that_size_next_time() {
     finish(&x, child);
 }
 
-/// Ctrl+O lists the map's folder; the keys choose the other map there and it
-/// loads (as a dropped file does); the next run lists it first among the recent maps.
-#[test]
-#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
-fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_the_recent() {
-    let (x, _one) = Xvfb::start();
-    let dir = out_dir("browse");
+/// `dir/maps/` with two copies of the built-in map, `first.obj` and `second.obj`.
+fn two_maps_in(dir: &Path) {
     let maps = dir.join("maps");
     std::fs::create_dir_all(&maps).unwrap();
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
@@ -1536,6 +1531,16 @@ fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_t
     for name in ["first.obj", "second.obj"] {
         std::fs::copy(assets.join("default.obj"), maps.join(name)).unwrap();
     }
+}
+
+/// Ctrl+O lists the map's folder; the keys choose the other map there and it
+/// loads (as a dropped file does); the next run lists it first among the recent maps.
+#[test]
+#[ignore = "needs Xvfb and xdotool; .ci/run runs it"]
+fn ctrl_o_opens_a_map_chosen_by_the_keys_and_the_next_run_lists_it_first_among_the_recent() {
+    let (x, _one) = Xvfb::start();
+    let dir = out_dir("browse");
+    two_maps_in(&dir);
     let (child, win) = launch_in(&x, &["maps/first.obj", "--exit-after", "60"], &dir);
     // The folder's rows: first.obj (chosen), second.obj; below the recent first.obj.
     x.xdotool(&["key", "ctrl+o"]);
@@ -1574,13 +1579,7 @@ fn ctrl_o_opens_the_browser_when_o_is_bound_to_a_move() {
         "[settings]\nkey_forward = \"KeyO\"\n",
     )
     .unwrap();
-    let maps = dir.join("maps");
-    std::fs::create_dir_all(&maps).unwrap();
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    std::fs::copy(assets.join("default.mtl"), maps.join("default.mtl")).unwrap();
-    for name in ["first.obj", "second.obj"] {
-        std::fs::copy(assets.join("default.obj"), maps.join(name)).unwrap();
-    }
+    two_maps_in(&dir);
     let (child, win) = launch_in(&x, &["maps/first.obj", "--exit-after", "60"], &dir);
     x.xdotool(&["key", "ctrl+o"]);
     sleep(Duration::from_millis(300));
@@ -3846,35 +3845,41 @@ fn a_mirror_name_no_material_has_lists_the_map_s_materials() {
     );
 }
 
+/// The window run in `dir` with `args` (the map and its options), walked by the script
+/// `text` (written to `dir/{name}.txt`) in a 960 x 600 window: the picture at the script's
+/// end (`dir/{name}.png`).
+fn script_shot(x: &Xvfb, dir: &Path, name: &str, args: &[&str], text: &str) -> image::RgbImage {
+    let script = dir.join(format!("{name}.txt"));
+    std::fs::write(&script, text).unwrap();
+    let png = dir.join(format!("{name}.png"));
+    let tail = [
+        "--script",
+        script.to_str().unwrap(),
+        "--size",
+        "960x600",
+        "--screenshot",
+        png.to_str().unwrap(),
+        "--exit-when-done",
+    ];
+    let child = spawn_in(x, &[args, &tail].concat(), dir);
+    wait_for_exit(child, &format!("the window of {name} did not close"));
+    image::open(png).expect("a PNG").to_rgb8()
+}
+
 /// The mirror room `map` (its `glass` a mirror) walked by the script `text` in a 960 x 600
 /// window run in `run` (made): the picture at the script's end.
 fn mirror_room_shot(x: &Xvfb, map: &Path, run: &Path, text: &str) -> image::RgbImage {
     std::fs::create_dir_all(run).unwrap();
-    let script = run.join("look.txt");
-    std::fs::write(&script, text).unwrap();
-    let png = run.join("shot.png");
-    let child = spawn_in(
-        x,
-        &[
-            map.to_str().unwrap(),
-            "--mirror",
-            "glass",
-            "--up",
-            "y",
-            "--scale",
-            "1",
-            "--script",
-            script.to_str().unwrap(),
-            "--size",
-            "960x600",
-            "--screenshot",
-            png.to_str().unwrap(),
-            "--exit-when-done",
-        ],
-        run,
-    );
-    wait_for_exit(child, "the mirror window did not close");
-    image::open(png).expect("a PNG").to_rgb8()
+    let args = [
+        map.to_str().unwrap(),
+        "--mirror",
+        "glass",
+        "--up",
+        "y",
+        "--scale",
+        "1",
+    ];
+    script_shot(x, run, "shot", &args, text)
 }
 
 /// The mirrors' reflection draws the movers and the decals too, not only the
@@ -4010,29 +4015,11 @@ fn the_water_reflects_the_red_box_over_it_and_its_ripples_move() {
     let dir = out_dir("water-surface");
     pool_scenes(&dir);
     let shot = |scene: &str, secs: &str| {
-        let name = format!("{scene}-{secs}");
-        let script = dir.join(format!("{name}.txt"));
+        let toml = dir.join(format!("{scene}.toml"));
+        let args = [toml.to_str().unwrap(), "--mode", "fly"];
         // Flying 1.3 m over the water, looking a little down the room.
-        std::fs::write(&script, format!("start 0,1.6,3 0 -12\nwait {secs}\n")).unwrap();
-        let png = dir.join(format!("{name}.png"));
-        let child = spawn_in(
-            &x,
-            &[
-                dir.join(format!("{scene}.toml")).to_str().unwrap(),
-                "--mode",
-                "fly",
-                "--script",
-                script.to_str().unwrap(),
-                "--size",
-                "960x600",
-                "--screenshot",
-                png.to_str().unwrap(),
-                "--exit-when-done",
-            ],
-            &dir,
-        );
-        wait_for_exit(child, "the water window did not close");
-        image::open(png).expect("a PNG").to_rgb8()
+        let text = format!("start 0,1.6,3 0 -12\nwait {secs}\n");
+        script_shot(&x, &dir, &format!("{scene}-{secs}"), &args, &text)
     };
     let (wet, later, dry) = (shot("wet", "0.5"), shot("wet", "0.8"), shot("dry", "0.5"));
     // The box's reflection: reddish pixels under the water line, below the box.
@@ -4732,25 +4719,9 @@ fn with_a_wall_close_behind_the_figure_fades_out_of_the_third_persons_view() {
     // facing away from it (down -Z).
     let room = common::cube(Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 3.0, 5.0));
     std::fs::write(dir.join("room.obj"), obj_text(&room)).unwrap();
-    let script = dir.join("backed.txt");
-    std::fs::write(&script, "view third\nstart 0,1.6,4.3 0 0\nwait 0.8\n").unwrap();
-    let shot = dir.join("backed.png");
-    let child = spawn_in(
-        &x,
-        &[
-            dir.join("room.obj").to_str().unwrap(),
-            "--script",
-            script.to_str().unwrap(),
-            "--screenshot",
-            shot.to_str().unwrap(),
-            "--size",
-            "960x600",
-            "--exit-when-done",
-        ],
-        &dir,
-    );
-    wait_for_exit(child, "the third-person window did not close");
-    let img = image::open(&shot).expect("a PNG").to_rgb8();
+    let room = dir.join("room.obj");
+    let text = "view third\nstart 0,1.6,4.3 0 0\nwait 0.8\n";
+    let img = script_shot(&x, &dir, "backed", &[room.to_str().unwrap()], text);
     // The middle of the view, clear of the HUD's box, the minimap and the notices.
     // The figure's colours are warm (the head's skin, the orange torso: red over blue by
     // 40 of 255 or more); the room is grey.
@@ -4769,29 +4740,10 @@ fn with_a_wall_close_behind_the_figure_fades_out_of_the_third_persons_view() {
 /// The eye of `scene` placed at `height` over the middle of its water's surface (y -0.3,
 /// x 0, z -6), flying, looking level down the pool: its screenshot.
 fn at_the_surface(x: &Xvfb, dir: &Path, scene: &Path, height: f32) -> image::RgbImage {
-    let name = format!("surface{height}");
-    let script = dir.join(format!("{name}.txt"));
     let y = -0.3 + height;
-    std::fs::write(&script, format!("start 0,{y},-6 0 0\nwait 0.2\n")).unwrap();
-    let png = dir.join(format!("{name}.png"));
-    let child = spawn_in(
-        x,
-        &[
-            scene.to_str().unwrap(),
-            "--mode",
-            "fly",
-            "--script",
-            script.to_str().unwrap(),
-            "--size",
-            "960x600",
-            "--screenshot",
-            png.to_str().unwrap(),
-            "--exit-when-done",
-        ],
-        dir,
-    );
-    wait_for_exit(child, "the water window did not close");
-    image::open(png).expect("a PNG").to_rgb8()
+    let text = format!("start 0,{y},-6 0 0\nwait 0.2\n");
+    let args = [scene.to_str().unwrap(), "--mode", "fly"];
+    script_shot(x, dir, &format!("surface{height}"), &args, &text)
 }
 
 /// With the eye at the water's surface (within the near plane's reach of it), the view
