@@ -29,6 +29,7 @@ const float FLAT_NORMAL_SQUARED = 1e-12;
 const float LEAST_NORMAL_SQUARED = 1e-30;
 
 #ifdef LIT
+in float v_ambient;               // the ambient light reaching here (occlusion, baked)
 uniform vec3 u_sky_zenith;        // the sky's light from straight up
 uniform vec3 u_ground;            // the ground's light from straight down
 uniform vec3 u_sky_axis;          // where the sky is brightest: up, leaning to the sun
@@ -114,7 +115,9 @@ void main() {
         diffuse *= sunlit(u_eye_world + v_from_eye, n);
     }
 #endif
-    vec3 lit = base.rgb * (u_lighting.x * hemisphere + u_lighting.y * diffuse + headlight);
+    // Ambient occlusion: corners and the foot of things get less of the light that comes
+    // from all around (the sky, the ground, the headlight's fill), not of the sun's.
+    vec3 lit = base.rgb * ((u_lighting.x * hemisphere + headlight) * v_ambient + u_lighting.y * diffuse);
     // The fog fades to the sky behind it: the sky's gradient in the view's direction.
     vec3 fog_color = mix(u_fog_color, u_fog_zenith, sqrt(max(v_from_eye.y / eye_distance, 0.0)));
 #else

@@ -7,6 +7,8 @@
 //! input -> MoveIntent -> Controller -> CollisionWorld -> Pose -> (renderer, in the binary)
 //! ```
 //!
+//! - [`ambient`]: ambient occlusion baked per vertex with rays through the mesh's BVH (the
+//!   `lighting` setting's corners and contact shade).
 //! - [`geometry`]: planes, triangles, boxes; the point-in-triangle tests, a triangle's
 //!   closest point, positions as keys.
 //! - [`browse`]: choosing a map from inside the window: a folder's maps and folders,
@@ -74,6 +76,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod ambient;
 pub mod browse;
 pub mod collision;
 pub mod cull;

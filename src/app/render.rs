@@ -30,6 +30,7 @@
 //! These are the only files of the project with `unsafe` (OpenGL calls, and creating the
 //! context), each block with its SAFETY comment.
 
+mod ambient;
 mod context;
 mod counters;
 mod culling;

@@ -330,6 +330,16 @@ impl Visitor for RayQuery<'_> {
         for i in range {
             let tri = &self.triangles[i as usize];
             let t_max = self.best.map_or(self.max_dist, |b| b.distance);
+            // Does the ray cross the triangle's plane before `t_max` (signed distances of
+            // its two ends)? Most triangles of a leaf a short ray passes are off to one
+            // side, and two dot products turn them away.
+            let ends = (
+                tri.plane.signed_distance(self.origin),
+                tri.plane.signed_distance(self.origin + self.dir * t_max),
+            );
+            if ends.0 * ends.1 > 0.0 {
+                continue;
+            }
             if let Some(t) = InsideMethod::MollerTrumbore.ray_hits(tri, self.origin, self.dir)
                 && (0.0..t_max).contains(&t)
             {

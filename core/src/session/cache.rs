@@ -31,6 +31,7 @@ use crate::collision::CollisionWorld;
 use crate::files::Digest;
 use crate::map::{Map, MapFrame};
 
+pub mod ambient;
 mod keeping;
 mod layout;
 pub mod levels;

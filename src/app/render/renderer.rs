@@ -210,7 +210,7 @@ impl Renderer {
         self.upload_materials(map);
         self.far = far_plane(map);
         self.bounds = map.bounds;
-        self.shadow_changed();
+        self.light_changed();
         self.movers.meshes = map.moving.clone();
         // Begun last: its thread would take a core from the uploads.
         let textured = map.materials.iter().map(|m| m.texture.is_some()).collect();
@@ -225,7 +225,7 @@ impl Renderer {
         self.mesh_changed();
         self.far = far_plane(map);
         self.bounds = map.bounds;
-        self.shadow_changed();
+        self.light_changed();
     }
 
     /// Draw as the settings `p` say: their texture filter, render scale and lighting

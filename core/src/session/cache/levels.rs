@@ -40,27 +40,9 @@ pub fn load(
     mesh: &ClusteredMesh,
     fingerprint: Fingerprint,
 ) -> Option<Result<Levels, String>> {
-    let path = dir.join(fingerprint.file_name());
-    if !path.exists() {
-        return None;
-    }
-    let read = read_file(&path, FileKind::Cache)
-        .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            decode(&bytes, mesh, fingerprint).map_err(|e| format!("{}: {e}", path.display()))
-        });
-    match &read {
-        Ok(_) => {
-            let _ = std::fs::File::options()
-                .append(true)
-                .open(&path)
-                .and_then(|f| f.set_modified(SystemTime::now()));
-        }
-        Err(_) => {
-            let _ = std::fs::remove_file(&path);
-        }
-    }
-    Some(read)
+    read_kept(&dir.join(fingerprint.file_name()), |bytes| {
+        decode(bytes, mesh, fingerprint)
+    })
 }
 
 /// Keep `levels` in folder `dir` (made if missing) under `fingerprint`, written whole
@@ -72,10 +54,48 @@ pub fn store(
     levels: &Levels,
     max_bytes: u64,
 ) -> Result<(), String> {
+    keep(
+        dir,
+        &fingerprint.file_name(),
+        &encode(levels, fingerprint),
+        max_bytes,
+    )
+}
+
+/// What the file at `path` holds, by `decode`: `None` when there is no file; an error
+/// (naming the file) when it is unreadable or `decode` refuses it, and then it is
+/// removed (to be made again). A file read is marked as just used, for [`keep_under`].
+pub(crate) fn read_kept<T>(
+    path: &Path,
+    decode: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> Option<Result<T, String>> {
+    if !path.exists() {
+        return None;
+    }
+    let read = read_file(path, FileKind::Cache)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| decode(&bytes).map_err(|e| format!("{}: {e}", path.display())));
+    match &read {
+        Ok(_) => {
+            let _ = std::fs::File::options()
+                .append(true)
+                .open(path)
+                .and_then(|f| f.set_modified(SystemTime::now()));
+        }
+        Err(_) => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Some(read)
+}
+
+/// Write `bytes` as file `name` in folder `dir` (made if missing), whole or not at all,
+/// then remove the files used longest ago while the folder's kept files hold more than
+/// `max_bytes`. An error names the file.
+pub(crate) fn keep(dir: &Path, name: &str, bytes: &[u8], max_bytes: u64) -> Result<(), String> {
     create_folder(dir)?;
-    let path = dir.join(fingerprint.file_name());
-    let bytes = encode(levels, fingerprint);
-    if let Err(e) = write_file(&path, &bytes, &[], Replace::Yes) {
+    let path = dir.join(name);
+    if let Err(e) = write_file(&path, bytes, &[], Replace::Yes) {
         // A full disk, say: no half file is left behind.
         let _ = std::fs::remove_file(partial_path(&path));
         return Err(e.to_string());
@@ -84,8 +104,13 @@ pub fn store(
     Ok(())
 }
 
-/// Remove the level files in `dir` used longest ago (by modification time) while they
-/// hold more than `max_bytes` together; `keep` stays whatever its size.
+/// The names of the files [`keep_under`] counts and removes: the levels' and the ambient
+/// occlusion's ([`super::ambient`]).
+const KEPT_PREFIXES: [&str; 2] = ["levels-", "ambient-"];
+
+/// Remove the kept files in `dir` (see [`KEPT_PREFIXES`]) used longest ago (by
+/// modification time) while they hold more than `max_bytes` together; `keep` stays
+/// whatever its size.
 fn keep_under(dir: &Path, max_bytes: u64, keep: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -95,7 +120,7 @@ fn keep_under(dir: &Path, max_bytes: u64, keep: &Path) {
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            name.starts_with("levels-") && name.ends_with(".bin")
+            KEPT_PREFIXES.iter().any(|p| name.starts_with(p)) && name.ends_with(".bin")
         })
         .filter_map(|e| {
             let meta = e.metadata().ok().filter(|m| m.is_file())?;

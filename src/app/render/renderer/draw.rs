@@ -10,6 +10,7 @@ use walkthrough_core::cull::{Batches, Draw, Occlusion, View, draw_order};
 use walkthrough_core::player::Pose;
 
 use super::Renderer;
+use crate::app::render::ambient::all_light_elsewhere;
 use crate::app::render::counters::DrawStats;
 use crate::app::render::culling::Culling;
 use crate::app::render::gl;
@@ -42,6 +43,7 @@ impl Renderer {
         let proj = self.projection(width, height);
         let view = View::new(pose.view_matrix(), proj, UVec2::new(width, height));
         self.add_finished_levels();
+        self.update_ambient();
         if self.culling != Culling::Off {
             draw_order(&self.mesh, &view, &mut self.order);
         } else {
@@ -206,6 +208,7 @@ impl Renderer {
             gl.active_texture(glow::TEXTURE0);
             gl.bind_vertex_array(Some(self.vao));
         }
+        all_light_elsewhere(gl);
         self.counters.begin_frame(gl);
     }
 

@@ -5,6 +5,7 @@
 use glam::{Mat4, Vec3};
 use glow::HasContext;
 
+use super::super::ambient::AmbientOcclusion;
 use super::super::program::{LitUniforms, SUN_DIRECTION};
 use super::super::shadow::{self, ShadeGrid, ShadowFit, ShadowMap};
 use super::super::sky::Sky;
@@ -40,6 +41,8 @@ pub(super) struct Light {
     /// Each of the mesh's clusters (levels of detail too) is wholly in the sun's shade
     /// (drawn without the shadow lookup).
     in_shade: Vec<bool>,
+    /// The map's ambient occlusion, baked or read once lighting is on.
+    ambient: AmbientOcclusion,
 }
 
 impl Renderer {
@@ -49,7 +52,9 @@ impl Renderer {
     /// a warning, and the flat light.
     pub fn set_lighting(&mut self, sun: Option<Vec3>) {
         let Some(sun) = sun.and_then(|s| s.try_normalize()) else {
-            self.light = None;
+            if let Some(mut l) = self.light.take() {
+                l.ambient.reset(self.vao);
+            }
             return;
         };
         if let Some(l) = &mut self.light {
@@ -59,26 +64,42 @@ impl Renderer {
             }
             return;
         }
-        let made = ShadowMap::new(self.gl.clone())
-            .and_then(|shadow| Ok((shadow, Sky::new(self.gl.clone())?)));
+        let made = ShadowMap::new(self.gl.clone()).and_then(|shadow| {
+            Ok((
+                shadow,
+                Sky::new(self.gl.clone())?,
+                AmbientOcclusion::new(self.gl.clone())?,
+            ))
+        });
         match made {
-            Ok((shadow, sky)) => {
+            Ok((shadow, sky, ambient)) => {
                 self.light = Some(Light {
                     sun,
                     shadow,
                     sky,
                     grid: ShadeGrid::default(),
                     in_shade: Vec::new(),
+                    ambient,
                 });
             }
             Err(e) => tell!("warning: lighting off: {e}"),
         }
     }
 
-    /// The shadow map is to be drawn again (the map or its scale changed).
-    pub(super) fn shadow_changed(&mut self) {
+    /// The map or its scale changed: the shadow map is to be drawn again and the ambient
+    /// occlusion made again.
+    pub(super) fn light_changed(&mut self) {
         if let Some(l) = &mut self.light {
             l.shadow.drawn = None;
+            l.ambient.reset(self.vao);
+        }
+    }
+
+    /// Each frame with lighting on: the map's ambient occlusion asked for, and shown once
+    /// it has come.
+    pub(super) fn update_ambient(&mut self) {
+        if let Some(l) = &mut self.light {
+            l.ambient.update(&self.mesh, self.vao);
         }
     }
 

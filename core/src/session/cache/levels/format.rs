@@ -107,6 +107,23 @@ impl Fingerprint {
     pub fn file_name(self) -> String {
         format!("levels-{:032x}.bin", self.0)
     }
+
+    /// This fingerprint with `more` hashed into it: what else is made from the same mesh,
+    /// and how (its ambient occlusion, [`super::super::ambient`]).
+    pub fn mixed(self, more: &[&[u8]]) -> Fingerprint {
+        let mut h = Xxh3::new();
+        h.update(&self.0.to_le_bytes());
+        for m in more {
+            h.update(&(m.len() as u64).to_le_bytes());
+            h.update(m);
+        }
+        Fingerprint(h.digest128())
+    }
+
+    /// Its 128 bits.
+    pub fn bits(self) -> u128 {
+        self.0
+    }
 }
 
 /// Words (little-endian) gathered into a buffer before they are hashed: one call for
