@@ -121,7 +121,10 @@ fn bad_option_values_are_refused() {
             "'0.1': the render scale (the scene's pixels a side, a fraction of the window's) is 0.25 to 1",
         ),
         (vec!["--render-scale", "NaN"], "is 0.25 to 1"),
-        (vec!["--lighting", "dim"], "'dim': on or off"),
+        (
+            vec!["--lighting", "dim"],
+            "unknown lighting 'dim' (expected auto, on or off)",
+        ),
         (
             vec!["sim", "--speed", "inf", "--script", "/dev/null"],
             "--speed inf must be a positive number",

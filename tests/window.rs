@@ -4724,6 +4724,9 @@ fn a_cube_on_the_floor_casts_a_shadow_with_lighting_on_and_none_with_it_off() {
     assert!(lit >= 0.01, "lighting on: {:.2}% darkened", lit * 100.0);
     let flat = darkened_share(&shot(&cube, "off"), &shot(&room, "off"), 0.15);
     assert_eq!(flat, 0.0, "lighting off: {:.2}% darkened", flat * 100.0);
+    // `auto` (the default) is off on a software renderer, as Xvfb's llvmpipe is.
+    let auto = darkened_share(&shot(&cube, "auto"), &shot(&room, "auto"), 0.15);
+    assert_eq!(auto, 0.0, "lighting auto: {:.2}% darkened", auto * 100.0);
     eprintln!(
         "the cube darkens {:.2}% of the view lit, {:.2}% flat",
         lit * 100.0,

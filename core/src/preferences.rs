@@ -40,6 +40,67 @@ pub const DEFAULT_PAD_LOOK_SPEED: f32 = 180.0;
 /// The sun's height above the horizon, degrees (the settings' `sun_elevation`): from
 /// low light through windows to noon.
 pub const SUN_ELEVATION_RANGE: RangeInclusive<f32> = 5.0..=90.0;
+/// The `lighting` setting: light that shows shape (a sky, light from the sky above and the
+/// ground below, a sun casting shadows, ambient occlusion), the flat light (an ambient term,
+/// a sun without shadows, a headlight), or the one that suits the renderer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", from = "LightingWord")]
+pub enum LightingMode {
+    /// Lit on a GPU; flat on a software renderer (Mesa's llvmpipe, say), where the lit
+    /// frame costs about twice the flat one (docs/lighting.md).
+    #[default]
+    Auto,
+    /// Lit, whatever draws it.
+    On,
+    /// The flat light: cheaper, and as walkthrough drew before lighting came.
+    Off,
+}
+
+crate::text::names::named!(LightingMode, "lighting" {
+    Auto => "auto",
+    On => "on" | "true",
+    Off => "off" | "false",
+});
+
+impl LightingMode {
+    /// Whether frames are lit, drawn by a software renderer or not (`software`).
+    pub fn lit(self, software: bool) -> bool {
+        match self {
+            LightingMode::Auto => !software,
+            LightingMode::On => true,
+            LightingMode::Off => false,
+        }
+    }
+}
+
+/// The `lighting` setting as the file may say it: a word, or `true` / `false` as files
+/// written before `auto` came say it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LightingWord {
+    Flag(bool),
+    Word(LightingName),
+}
+
+/// [`LightingMode`]'s words in the file.
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum LightingName {
+    Auto,
+    On,
+    Off,
+}
+
+impl From<LightingWord> for LightingMode {
+    fn from(w: LightingWord) -> LightingMode {
+        match w {
+            LightingWord::Flag(true) | LightingWord::Word(LightingName::On) => LightingMode::On,
+            LightingWord::Flag(false) | LightingWord::Word(LightingName::Off) => LightingMode::Off,
+            LightingWord::Word(LightingName::Auto) => LightingMode::Auto,
+        }
+    }
+}
+
 /// The sun's default height: a mid-morning sun, whose shadows fall about as long as the
 /// things casting them are tall (tan 50 deg = 1.19), so a box on the floor shows a shadow
 /// beside it and a wall leaves a band at its foot, and interiors lit through openings
@@ -254,11 +315,9 @@ pub struct Preferences {
     /// The third-person boom's length, metres (within [`BOOM_LENGTH_RANGE`]; Ctrl + the
     /// mouse wheel changes it).
     pub boom_length: f32,
-    /// Light that shows shape: a sky, light from the sky above and the ground below, a sun
-    /// that casts shadows. Off (the default, while the lit frame costs a software
-    /// renderer 1.9x to 2.7x the flat one: docs/lighting.md): the flat light (an ambient
-    /// term, a sun without shadows, a headlight).
-    pub lighting: bool,
+    /// Light that shows shape, the flat light, or (the default) lit on a GPU and flat on a
+    /// software renderer (see [`LightingMode`]).
+    pub lighting: LightingMode,
     /// The sun's height above the horizon, degrees (within [`SUN_ELEVATION_RANGE`]).
     pub sun_elevation: f32,
     /// The sun's bearing, degrees clockwise from -Z seen from above (within
@@ -289,7 +348,7 @@ impl Default for Preferences {
             pad_invert_y: false,
             third_person: false,
             boom_length: BoomSettings::default().length,
-            lighting: false,
+            lighting: LightingMode::Auto,
             sun_elevation: DEFAULT_SUN_ELEVATION,
             sun_azimuth: DEFAULT_SUN_AZIMUTH,
         }
@@ -333,9 +392,10 @@ impl OutOfRange {
 }
 
 impl Preferences {
-    /// With the `lighting` setting on, the direction sunlight travels; off, `None`.
-    pub fn sun(&self) -> Option<glam::Vec3> {
-        self.lighting.then(|| self.sun_direction())
+    /// Lit (by [`LightingMode::lit`], drawn by a software renderer or not), the direction
+    /// sunlight travels; the flat light, `None`.
+    pub fn sun(&self, software: bool) -> Option<glam::Vec3> {
+        self.lighting.lit(software).then(|| self.sun_direction())
     }
 
     /// The unit direction sunlight travels (Y up), from the sun's elevation and azimuth.

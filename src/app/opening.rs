@@ -100,7 +100,7 @@ impl App {
             upload.elapsed().as_secs_f64() * 1e3,
             renderer.clusters()
         );
-        renderer.set_preferences(&self.prefs.live);
+        renderer.set_preferences(&self.prefs.live, ctx.software);
         renderer.count_fragments(self.config.window.bench_frames.is_some());
         let wanted = self
             .config

@@ -8,7 +8,8 @@ use clap::Args;
 
 use walkthrough_core::player::FOV_RANGE_DEG;
 use walkthrough_core::preferences::{
-    Preferences, RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter, WINDOW_SIDE_RANGE,
+    LightingMode, Preferences, RENDER_SCALE_RANGE, SENSITIVITY_RANGE, TextureFilter,
+    WINDOW_SIDE_RANGE,
 };
 
 use super::render::Culling;
@@ -114,11 +115,11 @@ pub struct WindowOptions {
     /// switches; the walk and its trace are the same).
     #[arg(long)]
     pub third_person: bool,
-    /// Light that shows shape (a sky, sky and ground light, a sun casting shadows), `on`
-    /// or `off` (the flat light of before), for this run [default: the settings' (on
-    /// unless changed)].
-    #[arg(long, value_parser = parse_on_off, value_name = "on|off")]
-    pub lighting: Option<bool>,
+    /// Light that shows shape (a sky, sky and ground light, a sun casting shadows, ambient
+    /// occlusion) `on`, the flat light `off`, or `auto` (on with a GPU, off on a software
+    /// renderer), for this run [default: the settings' (auto unless changed)].
+    #[arg(long, value_name = "auto|on|off")]
+    pub lighting: Option<LightingMode>,
     /// Draw the material NAME as a mirror (repeatable; a scene says `mirror = [...]` on
     /// its [[model]]).
     #[arg(long, value_name = "NAME")]
@@ -216,14 +217,6 @@ pub const EXIT_AFTER_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1_000_000.0;
 
 fn parse_exit_after(s: &str) -> Result<f32, String> {
     number_in(s, &EXIT_AFTER_RANGE, "the time to quit after (seconds)")
-}
-
-fn parse_on_off(s: &str) -> Result<bool, String> {
-    match s.trim() {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(format!("'{s}': on or off")),
-    }
 }
 
 fn parse_fps(s: &str) -> Result<f64, String> {

@@ -150,10 +150,7 @@ impl App {
             }
         }
         let Some(gpu) = &mut self.gpu else { return };
-        gpu.renderer.set_texture_filter(live.texture_filter);
-        gpu.renderer.set_render_scale(live.render_scale);
-        gpu.renderer
-            .set_lighting(live.lighting.then(|| live.sun_direction()));
+        gpu.renderer.set_preferences(&live, gpu.ctx.software);
         if live.vsync != before.vsync
             && let Err(e) = gpu.ctx.set_vsync(live.vsync)
         {

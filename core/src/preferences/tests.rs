@@ -186,3 +186,18 @@ fn the_keys_are_the_fields() {
     keys.sort_unstable();
     assert_eq!(names, keys);
 }
+
+#[test]
+fn lighting_auto_lights_a_gpu_s_frames_and_not_a_software_renderer_s() {
+    assert_eq!(Preferences::default().lighting, LightingMode::Auto);
+    for software in [false, true] {
+        assert!(LightingMode::On.lit(software));
+        assert!(!LightingMode::Off.lit(software));
+        assert_eq!(LightingMode::Auto.lit(software), !software);
+        let p = Preferences::default();
+        assert_eq!(p.sun(software).is_some(), !software);
+    }
+    assert_eq!("ON".parse::<LightingMode>(), Ok(LightingMode::On));
+    assert_eq!("false".parse::<LightingMode>(), Ok(LightingMode::Off));
+    assert!("dim".parse::<LightingMode>().is_err());
+}

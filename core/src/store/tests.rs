@@ -3,7 +3,7 @@
 use super::parse::UNKNOWN_SETTINGS_NAMED;
 use super::*;
 use crate::map::UpAxis;
-use crate::preferences::TextureFilter;
+use crate::preferences::{LightingMode, TextureFilter};
 
 fn scratch(test: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("walkthrough-store-{}-{test}", std::process::id()));
@@ -613,4 +613,47 @@ fn the_built_in_map_is_named_as_such_not_as_a_file() {
         table(&text, &key).get("built_in"),
         Some(&toml::Value::Boolean(true))
     );
+}
+
+#[test]
+fn lighting_reads_its_words_and_the_true_or_false_of_older_files() {
+    for (value, want) in [
+        ("true", LightingMode::On),
+        ("false", LightingMode::Off),
+        ("\"on\"", LightingMode::On),
+        ("\"off\"", LightingMode::Off),
+        ("\"auto\"", LightingMode::Auto),
+    ] {
+        let dir = written(
+            &format!("lighting-{}", value.trim_matches('"')),
+            &format!("[settings]\nfov = 75\nlighting = {value}\n"),
+        );
+        let loaded = Store::load(Some(&dir));
+        assert!(loaded.warnings.is_empty(), "{value}: {:?}", loaded.warnings);
+        assert_eq!(loaded.store.settings().lighting, want, "{value}");
+        assert_eq!(loaded.store.settings().fov, 75.0);
+    }
+    // An unknown word costs that setting, not the file.
+    let dir = written("lighting-dim", "[settings]\nfov = 75\nlighting = \"dim\"\n");
+    let loaded = Store::load(Some(&dir));
+    let w = loaded.warnings.join("\n");
+    assert!(w.contains("line 3: lighting"), "{w}");
+    assert_eq!(loaded.store.settings().lighting, LightingMode::Auto);
+    assert_eq!(loaded.store.settings().fov, 75.0, "the rest is kept");
+}
+
+#[test]
+fn lighting_is_written_as_its_word_and_read_back() {
+    let dir = scratch("lighting-saved");
+    for mode in [LightingMode::Off, LightingMode::Auto, LightingMode::On] {
+        let mut store = Store::load(Some(&dir)).store;
+        let settings = Preferences {
+            lighting: mode,
+            ..Preferences::default()
+        };
+        store.set_settings(&settings).unwrap();
+        let text = std::fs::read_to_string(dir.join(STORE_FILE)).unwrap();
+        assert!(text.contains(&format!("lighting = \"{mode}\"")), "{text}");
+        assert_eq!(Store::load(Some(&dir)).store.settings().lighting, mode);
+    }
 }

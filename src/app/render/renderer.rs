@@ -229,11 +229,15 @@ impl Renderer {
     }
 
     /// Draw as the settings `p` say: their texture filter, render scale and lighting
-    /// (changed live).
-    pub fn set_preferences(&mut self, p: &walkthrough_core::preferences::Preferences) {
+    /// (changed live; `software`: a software renderer draws, for the lighting's `auto`).
+    pub fn set_preferences(
+        &mut self,
+        p: &walkthrough_core::preferences::Preferences,
+        software: bool,
+    ) {
         self.set_texture_filter(p.texture_filter);
         self.set_render_scale(p.render_scale);
-        self.set_lighting(p.sun());
+        self.set_lighting(p.sun(software));
     }
 
     /// Sample the map's textures with `filter` (the settings' texture filter, changed

@@ -15,10 +15,11 @@ use crate::app::bindings::Move;
 
 use walkthrough_core::player::{BOOM_LENGTH_RANGE, FOV_RANGE_DEG, FieldOfView};
 use walkthrough_core::preferences::{
-    PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE, SENSITIVITY_RANGE,
-    SUN_AZIMUTH_RANGE, SUN_ELEVATION_RANGE, TextureFilter, WALKING_SPEED_RANGE, WINDOW_SIDE_RANGE,
-    key_label,
+    LightingMode, PAD_LOOK_SPEED_RANGE, Preferences, RENDER_SCALE_RANGE, RUN_FACTOR_RANGE,
+    SENSITIVITY_RANGE, SUN_AZIMUTH_RANGE, SUN_ELEVATION_RANGE, TextureFilter, WALKING_SPEED_RANGE,
+    WINDOW_SIDE_RANGE, key_label,
 };
+use walkthrough_core::text::names::Named;
 
 /// The height the panel leaves free in the window (its title, the margins), points.
 const PANEL_CLEARANCE: f32 = 120.0;
@@ -336,10 +337,20 @@ fn window_size_row(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Prefer
     });
 }
 
-/// The light's rows: lighting on or off, and the sun's height and bearing.
+/// The light's rows: lighting auto, on or off, and the sun's height and bearing.
 fn lighting_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferences) {
     let (l, s) = (&mut live.lighting, &mut saved.lighting);
-    row(ui, "Lighting", l, s, |ui, v| ui.checkbox(v, "").changed());
+    row(ui, "Lighting", l, s, |ui, v| {
+        let before = *v;
+        egui::ComboBox::from_id_salt("lighting")
+            .selected_text(lighting_words(*v))
+            .show_ui(ui, |ui| {
+                for m in LightingMode::ALL {
+                    ui.selectable_value(v, *m, lighting_words(*m));
+                }
+            });
+        *v != before
+    });
     let (l, s) = (&mut live.sun_elevation, &mut saved.sun_elevation);
     row(ui, "Sun elevation", l, s, |ui, v| {
         slider(
@@ -360,6 +371,15 @@ fn lighting_rows(ui: &mut egui::Ui, live: &mut Preferences, saved: &mut Preferen
         )
         .changed()
     });
+}
+
+/// What the lighting row says of `mode`: `auto` with what it does.
+fn lighting_words(mode: LightingMode) -> &'static str {
+    match mode {
+        LightingMode::Auto => "auto (on with a GPU, off in software)",
+        LightingMode::On => "on",
+        LightingMode::Off => "off",
+    }
 }
 
 /// The view's rows: third person (V) and the boom's length (Ctrl + the mouse wheel).
