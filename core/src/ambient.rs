@@ -58,6 +58,11 @@ pub const AMBIENT_CELL: f32 = 0.05;
 /// the same whole numbers (a 30-degree turn at most).
 const NORMAL_STEPS: f32 = 2.0;
 
+/// The most triangles a map may have to be baked: its own tree for the rays costs about
+/// 100 bytes a triangle beside the collision world's (ten million would take another
+/// gigabyte), and the bake a few seconds a million.
+pub const AMBIENT_MAX_TRIANGLES: usize = 2_000_000;
+
 /// Points baked between checks that the bake is still wanted.
 const CHECK_EVERY: usize = 1024;
 
@@ -74,15 +79,31 @@ pub struct Ambient {
     pub light: Vec<u8>,
 }
 
+/// Why a bake gave no values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotBaked {
+    /// `wanted` said no (the map was closed meanwhile).
+    NotWanted,
+    /// The map has more triangles than [`AMBIENT_MAX_TRIANGLES`].
+    TooBig {
+        /// The map's triangles.
+        triangles: usize,
+    },
+}
+
 /// Bake `mesh`'s ambient occlusion on `threads` threads (at least one): the same values on
-/// any number. `wanted` is asked now and then; once it says no, the bake stops and gives
-/// `None` (a map closed meanwhile).
+/// any number. `wanted` is asked now and then; once it says no, the bake stops.
 pub fn bake(
     mesh: &ClusteredMesh,
     threads: usize,
     wanted: &(dyn Fn() -> bool + Sync),
-) -> Option<Ambient> {
+) -> Result<Ambient, NotBaked> {
     let corners = triangles(mesh);
+    if corners.len() > AMBIENT_MAX_TRIANGLES {
+        return Err(NotBaked::TooBig {
+            triangles: corners.len(),
+        });
+    }
     let world = CollisionWorld::from_corners(corners.len(), |i| {
         corners[i].map(|v| Vec3::from(mesh.vertices[v as usize].position))
     });
@@ -116,7 +137,7 @@ pub fn bake(
         jobs.into_iter().all(|j| j.join().unwrap_or(false))
     });
     if !done {
-        return None;
+        return Err(NotBaked::NotWanted);
     }
     let light = samples
         .of_vertex
@@ -128,7 +149,7 @@ pub fn bake(
             (light.clamp(0.0, 1.0) * 255.0).round() as u8
         })
         .collect();
-    Some(Ambient { light })
+    Ok(Ambient { light })
 }
 
 /// The points the rays are cast from: one for all the vertices in a cell

@@ -34,7 +34,7 @@ fn floor(half: f32, step: f32) -> Vec<[Vec3; 3]> {
 fn baked(tris: &[[Vec3; 3]], threads: usize) -> (ClusteredMesh, Ambient) {
     let vertices = tris.iter().flatten().map(|&p| flat(p)).collect();
     let mesh = cluster_map(&one_material(vertices), 256);
-    let ambient = bake(&mesh, threads, &|| true).expect("wanted");
+    let ambient = bake(&mesh, threads, &|| true).expect("baked");
     (mesh, ambient)
 }
 
@@ -133,7 +133,7 @@ fn a_bake_no_longer_wanted_gives_nothing() {
         .map(|&p| flat(p))
         .collect();
     let mesh = cluster_map(&one_material(vertices), 256);
-    assert_eq!(bake(&mesh, 2, &|| false), None);
+    assert_eq!(bake(&mesh, 2, &|| false), Err(NotBaked::NotWanted));
 }
 
 #[test]

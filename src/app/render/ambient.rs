@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use glow::HasContext;
-use walkthrough_core::ambient::{Ambient, bake};
+use walkthrough_core::ambient::{AMBIENT_MAX_TRIANGLES, Ambient, NotBaked, bake};
 use walkthrough_core::cull::ClusteredMesh;
 use walkthrough_core::session::cache::ambient::{fingerprint, load, store};
 use walkthrough_core::session::cache::levels::MAX_FOLDER_BYTES;
@@ -185,8 +185,15 @@ fn start(mesh: Arc<ClusteredMesh>) -> State {
                 None => {}
             }
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let Some(ambient) = bake(&mesh, threads, &|| still.load(Ordering::Relaxed)) else {
-                return;
+            let ambient = match bake(&mesh, threads, &|| still.load(Ordering::Relaxed)) {
+                Ok(ambient) => ambient,
+                Err(NotBaked::NotWanted) => return,
+                Err(NotBaked::TooBig { triangles }) => {
+                    tell!(
+                        "ambient occlusion: none for a map of {triangles} triangles (more than {AMBIENT_MAX_TRIANGLES})"
+                    );
+                    return;
+                }
             };
             let took = started.elapsed();
             if let Some(dir) = dir
