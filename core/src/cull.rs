@@ -23,7 +23,7 @@ pub mod solids;
 pub mod split;
 pub mod view;
 
-pub use batches::{Batches, Draw};
+pub use batches::{Batches, Draw, SunShade};
 pub use clusters::{
     CLUSTER_TRIANGLES, Cluster, ClusteredMesh, Level, MESHLET_TRIANGLES, Meshlet, TriangleSet,
     cluster_map,

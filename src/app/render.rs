@@ -44,6 +44,7 @@ mod render_scale;
 mod renderer;
 mod shadow;
 mod sky;
+mod sun_shade;
 mod texture;
 mod water_surface;
 

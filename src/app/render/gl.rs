@@ -196,3 +196,25 @@ pub fn read_depth(gl: &glow::Context, width: u32, height: u32, depth: &mut [u32]
         );
     }
 }
+
+/// Read the bound read framebuffer's first colour attachment, one unsigned integer a
+/// pixel (an `R32UI` texture), bottom row first.
+pub fn read_uint(gl: &glow::Context, width: u32, height: u32, texels: &mut [u32]) {
+    assert_eq!(texels.len(), width as usize * height as usize);
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(texels);
+    // SAFETY: context current; the buffer holds exactly the rectangle asked for, in
+    // 4-byte rows (PACK_ALIGNMENT 4).
+    unsafe {
+        gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+        gl.read_buffer(glow::COLOR_ATTACHMENT0);
+        gl.read_pixels(
+            0,
+            0,
+            width as i32,
+            height as i32,
+            glow::RED_INTEGER,
+            glow::UNSIGNED_INT,
+            glow::PixelPackData::Slice(Some(bytes)),
+        );
+    }
+}

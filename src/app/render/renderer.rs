@@ -238,6 +238,9 @@ impl Renderer {
         self.set_texture_filter(p.texture_filter);
         self.set_render_scale(p.render_scale);
         self.set_lighting(p.sun(software));
+        if let Some(l) = &mut self.light {
+            l.find_shade(software);
+        }
     }
 
     /// Sample the map's textures with `filter` (the settings' texture filter, changed

@@ -200,35 +200,69 @@ impl ShadeGrid {
         }
     }
 
-    /// Every point of the box from `min` to `max` is in shade in the map `fit` drew
-    /// (false where any of it lies off the map, or nothing was read back).
-    pub fn in_shade(&self, fit: &ShadowFit, min: Vec3, max: Vec3) -> bool {
-        if self.side == 0 {
-            return false;
+    /// The test of points against the map `fit` drew (see [`ShadeTest::holds`]).
+    pub fn test<'a>(&'a self, fit: &ShadowFit) -> ShadeTest<'a> {
+        ShadeTest {
+            grid: self,
+            to_texture: fit.texture_matrix(),
+            // The receivers' normal offset may bring a point this much nearer the sun.
+            depth_margin: SHADE_FOOTPRINT_MARGIN * fit.texel()[1] * fit.depth_per_metre(),
         }
-        let Aabb { min: lo, max: hi } = projected(&fit.texture_matrix(), Aabb { min, max });
-        let margin = SHADE_FOOTPRINT_MARGIN / SHADOW_MAP_SIZE as f32;
-        let (lo_xy, hi_xy) = (lo.truncate() - margin, hi.truncate() + margin);
-        if lo_xy.min_element() < 0.0 || hi_xy.max_element() > 1.0 {
-            return false;
-        }
-        let cells = self.side as f32;
-        let cell = |t: f32| ((t * cells) as usize).min(self.side - 1);
-        let (x0, x1, y0, y1) = (cell(lo_xy.x), cell(hi_xy.x), cell(lo_xy.y), cell(hi_xy.y));
-        // The receivers' normal offset may bring a point this much nearer the sun.
-        let nearest = lo.z - SHADE_FOOTPRINT_MARGIN * fit.texel()[1] * fit.depth_per_metre();
-        (y0..=y1).all(|y| (x0..=x1).all(|x| self.farthest[y * self.side + x] < nearest))
     }
 }
 
-/// The shadow map's GL objects: a depth texture, the framebuffer drawing into it, and
-/// the depth-only program. Deleted on drop.
+/// A [`ShadeGrid`] ready to test shapes against the map it was read from.
+pub struct ShadeTest<'a> {
+    grid: &'a ShadeGrid,
+    /// World to the shadow map's texture space ([0, 1] across, depth 0 near the sun).
+    to_texture: Mat4,
+    /// [`SHADE_FOOTPRINT_MARGIN`] texels as depth.
+    depth_margin: f32,
+}
+
+impl ShadeTest<'_> {
+    /// Every point of the convex hull of `points` (a triangle's corners, a box's) is in
+    /// shade: every depth of its footprint (its bounds in the map, grown by what the
+    /// scene shader's offset and filter reach) lies nearer the sun than its nearest point.
+    /// False where any of it lies off the map, or nothing was read back.
+    pub fn holds(&self, points: impl IntoIterator<Item = Vec3>) -> bool {
+        let g = self.grid;
+        if g.side == 0 {
+            return false;
+        }
+        let Aabb { min: lo, max: hi } = Aabb::from_points(
+            points
+                .into_iter()
+                .map(|p| self.to_texture.project_point3(p)),
+        );
+        let margin = SHADE_FOOTPRINT_MARGIN / SHADOW_MAP_SIZE as f32;
+        let (lo_xy, hi_xy) = (lo.truncate() - margin, hi.truncate() + margin);
+        if !(lo_xy.min_element() >= 0.0 && hi_xy.max_element() <= 1.0) {
+            return false;
+        }
+        let cells = g.side as f32;
+        let cell = |t: f32| ((t * cells) as usize).min(g.side - 1);
+        let (x0, x1, y0, y1) = (cell(lo_xy.x), cell(hi_xy.x), cell(lo_xy.y), cell(hi_xy.y));
+        let nearest = lo.z - self.depth_margin;
+        (y0..=y1).all(|y| {
+            g.farthest[y * g.side..][x0..=x1]
+                .iter()
+                .all(|&d| d < nearest)
+        })
+    }
+}
+
+/// The shadow map's GL objects: a depth texture, a texture of each texel's owner (see
+/// [`super::sun_shade`]), the framebuffer drawing into them, and the program. Deleted on
+/// drop.
 pub struct ShadowMap {
     gl: Arc<glow::Context>,
     program: glow::Program,
     view_proj: Option<glow::UniformLocation>,
+    first_triangle: Option<glow::UniformLocation>,
     framebuffer: glow::Framebuffer,
     pub depth: glow::Texture,
+    owners: glow::Texture,
     /// The fit the map holds now (`None`: nothing drawn yet, or to draw again).
     pub drawn: Option<ShadowFit>,
 }
@@ -243,13 +277,19 @@ impl ShadowMap {
             ("shaders/shadow.frag", FRAGMENT_SHADER),
         )?;
         let view_proj = gl::uniform(&gl, program, "u_view_proj");
+        let first_triangle = gl::uniform(&gl, program, "u_first_triangle");
         // SAFETY: context current; the texture and framebuffer made here are owned by the
         // returned value (or deleted before an error is returned).
         unsafe {
             let depth = gl
                 .create_texture()
                 .inspect_err(|_| gl.delete_program(program))?;
+            let owners = gl.create_texture().inspect_err(|_| {
+                gl.delete_texture(depth);
+                gl.delete_program(program);
+            })?;
             let framebuffer = gl.create_framebuffer().inspect_err(|_| {
+                gl.delete_texture(owners);
                 gl.delete_texture(depth);
                 gl.delete_program(program);
             })?;
@@ -265,6 +305,8 @@ impl ShadowMap {
             param(glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE);
             param(glow::TEXTURE_COMPARE_MODE, glow::COMPARE_REF_TO_TEXTURE);
             param(glow::TEXTURE_COMPARE_FUNC, glow::LEQUAL);
+            gl.bind_texture(glow::TEXTURE_2D, Some(owners));
+            gl.tex_storage_2d(glow::TEXTURE_2D, 1, glow::R32UI, size, size);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
             gl.framebuffer_texture_2d(
@@ -272,6 +314,13 @@ impl ShadowMap {
                 glow::DEPTH_ATTACHMENT,
                 glow::TEXTURE_2D,
                 Some(depth),
+                0,
+            );
+            gl.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                glow::COLOR_ATTACHMENT0,
+                glow::TEXTURE_2D,
+                Some(owners),
                 0,
             );
             gl.draw_buffer(glow::NONE);
@@ -283,8 +332,10 @@ impl ShadowMap {
                 gl: gl.clone(),
                 program,
                 view_proj,
+                first_triangle,
                 framebuffer,
                 depth,
+                owners,
                 drawn: None,
             };
             if status != glow::FRAMEBUFFER_COMPLETE {
@@ -296,10 +347,11 @@ impl ShadowMap {
         }
     }
 
-    /// Bind the map's framebuffer and program to draw `fit`'s depth: cleared, the
+    /// Bind the map's framebuffer and program to draw `fit`'s depth (and, with
+    /// `owners`, each texel's owner: see [`ShadowMap::set_first_triangle`]): cleared, the
     /// casters' depth biased, both sides drawn. The caller draws the casters, then calls
     /// [`ShadowMap::end`].
-    pub fn begin(&mut self, fit: &ShadowFit) {
+    pub fn begin(&mut self, fit: &ShadowFit, owners: bool) {
         let gl = &self.gl;
         let size = SHADOW_MAP_SIZE as i32;
         // SAFETY: context current; the framebuffer and program are owned by self.
@@ -312,6 +364,12 @@ impl ShadowMap {
             gl.depth_func(glow::LESS);
             gl.depth_mask(true);
             gl.clear(glow::DEPTH_BUFFER_BIT);
+            if owners {
+                gl.draw_buffer(glow::COLOR_ATTACHMENT0);
+                gl.clear_buffer_u32_slice(glow::COLOR, 0, &[0; 4]);
+            } else {
+                gl.draw_buffer(glow::NONE);
+            }
             gl.enable(glow::POLYGON_OFFSET_FILL);
             gl.polygon_offset(POLYGON_OFFSET.0, POLYGON_OFFSET.1);
             gl.use_program(Some(self.program));
@@ -321,25 +379,45 @@ impl ShadowMap {
         self.drawn = Some(*fit);
     }
 
-    /// Done drawing into the map: read back as a [`ShadeGrid`] (`read`; else an empty
-    /// one, which knows nothing in shade), and the window's framebuffer bound again.
-    pub fn end(&self, read: bool) -> ShadeGrid {
+    /// The casters drawn next are the map's triangles from number `first` on (`None`:
+    /// movers, whose texels have no owner).
+    pub fn set_first_triangle(&self, first: Option<u32>) {
+        let value = first.map_or(0, |f| f + 1);
+        // SAFETY: context current; the program (bound by `begin`) owns the uniform.
+        unsafe { self.gl.uniform_1_u32(self.first_triangle.as_ref(), value) };
+    }
+
+    /// Done drawing into the map: read back (`read`; else nothing, which knows nothing
+    /// in shade), and the window's framebuffer bound again.
+    pub fn end(&self, read: bool) -> Option<ShadowRead> {
         let gl = &self.gl;
         let size = SHADOW_MAP_SIZE as usize;
-        let grid = if read {
+        let read = read.then(|| {
             let mut depth = vec![0u32; size * size];
             gl::read_depth(gl, SHADOW_MAP_SIZE, SHADOW_MAP_SIZE, &mut depth);
-            ShadeGrid::new(&depth, size)
-        } else {
-            ShadeGrid::default()
-        };
+            let grid = ShadeGrid::new(&depth, size);
+            // The depths' buffer serves again for the owners.
+            gl::read_uint(gl, SHADOW_MAP_SIZE, SHADOW_MAP_SIZE, &mut depth);
+            ShadowRead {
+                grid,
+                owners: depth,
+            }
+        });
         // SAFETY: context current; plain state.
         unsafe {
+            gl.read_buffer(glow::NONE);
             gl.disable(glow::POLYGON_OFFSET_FILL);
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
         }
-        grid
+        read
     }
+}
+
+/// The shadow map as read back: its farthest depths, and each texel's owner (see
+/// [`super::sun_shade::Owners`]), [`SHADOW_MAP_SIZE`] a side.
+pub struct ShadowRead {
+    pub grid: ShadeGrid,
+    pub owners: Vec<u32>,
 }
 
 impl Drop for ShadowMap {
@@ -347,6 +425,7 @@ impl Drop for ShadowMap {
         // SAFETY: the renderer owning the map drops it while its context is current.
         unsafe {
             self.gl.delete_framebuffer(self.framebuffer);
+            self.gl.delete_texture(self.owners);
             self.gl.delete_texture(self.depth);
             self.gl.delete_program(self.program);
         }
@@ -437,16 +516,18 @@ mod tests {
             }
         }
         let grid = ShadeGrid::new(&depth, size);
-        let under = grid.in_shade(&f, Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.0, 1.0));
+        let test = grid.test(&f);
+        let boxed = |min: Vec3, max: Vec3| test.holds(Aabb { min, max }.corners());
+        let under = boxed(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.0, 1.0));
         assert!(under);
         // Reaching out from under the roof: some of it in the sun.
-        let out = grid.in_shade(&f, Vec3::new(2.0, 0.0, -1.0), Vec3::new(4.5, 1.0, 1.0));
+        let out = boxed(Vec3::new(2.0, 0.0, -1.0), Vec3::new(4.5, 1.0, 1.0));
         assert!(!out);
         // The roof itself is not in its own shade.
-        let top = grid.in_shade(&f, Vec3::new(-1.0, 2.9, -1.0), Vec3::new(1.0, 3.0, 1.0));
+        let top = boxed(Vec3::new(-1.0, 2.9, -1.0), Vec3::new(1.0, 3.0, 1.0));
         assert!(!top);
         // Nothing read back: nothing known.
-        assert!(!ShadeGrid::default().in_shade(&f, Vec3::ZERO, Vec3::ONE));
+        assert!(!ShadeGrid::default().test(&f).holds([Vec3::ZERO, Vec3::ONE]));
     }
 
     #[test]

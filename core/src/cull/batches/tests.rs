@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use super::*;
 use crate::cull::clusters::{CLUSTER_TRIANGLES, MESHLET_TRIANGLES, cluster_map};
 use crate::cull::fixtures::{cube, one_material};
@@ -147,4 +149,60 @@ fn only_the_triangles_picked_are_drawn() {
     b.pick(0, 0, 0, m, Vec3::ZERO, 0);
     b.finish(&mesh, Vec3::ZERO, 0.01);
     assert!(b.is_empty() && b.draws.is_empty() && b.indices.is_empty());
+}
+
+#[test]
+fn triangles_known_in_shade_are_drawn_first_in_a_draw_of_their_own() {
+    let mesh = row(40, 256);
+    let order: Vec<u32> = (0..mesh.clusters.len() as u32).collect();
+    let eye = Vec3::new(0.5, 1.0, 0.5);
+    let mut b = Batches::default();
+    pick_all(&mut b, &mesh, &order, eye);
+    let (draws, triangles) = (b.draws.len(), b.triangles());
+    assert!(b.draws.iter().all(|d| !d.in_shade));
+    // The first cluster's first meshlet wholly in shade, and one triangle of its second.
+    let first = mesh.clusters[0].first_meshlet as usize;
+    let mut in_shade = vec![0; mesh.meshlets.len()];
+    in_shade[first] = mesh.meshlets[first].all_triangles();
+    in_shade[first + 1] = 0b100;
+    b.shade = Arc::new(SunShade {
+        in_shade,
+        ..SunShade::default()
+    });
+    pick_all(&mut b, &mesh, &order, eye);
+    assert_eq!(b.triangles(), triangles);
+    assert_eq!(b.draws.len(), draws + 1);
+    let shaded = mesh.meshlets[first].count / 3 + 1;
+    assert!(b.draws[0].in_shade);
+    assert_eq!(b.draws[0].count, 3 * shaded);
+    assert!(!b.draws[1].in_shade);
+    assert_eq!(b.draws[0].count + b.draws[1].count, mesh.clusters[0].count);
+}
+
+#[test]
+fn flat_triangles_seen_from_the_side_away_from_the_sun_are_drawn_without_the_lookup() {
+    let mesh = row(40, 256);
+    let order: Vec<u32> = (0..mesh.clusters.len() as u32).collect();
+    let mut b = Batches {
+        shade: Arc::new(SunShade {
+            flat: mesh.meshlets.iter().map(|m| m.all_triangles()).collect(),
+            sun: Vec3::new(0.3, -1.0, 0.2).normalize(),
+            ..SunShade::default()
+        }),
+        ..Batches::default()
+    };
+    // From below the floor (the sun is above it): none of its light on the seen side.
+    pick_all(&mut b, &mesh, &order, Vec3::new(0.5, -1.0, 0.5));
+    assert!(b.draws.iter().all(|d| d.in_shade));
+    assert_eq!(b.triangles(), 80);
+    // From above: every triangle may be sunlit.
+    pick_all(&mut b, &mesh, &order, Vec3::new(0.5, 1.0, 0.5));
+    assert!(b.draws.iter().all(|d| !d.in_shade));
+    // Not flat: the vertex normals light it, whichever side is seen.
+    b.shade = Arc::new(SunShade {
+        sun: Vec3::new(0.3, -1.0, 0.2).normalize(),
+        ..SunShade::default()
+    });
+    pick_all(&mut b, &mesh, &order, Vec3::new(0.5, -1.0, 0.5));
+    assert!(b.draws.iter().all(|d| !d.in_shade));
 }

@@ -171,7 +171,10 @@ impl Renderer {
                     && c.hides_back_faces(view.eye, view.near_reach),
                 first: c.first,
                 count: c.count,
-                cluster: i,
+                in_shade: c.meshlets().all(|m| {
+                    let all = self.mesh.meshlets[m].all_triangles();
+                    self.batches.shade.in_shade.get(m) == Some(&all)
+                }),
             }
         }));
         // SAFETY: context current; the VAO (bound by `begin_frame`) and the
@@ -260,7 +263,7 @@ impl Renderer {
             };
             let shading = match frame.lit {
                 None => Shading::Flat,
-                Some(_) if self.in_shade(d.cluster) => Shading::InShade,
+                Some(_) if d.in_shade => Shading::InShade,
                 Some(_) => Shading::Lit,
             };
             let index = variant.program_index(shading);

@@ -7,10 +7,13 @@ use glow::HasContext;
 
 use super::super::ambient::AmbientOcclusion;
 use super::super::program::{LitUniforms, SUN_DIRECTION};
-use super::super::shadow::{self, ShadeGrid, ShadowFit, ShadowMap};
+use super::super::shadow::{self, ShadowFit, ShadowMap, ShadowRead};
 use super::super::sky::Sky;
+use super::super::sun_shade::{self, Owners, SHADE_MIN_GAP, SunView};
 use super::{CLEAR_COLOR, Fog, Renderer};
-use walkthrough_core::cull::Cluster;
+use std::sync::Arc;
+
+use walkthrough_core::cull::{ClusteredMesh, SunShade};
 
 /// The sky straight up, as displayed (the horizon's is [`CLEAR_COLOR`]): a clear day's
 /// deeper blue.
@@ -36,11 +39,15 @@ pub(super) struct Light {
     sun: Vec3,
     shadow: ShadowMap,
     sky: Sky,
-    /// The shadow map's farthest depths, read back when it was last drawn.
-    grid: ShadeGrid,
-    /// Each of the mesh's clusters (levels of detail too) is wholly in the sun's shade
-    /// (drawn without the shadow lookup).
-    in_shade: Vec<bool>,
+    /// The shadow map as read back when it was last drawn (`None`: not read back).
+    read: Option<ShadowRead>,
+    /// Read the shadow map back and find the triangles in shade (on a software
+    /// rasterizer, where the shadow lookup is most of the lit light's cost; a GPU's costs
+    /// it little, and finding them costs 0.1 s each time the map moves).
+    finds_shade: bool,
+    /// Meshlets (of levels of detail too) given their triangles in the sun's shade in
+    /// the pass's [`walkthrough_core::cull::Batches::shade`].
+    shaded_meshlets: usize,
     /// The map's ambient occlusion, baked or read once lighting is on.
     ambient: AmbientOcclusion,
 }
@@ -55,6 +62,7 @@ impl Renderer {
             if let Some(mut l) = self.light.take() {
                 l.ambient.reset(self.vao);
             }
+            self.batches.shade = Arc::default();
             return;
         };
         if let Some(l) = &mut self.light {
@@ -77,8 +85,9 @@ impl Renderer {
                     sun,
                     shadow,
                     sky,
-                    grid: ShadeGrid::default(),
-                    in_shade: Vec::new(),
+                    read: None,
+                    finds_shade: false,
+                    shaded_meshlets: 0,
                     ambient,
                 });
             }
@@ -91,8 +100,10 @@ impl Renderer {
     pub(super) fn light_changed(&mut self) {
         if let Some(l) = &mut self.light {
             l.shadow.drawn = None;
+            l.shaded_meshlets = 0;
             l.ambient.reset(self.vao);
         }
+        self.batches.shade = Arc::default();
     }
 
     /// Each frame with lighting on: the map's ambient occlusion asked for, and shown once
@@ -120,12 +131,16 @@ impl Renderer {
         let movers = !self.movers.placed_is_empty();
         if l.shadow.drawn == Some(fit) && !movers {
             // Levels of detail added since: their shade too.
-            if l.in_shade.len() != self.mesh.clusters.len() {
-                mark_shade(l, &fit, &self.mesh.clusters);
+            if l.shaded_meshlets != self.mesh.meshlets.len() {
+                // The map's own triangles' shade stands (the same map).
+                let known = Arc::clone(&self.batches.shade);
+                self.batches.shade = mark_shade(l, &fit, &self.mesh, &known);
             }
             return;
         }
-        l.shadow.begin(&fit);
+        // Read back only for a map without movers, which stays as drawn.
+        let read = l.finds_shade && !movers;
+        l.shadow.begin(&fit, read);
         let gl = &self.gl;
         // SAFETY: context current; the array and buffer are owned by self, and every
         // cluster's index range lies within the map's index buffer.
@@ -136,6 +151,7 @@ impl Renderer {
                 if !in_view(&fit.view_proj, c.bounds.min, c.bounds.max) {
                     continue;
                 }
+                l.shadow.set_first_triangle(Some(c.first / 3));
                 gl.draw_elements(
                     glow::TRIANGLES,
                     c.count as i32,
@@ -144,18 +160,17 @@ impl Renderer {
                 );
             }
         }
+        l.shadow.set_first_triangle(None);
         self.movers.draw_depth(gl);
         // Movers in the map would make the read back's shade stale a frame later.
-        l.grid = l.shadow.end(!movers);
-        mark_shade(l, &fit, &self.mesh.clusters);
-    }
-
-    /// Cluster `cluster` is wholly in the sun's shade (see [`ShadeGrid`]).
-    pub(super) fn in_shade(&self, cluster: u32) -> bool {
-        self.light
-            .as_ref()
-            .and_then(|l| l.in_shade.get(cluster as usize).copied())
-            .unwrap_or(false)
+        l.read = l.shadow.end(read);
+        // With movers the map is drawn each frame and never read: the flat triangles,
+        // once a mesh, are all there is to know.
+        let known =
+            self.batches.shade.in_shade.is_empty() && l.shaded_meshlets == self.mesh.meshlets.len();
+        if l.read.is_some() || !known {
+            self.batches.shade = mark_shade(l, &fit, &self.mesh, &SunShade::default());
+        }
     }
 
     /// The lit variants' uniforms this frame (`None` with the flat light).
@@ -197,14 +212,44 @@ impl Renderer {
     }
 }
 
-/// Mark each of `clusters` wholly in shade or not, by `l`'s grid of the map `fit` drew.
-fn mark_shade(l: &mut Light, fit: &ShadowFit, clusters: &[Cluster]) {
-    l.in_shade.clear();
-    l.in_shade.extend(
-        clusters
-            .iter()
-            .map(|c| l.grid.in_shade(fit, c.bounds.min, c.bounds.max)),
-    );
+impl Light {
+    /// Find the triangles in shade (see [`Light::finds_shade`]), from the next time the
+    /// shadow map is drawn.
+    pub(super) fn find_shade(&mut self, software: bool) {
+        if self.finds_shade != software {
+            self.finds_shade = software;
+            self.shadow.drawn = None;
+        }
+    }
+}
+
+/// What is known of the sun's light on `mesh`'s triangles (levels of detail too): which
+/// are flat, and which lie wholly in shade in the map `fit` drew, as `l` read it back
+/// (none where it was not).
+fn mark_shade(
+    l: &mut Light,
+    fit: &ShadowFit,
+    mesh: &ClusteredMesh,
+    known: &SunShade,
+) -> Arc<SunShade> {
+    l.shaded_meshlets = mesh.meshlets.len();
+    let in_shade = l.read.as_ref().map_or_else(Vec::new, |read| {
+        let view = SunView {
+            to_texture: fit.texture_matrix(),
+            owners: Owners {
+                size: shadow::SHADOW_MAP_SIZE as usize,
+                texels: &read.owners,
+            },
+            coarse: read.grid.test(fit),
+            min_gap: SHADE_MIN_GAP * fit.depth_per_metre(),
+        };
+        sun_shade::shaded_triangles(mesh, &view, &known.in_shade)
+    });
+    Arc::new(SunShade {
+        in_shade,
+        flat: sun_shade::flat_triangles(mesh),
+        sun: l.sun,
+    })
 }
 
 /// Whether the box from `min` to `max` overlaps the orthographic view `view_proj`'s
