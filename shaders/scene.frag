@@ -1,8 +1,8 @@
 #version 330 core
 // Compiled three times (the renderer adds the #define lines): plain colour; TEXTURED; and
 // TEXTURED with ALPHA_TEST (cut-outs); each again with LIT (the `lighting` setting: a
-// sky, sky and ground light, a sun with shadows), and with LIT and IN_SHADE (a cluster
-// wholly in the sun's shade: no shadow lookup). A branch on a uniform would cost a
+// sky, sky and ground light, a sun with shadows), and with LIT and IN_SHADE (triangles
+// the sun's light does not reach: no shadow lookup). A branch on a uniform would cost a
 // software rasterizer both sides: it shades a block of pixels at once, with masks.
 in vec3 v_from_eye;
 in vec3 v_normal;
@@ -108,7 +108,8 @@ void main() {
     // different ways differ even in shade.
     vec3 hemisphere = mix(u_ground, u_sky_zenith, dot(n, u_sky_axis) * 0.5 + 0.5);
 #ifdef IN_SHADE
-    // The whole cluster is in the sun's shade (found on the CPU from the shadow map).
+    // None of the sun's light reaches these triangles (found on the CPU: in shade, or
+    // seen from the side away from the sun; see src/app/render/sun_shade.rs).
     diffuse = 0.0;
 #else
     if (diffuse > 0.0) {

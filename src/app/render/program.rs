@@ -115,8 +115,8 @@ pub enum Shading {
     Flat,
     /// The lit light: sky, ground, and the sun through the shadow map.
     Lit,
-    /// The lit light for a cluster wholly in the sun's shade: no shadow lookup (see
-    /// [`super::shadow::ShadeGrid`]).
+    /// The lit light for triangles the sun's light does not reach: no shadow lookup (see
+    /// [`walkthrough_core::cull::SunShade`]).
     InShade,
 }
 
